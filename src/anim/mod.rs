@@ -1,0 +1,40 @@
+//! The CPU animation core: skeletons, clips, sampling, blending, playback and skin palettes.
+//! Pure data and functions over glam; no GPU, window or UI types.
+//!
+//! Conventions (glam: column-major matrices, column vectors):
+//! - matrices are named destination-from-source and compose right to left:
+//!   `model_from_joint = model_from_parent * parent_from_joint`;
+//! - a local transform is `parent_from_joint = T * R * S`;
+//! - the skin matrix is `mesh_from_bind = mesh_from_model * model_from_joint * joint_from_bind`,
+//!   where `joint_from_bind` is glTF's inverse bind matrix; an identity palette therefore shows the
+//!   mesh exactly as stored;
+//! - rotations blend as quaternions with the shorter-arc sign flip, local poses are blended before
+//!   the hierarchy is composed, and matrices are never blended.
+//!
+//! One frame is a chain of stages, each borrowing its inputs and writing a caller-owned output:
+//!
+//! ```text
+//! sample_clip -> blend_poses -> local_to_model -> build_palette
+//! ```
+
+mod clip;
+mod playback;
+mod pose;
+mod sample;
+mod skeleton;
+mod transform;
+
+pub use clip::{
+    Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
+    TrackValue,
+};
+pub use playback::{
+    Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
+};
+pub use pose::{
+    BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_poses, build_palette,
+    local_to_model, skin_normal, skin_position, vertex_skin_matrix,
+};
+pub use sample::{ClipCursor, Interpolate, sample_clip, sample_track, slerp_shortest};
+pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};
+pub use transform::Transform;

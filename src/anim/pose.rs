@@ -1,0 +1,270 @@
+//! Pose buffers and the per-frame stages after sampling: blending local poses, composing the
+//! hierarchy (local to model) and building a skin palette, plus a CPU reference of the shader's
+//! four-weight linear blend skinning.
+//!
+//! Every stage borrows its inputs and writes into a caller-owned output sized once
+//! (`LocalPose::rest`, `ModelPose::new`, `SkinPalette::new`), so a frame allocates nothing.
+
+use glam::{Affine3A, Mat4, Vec3};
+use thiserror::Error;
+
+use super::{Skeleton, Skin, Transform};
+
+/// A stage was handed buffers of the wrong size (a programming error, reported rather than
+/// panicking).
+#[derive(Debug, Error, PartialEq)]
+pub enum PoseError {
+    #[error("{what} has {actual} entries, expected {expected}")]
+    LengthMismatch {
+        what: &'static str,
+        expected: usize,
+        actual: usize,
+    },
+}
+
+pub(crate) fn check_len(
+    what: &'static str,
+    expected: usize,
+    actual: usize,
+) -> Result<(), PoseError> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(PoseError::LengthMismatch {
+            what,
+            expected,
+            actual,
+        })
+    }
+}
+
+/// One local transform per skeleton joint (`parent_from_joint`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalPose(Vec<Transform>);
+
+impl LocalPose {
+    /// The skeleton's rest pose; also sizes a buffer for the stages that write local poses.
+    pub fn rest(skeleton: &Skeleton) -> Self {
+        Self(skeleton.rest().to_vec())
+    }
+
+    pub fn from_transforms(transforms: Vec<Transform>) -> Self {
+        Self(transforms)
+    }
+
+    pub fn as_slice(&self) -> &[Transform] {
+        &self.0
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Transform] {
+        &mut self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One `model_from_joint` transform per skeleton joint: the joint's space expressed in the
+/// skeleton root's space (the scene root once imported).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelPose(Vec<Affine3A>);
+
+impl ModelPose {
+    pub fn new(skeleton: &Skeleton) -> Self {
+        Self(vec![Affine3A::IDENTITY; skeleton.joint_count()])
+    }
+
+    pub fn as_slice(&self) -> &[Affine3A] {
+        &self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The skin matrices the vertex shader reads, one per palette index: `mesh_from_bind`, a
+/// column-major `Mat4` (64 bytes) each, ready to copy into a storage buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkinPalette(Vec<Mat4>);
+
+impl SkinPalette {
+    pub fn new(skin: &Skin) -> Self {
+        Self(vec![Mat4::IDENTITY; skin.len()])
+    }
+
+    pub fn as_slice(&self) -> &[Mat4] {
+        &self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// One input of `blend_poses`.
+#[derive(Clone, Copy, Debug)]
+pub struct BlendLayer<'a> {
+    pub pose: &'a LocalPose,
+    /// Relative weight; negative or non-finite weights count as 0.
+    pub weight: f32,
+}
+
+/// Weighted blend of local poses into `out`.
+///
+/// Weights are normalised to sum to one. Translation and scale are blended linearly; rotations
+/// are summed as quaternions, each flipped into the first contributing layer's hemisphere (q and
+/// -q are the same rotation; without the flip a blend across hemispheres takes the long arc or
+/// cancels out), then renormalised (nlerp). When the total weight is zero, `out` is the rest pose.
+pub fn blend_poses(
+    layers: &[BlendLayer<'_>],
+    rest: &LocalPose,
+    out: &mut LocalPose,
+) -> Result<(), PoseError> {
+    let joint_count = rest.len();
+    check_len("blend output", joint_count, out.len())?;
+    for layer in layers {
+        check_len("blend layer", joint_count, layer.pose.len())?;
+    }
+    let weight_of = |l: &BlendLayer<'_>| {
+        if l.weight.is_finite() && l.weight > 0.0 {
+            l.weight
+        } else {
+            0.0
+        }
+    };
+    let total: f32 = layers.iter().map(weight_of).sum();
+    if !total.is_finite() || total <= 0.0 {
+        out.0.copy_from_slice(&rest.0);
+        return Ok(());
+    }
+    for joint in 0..joint_count {
+        let mut translation = Vec3::ZERO;
+        let mut scale = Vec3::ZERO;
+        let mut rotation = glam::Vec4::ZERO;
+        let mut reference: Option<glam::Vec4> = None;
+        for layer in layers {
+            let w = weight_of(layer) / total;
+            if w == 0.0 {
+                continue;
+            }
+            let t = &layer.pose.0[joint];
+            translation += t.translation * w;
+            scale += t.scale * w;
+            let q = glam::Vec4::from(t.rotation);
+            let r = *reference.get_or_insert(q);
+            let sign = if q.dot(r) < 0.0 { -1.0 } else { 1.0 };
+            rotation += q * (w * sign);
+        }
+        let rotation = glam::Quat::from_vec4(rotation);
+        out.0[joint] = Transform {
+            translation,
+            rotation: if rotation.length_squared() > f32::EPSILON {
+                rotation.normalize()
+            } else {
+                rest.0[joint].rotation
+            },
+            scale,
+        };
+    }
+    Ok(())
+}
+
+/// Composes the hierarchy in one forward pass:
+/// `model_from_joint = model_from_parent * parent_from_joint` (column vectors, glam order).
+pub fn local_to_model(
+    skeleton: &Skeleton,
+    local: &LocalPose,
+    out: &mut ModelPose,
+) -> Result<(), PoseError> {
+    check_len("local pose", skeleton.joint_count(), local.len())?;
+    check_len("model pose", skeleton.joint_count(), out.len())?;
+    for (joint, parent) in skeleton.parents().iter().enumerate() {
+        let parent_from_joint = local.0[joint].to_affine();
+        out.0[joint] = match *parent {
+            // Skeleton::new guarantees parent < joint, so the parent is already composed.
+            Some(parent) => out.0[usize::from(parent)] * parent_from_joint,
+            None => parent_from_joint,
+        };
+    }
+    Ok(())
+}
+
+/// Writes the skin palette:
+/// `mesh_from_bind = mesh_from_model * model_from_joint * joint_from_bind`.
+///
+/// `mesh_from_model` brings the skeleton's space into the space of the node that draws the mesh
+/// (the identity when they are the same), so an identity palette shows the mesh as stored.
+pub fn build_palette(
+    model: &ModelPose,
+    skin: &Skin,
+    mesh_from_model: Mat4,
+    out: &mut SkinPalette,
+) -> Result<(), PoseError> {
+    check_len("skin palette", skin.len(), out.len())?;
+    for ((out, &joint), joint_from_bind) in out
+        .0
+        .iter_mut()
+        .zip(skin.joints())
+        .zip(skin.joint_from_bind())
+    {
+        let model_from_joint =
+            model
+                .0
+                .get(usize::from(joint))
+                .ok_or(PoseError::LengthMismatch {
+                    what: "model pose",
+                    expected: usize::from(joint) + 1,
+                    actual: model.len(),
+                })?;
+        *out = mesh_from_model * Mat4::from(*model_from_joint) * *joint_from_bind;
+    }
+    Ok(())
+}
+
+/// The skin matrix of one vertex: the weighted sum of its joints' palette entries, as the vertex
+/// shader computes it. `None` when a joint index is outside the palette.
+pub fn vertex_skin_matrix(palette: &[Mat4], joints: [u32; 4], weights: [f32; 4]) -> Option<Mat4> {
+    let mut m = Mat4::ZERO;
+    for (&j, &w) in joints.iter().zip(&weights) {
+        m += *palette.get(j as usize)? * w;
+    }
+    Some(m)
+}
+
+/// CPU reference of four-weight linear blend skinning of a position (w = 1).
+pub fn skin_position(
+    palette: &[Mat4],
+    joints: [u32; 4],
+    weights: [f32; 4],
+    position: Vec3,
+) -> Option<Vec3> {
+    Some(vertex_skin_matrix(palette, joints, weights)?.transform_point3(position))
+}
+
+/// CPU reference of four-weight linear blend skinning of a normal (w = 0, then renormalised).
+pub fn skin_normal(
+    palette: &[Mat4],
+    joints: [u32; 4],
+    weights: [f32; 4],
+    normal: Vec3,
+) -> Option<Vec3> {
+    Some(
+        vertex_skin_matrix(palette, joints, weights)?
+            .transform_vector3(normal)
+            .normalize_or_zero(),
+    )
+}

@@ -1,0 +1,216 @@
+//! The joint hierarchy (names, parents, rest transforms) and skins (which joints a mesh uses, with
+//! their inverse bind matrices).
+//!
+//! A `Skeleton` is the animated hierarchy; a `Skin` maps the joints one mesh is bound to (its
+//! *palette indices*) to skeleton joints and holds their `joint_from_bind` (inverse bind) matrices.
+//! They are apart because glTF lets several skins share one hierarchy (ozz keeps inverse binds with
+//! the mesh, as joint remaps, for the same reason).
+
+use glam::Mat4;
+use thiserror::Error;
+
+use super::Transform;
+
+/// Why a skeleton or skin was refused.
+#[derive(Debug, Error, PartialEq)]
+pub enum SkeletonError {
+    #[error(
+        "skeleton has {names} names, {parents} parents and {rest} rest transforms: the counts must match"
+    )]
+    LengthMismatch {
+        names: usize,
+        parents: usize,
+        rest: usize,
+    },
+    #[error(
+        "joint {joint} has parent {parent}: a parent must come before its child (this also refuses self-parenting and cycles)"
+    )]
+    ParentNotBeforeChild { joint: usize, parent: usize },
+    #[error("joint {joint} has a non-finite rest transform")]
+    NonFiniteRest { joint: usize },
+    #[error("joint {joint} has a zero-length rest rotation")]
+    ZeroRotation { joint: usize },
+    #[error("skeleton has {0} joints: at most {max} are supported", max = u16::MAX as usize + 1)]
+    TooManyJoints(usize),
+}
+
+/// Why a skin was refused.
+#[derive(Debug, Error, PartialEq)]
+pub enum SkinError {
+    #[error(
+        "skin has {joints} joints and {inverse_binds} inverse bind matrices: the counts must match"
+    )]
+    LengthMismatch { joints: usize, inverse_binds: usize },
+    #[error(
+        "skin joint {palette_index} refers to skeleton joint {joint}, but the skeleton has {joint_count}"
+    )]
+    JointOutOfRange {
+        palette_index: usize,
+        joint: usize,
+        joint_count: usize,
+    },
+    #[error("skin joint {palette_index} has a non-finite inverse bind matrix")]
+    NonFiniteInverseBind { palette_index: usize },
+}
+
+/// A joint hierarchy in parent-before-child order.
+///
+/// Invariant (checked by `new`): `parents[j] < j` for every joint with a parent, so one forward
+/// pass composes the hierarchy.
+#[derive(Clone, Debug)]
+pub struct Skeleton {
+    names: Vec<String>,
+    parents: Vec<Option<u16>>,
+    rest: Vec<Transform>,
+}
+
+impl Skeleton {
+    /// Builds a skeleton, refusing mismatched lengths, parents that do not come before their
+    /// children, and non-finite or zero-rotation rest transforms.
+    pub fn new(
+        names: Vec<String>,
+        parents: Vec<Option<usize>>,
+        rest: Vec<Transform>,
+    ) -> Result<Self, SkeletonError> {
+        if names.len() != parents.len() || names.len() != rest.len() {
+            return Err(SkeletonError::LengthMismatch {
+                names: names.len(),
+                parents: parents.len(),
+                rest: rest.len(),
+            });
+        }
+        if names.len() > u16::MAX as usize + 1 {
+            return Err(SkeletonError::TooManyJoints(names.len()));
+        }
+        for (joint, parent) in parents.iter().enumerate() {
+            if let Some(parent) = *parent
+                && parent >= joint
+            {
+                return Err(SkeletonError::ParentNotBeforeChild { joint, parent });
+            }
+        }
+        for (joint, t) in rest.iter().enumerate() {
+            if !(t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite()) {
+                return Err(SkeletonError::NonFiniteRest { joint });
+            }
+            if t.rotation.length_squared() <= f32::EPSILON {
+                return Err(SkeletonError::ZeroRotation { joint });
+            }
+        }
+        let rest = rest
+            .into_iter()
+            .map(|t| Transform {
+                rotation: t.rotation.normalize(),
+                ..t
+            })
+            .collect();
+        let parents = parents.into_iter().map(|p| p.map(|p| p as u16)).collect();
+        Ok(Self {
+            names,
+            parents,
+            rest,
+        })
+    }
+
+    pub fn joint_count(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The parent of each joint; `None` for a root. Always smaller than the joint's own index.
+    pub fn parent(&self, joint: usize) -> Option<usize> {
+        self.parents.get(joint).copied().flatten().map(usize::from)
+    }
+
+    pub(crate) fn parents(&self) -> &[Option<u16>] {
+        &self.parents
+    }
+
+    /// Rest (bind-local) transforms, `parent_from_joint` for each joint.
+    pub fn rest(&self) -> &[Transform] {
+        &self.rest
+    }
+
+    /// The index of the joint with this name, if any.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+}
+
+/// The joints one skinned mesh is bound to, in palette order (the order `JOINTS_0` refers to once
+/// imported), with `joint_from_bind` (inverse bind) matrices.
+#[derive(Clone, Debug)]
+pub struct Skin {
+    joints: Vec<u16>,
+    joint_from_bind: Vec<Mat4>,
+}
+
+impl Skin {
+    /// `joints[palette_index]` is a skeleton joint index; `joint_from_bind[palette_index]` its
+    /// inverse bind matrix (bind space to joint space).
+    pub fn new(
+        skeleton: &Skeleton,
+        joints: Vec<usize>,
+        joint_from_bind: Vec<Mat4>,
+    ) -> Result<Self, SkinError> {
+        if joints.len() != joint_from_bind.len() {
+            return Err(SkinError::LengthMismatch {
+                joints: joints.len(),
+                inverse_binds: joint_from_bind.len(),
+            });
+        }
+        for (palette_index, &joint) in joints.iter().enumerate() {
+            if joint >= skeleton.joint_count() {
+                return Err(SkinError::JointOutOfRange {
+                    palette_index,
+                    joint,
+                    joint_count: skeleton.joint_count(),
+                });
+            }
+        }
+        if let Some(palette_index) = joint_from_bind.iter().position(|m| !m.is_finite()) {
+            return Err(SkinError::NonFiniteInverseBind { palette_index });
+        }
+        // Skeleton::new caps the joint count at u16::MAX + 1, so every index fits.
+        let joints = joints.into_iter().map(|j| j as u16).collect();
+        Ok(Self {
+            joints,
+            joint_from_bind,
+        })
+    }
+
+    /// A skin over every joint of `skeleton`, in skeleton order.
+    pub fn all_joints(skeleton: &Skeleton, joint_from_bind: Vec<Mat4>) -> Result<Self, SkinError> {
+        Self::new(
+            skeleton,
+            (0..skeleton.joint_count()).collect(),
+            joint_from_bind,
+        )
+    }
+
+    /// Number of palette entries.
+    pub fn len(&self) -> usize {
+        self.joints.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.joints.is_empty()
+    }
+
+    /// The skeleton joint behind each palette index.
+    pub fn joint(&self, palette_index: usize) -> Option<usize> {
+        self.joints.get(palette_index).map(|&j| usize::from(j))
+    }
+
+    pub(crate) fn joints(&self) -> &[u16] {
+        &self.joints
+    }
+
+    /// `joint_from_bind` (inverse bind) matrices in palette order.
+    pub fn joint_from_bind(&self) -> &[Mat4] {
+        &self.joint_from_bind
+    }
+}
