@@ -1,1 +1,2 @@
 pub mod anim;
+pub mod render;

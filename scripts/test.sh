@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every skinscope test, on a machine with or without a GPU (Debian 12 or Ubuntu).
+#
+# Installs only what is missing, with apt-get (through sudo when not root):
+#   - a Vulkan driver: Mesa's software Vulkan driver, lavapipe (mesa-vulkan-drivers), when no
+#     Vulkan driver is installed; and the Vulkan loader (libvulkan1).
+# Then runs `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
+# WGPU_BACKEND says otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "test.sh: cargo not found; install Rust 1.95 or newer with rustup (https://rustup.rs)" >&2
+    exit 1
+fi
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    installed libvulkan1 || missing+=(libvulkan1)
+    if ! compgen -G "/usr/share/vulkan/icd.d/*.json" >/dev/null &&
+        ! compgen -G "/etc/vulkan/icd.d/*.json" >/dev/null; then
+        missing+=(mesa-vulkan-drivers)
+    fi
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "test.sh: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# winit and Mesa want a private runtime directory.
+XDG_RUNTIME_DIR="$(mktemp -d)"
+chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_RUNTIME_DIR
+trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+
+# Debian's Vulkan validation layers report a false 'Invalid source language operand' error on the
+# debug info wgpu adds to shaders: keep validation, drop the debug info.
+if installed vulkan-validationlayers 2>/dev/null; then
+    export WGPU_DEBUG=0
+fi
+export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
+
+cargo test --locked

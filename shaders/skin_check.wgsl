@@ -1,0 +1,32 @@
+// GPU-equals-CPU check: skins an array of vertices with `skin_vertex` in a compute pass, so tests
+// (and `skinscope check`) can compare the shader's skinning with the CPU reference.
+// Composed after skinning.wgsl.
+
+struct CheckVertex {
+    position: vec4<f32>,
+    normal: vec4<f32>,
+    joints: vec4<u32>,
+    weights: vec4<f32>,
+}
+
+struct CheckParams {
+    vertex_count: u32,
+    palette_base: u32,
+}
+
+@group(0) @binding(0) var<storage, read> vertices: array<CheckVertex>;
+@group(0) @binding(1) var<storage, read_write> skinned: array<vec4<f32>>;
+@group(0) @binding(2) var<uniform> params: CheckParams;
+
+// Writes skinned[2i] = (position, 1) and skinned[2i + 1] = (normal, 0).
+@compute @workgroup_size(64)
+fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.vertex_count {
+        return;
+    }
+    let v = vertices[i];
+    let s = skin_vertex(params.palette_base, v.position.xyz, v.normal.xyz, v.joints, v.weights);
+    skinned[2u * i] = vec4<f32>(s.position, 1.0);
+    skinned[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
+}

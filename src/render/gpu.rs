@@ -1,0 +1,114 @@
+//! Creating a wgpu device: on a real GPU, or on Mesa's lavapipe (software Vulkan) where there is
+//! none, as in CI.
+
+use thiserror::Error;
+
+/// What to install when no adapter is found (Debian and Ubuntu).
+pub const LAVAPIPE_HINT: &str = "install Mesa's software Vulkan driver (lavapipe): \
+    `sudo apt-get install mesa-vulkan-drivers` on Debian or Ubuntu, or a GPU driver";
+
+#[derive(Debug, Error)]
+pub enum GpuError {
+    #[error("no GPU adapter found for backends {backends:?}: {source}; {hint}", hint = LAVAPIPE_HINT)]
+    NoAdapter {
+        backends: wgpu::Backends,
+        source: wgpu::RequestAdapterError,
+    },
+    #[error("could not create a device on {adapter}: {source}")]
+    RequestDevice {
+        adapter: String,
+        source: wgpu::RequestDeviceError,
+    },
+    #[error("reading back a GPU buffer failed: {0}")]
+    Readback(String),
+    #[error("GPU validation error: {0}")]
+    Validation(String),
+}
+
+/// An instance, adapter, device and queue.
+pub struct Gpu {
+    pub instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+}
+
+impl Gpu {
+    /// A device without a window, on whatever adapter exists. Backends and debug flags follow the
+    /// environment (`WGPU_BACKEND`, `WGPU_DEBUG`, `WGPU_VALIDATION`, ...).
+    pub fn headless() -> Result<Self, GpuError> {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.flags = wgpu::InstanceFlags::from_build_config();
+        let desc = desc.with_env();
+        let backends = desc.backends;
+        let instance = wgpu::Instance::new(desc);
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        };
+        let adapter = pollster::block_on(instance.request_adapter(&options))
+            .map_err(|source| GpuError::NoAdapter { backends, source })?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("skinscope"),
+            required_features: wgpu::Features::empty(),
+            required_limits: wgpu::Limits::default(),
+            ..Default::default()
+        }))
+        .map_err(|source| GpuError::RequestDevice {
+            adapter: describe(&adapter.get_info()),
+            source,
+        })?;
+        Ok(Self {
+            instance,
+            adapter,
+            device,
+            queue,
+        })
+    }
+
+    /// The adapter in words, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.
+    pub fn describe(&self) -> String {
+        describe(&self.adapter.get_info())
+    }
+
+    /// Copies `size` bytes of `source` (which needs `COPY_SRC`) back to the CPU, waiting for the
+    /// queue.
+    pub fn read_buffer(&self, source: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        staging.map_async(wgpu::MapMode::Read, .., move |result| {
+            // The receiver waits below; a send can only fail if it is gone.
+            let _ = sender.send(result);
+        });
+        self.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        receiver
+            .recv()
+            .map_err(|e| GpuError::Readback(e.to_string()))?
+            .map_err(|e| GpuError::Readback(e.to_string()))?;
+        let bytes = staging
+            .get_mapped_range(..)
+            .map_err(|e| GpuError::Readback(e.to_string()))?
+            .to_vec();
+        staging.unmap();
+        Ok(bytes)
+    }
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> String {
+    format!(
+        "{} ({}) ({:?}, {:?})",
+        info.name, info.driver_info, info.backend, info.device_type
+    )
+}

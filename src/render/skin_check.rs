@@ -1,0 +1,141 @@
+//! Runs the WGSL `skin_vertex` on the GPU over a list of vertices, for comparison with the CPU
+//! reference (`anim::skin_position` / `anim::skin_normal`).
+
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+use super::gpu::{Gpu, GpuError};
+use super::shaders;
+
+/// One vertex as `skin_check.wgsl` reads it (four 16-byte rows).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct CheckVertex {
+    pub position: [f32; 4],
+    pub normal: [f32; 4],
+    pub joints: [u32; 4],
+    pub weights: [f32; 4],
+}
+
+impl CheckVertex {
+    pub fn new(position: Vec3, normal: Vec3, joints: [u32; 4], weights: [f32; 4]) -> Self {
+        Self {
+            position: position.extend(1.0).to_array(),
+            normal: normal.extend(0.0).to_array(),
+            joints,
+            weights,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct CheckParams {
+    vertex_count: u32,
+    palette_base: u32,
+    _pad: [u32; 2],
+}
+
+/// Skinned (position, normal) of each vertex, computed by the shader's `skin_vertex`.
+pub fn skin_on_gpu(
+    gpu: &Gpu,
+    palette: &[Mat4],
+    vertices: &[CheckVertex],
+) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
+    if vertices.is_empty() {
+        return Ok(Vec::new());
+    }
+    if palette.is_empty() {
+        return Err(GpuError::Validation("the palette is empty".into()));
+    }
+    let device = &gpu.device;
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("skin_check.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(shaders::SKIN_CHECK.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some("skin check"),
+        layout: None,
+        module: &module,
+        entry_point: Some("cs_main"),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let storage = |label, contents: &[u8]| {
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents,
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    };
+    let palette_buffer = storage("palette", bytemuck::cast_slice(palette));
+    let vertex_buffer = storage("check vertices", bytemuck::cast_slice(vertices));
+    let out_size = (vertices.len() * 2 * 16) as u64;
+    let out_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("skinned"),
+        size: out_size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let params = CheckParams {
+        vertex_count: vertices.len() as u32,
+        palette_base: 0,
+        _pad: [0; 2],
+    };
+    let params_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("check params"),
+        contents: bytemuck::bytes_of(&params),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    let io_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("check io"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: vertex_buffer.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: out_buffer.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: params_buffer.as_entire_binding(),
+            },
+        ],
+    });
+    let palette_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("check palette"),
+        layout: &pipeline.get_bind_group_layout(1),
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: palette_buffer.as_entire_binding(),
+        }],
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &io_group, &[]);
+        pass.set_bind_group(1, &palette_group, &[]);
+        pass.dispatch_workgroups((vertices.len() as u32).div_ceil(64), 1, 1);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(GpuError::Validation(error.to_string()));
+    }
+    let bytes = gpu.read_buffer(&out_buffer, out_size)?;
+    let rows: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
+    Ok(rows
+        .chunks_exact(2)
+        .map(|pair| {
+            (
+                Vec3::from_slice(&pair[0][..3]),
+                Vec3::from_slice(&pair[1][..3]),
+            )
+        })
+        .collect())
+}
