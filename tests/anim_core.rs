@@ -603,6 +603,13 @@ fn skeleton_refusals() {
         Skeleton::new(names(2), vec![None, Some(0)], rest).unwrap_err(),
         SkeletonError::ZeroRotation { joint: 1 }
     );
+    // Joint indices are stored as u16.
+    let n = u16::MAX as usize + 2;
+    let parents = (0..n).map(|j| j.checked_sub(1)).collect();
+    assert_eq!(
+        Skeleton::new(names(n), parents, finite_rest(n)).unwrap_err(),
+        SkeletonError::TooManyJoints(n)
+    );
 }
 
 #[test]
