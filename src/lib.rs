@@ -1,2 +1,8 @@
+//! skinscope: a glTF skinned-character viewer. `anim` is the CPU animation core, `import` reads
+//! glTF into a `character::Character`, `render` is the GPU side.
+
 pub mod anim;
+pub mod character;
+pub mod import;
+pub mod inspect;
 pub mod render;

@@ -27,7 +27,8 @@ fn device_is_created_on_an_available_adapter() {
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    gpu.queue.write_buffer(&buffer, 0, bytemuck::cast_slice(&data));
+    gpu.queue
+        .write_buffer(&buffer, 0, bytemuck::cast_slice(&data));
     let back = gpu.read_buffer(&buffer, 256).unwrap();
     assert_eq!(bytemuck::cast_slice::<u8, u32>(&back), &data[..]);
 }
@@ -81,8 +82,14 @@ fn wgsl_skinning_matches_the_cpu_reference() {
         let n = Vec3::from_slice(&v.normal[..3]);
         let cpu_p = anim::skin_position(palette, v.joints, v.weights, p).unwrap();
         let cpu_n = anim::skin_normal(palette, v.joints, v.weights, n).unwrap();
-        assert!(gpu_p.abs_diff_eq(cpu_p, 1e-5), "{p}: gpu {gpu_p} cpu {cpu_p}");
-        assert!(gpu_n.abs_diff_eq(cpu_n, 1e-5), "{n}: gpu {gpu_n} cpu {cpu_n}");
+        assert!(
+            gpu_p.abs_diff_eq(cpu_p, 1e-5),
+            "{p}: gpu {gpu_p} cpu {cpu_p}"
+        );
+        assert!(
+            gpu_n.abs_diff_eq(cpu_n, 1e-5),
+            "{n}: gpu {gpu_n} cpu {cpu_n}"
+        );
         if cpu_p.distance(p) > 0.1 {
             moved += 1;
         }

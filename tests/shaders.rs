@@ -40,7 +40,10 @@ fn every_file_in_shaders_is_composed_and_checked() {
     // Each composed source ends with its own file's text.
     for (name, source) in shaders::ALL {
         let own = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
-        assert!(source.ends_with(&own), "{name} is not composed from its file");
+        assert!(
+            source.ends_with(&own),
+            "{name} is not composed from its file"
+        );
     }
 }
 
@@ -49,6 +52,9 @@ fn a_broken_shader_is_caught() {
     // The check itself must be able to fail: a typo and a type error.
     let typo = shaders::SKINNING.replace("weights.w;", "weights.w");
     assert!(validate("typo", &typo).is_err());
-    let types = format!("{}\nfn bad() -> f32 {{ return skin_matrix(0u, vec4<u32>(0u), vec4<f32>(1.0)); }}", shaders::SKINNING);
+    let types = format!(
+        "{}\nfn bad() -> f32 {{ return skin_matrix(0u, vec4<u32>(0u), vec4<f32>(1.0)); }}",
+        shaders::SKINNING
+    );
     assert!(validate("type error", &types).is_err());
 }

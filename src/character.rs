@@ -1,0 +1,241 @@
+//! A loaded character: the animated node hierarchy, skins, meshes ready to upload, clips, and what
+//! the importer warned about. Plain data (anim types, glam and vectors); filled by `import`.
+//!
+//! Three index spaces are kept apart and named:
+//! - **node**: the glTF scene node index (`/nodes/N`);
+//! - **joint ordinal**: a joint's position in a glTF skin's `joints` list (what `JOINTS_0` stores
+//!   in the file);
+//! - **palette index**: a joint's entry in a skin's palette (what `JOINTS_0` stores once imported;
+//!   palette order is parent-before-child, so a skin listed child-before-parent is reordered and
+//!   its vertices remapped).
+//!
+//! The animated skeleton holds *every* node, so non-joint ancestors of joints (armatures), nodes
+//! inside a joint chain, rigid mesh nodes and the skinned mesh nodes all animate the same way; each
+//! skin maps its palette to skeleton joints (ozz's joint remaps). Skeleton joint indices are a
+//! fourth space, `skeleton_joint_of_node` maps nodes into it.
+
+use glam::{Mat4, Vec2, Vec3, Vec4};
+
+use crate::anim::{
+    Clip, Interpolation, ModelPose, PoseError, Skeleton, Skin, SkinPalette, build_palette,
+};
+use crate::import::Problem;
+
+/// Everything the viewer needs from one glTF file.
+#[derive(Clone, Debug)]
+pub struct Character {
+    /// File name, for titles and messages.
+    pub name: String,
+    /// Every node of the file, parent-before-child.
+    pub skeleton: Skeleton,
+    /// glTF node index of each skeleton joint.
+    pub node_of_skeleton_joint: Vec<usize>,
+    /// Skeleton joint of each glTF node (inverse of `node_of_skeleton_joint`).
+    pub skeleton_joint_of_node: Vec<usize>,
+    pub skins: Vec<SkinData>,
+    /// Mesh data per (glTF mesh, skin) pair in use: a mesh drawn with two skins is stored twice,
+    /// since its joint indices are remapped into each skin's palette order.
+    pub meshes: Vec<MeshData>,
+    /// The scene's nodes that draw a mesh, in scene order (depth-first from the scene's roots).
+    pub instances: Vec<MeshInstance>,
+    pub clips: Vec<ClipData>,
+    /// Problems the importer worked around, each with its JSON pointer.
+    pub warnings: Vec<Problem>,
+}
+
+/// One glTF skin, in palette order.
+#[derive(Clone, Debug)]
+pub struct SkinData {
+    pub name: String,
+    /// `/skins/N`.
+    pub index: usize,
+    /// Palette index -> skeleton joint, and `joint_from_bind` per palette index.
+    pub skin: Skin,
+    /// Joint ordinal (position in the file's `joints` list) of each palette index.
+    pub ordinal_of_palette: Vec<usize>,
+    /// Palette index of each joint ordinal.
+    pub palette_of_ordinal: Vec<usize>,
+    /// Palette indices of the joints whose parent is not a joint of this skin.
+    pub root_joints: Vec<usize>,
+    /// Skeleton joints above the root joints that are not joints of this skin (armatures), from
+    /// the scene root down.
+    pub non_joint_ancestors: Vec<usize>,
+}
+
+impl SkinData {
+    /// Palette index -> its parent's palette index in this skin, if the parent is a joint of it.
+    pub fn palette_parent(&self, skeleton: &Skeleton, palette_index: usize) -> Option<usize> {
+        let joint = self.skin.joint(palette_index)?;
+        let mut ancestor = skeleton.parent(joint);
+        while let Some(a) = ancestor {
+            if let Some(p) = (0..self.skin.len()).find(|&p| self.skin.joint(p) == Some(a)) {
+                return Some(p);
+            }
+            ancestor = skeleton.parent(a);
+        }
+        None
+    }
+}
+
+/// A scene node that draws a mesh.
+#[derive(Clone, Debug)]
+pub struct MeshInstance {
+    /// glTF node index.
+    pub node: usize,
+    /// Skeleton joint of the node: its animated `model_from_joint` is `world_from_mesh`.
+    pub skeleton_joint: usize,
+    /// Index into `Character::meshes`.
+    pub mesh: usize,
+    /// Index into `Character::skins` when the mesh is skinned.
+    pub skin: Option<usize>,
+}
+
+/// One glTF mesh (for one skin, see `Character::meshes`).
+#[derive(Clone, Debug)]
+pub struct MeshData {
+    pub name: String,
+    /// `/meshes/N`.
+    pub index: usize,
+    pub primitives: Vec<Primitive>,
+    /// Default morph target weights (`mesh.weights`), one per target.
+    pub morph_weights: Vec<f32>,
+}
+
+/// Triangles with their vertex attributes, in the mesh node's space.
+#[derive(Clone, Debug)]
+pub struct Primitive {
+    pub positions: Vec<Vec3>,
+    /// Unit normals; computed from the triangles when the file has none.
+    pub normals: Vec<Vec3>,
+    pub uvs: Option<Vec<Vec2>>,
+    /// Triangle list (strips and fans are converted); `None` draws the vertices in order.
+    pub indices: Option<Vec<u32>>,
+    /// Skinning influences in palette indices of the instance's skin, weights summing to one.
+    pub skinning: Option<Skinning>,
+    pub material: Material,
+    /// Morph targets, kept for later: displacements per vertex.
+    pub morph_targets: Vec<MorphTarget>,
+}
+
+/// Four joints and weights per vertex.
+#[derive(Clone, Debug)]
+pub struct Skinning {
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    /// Vertices whose weights did not sum to one and were renormalised on import.
+    pub renormalised_vertices: usize,
+    /// Vertices with all-zero weights, bound to the skin's root joint on import.
+    pub unweighted_vertices: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct MorphTarget {
+    pub positions: Option<Vec<Vec3>>,
+    pub normals: Option<Vec<Vec3>>,
+    pub tangents: Option<Vec<Vec3>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Material {
+    /// Linear RGBA factor.
+    pub base_color_factor: Vec4,
+    pub base_color_texture: Option<Texture>,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            base_color_factor: Vec4::ONE,
+            base_color_texture: None,
+        }
+    }
+}
+
+/// Decoded sRGB RGBA8 pixels.
+#[derive(Clone, Debug)]
+pub struct Texture {
+    pub width: u32,
+    pub height: u32,
+    pub rgba8: Vec<u8>,
+}
+
+/// One glTF animation.
+#[derive(Clone, Debug)]
+pub struct ClipData {
+    /// `/animations/N`.
+    pub index: usize,
+    /// Joint and rigid-node tracks (targets are skeleton joints).
+    pub clip: Clip,
+    /// Morph-weight tracks, kept for later.
+    pub morph_tracks: Vec<MorphTrack>,
+    /// One entry per glTF channel, in file order.
+    pub channels: Vec<ChannelInfo>,
+}
+
+impl ClipData {
+    /// The clip's length: its latest key time over joint and morph-weight tracks alike.
+    pub fn duration_secs(&self) -> f32 {
+        self.morph_tracks
+            .iter()
+            .filter_map(|t| t.times.last().copied())
+            .fold(self.clip.duration_secs(), f32::max)
+    }
+}
+
+/// What one glTF channel drives, for `inspect`.
+#[derive(Clone, Debug)]
+pub struct ChannelInfo {
+    pub node: usize,
+    pub path: &'static str,
+    pub interpolation: Interpolation,
+    pub keys: usize,
+}
+
+/// Morph weights of the mesh drawn by `node` over time: `values` holds `targets` weights per key
+/// (times 3 for cubic splines: in-tangents, values, out-tangents).
+#[derive(Clone, Debug)]
+pub struct MorphTrack {
+    pub node: usize,
+    pub targets: usize,
+    pub times: Vec<f32>,
+    pub values: Vec<f32>,
+    pub interpolation: Interpolation,
+}
+
+impl Character {
+    /// `world_from_mesh` of an instance in a posed model: its node's `model_from_joint` (the
+    /// skeleton holds every node from the scene root, so model space is world space).
+    pub fn world_from_mesh(&self, instance: &MeshInstance, model: &ModelPose) -> Mat4 {
+        model
+            .as_slice()
+            .get(instance.skeleton_joint)
+            .map_or(Mat4::IDENTITY, |m| Mat4::from(*m))
+    }
+
+    /// The palette of a skinned instance, in its mesh node's space:
+    /// `mesh_from_bind = mesh_from_world * world_from_joint * joint_from_bind`.
+    /// `world_from_joint` already holds every ancestor of the joint (armatures included), since
+    /// the skeleton holds every node; `mesh_from_world` is the cancellation term that undoes the
+    /// mesh node's own transform, which glTF says must not move a skinned mesh, so that drawing
+    /// with `world_from_mesh` lands it exactly where glTF puts it.
+    pub fn instance_palette(
+        &self,
+        instance: &MeshInstance,
+        model: &ModelPose,
+        out: &mut SkinPalette,
+    ) -> Result<(), PoseError> {
+        let Some(skin) = instance.skin.and_then(|s| self.skins.get(s)) else {
+            return Ok(());
+        };
+        let mesh_from_world = self.world_from_mesh(instance, model).inverse();
+        build_palette(model, &skin.skin, mesh_from_world, out)
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .map(|p| p.positions.len())
+            .sum()
+    }
+}

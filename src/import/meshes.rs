@@ -1,0 +1,658 @@
+//! Meshes and the scene's mesh instances: vertex attributes checked against each other and the
+//! skin, joints remapped to palette indices, weights normalised, normals computed when absent,
+//! strips and fans turned into triangle lists, base colour textures decoded.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::{Vec2, Vec3, Vec4};
+use gltf::accessor::{DataType, Dimensions};
+use gltf::mesh::Mode;
+
+use super::accessor::{Buffers, expect_format, read_f32, read_normalized_f32, read_u32};
+use super::hierarchy::Hierarchy;
+use super::problem::{Problem, Problems};
+use crate::character::{
+    Material, MeshData, MeshInstance, MorphTarget, Primitive, SkinData, Skinning, Texture,
+};
+
+/// Weight sums further than this from one are renormalised (three.js does the same).
+const WEIGHT_SUM_TOLERANCE: f32 = 1e-3;
+
+pub(crate) fn build(
+    document: &gltf::Document,
+    buffers: &Buffers,
+    base: &Path,
+    hierarchy: &Hierarchy,
+    skins: &[SkinData],
+    problems: &mut Problems,
+) -> (Vec<MeshData>, Vec<MeshInstance>) {
+    let nodes: Vec<gltf::Node<'_>> = document.nodes().collect();
+    let mut meshes = Vec::new();
+    let mut instances = Vec::new();
+    let mut loaded: HashMap<(usize, Option<usize>), usize> = HashMap::new();
+    let mut textures = TextureCache::default();
+    for &node_index in &hierarchy.scene_nodes {
+        let node = &nodes[node_index];
+        let at = format!("/nodes/{node_index}");
+        if let (Some(_), None) = (node.skin(), node.mesh()) {
+            problems.warn(
+                format!("{at}/skin"),
+                "the node has a skin but no mesh; the skin is unused",
+            );
+        }
+        let Some(mesh) = node.mesh() else { continue };
+        let skin_position = node
+            .skin()
+            .and_then(|s| skins.iter().position(|d| d.index == s.index()));
+        if node.skin().is_some() && skin_position.is_none() {
+            // The skin was refused; its error is already recorded.
+            continue;
+        }
+        if skin_position.is_some() {
+            warn_ignored_transforms(node_index, hierarchy, problems);
+        }
+        let key = (mesh.index(), skin_position);
+        let mesh_slot = match loaded.get(&key) {
+            Some(&slot) => slot,
+            None => {
+                let skin = skin_position.map(|s| &skins[s]);
+                let Some(data) = build_mesh(
+                    &mesh,
+                    skin,
+                    Some(node_index),
+                    buffers,
+                    base,
+                    &mut textures,
+                    problems,
+                ) else {
+                    continue;
+                };
+                meshes.push(data);
+                loaded.insert(key, meshes.len() - 1);
+                meshes.len() - 1
+            }
+        };
+        instances.push(MeshInstance {
+            node: node_index,
+            skeleton_joint: hierarchy.joint_of_node[node_index],
+            mesh: mesh_slot,
+            skin: skin_position,
+        });
+    }
+    // Meshes no scene node draws are still checked: a broken mesh is a broken file.
+    for mesh in document.meshes() {
+        if !loaded.keys().any(|(m, _)| *m == mesh.index()) {
+            let _ = build_mesh(&mesh, None, None, buffers, base, &mut textures, problems);
+        }
+    }
+    (meshes, instances)
+}
+
+/// glTF: a skinned mesh ignores its node's transform and its parents'. Say so when they exist.
+fn warn_ignored_transforms(node: usize, hierarchy: &Hierarchy, problems: &mut Problems) {
+    let mut chain = Vec::new();
+    let mut n = Some(node);
+    while let Some(i) = n {
+        if hierarchy.has_transform[i] {
+            chain.push(i);
+        }
+        n = hierarchy.parent_of_node[i];
+    }
+    if !chain.is_empty() {
+        problems.warn(
+            format!("/nodes/{node}"),
+            format!(
+                "transforms of the skinned mesh node and its parents (nodes {chain:?}) do not move a skinned mesh (glTF rule): ignored for skinning"
+            ),
+        );
+    }
+}
+
+fn build_mesh(
+    mesh: &gltf::Mesh<'_>,
+    skin: Option<&SkinData>,
+    node: Option<usize>,
+    buffers: &Buffers,
+    base: &Path,
+    textures: &mut TextureCache,
+    problems: &mut Problems,
+) -> Option<MeshData> {
+    let at = format!("/meshes/{}", mesh.index());
+    let mut primitives = Vec::new();
+    let mut target_count: Option<usize> = None;
+    let errors_before = problems.errors.len();
+    for primitive in mesh.primitives() {
+        let p_at = format!("{at}/primitives/{}", primitive.index());
+        let targets = primitive.morph_targets().len();
+        match target_count {
+            None => target_count = Some(targets),
+            Some(n) if n != targets => problems.error(
+                format!("{p_at}/targets"),
+                format!("{targets} morph targets where the mesh's first primitive has {n}: all primitives need the same count"),
+            ),
+            Some(_) => {}
+        }
+        if let Some(p) = build_primitive(
+            &primitive, &p_at, skin, node, buffers, base, textures, problems,
+        ) {
+            primitives.push(p);
+        }
+    }
+    let targets = target_count.unwrap_or(0);
+    let morph_weights = match mesh.weights() {
+        Some(w) if w.len() != targets => {
+            problems.error(
+                format!("{at}/weights"),
+                format!("{} default weights for {targets} morph targets", w.len()),
+            );
+            Vec::new()
+        }
+        Some(w) => w.to_vec(),
+        None => vec![0.0; targets],
+    };
+    if problems.errors.len() > errors_before {
+        return None;
+    }
+    Some(MeshData {
+        name: mesh
+            .name()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("mesh {}", mesh.index())),
+        index: mesh.index(),
+        primitives,
+        morph_weights,
+    })
+}
+
+fn vec3s(values: Vec<f32>) -> Vec<Vec3> {
+    values.chunks_exact(3).map(Vec3::from_slice).collect()
+}
+
+/// Reads a VEC3 float (or normalised integer) attribute of exactly `count` elements.
+fn read_vec3_attribute(
+    accessor: gltf::Accessor<'_>,
+    at: &str,
+    what: &str,
+    count: Option<usize>,
+    buffers: &Buffers,
+) -> Result<Vec<Vec3>, Problem> {
+    expect_format(
+        &accessor,
+        at,
+        what,
+        &[Dimensions::Vec3],
+        &[
+            DataType::F32,
+            DataType::I8,
+            DataType::U8,
+            DataType::I16,
+            DataType::U16,
+        ],
+    )?;
+    if let Some(count) = count
+        && accessor.count() != count
+    {
+        return Err(Problem::new(
+            at,
+            format!("{} {what} values for {count} vertices", accessor.count()),
+        ));
+    }
+    let values = vec3s(read_f32(&accessor, buffers)?);
+    if let Some(v) = values.iter().position(|v| !v.is_finite()) {
+        return Err(Problem::new(
+            at,
+            format!(
+                "{what} of vertex {v} is not finite (accessor {})",
+                accessor.index()
+            ),
+        ));
+    }
+    Ok(values)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn build_primitive(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    skin: Option<&SkinData>,
+    node: Option<usize>,
+    buffers: &Buffers,
+    base: &Path,
+    textures: &mut TextureCache,
+    problems: &mut Problems,
+) -> Option<Primitive> {
+    let attr = |name: &str| format!("{at}/attributes/{name}");
+    let mode = primitive.mode();
+    if !matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    ) {
+        problems.warn(
+            format!("{at}/mode"),
+            format!("{mode:?} primitives are not drawn (triangles only)"),
+        );
+        return None;
+    }
+    let Some(position_accessor) = primitive.get(&gltf::Semantic::Positions) else {
+        problems.warn(format!("{at}/attributes"), "has no POSITION: not drawn");
+        return None;
+    };
+    let positions = problems.take(read_vec3_attribute(
+        position_accessor,
+        &attr("POSITION"),
+        "POSITION",
+        None,
+        buffers,
+    ))?;
+    let count = positions.len();
+
+    let indices = match primitive.indices() {
+        None => None,
+        Some(accessor) => {
+            let i_at = format!("{at}/indices");
+            problems.take(expect_format(
+                &accessor,
+                &i_at,
+                "index",
+                &[Dimensions::Scalar],
+                &[DataType::U8, DataType::U16, DataType::U32],
+            ))?;
+            let values = problems.take(read_u32(&accessor, buffers))?;
+            if let Some(k) = values.iter().position(|&i| i as usize >= count) {
+                problems.error(
+                    i_at,
+                    format!("index {k} is {}, but there are {count} vertices", values[k]),
+                );
+                return None;
+            }
+            Some(values)
+        }
+    };
+    let triangles = triangle_list(mode, indices, count, at, problems);
+
+    let normals = match primitive.get(&gltf::Semantic::Normals) {
+        Some(accessor) => {
+            let normals = problems.take(read_vec3_attribute(
+                accessor,
+                &attr("NORMAL"),
+                "NORMAL",
+                Some(count),
+                buffers,
+            ))?;
+            normals
+                .into_iter()
+                .map(|n| n.normalize_or(Vec3::Y))
+                .collect()
+        }
+        None => compute_normals(&positions, triangles.as_deref()),
+    };
+
+    let uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
+        None => None,
+        Some(accessor) => {
+            let uv_at = attr("TEXCOORD_0");
+            problems.take(expect_format(
+                &accessor,
+                &uv_at,
+                "TEXCOORD_0",
+                &[Dimensions::Vec2],
+                &[
+                    DataType::F32,
+                    DataType::U8,
+                    DataType::U16,
+                    DataType::I8,
+                    DataType::I16,
+                ],
+            ))?;
+            if accessor.count() != count {
+                problems.error(
+                    uv_at,
+                    format!("{} UVs for {count} vertices", accessor.count()),
+                );
+                return None;
+            }
+            let values = problems.take(read_f32(&accessor, buffers))?;
+            Some(values.chunks_exact(2).map(Vec2::from_slice).collect())
+        }
+    };
+
+    let skinning = read_skinning(primitive, at, skin, node, count, buffers, problems)?;
+
+    let mut morph_targets = Vec::new();
+    for (t, target) in primitive.morph_targets().enumerate() {
+        let t_at = format!("{at}/targets/{t}");
+        let mut read = |accessor: Option<gltf::Accessor<'_>>, name: &str| match accessor {
+            None => Some(None),
+            Some(a) => problems
+                .take(read_vec3_attribute(
+                    a,
+                    &format!("{t_at}/{name}"),
+                    name,
+                    Some(count),
+                    buffers,
+                ))
+                .map(Some),
+        };
+        let positions = read(target.positions(), "POSITION")?;
+        let normals = read(target.normals(), "NORMAL")?;
+        let tangents = read(target.tangents(), "TANGENT")?;
+        morph_targets.push(MorphTarget {
+            positions,
+            normals,
+            tangents,
+        });
+    }
+
+    let material = read_material(&primitive.material(), buffers, base, textures, problems);
+    Some(Primitive {
+        positions,
+        normals,
+        uvs,
+        indices: triangles,
+        skinning,
+        material,
+        morph_targets,
+    })
+}
+
+/// Indices as a triangle list: strips and fans are unrolled; a non-indexed strip or fan gets
+/// indices; a plain non-indexed list stays `None`.
+fn triangle_list(
+    mode: Mode,
+    indices: Option<Vec<u32>>,
+    count: usize,
+    at: &str,
+    problems: &mut Problems,
+) -> Option<Vec<u32>> {
+    let get = |i: usize| indices.as_ref().map_or(i as u32, |v| v[i]);
+    let n = indices.as_ref().map_or(count, Vec::len);
+    let list = match mode {
+        Mode::TriangleStrip => Some(
+            (0..n.saturating_sub(2))
+                .flat_map(|i| {
+                    if i % 2 == 0 {
+                        [get(i), get(i + 1), get(i + 2)]
+                    } else {
+                        [get(i + 1), get(i), get(i + 2)]
+                    }
+                })
+                .collect(),
+        ),
+        Mode::TriangleFan => Some(
+            (1..n.saturating_sub(1))
+                .flat_map(|i| [get(0), get(i), get(i + 1)])
+                .collect(),
+        ),
+        _ => indices,
+    };
+    let len = list.as_ref().map_or(count, Vec::len);
+    if len % 3 != 0 {
+        problems.warn(
+            at,
+            format!("{len} vertices or indices is not a whole number of triangles: the last {} are dropped", len % 3),
+        );
+        return Some(
+            list.unwrap_or_else(|| (0..count as u32).collect())
+                .into_iter()
+                .take(len - len % 3)
+                .collect(),
+        );
+    }
+    list
+}
+
+/// Area-weighted vertex normals from the triangles (glTF: flat normals are expected when absent;
+/// smooth ones are what three.js's computeVertexNormals gives and read better on a character).
+fn compute_normals(positions: &[Vec3], indices: Option<&[u32]>) -> Vec<Vec3> {
+    let mut normals = vec![Vec3::ZERO; positions.len()];
+    let triangle_count = indices.map_or(positions.len(), <[u32]>::len) / 3;
+    for t in 0..triangle_count {
+        let [a, b, c] = [0, 1, 2].map(|k| indices.map_or(3 * t + k, |i| i[3 * t + k] as usize));
+        let n = (positions[b] - positions[a]).cross(positions[c] - positions[a]);
+        for v in [a, b, c] {
+            normals[v] += n;
+        }
+    }
+    normals
+        .into_iter()
+        .map(|n| n.normalize_or(Vec3::Y))
+        .collect()
+}
+
+fn read_skinning(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    skin: Option<&SkinData>,
+    node: Option<usize>,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<Skinning>> {
+    let sets = |joints: bool| {
+        primitive
+            .attributes()
+            .filter(|(semantic, _)| {
+                matches!(
+                    (semantic, joints),
+                    (gltf::Semantic::Joints(_), true) | (gltf::Semantic::Weights(_), false)
+                )
+            })
+            .count()
+    };
+    let (joint_sets, weight_sets) = (sets(true), sets(false));
+    if joint_sets != weight_sets {
+        problems.error(
+            format!("{at}/attributes"),
+            format!("{joint_sets} JOINTS sets but {weight_sets} WEIGHTS sets: each JOINTS_n needs its WEIGHTS_n"),
+        );
+        return None;
+    }
+    let joints_at = format!("{at}/attributes/JOINTS_0");
+    let weights_at = format!("{at}/attributes/WEIGHTS_0");
+    let joints = primitive.get(&gltf::Semantic::Joints(0));
+    let weights = primitive.get(&gltf::Semantic::Weights(0));
+    let (joints, weights) = match (joints, weights) {
+        (None, None) => {
+            if let (Some(_), Some(node)) = (skin, node) {
+                problems.warn(
+                    format!("{at}/attributes"),
+                    format!("node {node} has a skin but this primitive has no JOINTS_0/WEIGHTS_0: drawn rigidly at the node"),
+                );
+            }
+            return Some(None);
+        }
+        (Some(_), None) => {
+            problems.error(joints_at, "JOINTS_0 without WEIGHTS_0");
+            return None;
+        }
+        (None, Some(_)) => {
+            problems.error(weights_at, "WEIGHTS_0 without JOINTS_0");
+            return None;
+        }
+        (Some(j), Some(w)) => (j, w),
+    };
+    problems.take(expect_format(
+        &joints,
+        &joints_at,
+        "JOINTS_0",
+        &[Dimensions::Vec4],
+        &[DataType::U8, DataType::U16],
+    ))?;
+    problems.take(expect_format(
+        &weights,
+        &weights_at,
+        "WEIGHTS_0",
+        &[Dimensions::Vec4],
+        &[DataType::F32, DataType::U8, DataType::U16],
+    ))?;
+    if joints.count() != count || weights.count() != count {
+        problems.error(
+            format!("{at}/attributes"),
+            format!(
+                "JOINTS_0 has {} and WEIGHTS_0 has {} elements for {count} vertices",
+                joints.count(),
+                weights.count()
+            ),
+        );
+        return None;
+    }
+    let Some(skin) = skin else {
+        // A mesh no node draws (`node` is None) is only checked.
+        let Some(node) = node else { return Some(None) };
+        problems.warn(
+            format!("/nodes/{node}"),
+            format!("the node has no skin but its mesh has JOINTS_0/WEIGHTS_0 ({joints_at}): drawn rigidly at the node"),
+        );
+        return Some(None);
+    };
+    if primitive.get(&gltf::Semantic::Joints(1)).is_some() {
+        problems.warn(
+            format!("{at}/attributes/JOINTS_1"),
+            "influences beyond the first four (JOINTS_1/WEIGHTS_1) are ignored by the four-weight skinning",
+        );
+    }
+    let joint_values = problems.take(read_u32(&joints, buffers))?;
+    let weight_values = problems.take(read_normalized_f32(&weights, buffers))?;
+    let joint_count = skin.palette_of_ordinal.len();
+    let root = skin.root_joints.first().copied().unwrap_or(0) as u16;
+    let mut out_joints = Vec::with_capacity(count);
+    let mut out_weights = Vec::with_capacity(count);
+    let (mut renormalised, mut unweighted) = (0usize, 0usize);
+    for v in 0..count {
+        let w: [f32; 4] = std::array::from_fn(|k| weight_values[4 * v + k]);
+        if w.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            problems.error(
+                &weights_at,
+                format!("vertex {v} has weights {w:?}: weights must be finite and not negative"),
+            );
+            return None;
+        }
+        let mut j = [0u16; 4];
+        for k in 0..4 {
+            let ordinal = joint_values[4 * v + k] as usize;
+            let Some(&palette) = skin.palette_of_ordinal.get(ordinal) else {
+                problems.error(
+                    &joints_at,
+                    format!(
+                        "vertex {v} uses joint {ordinal}, but skin {} ({}) has {joint_count} joints",
+                        skin.index, skin.name
+                    ),
+                );
+                return None;
+            };
+            j[k] = palette as u16;
+        }
+        let sum: f32 = w.iter().sum();
+        let w = if sum == 0.0 {
+            unweighted += 1;
+            j = [root, 0, 0, 0];
+            [1.0, 0.0, 0.0, 0.0]
+        } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+            renormalised += 1;
+            w.map(|x| x / sum)
+        } else {
+            w
+        };
+        out_joints.push(j);
+        out_weights.push(w);
+    }
+    if renormalised > 0 {
+        problems.warn(
+            &weights_at,
+            format!("{renormalised} vertices have weights that do not sum to 1 (within {WEIGHT_SUM_TOLERANCE}): renormalised"),
+        );
+    }
+    if unweighted > 0 {
+        problems.warn(
+            &weights_at,
+            format!("{unweighted} vertices have all-zero weights: bound to the skin's root joint"),
+        );
+    }
+    Some(Some(Skinning {
+        joints: out_joints,
+        weights: out_weights,
+        renormalised_vertices: renormalised,
+        unweighted_vertices: unweighted,
+    }))
+}
+
+/// Decoded images by glTF image index (`None`: failed, already warned).
+#[derive(Default)]
+struct TextureCache(HashMap<usize, Option<Texture>>);
+
+fn read_material(
+    material: &gltf::Material<'_>,
+    buffers: &Buffers,
+    base: &Path,
+    textures: &mut TextureCache,
+    problems: &mut Problems,
+) -> Material {
+    let pbr = material.pbr_metallic_roughness();
+    let base_color_texture = pbr.base_color_texture().and_then(|info| {
+        let image = info.texture().source();
+        if info.tex_coord() != 0 {
+            problems.warn(
+                material
+                    .index()
+                    .map(|m| {
+                        format!("/materials/{m}/pbrMetallicRoughness/baseColorTexture/texCoord")
+                    })
+                    .unwrap_or_default(),
+                "only TEXCOORD_0 is supported; the texture is read with it",
+            );
+        }
+        textures
+            .0
+            .entry(image.index())
+            .or_insert_with(|| match decode_image(&image, buffers, base) {
+                Ok(t) => Some(t),
+                Err(message) => {
+                    problems.warn(
+                        format!("/images/{}", image.index()),
+                        format!("{message}; drawn without it"),
+                    );
+                    None
+                }
+            })
+            .clone()
+    });
+    Material {
+        base_color_factor: Vec4::from(pbr.base_color_factor()),
+        base_color_texture,
+    }
+}
+
+fn decode_image(
+    image: &gltf::Image<'_>,
+    buffers: &Buffers,
+    base: &Path,
+) -> Result<Texture, String> {
+    let encoded: Vec<u8> = match image.source() {
+        gltf::image::Source::View { view, .. } => {
+            let buffer = match buffers.get(view.buffer().index()) {
+                Some(Ok(data)) => data,
+                Some(Err(reason)) => return Err(format!("its buffer has no data: {reason}")),
+                None => return Err("its buffer was not loaded".into()),
+            };
+            view.offset()
+                .checked_add(view.length())
+                .and_then(|end| buffer.get(view.offset()..end))
+                .ok_or("its buffer view runs past its buffer")?
+                .to_vec()
+        }
+        gltf::image::Source::Uri { uri, .. } => {
+            gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), Some(base))
+                .map_err(|e| format!("cannot load {uri:?}: {e}"))?
+                .0
+        }
+    };
+    let decoded =
+        image::load_from_memory(&encoded).map_err(|e| format!("cannot decode the image: {e}"))?;
+    let rgba = decoded.to_rgba8();
+    Ok(Texture {
+        width: rgba.width(),
+        height: rgba.height(),
+        rgba8: rgba.into_raw(),
+    })
+}

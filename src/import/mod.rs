@@ -1,0 +1,204 @@
+//! glTF import: a `.gltf` (external or data-URI buffers) or `.glb` file to a `Character`.
+//!
+//! Every problem is collected with its JSON pointer. Errors refuse the whole file (never a
+//! half-loaded character); problems the viewer can work around load, and are reported as warnings.
+
+mod accessor;
+mod animations;
+mod hierarchy;
+mod meshes;
+mod problem;
+mod skins;
+
+use std::path::{Path, PathBuf};
+
+use problem::Problems;
+pub use problem::{ImportError, Problem, json_pointer};
+
+use crate::character::Character;
+
+/// Loads a `.gltf` or `.glb` file.
+pub fn load(path: &Path) -> Result<Character, ImportError> {
+    let refuse = |message: String| ImportError {
+        file: path.to_path_buf(),
+        errors: vec![Problem::new("", message)],
+        warnings: Vec::new(),
+    };
+    if path.is_dir() {
+        return Err(refuse("is a directory, not a glTF file".into()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
+    load_bytes(&bytes, path)
+}
+
+/// Loads glTF from bytes; `path` names the file in messages and locates external buffers and
+/// images (relative to its folder).
+pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
+    let mut problems = Problems::default();
+    // A panic here is a bug in the importer or a library under it; the file is refused, and
+    // whatever the caller had loaded stays.
+    let character = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        import(bytes, path, &mut problems)
+    }))
+    .unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        problems.error(
+            "",
+            format!("internal error while importing (a bug, please report it): {what}"),
+        );
+        None
+    });
+    match character {
+        Some(mut c) if problems.errors.is_empty() => {
+            c.warnings = problems.warnings;
+            Ok(c)
+        }
+        _ => {
+            if problems.errors.is_empty() {
+                problems.error("", "the file could not be loaded");
+            }
+            Err(ImportError {
+                file: path.to_path_buf(),
+                errors: problems.errors,
+                warnings: problems.warnings,
+            })
+        }
+    }
+}
+
+fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Character> {
+    let gltf = match gltf::Gltf::from_slice_without_validation(bytes) {
+        Ok(g) => g,
+        Err(e) => {
+            problems.error("", describe_parse_error(&e));
+            return None;
+        }
+    };
+    // The gltf crate's own checks (index ranges, enums, required fields) come first: its
+    // accessors assume them.
+    if let Err(gltf::Error::Validation(errors)) =
+        gltf::Document::from_json(gltf.document.as_json().clone())
+    {
+        for (path, error) in errors {
+            let pointer = json_pointer(path.as_str());
+            // glTF allows an accessor without a buffer view (all zeros, maybe sparse); the gltf
+            // crate does not. The accessor reader handles it.
+            let zero_filled = error == gltf::json::validation::Error::Missing
+                && pointer.starts_with("/accessors/")
+                && pointer.ends_with("/bufferView");
+            if !zero_filled {
+                problems.error(pointer, describe_validation_error(error));
+            }
+        }
+        if !problems.errors.is_empty() {
+            return None;
+        }
+    }
+    let document = &gltf.document;
+    let base = path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let buffers = load_buffers(document, &base, gltf.blob.clone(), problems);
+    for p in accessor::check_all(document, &buffers) {
+        problems.push_error(p);
+    }
+    if !problems.errors.is_empty() {
+        return None;
+    }
+    let hierarchy = hierarchy::build(document, problems)?;
+    let skins = skins::build(document, &buffers, &hierarchy, problems);
+    let (meshes, instances) =
+        meshes::build(document, &buffers, &base, &hierarchy, &skins, problems);
+    let clips = animations::build(document, &buffers, &hierarchy, problems);
+    if !problems.errors.is_empty() {
+        return None;
+    }
+    Some(Character {
+        name: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        skeleton: hierarchy.skeleton,
+        node_of_skeleton_joint: hierarchy.node_of_joint,
+        skeleton_joint_of_node: hierarchy.joint_of_node,
+        skins,
+        meshes,
+        instances,
+        clips,
+        warnings: Vec::new(),
+    })
+}
+
+fn describe_parse_error(e: &gltf::Error) -> String {
+    match e {
+        gltf::Error::Binary(b) => format!("bad GLB container: {b:?}"),
+        gltf::Error::Deserialize(d) => format!("not valid glTF JSON: {d}"),
+        other => other.to_string(),
+    }
+}
+
+fn describe_validation_error(e: gltf::json::validation::Error) -> String {
+    use gltf::json::validation::Error as E;
+    match e {
+        E::IndexOutOfBounds => "refers to an object that does not exist".into(),
+        E::Invalid => "has an invalid value".into(),
+        E::Missing => "a required property is missing".into(),
+        E::Oversize => "a size or offset is too large".into(),
+        E::Unsupported => "requires an extension this viewer does not support".into(),
+    }
+}
+
+/// Reads every buffer: the GLB's BIN chunk, an external file, or a data URI. Each must hold at
+/// least its declared byteLength. A buffer with no source is kept as `Err` and is an error only
+/// where something reads it.
+fn load_buffers(
+    document: &gltf::Document,
+    base: &Path,
+    mut blob: Option<Vec<u8>>,
+    problems: &mut Problems,
+) -> Vec<Result<Vec<u8>, String>> {
+    let mut buffers = Vec::new();
+    for buffer in document.buffers() {
+        let at = format!("/buffers/{}", buffer.index());
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => match blob.take() {
+                Some(b) => Ok(b),
+                None => {
+                    buffers.push(Err(
+                        "it has no uri and the file has no GLB BIN chunk".to_string()
+                    ));
+                    continue;
+                }
+            },
+            source @ gltf::buffer::Source::Uri(uri) => {
+                gltf::buffer::Data::from_source(source, Some(base))
+                    .map(|d| d.0)
+                    .map_err(|e| format!("cannot load {uri:?}: {e}"))
+            }
+        };
+        match data {
+            Ok(data) if data.len() < buffer.length() => {
+                problems.error(
+                    format!("{at}/byteLength"),
+                    format!(
+                        "byteLength is {} but the data has only {} bytes (truncated buffer)",
+                        buffer.length(),
+                        data.len()
+                    ),
+                );
+                buffers.push(Err("truncated".into()));
+            }
+            Ok(data) => buffers.push(Ok(data)),
+            Err(message) => {
+                problems.error(format!("{at}/uri"), message.clone());
+                buffers.push(Err(message));
+            }
+        }
+    }
+    buffers
+}

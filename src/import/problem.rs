@@ -1,0 +1,147 @@
+//! Problems found in a file, each located by a JSON pointer, and the error that refuses a file.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One problem in a glTF file: where (a JSON pointer such as `/skins/0/joints/3`; empty for the
+/// file as a whole, e.g. a GLB header) and what, in a plain sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub pointer: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+/// A file that was refused: every error found, and the warnings seen on the way.
+#[derive(Clone, Debug)]
+pub struct ImportError {
+    pub file: PathBuf,
+    pub errors: Vec<Problem>,
+    pub warnings: Vec<Problem>,
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = self.file.display();
+        match self.errors.as_slice() {
+            [one] => write!(f, "{file}: {one}"),
+            many => {
+                write!(f, "{file}: {} problems", many.len())?;
+                for p in many {
+                    write!(f, "\n  {p}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Collects errors and warnings while a file is imported.
+#[derive(Default, Debug)]
+pub(crate) struct Problems {
+    pub errors: Vec<Problem>,
+    pub warnings: Vec<Problem>,
+}
+
+impl Problems {
+    pub fn error(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
+        self.errors.push(Problem::new(pointer, message));
+    }
+
+    pub fn warn(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
+        self.warnings.push(Problem::new(pointer, message));
+    }
+
+    pub fn push_error(&mut self, problem: Problem) {
+        self.errors.push(problem);
+    }
+
+    /// Runs `f`, recording its error; `None` when it failed.
+    pub fn take<T>(&mut self, result: Result<T, Problem>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(p) => {
+                self.errors.push(p);
+                None
+            }
+        }
+    }
+}
+
+/// Converts a gltf-json path (`skins[0].joints[3]`, `attributes["JOINTS_0"]`) to a JSON pointer
+/// (`/skins/0/joints/3`, `/attributes/JOINTS_0`).
+pub fn json_pointer(path: &str) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    let mut chars = path.chars().peekable();
+    let flush = |out: &mut String, token: &mut String| {
+        if !token.is_empty() {
+            out.push('/');
+            out.push_str(&token.replace('~', "~0").replace('/', "~1"));
+            token.clear();
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '.' => flush(&mut out, &mut token),
+            '[' => {
+                flush(&mut out, &mut token);
+                let quoted = chars.peek() == Some(&'"');
+                if quoted {
+                    chars.next();
+                }
+                for c in chars.by_ref() {
+                    if (quoted && c == '"') || (!quoted && c == ']') {
+                        break;
+                    }
+                    token.push(c);
+                }
+                if quoted {
+                    // Skip the closing bracket.
+                    chars.next();
+                }
+                flush(&mut out, &mut token);
+            }
+            c => token.push(c),
+        }
+    }
+    flush(&mut out, &mut token);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_pointer;
+
+    #[test]
+    fn gltf_paths_become_json_pointers() {
+        assert_eq!(json_pointer("skins[0].joints[3]"), "/skins/0/joints/3");
+        assert_eq!(
+            json_pointer("meshes[1].primitives[0].attributes[\"JOINTS_0\"]"),
+            "/meshes/1/primitives/0/attributes/JOINTS_0"
+        );
+        assert_eq!(json_pointer("scene"), "/scene");
+        assert_eq!(json_pointer(""), "");
+        assert_eq!(json_pointer("a[\"x/y\"]"), "/a/x~1y");
+    }
+}

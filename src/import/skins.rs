@@ -1,0 +1,177 @@
+//! Skins: joints mapped to skeleton joints and put in palette order (parent-before-child), with
+//! their inverse bind matrices.
+
+use glam::Mat4;
+use gltf::accessor::{DataType, Dimensions};
+
+use super::accessor::{Buffers, expect_format, read_f32};
+use super::hierarchy::Hierarchy;
+use super::problem::Problems;
+use crate::anim::Skin;
+use crate::character::SkinData;
+
+pub(crate) fn build(
+    document: &gltf::Document,
+    buffers: &Buffers,
+    hierarchy: &Hierarchy,
+    problems: &mut Problems,
+) -> Vec<SkinData> {
+    document
+        .skins()
+        .filter_map(|skin| build_one(&skin, buffers, hierarchy, problems))
+        .collect()
+}
+
+fn build_one(
+    skin: &gltf::Skin<'_>,
+    buffers: &Buffers,
+    hierarchy: &Hierarchy,
+    problems: &mut Problems,
+) -> Option<SkinData> {
+    let at = format!("/skins/{}", skin.index());
+    let joint_nodes: Vec<usize> = skin.joints().map(|j| j.index()).collect();
+    if joint_nodes.is_empty() {
+        problems.error(format!("{at}/joints"), "a skin needs at least one joint");
+        return None;
+    }
+    for (k, node) in joint_nodes.iter().enumerate() {
+        if let Some(first) = joint_nodes[..k].iter().position(|n| n == node) {
+            problems.error(
+                format!("{at}/joints/{k}"),
+                format!("node {node} is already joint {first} of this skin"),
+            );
+            return None;
+        }
+    }
+    let joint_from_bind_by_ordinal = match skin.inverse_bind_matrices() {
+        None => vec![Mat4::IDENTITY; joint_nodes.len()],
+        Some(accessor) => {
+            let ibm_at = format!("{at}/inverseBindMatrices");
+            problems.take(expect_format(
+                &accessor,
+                &ibm_at,
+                "inverse bind matrix",
+                &[Dimensions::Mat4],
+                &[DataType::F32],
+            ))?;
+            if accessor.view().and_then(|v| v.stride()).is_some() {
+                problems.warn(&ibm_at, "its buffer view has a byteStride, which glTF forbids here; read with the stride");
+            }
+            if accessor.count() < joint_nodes.len() {
+                problems.error(
+                    &ibm_at,
+                    format!(
+                        "accessor {} has {} matrices for {} joints",
+                        accessor.index(),
+                        accessor.count(),
+                        joint_nodes.len()
+                    ),
+                );
+                return None;
+            }
+            let values = problems.take(read_f32(&accessor, buffers))?;
+            let mut matrices = Vec::with_capacity(joint_nodes.len());
+            for (ordinal, m) in values.chunks_exact(16).take(joint_nodes.len()).enumerate() {
+                let m = Mat4::from_cols_slice(m);
+                if !m.is_finite() {
+                    problems.error(
+                        &ibm_at,
+                        format!(
+                            "matrix {ordinal} (joint node {}) has non-finite values",
+                            joint_nodes[ordinal]
+                        ),
+                    );
+                    return None;
+                }
+                if !m.row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
+                    problems.error(
+                        &ibm_at,
+                        format!(
+                            "matrix {ordinal} (joint node {}) is not affine: its last row is {}",
+                            joint_nodes[ordinal],
+                            m.row(3)
+                        ),
+                    );
+                    return None;
+                }
+                if m.determinant().abs() <= f32::EPSILON {
+                    problems.error(
+                        &ibm_at,
+                        format!(
+                            "matrix {ordinal} (joint node {}) is not invertible",
+                            joint_nodes[ordinal]
+                        ),
+                    );
+                    return None;
+                }
+                matrices.push(m);
+            }
+            matrices
+        }
+    };
+
+    // Palette order: joint ordinals sorted by skeleton joint, which is parent-before-child.
+    let skeleton_joint = |ordinal: usize| hierarchy.joint_of_node[joint_nodes[ordinal]];
+    let mut ordinal_of_palette: Vec<usize> = (0..joint_nodes.len()).collect();
+    ordinal_of_palette.sort_by_key(|&o| skeleton_joint(o));
+    let mut palette_of_ordinal = vec![0; joint_nodes.len()];
+    for (palette, &ordinal) in ordinal_of_palette.iter().enumerate() {
+        palette_of_ordinal[ordinal] = palette;
+    }
+    let joints = ordinal_of_palette
+        .iter()
+        .map(|&o| skeleton_joint(o))
+        .collect();
+    let joint_from_bind = ordinal_of_palette
+        .iter()
+        .map(|&o| joint_from_bind_by_ordinal[o])
+        .collect();
+    let skin_anim = match Skin::new(&hierarchy.skeleton, joints, joint_from_bind) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.error(&at, e.to_string());
+            return None;
+        }
+    };
+
+    if !joint_nodes
+        .iter()
+        .any(|n| hierarchy.scene_nodes.contains(n))
+    {
+        problems.warn(
+            format!("{at}/joints"),
+            "no joint of this skin is in the displayed scene; its joints are posed from their own roots",
+        );
+    }
+
+    let mut data = SkinData {
+        name: skin
+            .name()
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("skin {}", skin.index())),
+        index: skin.index(),
+        skin: skin_anim,
+        ordinal_of_palette,
+        palette_of_ordinal,
+        root_joints: Vec::new(),
+        non_joint_ancestors: Vec::new(),
+    };
+    let skeleton = &hierarchy.skeleton;
+    data.root_joints = (0..data.skin.len())
+        .filter(|&p| data.palette_parent(skeleton, p).is_none())
+        .collect();
+    let mut ancestors = Vec::new();
+    for &root in &data.root_joints {
+        let mut a = data.skin.joint(root).and_then(|j| skeleton.parent(j));
+        while let Some(joint) = a {
+            if !ancestors.contains(&joint) {
+                ancestors.push(joint);
+            }
+            a = skeleton.parent(joint);
+        }
+    }
+    // Skeleton order is parent-before-child: sorting lists them from the scene root down.
+    ancestors.sort_unstable();
+    data.non_joint_ancestors = ancestors;
+    Some(data)
+}

@@ -1,0 +1,346 @@
+//! `skinscope inspect`: what a file holds, as text for people or JSON for tools.
+
+use serde::Serialize;
+
+use crate::anim::Interpolation;
+use crate::character::Character;
+use crate::import::{ImportError, Problem};
+
+#[derive(Serialize)]
+pub struct Report {
+    pub file: String,
+    pub loaded: bool,
+    pub nodes: usize,
+    pub skins: Vec<SkinReport>,
+    pub clips: Vec<ClipReport>,
+    pub meshes: Vec<MeshReport>,
+    pub influences: InfluenceReport,
+    pub warnings: Vec<ProblemReport>,
+    pub errors: Vec<ProblemReport>,
+}
+
+#[derive(Serialize)]
+pub struct SkinReport {
+    pub name: String,
+    pub index: usize,
+    pub joint_count: usize,
+    pub root_joints: Vec<String>,
+    /// Nodes above the root joints that are not joints (armatures), from the scene root down.
+    pub non_joint_ancestors: Vec<String>,
+    /// Nodes that draw a mesh with this skin.
+    pub mesh_nodes: Vec<usize>,
+    pub joints: Vec<JointReport>,
+}
+
+#[derive(Serialize)]
+pub struct JointReport {
+    pub palette_index: usize,
+    /// Position in the file's `joints` list (what JOINTS_0 stores in the file).
+    pub ordinal: usize,
+    pub node: usize,
+    pub name: String,
+    /// Palette index of the parent joint in this skin; null for a root joint.
+    pub parent: Option<usize>,
+    pub parent_node: Option<usize>,
+}
+
+#[derive(Serialize)]
+pub struct ClipReport {
+    pub name: String,
+    pub duration_secs: f32,
+    pub channels: usize,
+    pub interpolations: Vec<&'static str>,
+    pub morph_channels: usize,
+}
+
+#[derive(Serialize)]
+pub struct MeshReport {
+    pub name: String,
+    pub index: usize,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub primitives: usize,
+    pub skinned: bool,
+    pub morph_targets: usize,
+    pub textured: bool,
+}
+
+#[derive(Serialize, Default)]
+pub struct InfluenceReport {
+    pub skinned_vertices: usize,
+    /// Most non-zero weights on one vertex (at most 4: JOINTS_0/WEIGHTS_0).
+    pub max_influences: usize,
+    /// Vertices by number of non-zero weights, 0 to 4.
+    pub vertices_by_influences: [usize; 5],
+    pub renormalised_vertices: usize,
+    pub unweighted_vertices: usize,
+}
+
+#[derive(Serialize)]
+pub struct ProblemReport {
+    pub pointer: String,
+    pub message: String,
+}
+
+fn problems(list: &[Problem]) -> Vec<ProblemReport> {
+    list.iter()
+        .map(|p| ProblemReport {
+            pointer: p.pointer.clone(),
+            message: p.message.clone(),
+        })
+        .collect()
+}
+
+fn interpolation_name(i: Interpolation) -> &'static str {
+    match i {
+        Interpolation::Step => "STEP",
+        Interpolation::Linear => "LINEAR",
+        Interpolation::CubicSpline => "CUBICSPLINE",
+    }
+}
+
+impl Report {
+    pub fn of_character(file: &str, c: &Character) -> Self {
+        let skeleton = &c.skeleton;
+        let name_of = |joint: usize| skeleton.names()[joint].clone();
+        let skins = c
+            .skins
+            .iter()
+            .enumerate()
+            .map(|(s, skin)| SkinReport {
+                name: skin.name.clone(),
+                index: skin.index,
+                joint_count: skin.skin.len(),
+                root_joints: skin
+                    .root_joints
+                    .iter()
+                    .filter_map(|&p| skin.skin.joint(p))
+                    .map(name_of)
+                    .collect(),
+                non_joint_ancestors: skin
+                    .non_joint_ancestors
+                    .iter()
+                    .map(|&j| name_of(j))
+                    .collect(),
+                mesh_nodes: c
+                    .instances
+                    .iter()
+                    .filter(|i| i.skin == Some(s))
+                    .map(|i| i.node)
+                    .collect(),
+                joints: (0..skin.skin.len())
+                    .map(|p| {
+                        let joint = skin.skin.joint(p).unwrap_or(0);
+                        let parent = skin.palette_parent(skeleton, p);
+                        JointReport {
+                            palette_index: p,
+                            ordinal: skin.ordinal_of_palette[p],
+                            node: c.node_of_skeleton_joint[joint],
+                            name: name_of(joint),
+                            parent,
+                            parent_node: parent
+                                .and_then(|pp| skin.skin.joint(pp))
+                                .map(|j| c.node_of_skeleton_joint[j]),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let clips = c
+            .clips
+            .iter()
+            .map(|clip| {
+                let mut interpolations: Vec<&'static str> = Vec::new();
+                for ch in &clip.channels {
+                    let name = interpolation_name(ch.interpolation);
+                    if !interpolations.contains(&name) {
+                        interpolations.push(name);
+                    }
+                }
+                ClipReport {
+                    name: clip.clip.name().to_owned(),
+                    duration_secs: clip.duration_secs(),
+                    channels: clip.channels.len(),
+                    interpolations,
+                    morph_channels: clip.morph_tracks.len(),
+                }
+            })
+            .collect();
+        let meshes = c
+            .meshes
+            .iter()
+            .map(|m| MeshReport {
+                name: m.name.clone(),
+                index: m.index,
+                vertices: m.primitives.iter().map(|p| p.positions.len()).sum(),
+                triangles: m
+                    .primitives
+                    .iter()
+                    .map(|p| p.indices.as_ref().map_or(p.positions.len(), Vec::len) / 3)
+                    .sum(),
+                primitives: m.primitives.len(),
+                skinned: m.primitives.iter().any(|p| p.skinning.is_some()),
+                morph_targets: m.morph_weights.len(),
+                textured: m
+                    .primitives
+                    .iter()
+                    .any(|p| p.material.base_color_texture.is_some()),
+            })
+            .collect();
+        let mut influences = InfluenceReport::default();
+        for skinning in c
+            .meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .filter_map(|p| p.skinning.as_ref())
+        {
+            influences.renormalised_vertices += skinning.renormalised_vertices;
+            influences.unweighted_vertices += skinning.unweighted_vertices;
+            for w in &skinning.weights {
+                let n = w.iter().filter(|&&x| x > 0.0).count();
+                influences.vertices_by_influences[n] += 1;
+                influences.max_influences = influences.max_influences.max(n);
+                influences.skinned_vertices += 1;
+            }
+        }
+        Report {
+            file: file.to_owned(),
+            loaded: true,
+            nodes: skeleton.joint_count(),
+            skins,
+            clips,
+            meshes,
+            influences,
+            warnings: problems(&c.warnings),
+            errors: Vec::new(),
+        }
+    }
+
+    pub fn of_error(file: &str, e: &ImportError) -> Self {
+        Report {
+            file: file.to_owned(),
+            loaded: false,
+            nodes: 0,
+            skins: Vec::new(),
+            clips: Vec::new(),
+            meshes: Vec::new(),
+            influences: InfluenceReport::default(),
+            warnings: problems(&e.warnings),
+            errors: problems(&e.errors),
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// The human-readable report.
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "{}", self.file);
+        if self.loaded {
+            let vertices: usize = self.meshes.iter().map(|m| m.vertices).sum();
+            let _ = writeln!(
+                s,
+                "  {} nodes, {} skins, {} meshes ({vertices} vertices), {} clips",
+                self.nodes,
+                self.skins.len(),
+                self.meshes.len(),
+                self.clips.len()
+            );
+        }
+        for skin in &self.skins {
+            let _ = writeln!(
+                s,
+                "\nskin {} {:?}: {} joints, root {}, drives mesh nodes {:?}",
+                skin.index,
+                skin.name,
+                skin.joint_count,
+                skin.root_joints.join(", "),
+                skin.mesh_nodes
+            );
+            if !skin.non_joint_ancestors.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "  non-joint ancestors: {}",
+                    skin.non_joint_ancestors.join(" > ")
+                );
+            }
+            let _ = writeln!(s, "  palette  ordinal  node  parent  name");
+            for j in &skin.joints {
+                let parent = j.parent.map_or("-".to_string(), |p| p.to_string());
+                let _ = writeln!(
+                    s,
+                    "  {:>7}  {:>7}  {:>4}  {:>6}  {}",
+                    j.palette_index, j.ordinal, j.node, parent, j.name
+                );
+            }
+        }
+        if !self.clips.is_empty() {
+            let _ = writeln!(s, "\nclips");
+            for c in &self.clips {
+                let _ = writeln!(
+                    s,
+                    "  {:?}: {:.3} s, {} channels ({}){}",
+                    c.name,
+                    c.duration_secs,
+                    c.channels,
+                    c.interpolations.join(", "),
+                    if c.morph_channels > 0 {
+                        format!(", {} morph-weight channels", c.morph_channels)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+        if !self.meshes.is_empty() {
+            let _ = writeln!(s, "\nmeshes");
+            for m in &self.meshes {
+                let _ = writeln!(
+                    s,
+                    "  {} {:?}: {} vertices, {} triangles, {} primitives{}{}{}",
+                    m.index,
+                    m.name,
+                    m.vertices,
+                    m.triangles,
+                    m.primitives,
+                    if m.skinned { ", skinned" } else { "" },
+                    if m.textured { ", textured" } else { "" },
+                    if m.morph_targets > 0 {
+                        format!(", {} morph targets", m.morph_targets)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+        let i = &self.influences;
+        if i.skinned_vertices > 0 {
+            let _ = writeln!(
+                s,
+                "\ninfluences: {} skinned vertices, at most {} per vertex; by count 0-4: {:?}; {} renormalised, {} with no weight",
+                i.skinned_vertices,
+                i.max_influences,
+                i.vertices_by_influences,
+                i.renormalised_vertices,
+                i.unweighted_vertices
+            );
+        }
+        for (title, list) in [("warnings", &self.warnings), ("errors", &self.errors)] {
+            if !list.is_empty() {
+                let _ = writeln!(s, "\n{title}");
+                for p in list {
+                    let pointer = if p.pointer.is_empty() {
+                        "(file)"
+                    } else {
+                        &p.pointer
+                    };
+                    let _ = writeln!(s, "  {pointer}: {}", p.message);
+                }
+            }
+        }
+        s
+    }
+}
