@@ -110,10 +110,18 @@ fn build_one(
         }
     };
 
-    // Palette order: joint ordinals sorted by skeleton joint, which is parent-before-child.
+    // Palette order: the file's order when it already lists parents before children (so palette
+    // indices are the file's joint indices, as in other viewers); otherwise the joints sorted by
+    // skeleton joint, which is parent-before-child.
     let skeleton_joint = |ordinal: usize| hierarchy.joint_of_node[joint_nodes[ordinal]];
     let mut ordinal_of_palette: Vec<usize> = (0..joint_nodes.len()).collect();
-    ordinal_of_palette.sort_by_key(|&o| skeleton_joint(o));
+    if !parents_come_first(&joint_nodes, hierarchy) {
+        ordinal_of_palette.sort_by_key(|&o| skeleton_joint(o));
+        problems.warn(
+            format!("{at}/joints"),
+            "lists a joint before its parent: reordered parent-before-child and JOINTS_0 remapped",
+        );
+    }
     let mut palette_of_ordinal = vec![0; joint_nodes.len()];
     for (palette, &ordinal) in ordinal_of_palette.iter().enumerate() {
         palette_of_ordinal[ordinal] = palette;
@@ -174,4 +182,18 @@ fn build_one(
     ancestors.sort_unstable();
     data.non_joint_ancestors = ancestors;
     Some(data)
+}
+
+/// Whether every joint's nearest ancestor that is a joint of the skin comes earlier in the list.
+fn parents_come_first(joint_nodes: &[usize], hierarchy: &Hierarchy) -> bool {
+    joint_nodes.iter().enumerate().all(|(ordinal, &node)| {
+        let mut ancestor = hierarchy.parent_of_node[node];
+        while let Some(a) = ancestor {
+            if let Some(parent_ordinal) = joint_nodes.iter().position(|&n| n == a) {
+                return parent_ordinal < ordinal;
+            }
+            ancestor = hierarchy.parent_of_node[a];
+        }
+        true
+    })
 }
