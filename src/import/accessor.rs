@@ -136,7 +136,6 @@ fn locate<'b>(accessor: &gltf::Accessor<'_>, buffers: &'b Buffers) -> Result<Loc
             count,
         });
     };
-    let bytes = view_bytes(&view, buffers)?;
     let stride = view.stride().unwrap_or(element_size);
     if stride < element_size {
         return Err(Problem::new(
@@ -147,7 +146,7 @@ fn locate<'b>(accessor: &gltf::Accessor<'_>, buffers: &'b Buffers) -> Result<Loc
             ),
         ));
     }
-    // The last element must end inside the view.
+    // The last element must end inside the view (as declared, then as loaded).
     let end = match count.checked_sub(1) {
         None => Some(0),
         Some(last) => last
@@ -155,17 +154,18 @@ fn locate<'b>(accessor: &gltf::Accessor<'_>, buffers: &'b Buffers) -> Result<Loc
             .and_then(|b| b.checked_add(element_size))
             .and_then(|b| b.checked_add(accessor.offset())),
     };
-    if end.is_none_or(|end| end > bytes.len()) {
+    if end.is_none_or(|end| end > view.length()) {
         return Err(Problem::new(
             &at,
             format!(
                 "{count} elements of {element_size} bytes (stride {stride}) from byte {} need more than the {} bytes of buffer view {}",
                 accessor.offset(),
-                bytes.len(),
+                view.length(),
                 view.index()
             ),
         ));
     }
+    let bytes = view_bytes(&view, buffers)?;
     Ok(Located {
         bytes: Some(bytes),
         offset: accessor.offset(),

@@ -86,17 +86,6 @@ fn build_one(
         };
         let s_at = format!("{at}/samplers/{}", sampler.index());
         let interp = interpolation(sampler.interpolation());
-        let Some(times) = read_times(sampler, &s_at, buffers, problems) else {
-            continue;
-        };
-        if document.as_json().nodes[node].matrix.is_some()
-            && path != gltf::animation::Property::MorphTargetWeights
-        {
-            problems.warn(
-                format!("{c_at}/target"),
-                format!("animates node {node}, which has a matrix (glTF forbids this); the matrix is decomposed and the channel overrides its part"),
-            );
-        }
         let node_json = &document.as_json().nodes[node];
         if node_json.skin.is_some()
             && node_json.mesh.is_some()
@@ -105,6 +94,17 @@ fn build_one(
             problems.warn(
                 format!("{c_at}/target/path"),
                 format!("animates the transform of node {node}, a skinned mesh node: glTF ignores it for skinning"),
+            );
+        }
+        let Some(mut times) = read_times(sampler, &s_at, buffers, problems) else {
+            continue;
+        };
+        if document.as_json().nodes[node].matrix.is_some()
+            && path != gltf::animation::Property::MorphTargetWeights
+        {
+            problems.warn(
+                format!("{c_at}/target"),
+                format!("animates node {node}, which has a matrix (glTF forbids this); the matrix is decomposed and the channel overrides its part"),
             );
         }
         let output = sampler.output();
@@ -130,7 +130,14 @@ fn build_one(
                     &[DataType::F32],
                 )
                 .and_then(|_| read_f32(&output, buffers))
-                .and_then(|v| {
+                .and_then(|mut v| {
+                    drop_repeated_times(
+                        &mut times,
+                        &mut v,
+                        3 * interp.values_per_key(),
+                        &s_at,
+                        problems,
+                    );
                     let values = v.chunks_exact(3).map(Vec3::from_slice).collect();
                     Track::new(times, values, interp).map_err(|e| track_problem(e, &s_at))
                 })
@@ -158,7 +165,14 @@ fn build_one(
                     ],
                 )
                 .and_then(|_| read_normalized_f32(&output, buffers))
-                .and_then(|v| {
+                .and_then(|mut v| {
+                    drop_repeated_times(
+                        &mut times,
+                        &mut v,
+                        4 * interp.values_per_key(),
+                        &s_at,
+                        problems,
+                    );
                     let mut values: Vec<Quat> = v.chunks_exact(4).map(Quat::from_slice).collect();
                     normalise_key_rotations(&mut values, interp, &out_at, problems);
                     Track::new(times, values, interp).map_err(|e| track_problem(e, &s_at))
@@ -181,8 +195,13 @@ fn build_one(
                     &[DataType::F32, DataType::I8, DataType::U8, DataType::I16, DataType::U16],
                 )
                 .and_then(|_| read_normalized_f32(&output, buffers))
-                .and_then(|values| {
-                    let expected = keys * targets * interp.values_per_key();
+                .and_then(|mut values| {
+                    let per_key = targets * interp.values_per_key();
+                    if targets > 0 {
+                        drop_repeated_times(&mut times, &mut values, per_key, &s_at, problems);
+                    }
+                    let keys = times.len();
+                    let expected = keys * per_key;
                     if targets == 0 {
                         Err(Problem::new(format!("{c_at}/target"), format!("animates the morph weights of node {node}, whose mesh has no morph targets")))
                     } else if values.len() != expected {
@@ -309,4 +328,58 @@ fn normalise_key_rotations(
             format!("{fixed} key rotations are not unit quaternions: normalised"),
         );
     }
+}
+
+/// Exporters often write two keys at one time to make a jump. glTF requires strictly increasing
+/// times, so the earlier key of such a pair moves to the float just below the shared time: the
+/// curve still reaches the first value and jumps to the second, as the exporter meant (three.js
+/// plays such files as they are). Where there is no room below (the previous key, or 0), the
+/// earlier key is dropped. `values` holds `floats_per_key` floats per key; when its length does
+/// not match, nothing changes (the count mismatch is reported later).
+fn drop_repeated_times(
+    times: &mut Vec<f32>,
+    values: &mut Vec<f32>,
+    floats_per_key: usize,
+    sampler_at: &str,
+    problems: &mut Problems,
+) {
+    if floats_per_key == 0 || values.len() != times.len() * floats_per_key {
+        return;
+    }
+    let mut keep = vec![true; times.len()];
+    let (mut moved, mut dropped) = (0, 0);
+    let mut previous: Option<f32> = None;
+    for i in 0..times.len() {
+        if i + 1 < times.len() && times[i] == times[i + 1] {
+            let below = times[i].next_down();
+            if below >= 0.0 && previous.is_none_or(|p| below > p) {
+                times[i] = below;
+                moved += 1;
+            } else {
+                keep[i] = false;
+                dropped += 1;
+                continue;
+            }
+        }
+        previous = Some(times[i]);
+    }
+    if moved + dropped == 0 {
+        return;
+    }
+    let mut k = keep.iter();
+    times.retain(|_| *k.next().unwrap_or(&true));
+    let kept: Vec<f32> = values
+        .chunks_exact(floats_per_key)
+        .zip(&keep)
+        .filter(|(_, keep)| **keep)
+        .flat_map(|(v, _)| v.iter().copied())
+        .collect();
+    *values = kept;
+    problems.warn(
+        format!("{sampler_at}/input"),
+        format!(
+            "{} keys share their time with the next key (glTF requires increasing times): {moved} moved just before it to keep the jump, {dropped} dropped",
+            moved + dropped
+        ),
+    );
 }

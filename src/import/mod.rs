@@ -90,7 +90,16 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
             let zero_filled = error == gltf::json::validation::Error::Missing
                 && pointer.starts_with("/accessors/")
                 && pointer.ends_with("/bufferView");
-            if !zero_filled {
+            // POSITION bounds are required by glTF but only used for culling; three.js loads
+            // files without them. Bounds are computed from the data when needed.
+            let position_bounds = error == gltf::json::validation::Error::Missing
+                && (pointer.ends_with("/POSITION/min") || pointer.ends_with("/POSITION/max"));
+            if position_bounds {
+                problems.warn(
+                    pointer,
+                    "POSITION accessor has no min/max (glTF requires them); computed from the data",
+                );
+            } else if !zero_filled {
                 problems.error(pointer, describe_validation_error(error));
             }
         }
