@@ -163,8 +163,9 @@ fn animated_armature_and_non_joint_chain_nodes_move_the_skin() {
     assert_close(&world(&c, 0, &model_at(&c, Some(0), 1.0)), &t1, "t = 1");
     // t = 0.5: armature (1,0,1), mid 135 deg: R135 (10,0,0) = (-7.0711, 7.0711, 0), so
     // hand = (1,0,1) + 0.0254 * (-7.0711, 17.0711, 0) = (0.820395, 0.433606, 1).
-    let hand = Vec3::new(1.0 - 0.0254 * 7.0710678, 0.0254 * 17.0710678, 1.0);
-    let along = Vec3::new(-0.70710678, 0.70710678, 0.0) * (0.0254 * 5.0);
+    let r = 10.0 * std::f32::consts::FRAC_1_SQRT_2; // 7.0711
+    let hand = Vec3::new(1.0 - 0.0254 * r, 0.0254 * (10.0 + r), 1.0);
+    let along = Vec3::new(-r, r, 0.0) * (0.0254 * 5.0 / 10.0);
     let half = [Vec3::new(1.0, 0.254, 1.0), hand, hand + along];
     assert_close(&world(&c, 0, &model_at(&c, Some(0), 0.5)), &half, "t = 0.5");
 }

@@ -17,7 +17,14 @@ fn load(rel: &str) -> Character {
 
 /// (file, node count, joints per skin, drawn vertices, clips with durations). Computed from the
 /// files' JSON (durations are the largest key time of each animation).
-const MODELS: &[(&str, usize, &[usize], usize, &[(&str, f32)])] = &[
+type ModelFacts = (
+    &'static str,
+    usize,
+    &'static [usize],
+    usize,
+    &'static [(&'static str, f32)],
+);
+const MODELS: &[ModelFacts] = &[
     (
         "AnimatedMorphCube/AnimatedMorphCube.glb",
         1,

@@ -63,11 +63,11 @@ impl RawGltf {
         let mut json = self.json.clone();
         json["buffers"][0]["byteLength"] = json!(self.bin.len());
         let mut json_bytes = serde_json::to_vec(&json).unwrap();
-        while json_bytes.len() % 4 != 0 {
+        while !json_bytes.len().is_multiple_of(4) {
             json_bytes.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
@@ -85,7 +85,7 @@ impl RawGltf {
     }
 
     fn push_view(&mut self, bytes: &[u8]) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
