@@ -602,12 +602,12 @@ fn a_skin_listed_child_before_parent_renders_identically() {
         for (clip, t) in [(0, 0.0), (0, 0.37), (0, 1.9), (a.clips.len() - 1, 0.5)] {
             let (ma, mb) = (pose(&a, Some(clip), t), pose(&b, Some(clip), t));
             let (pa, pb) = (&palettes(&a, &ma)[0], &palettes(&b, &mb)[0]);
-            for p in 0..n {
+            for (p, matrix) in pb.iter().enumerate() {
                 let joint = b.skins[0].skin.joint(p).unwrap();
                 let q = (0..n)
                     .find(|&q| a.skins[0].skin.joint(q) == Some(joint))
                     .unwrap();
-                assert_eq!(pb[p], pa[q], "{file} clip {clip} at {t}: joint {joint}");
+                assert_eq!(*matrix, pa[q], "{file} clip {clip} at {t}: joint {joint}");
             }
             assert_eq!(
                 world_positions(&a, &ma),
