@@ -301,6 +301,32 @@ fn normalised_u8_weights_are_decoded_and_renormalised() {
 }
 
 #[test]
+fn normalised_u16_weights_and_textures_are_decoded() {
+    let mut raw = two_joint_skin(&[0, 1, 0, 0], &[0, 0, 0, 0]);
+    // Replace the weights with normalised u16: 32768/65535 + 32767/65535 = 1 exactly.
+    let weights = raw.add_u16(&[32768, 32767, 0, 0], "VEC4");
+    raw.json["accessors"][weights]["normalized"] = json!(true);
+    raw.json["meshes"][0]["primitives"][0]["attributes"]["WEIGHTS_0"] = json!(weights);
+    let c = must_load(&raw);
+    let s = c.meshes[0].primitives[0].skinning.as_ref().unwrap();
+    assert_eq!(
+        s.weights[0],
+        [32768.0 / 65535.0, 32767.0 / 65535.0, 0.0, 0.0]
+    );
+    assert_eq!(s.renormalised_vertices, 0);
+
+    // Fox's base colour texture: a 1024 x 1024 PNG (its header says so), decoded to RGBA8.
+    let fox = import::load(&common::shared("Fox/Fox.glb")).unwrap();
+    let texture = fox.meshes[0].primitives[0]
+        .material
+        .base_color_texture
+        .as_ref()
+        .unwrap();
+    assert_eq!((texture.width, texture.height), (1024, 1024));
+    assert_eq!(texture.rgba8.len(), 1024 * 1024 * 4);
+}
+
+#[test]
 fn joint_indices_outside_the_skin_are_refused() {
     let raw = two_joint_skin(&[0, 0, 0, 0, 0, 2, 0, 0], &[255, 0, 0, 0, 128, 127, 0, 0]);
     let e = load(&raw).unwrap_err();
