@@ -5,4 +5,5 @@ pub mod anim;
 pub mod character;
 pub mod import;
 pub mod inspect;
+pub mod posing;
 pub mod render;

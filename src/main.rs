@@ -1,12 +1,17 @@
 //! The `skinscope` command line: the viewer, and headless subcommands for testers and CI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use glam::Vec3;
+use skinscope::character::Character;
 use skinscope::import;
 use skinscope::inspect::Report;
+use skinscope::posing::{BlendSpec, PaletteMode};
 use skinscope::render::gpu::Gpu;
+use skinscope::render::headless::{self, CameraSpec, FrameRequest};
+use skinscope::render::renderer::DrawOptions;
 
 /// A glTF skinned-character viewer: CPU animation, GPU linear blend skinning, skinning-debug tools.
 #[derive(Parser)]
@@ -28,38 +33,173 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Render a posed character to a PNG without a window.
+    Render(RenderArgs),
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
     GpuInfo,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum PaletteArg {
+    Animated,
+    Bind,
+    Identity,
+}
+
+#[derive(clap::Args)]
+struct RenderArgs {
+    /// A .gltf or .glb file (default: the built-in character).
+    file: Option<PathBuf>,
+    /// The PNG to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Image size in pixels.
+    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    size: (u32, u32),
+    /// Clip name or index (default: the first clip, or the rest pose when there is none).
+    #[arg(long)]
+    clip: Option<String>,
+    /// Clip time in seconds (wraps around the clip).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
+    time: f32,
+    /// A second clip blended in step with the first: NAME_OR_INDEX:WEIGHT (weight 0..1).
+    #[arg(long)]
+    blend: Option<String>,
+    /// Which palette skins the mesh.
+    #[arg(long, value_enum, default_value = "animated")]
+    palette: PaletteArg,
+    /// Draw the triangles' edges.
+    #[arg(long)]
+    wireframe: bool,
+    /// Draw the bones on top.
+    #[arg(long)]
+    bones: bool,
+    /// Background colour, R,G,B in 0..255.
+    #[arg(long, value_parser = parse_rgb)]
+    background: Option<[u8; 3]>,
+    /// Camera position X,Y,Z (default: framed from the front).
+    #[arg(long, value_parser = parse_vec3, allow_negative_numbers = true)]
+    eye: Option<Vec3>,
+    /// Point looked at X,Y,Z (default: the character's centre).
+    #[arg(long, value_parser = parse_vec3, allow_negative_numbers = true)]
+    target: Option<Vec3>,
+    /// Vertical field of view in degrees.
+    #[arg(long, default_value_t = 45.0, value_parser = parse_fov)]
+    fov_y: f32,
+    /// Near plane distance.
+    #[arg(long, value_parser = parse_positive)]
+    near: Option<f32>,
+    /// Far plane distance.
+    #[arg(long, value_parser = parse_positive)]
+    far: Option<f32>,
+    /// Every mesh flat white on black, no grid or overlays (mask comparisons).
+    #[arg(long)]
+    silhouette: bool,
+}
+
+fn parse_finite(s: &str) -> Result<f32, String> {
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|e| format!("{s:?} is not a number: {e}"))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a finite number"))
+    }
+}
+
+fn parse_positive(s: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be greater than 0"))
+    }
+}
+
+fn parse_fov(s: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if v > 0.0 && v < 180.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be between 0 and 180 degrees"))
+    }
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT"))?;
+    let dim = |d: &str| -> Result<u32, String> {
+        let v: u32 = d
+            .trim()
+            .parse()
+            .map_err(|_| format!("{d:?} in {s:?} is not a positive whole number"))?;
+        if (1..=8192).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} in {s:?} is outside 1..8192"))
+        }
+    };
+    Ok((dim(w)?, dim(h)?))
+}
+
+fn parse_numbers<const N: usize>(s: &str) -> Result<[f32; N], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != N {
+        return Err(format!("{s:?} needs {N} comma-separated numbers"));
+    }
+    let mut out = [0.0; N];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = parse_finite(p)?;
+    }
+    Ok(out)
+}
+
+fn parse_vec3(s: &str) -> Result<Vec3, String> {
+    parse_numbers::<3>(s).map(Vec3::from)
+}
+
+fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
+    let v = parse_numbers::<3>(s)?;
+    let mut out = [0u8; 3];
+    for (o, c) in out.iter_mut().zip(v) {
+        if !(0.0..=255.0).contains(&c) || c.fract() != 0.0 {
+            return Err(format!("{c} in {s:?} is not a whole number in 0..255"));
+        }
+        *o = c as u8;
+    }
+    Ok(out)
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
-    match cli.command {
-        Some(Command::Inspect { file, json }) => inspect(&file, json),
-        Some(Command::GpuInfo) => match Gpu::headless() {
-            Ok(gpu) => {
-                println!("{}", gpu.describe());
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("skinscope: {e}");
-                ExitCode::from(2)
-            }
-        },
+    let result = match cli.command {
+        Some(Command::Inspect { file, json }) => return inspect(&file, json),
+        Some(Command::Render(args)) => render(&args),
+        Some(Command::GpuInfo) => Gpu::headless()
+            .map(|gpu| println!("{}", gpu.describe()))
+            .map_err(|e| e.to_string()),
         None => {
             let _ = cli.file;
-            eprintln!(
-                "skinscope: the viewer window is not built yet. This version has the animation \
-                 core (sampling, blending, playback, skin palettes) and the GPU skinning shader, \
-                 checked by `./scripts/test.sh`; `skinscope gpu-info` shows the GPU it would use."
-            );
-            ExitCode::from(1)
+            Err("the viewer window is not built yet. This version has the animation core, the glTF \
+                 importer (`skinscope inspect FILE`), headless rendering (`skinscope render FILE \
+                 --out PNG`) and `skinscope gpu-info`."
+                .into())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("skinscope: {e}");
+            ExitCode::from(2)
         }
     }
 }
 
-fn inspect(file: &std::path::Path, json: bool) -> ExitCode {
+fn inspect(file: &Path, json: bool) -> ExitCode {
     let name = file.display().to_string();
     let (report, code) = match import::load(file) {
         Ok(character) => (Report::of_character(&name, &character), ExitCode::SUCCESS),
@@ -74,4 +214,113 @@ fn inspect(file: &std::path::Path, json: bool) -> ExitCode {
         print!("{}", report.to_text());
     }
     code
+}
+
+/// A clip by name, or by index when no clip has that name.
+fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
+    if let Some(i) = character.clips.iter().position(|c| c.clip.name() == key) {
+        return Ok(i);
+    }
+    match key.parse::<usize>() {
+        Ok(i) if i < character.clips.len() => Ok(i),
+        _ => {
+            let names: Vec<String> = character
+                .clips
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{i}: {:?}", c.clip.name()))
+                .collect();
+            Err(format!(
+                "no clip {key:?} in {}; its clips are {}",
+                character.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }
+    }
+}
+
+fn srgb_to_linear(c: u8) -> f64 {
+    let c = c as f64 / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn render(args: &RenderArgs) -> Result<(), String> {
+    let Some(file) = &args.file else {
+        return Err("there is no built-in character yet: give a .gltf or .glb file".into());
+    };
+    let character = import::load(file).map_err(|e| e.to_string())?;
+    for w in &character.warnings {
+        log::warn!("{}: {w}", file.display());
+    }
+    let clip = match &args.clip {
+        Some(key) => Some(find_clip(&character, key)?),
+        None => (!character.clips.is_empty()).then_some(0),
+    };
+    let blend = match &args.blend {
+        None => None,
+        Some(spec) => {
+            let (key, weight) = spec
+                .rsplit_once(':')
+                .ok_or_else(|| format!("--blend {spec:?} is not CLIP:WEIGHT"))?;
+            let weight = parse_finite(weight)?;
+            if !(0.0..=1.0).contains(&weight) {
+                return Err(format!("--blend weight {weight} is outside 0..1"));
+            }
+            if clip.is_none() {
+                return Err("--blend needs a first clip, and the file has none".into());
+            }
+            Some(BlendSpec {
+                b: find_clip(&character, key)?,
+                weight,
+            })
+        }
+    };
+    let camera = match args.eye {
+        Some(eye) => CameraSpec::Explicit {
+            eye,
+            target: args.target,
+            fov_y_degrees: args.fov_y,
+            near: args.near,
+            far: args.far,
+        },
+        None if args.target.is_some() || args.near.is_some() || args.far.is_some() => {
+            return Err("--target, --near and --far need --eye".into());
+        }
+        None => CameraSpec::Auto {
+            fov_y_degrees: args.fov_y,
+        },
+    };
+    let mut options = DrawOptions {
+        wireframe: args.wireframe,
+        bones: args.bones,
+        silhouette: args.silhouette,
+        ..Default::default()
+    };
+    if let Some(rgb) = args.background {
+        options.background = rgb.map(srgb_to_linear);
+    }
+    let request = FrameRequest {
+        size: args.size,
+        clip,
+        time_secs: args.time,
+        blend,
+        palette: match args.palette {
+            PaletteArg::Animated => PaletteMode::Animated,
+            PaletteArg::Bind => PaletteMode::Bind,
+            PaletteArg::Identity => PaletteMode::Identity,
+        },
+        camera,
+        options,
+    };
+    let gpu = Gpu::headless().map_err(|e| e.to_string())?;
+    let pixels = headless::render_frame(&gpu, &character, &request)?;
+    headless::write_png(&args.out, args.size, &pixels)
 }

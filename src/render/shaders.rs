@@ -1,10 +1,29 @@
-//! WGSL sources as the pipelines compile them: `skinning.wgsl` (the one skinning function)
-//! followed by each pipeline's own file.
+//! WGSL sources as the pipelines compile them. WGSL has no includes, so shared files are
+//! prepended: `camera.wgsl` (the camera binding), `skinning.wgsl` (the one skinning function).
 
 /// The shared skinning module, on its own.
 pub const SKINNING: &str = include_str!("../../shaders/skinning.wgsl");
 
-/// The GPU-equals-CPU compute check (`skinning.wgsl` + `skin_check.wgsl`).
+/// The camera binding, on its own.
+pub const CAMERA: &str = include_str!("../../shaders/camera.wgsl");
+
+/// Skinned meshes: shaded, wireframe and silhouette (`camera` + `skinning` + `mesh`).
+pub const MESH: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/mesh.wgsl"),
+);
+
+/// Bones overlay and grid (`camera` + `lines`).
+pub const LINES: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/lines.wgsl"),
+);
+
+/// The GPU-equals-CPU compute check (`skinning` + `skin_check`).
 pub const SKIN_CHECK: &str = concat!(
     include_str!("../../shaders/skinning.wgsl"),
     "\n",
@@ -12,4 +31,10 @@ pub const SKIN_CHECK: &str = concat!(
 );
 
 /// Every composed source, by the file it ends with: what the shader test validates with naga.
-pub const ALL: &[(&str, &str)] = &[("skinning.wgsl", SKINNING), ("skin_check.wgsl", SKIN_CHECK)];
+pub const ALL: &[(&str, &str)] = &[
+    ("camera.wgsl", CAMERA),
+    ("skinning.wgsl", SKINNING),
+    ("mesh.wgsl", MESH),
+    ("lines.wgsl", LINES),
+    ("skin_check.wgsl", SKIN_CHECK),
+];

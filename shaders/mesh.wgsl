@@ -1,0 +1,67 @@
+// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl and skinning.wgsl.
+
+// One draw: an instance's primitive. `palette_base` is where its skin's palette starts (0: the
+// shared identity entry, for unskinned meshes).
+struct Draw {
+    world_from_mesh: mat4x4<f32>,
+    base_color: vec4<f32>,
+    palette_base: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+@group(0) @binding(1) var<storage, read> draws: array<Draw>;
+@group(2) @binding(0) var base_color_texture: texture_2d<f32>;
+@group(2) @binding(1) var base_color_sampler: sampler;
+
+struct VertexIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+    @location(3) joints: vec4<u32>,
+    @location(4) weights: vec4<f32>,
+}
+
+struct VertexOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) @interpolate(flat) draw: u32,
+}
+
+// The draw index arrives as the instance index (each draw is issued as instance i..i+1).
+@vertex
+fn vs_main(v: VertexIn, @builtin(instance_index) draw_index: u32) -> VertexOut {
+    let d = draws[draw_index];
+    let skinned = skin_vertex(d.palette_base, v.position, v.normal, v.joints, v.weights);
+    let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
+    var out: VertexOut;
+    out.clip = camera.clip_from_world * world;
+    out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;
+    out.uv = v.uv;
+    out.draw = draw_index;
+    return out;
+}
+
+// Base colour (texture times factor), a directional light and ambient; two-sided.
+@fragment
+fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let d = draws[in.draw];
+    let albedo = textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color;
+    let len = length(in.normal);
+    var n = select(vec3<f32>(0.0, 1.0, 0.0), in.normal / len, len > 0.0);
+    n = select(-n, n, front);
+    let diffuse = max(dot(n, -camera.light_dir.xyz), 0.0);
+    return vec4<f32>(albedo.rgb * (0.3 + 0.7 * diffuse), 1.0);
+}
+
+@fragment
+fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(0.05, 0.05, 0.08, 1.0);
+}
+
+@fragment
+fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
+    return vec4<f32>(1.0, 1.0, 1.0, 1.0);
+}

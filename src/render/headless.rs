@@ -1,0 +1,219 @@
+//! Rendering without a window: into an offscreen texture, read back, written as PNG.
+
+use std::path::Path;
+
+use super::gpu::{Gpu, GpuError};
+
+/// The offscreen colour format: 8-bit sRGB, what PNG stores.
+pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// An offscreen colour target that can be copied back to the CPU.
+pub struct Offscreen {
+    pub texture: wgpu::Texture,
+    pub view: wgpu::TextureView,
+    pub size: (u32, u32),
+}
+
+impl Offscreen {
+    pub fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen"),
+            size: wgpu::Extent3d {
+                width: size.0,
+                height: size.1,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: COLOR_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Self {
+            texture,
+            view,
+            size,
+        }
+    }
+
+    /// Copies the texture back as tightly packed RGBA8 rows (the GPU copy pads rows to 256 bytes).
+    pub fn read_rgba(&self, gpu: &Gpu) -> Result<Vec<u8>, GpuError> {
+        let (width, height) = self.size;
+        let row = 4 * width;
+        let padded =
+            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("offscreen readback"),
+            size: (padded * height) as u64,
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        encoder.copy_texture_to_buffer(
+            self.texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(height),
+                },
+            },
+            wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+        );
+        gpu.queue.submit([encoder.finish()]);
+        let bytes = gpu.read_buffer(&buffer, (padded * height) as u64)?;
+        Ok(bytes
+            .chunks_exact(padded as usize)
+            .flat_map(|r| &r[..row as usize])
+            .copied()
+            .collect())
+    }
+}
+
+/// Writes tightly packed sRGB RGBA8 pixels as a PNG.
+pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+    image::save_buffer(path, rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Where the camera is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CameraSpec {
+    /// Frame the posed character's bounds, from the front.
+    Auto { fov_y_degrees: f32 },
+    /// An explicit camera; `None` planes are chosen from the character's size.
+    Explicit {
+        eye: glam::Vec3,
+        target: Option<glam::Vec3>,
+        fov_y_degrees: f32,
+        near: Option<f32>,
+        far: Option<f32>,
+    },
+}
+
+/// One headless frame: which pose, seen how, drawn how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameRequest {
+    pub size: (u32, u32),
+    /// Clip index; `None` is the rest pose.
+    pub clip: Option<usize>,
+    /// Clip time; wrapped into the clip (looping).
+    pub time_secs: f32,
+    pub blend: Option<crate::posing::BlendSpec>,
+    pub palette: crate::posing::PaletteMode,
+    pub camera: CameraSpec,
+    pub options: super::renderer::DrawOptions,
+}
+
+impl Default for FrameRequest {
+    fn default() -> Self {
+        Self {
+            size: (1280, 720),
+            clip: None,
+            time_secs: 0.0,
+            blend: None,
+            palette: crate::posing::PaletteMode::Animated,
+            camera: CameraSpec::Auto {
+                fov_y_degrees: 45.0,
+            },
+            options: Default::default(),
+        }
+    }
+}
+
+/// Poses the character as asked and returns the camera that sees it.
+pub fn pose_and_frame(
+    character: &crate::character::Character,
+    pose: &mut crate::posing::CharacterPose,
+    request: &FrameRequest,
+) -> Result<super::camera::Camera, String> {
+    let duration = request
+        .clip
+        .and_then(|c| character.clips.get(c))
+        .map_or(0.0, |c| c.clip.duration_secs());
+    let time = crate::anim::wrap_time(request.time_secs, duration);
+    pose.sample(character, request.clip, time, request.blend)
+        .map_err(|e| e.to_string())?;
+    pose.update(character, request.palette)
+        .map_err(|e| e.to_string())?;
+    let (min, max) = pose
+        .world_bounds(character)
+        .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
+    let aspect = request.size.0 as f32 / request.size.1.max(1) as f32;
+    Ok(match request.camera {
+        CameraSpec::Auto { fov_y_degrees } => {
+            super::camera::Camera::framing(min, max, fov_y_degrees, aspect)
+        }
+        CameraSpec::Explicit {
+            eye,
+            target,
+            fov_y_degrees,
+            near,
+            far,
+        } => {
+            let center = (min + max) * 0.5;
+            let radius = ((max - min).length() * 0.5).max(1e-3);
+            let target = target.unwrap_or(center);
+            let distance = eye.distance(center);
+            super::camera::Camera {
+                eye,
+                target,
+                fov_y_degrees,
+                near: near.unwrap_or(((distance - 2.0 * radius).max(distance * 0.01)).max(1e-4)),
+                far: far.unwrap_or(distance + 4.0 * radius),
+            }
+        }
+    })
+}
+
+/// Renders one frame of `character` offscreen and returns its sRGB RGBA8 pixels.
+pub fn render_frame(
+    gpu: &Gpu,
+    character: &crate::character::Character,
+    request: &FrameRequest,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = request.size;
+    if w == 0 || h == 0 || w > 8192 || h > 8192 {
+        return Err(format!("size {w}x{h} is outside 1x1..8192x8192"));
+    }
+    let mut pose = crate::posing::CharacterPose::new(character);
+    let camera = pose_and_frame(character, &mut pose, request)?;
+    let mut renderer =
+        super::renderer::Renderer::new(&gpu.device, &gpu.queue, character, COLOR_FORMAT);
+    let bones = if request.options.bones {
+        let (min, max) = pose.world_bounds(character).unwrap_or_default();
+        super::renderer::bone_lines(character, &pose, (max - min).length() * 0.01)
+    } else {
+        Vec::new()
+    };
+    let target = Offscreen::new(&gpu.device, request.size);
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    renderer.prepare(
+        &gpu.queue,
+        character,
+        &pose,
+        &camera,
+        w as f32 / h as f32,
+        &bones,
+    );
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.paint(
+        &gpu.device,
+        &mut encoder,
+        &target.view,
+        request.size,
+        &request.options,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(format!("GPU validation error: {error}"));
+    }
+    target.read_rgba(gpu).map_err(|e| e.to_string())
+}

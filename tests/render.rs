@@ -1,0 +1,409 @@
+//! The renderer on whatever adapter exists (lavapipe in CI): GPU skinning equals the CPU
+//! reference, silhouettes match CPU-projected triangles, bind and identity palettes agree where
+//! the file is consistent, paused frames upload nothing, and golden images hold.
+//!
+//! Regenerate the golden images (after a deliberate change to how things look) with
+//! `SKINSCOPE_BLESS=1 cargo test --test render golden`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{RawGltf, shared};
+use glam::{Mat4, Vec3};
+use skinscope::character::Character;
+use skinscope::import;
+use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::render::camera::Camera;
+use skinscope::render::gpu::Gpu;
+use skinscope::render::headless::{self, CameraSpec, FrameRequest, render_frame};
+use skinscope::render::renderer::{DrawOptions, Renderer};
+use skinscope::render::skin_check::{CheckVertex, skin_on_gpu};
+
+fn gpu() -> Gpu {
+    Gpu::headless().unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"))
+}
+
+fn load(rel: &str) -> Character {
+    import::load(&shared(rel)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn clip_named(c: &Character, name: &str) -> usize {
+    c.clips
+        .iter()
+        .position(|clip| clip.clip.name() == name)
+        .unwrap()
+}
+
+#[test]
+fn gpu_skinning_equals_the_cpu_reference_on_real_characters() {
+    let gpu = gpu();
+    for (file, times) in [
+        ("Fox/Fox.glb", [0.1, 0.9, 2.7]),
+        ("CesiumMan/CesiumMan.glb", [0.0, 0.7, 1.3]),
+        ("RiggedFigure/RiggedFigure.glb", [0.2, 0.6, 1.1]),
+    ] {
+        let c = load(file);
+        let mut pose = CharacterPose::new(&c);
+        for t in times {
+            pose.sample(&c, Some(0), t, None).unwrap();
+            pose.update(&c, PaletteMode::Animated).unwrap();
+            let (min, max) = pose.world_bounds(&c).unwrap();
+            let tolerance = 1e-5 * (max - min).length();
+            let mut compared = 0;
+            for (i, instance) in c.instances.iter().enumerate() {
+                let Some(palette) = pose.instance_palette(i) else {
+                    continue;
+                };
+                for primitive in &c.meshes[instance.mesh].primitives {
+                    let Some(s) = &primitive.skinning else {
+                        continue;
+                    };
+                    let vertices: Vec<CheckVertex> = (0..primitive.positions.len())
+                        .map(|v| {
+                            CheckVertex::new(
+                                primitive.positions[v],
+                                primitive.normals[v],
+                                s.joints[v].map(u32::from),
+                                s.weights[v],
+                            )
+                        })
+                        .collect();
+                    let on_gpu = skin_on_gpu(&gpu, palette, &vertices).unwrap();
+                    for (v, (gpu_p, _)) in on_gpu.iter().enumerate() {
+                        // Compare in world space, where the tolerance is measured.
+                        let cpu = skinscope::anim::skin_position(
+                            palette,
+                            vertices[v].joints,
+                            s.weights[v],
+                            primitive.positions[v],
+                        )
+                        .unwrap();
+                        let w = pose.world_from_mesh[i];
+                        let d = w.transform_point3(*gpu_p).distance(w.transform_point3(cpu));
+                        assert!(d <= tolerance, "{file} t={t} vertex {v}: {d} > {tolerance}");
+                        compared += 1;
+                    }
+                }
+            }
+            assert_eq!(compared, c.vertex_count(), "{file}");
+        }
+    }
+}
+
+/// CPU coverage of triangles projected with `clip_from_world`: a pixel is in when its centre is
+/// inside (or on the edge of) a triangle in front of the camera.
+fn cpu_silhouette(
+    c: &Character,
+    pose: &CharacterPose,
+    clip_from_world: Mat4,
+    size: (u32, u32),
+) -> Vec<bool> {
+    let (w, h) = (size.0 as usize, size.1 as usize);
+    let mut mask = vec![false; w * h];
+    let world = pose.world_positions(c);
+    let mut offset = 0;
+    for instance in &c.instances {
+        for primitive in &c.meshes[instance.mesh].primitives {
+            let n = primitive.positions.len();
+            let screen: Vec<Option<(f32, f32)>> = world[offset..offset + n]
+                .iter()
+                .map(|p| {
+                    let clip = clip_from_world * p.extend(1.0);
+                    (clip.w > 0.0).then(|| {
+                        let ndc = clip.truncate() / clip.w;
+                        (
+                            (ndc.x + 1.0) * 0.5 * w as f32,
+                            (1.0 - ndc.y) * 0.5 * h as f32,
+                        )
+                    })
+                })
+                .collect();
+            let indices: Vec<u32> = primitive
+                .indices
+                .clone()
+                .unwrap_or_else(|| (0..n as u32).collect());
+            for t in indices.chunks_exact(3) {
+                let [Some(a), Some(b), Some(c)] = [0, 1, 2].map(|k| screen[t[k] as usize]) else {
+                    continue;
+                };
+                let edge = |p: (f32, f32), q: (f32, f32), x: f32, y: f32| {
+                    (q.0 - p.0) * (y - p.1) - (q.1 - p.1) * (x - p.0)
+                };
+                let (x0, x1) = (
+                    a.0.min(b.0).min(c.0).floor().max(0.0) as usize,
+                    a.0.max(b.0).max(c.0).ceil().min(w as f32) as usize,
+                );
+                let (y0, y1) = (
+                    a.1.min(b.1).min(c.1).floor().max(0.0) as usize,
+                    a.1.max(b.1).max(c.1).ceil().min(h as f32) as usize,
+                );
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        let (px, py) = (x as f32 + 0.5, y as f32 + 0.5);
+                        let e = [edge(a, b, px, py), edge(b, c, px, py), edge(c, a, px, py)];
+                        if e.iter().all(|&v| v >= 0.0) || e.iter().all(|&v| v <= 0.0) {
+                            mask[y * w + x] = true;
+                        }
+                    }
+                }
+            }
+            offset += n;
+        }
+    }
+    mask
+}
+
+#[test]
+fn fox_silhouette_matches_cpu_projected_triangles() {
+    let gpu = gpu();
+    let c = load("Fox/Fox.glb");
+    // Seen from the side, where the running fox fills the frame.
+    let mut rest = CharacterPose::new(&c);
+    rest.update(&c, PaletteMode::Bind).unwrap();
+    let (min, max) = rest.world_bounds(&c).unwrap();
+    let center = (min + max) * 0.5;
+    let request = FrameRequest {
+        size: (320, 240),
+        clip: Some(clip_named(&c, "Run")),
+        time_secs: 0.4,
+        camera: CameraSpec::Explicit {
+            eye: center + Vec3::new(2.2 * (max - min).length(), 0.0, 0.0),
+            target: Some(center),
+            fov_y_degrees: 30.0,
+            near: None,
+            far: None,
+        },
+        options: DrawOptions {
+            silhouette: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let pixels = render_frame(&gpu, &c, &request).unwrap();
+    let gpu_mask: Vec<bool> = pixels.chunks_exact(4).map(|p| p[0] > 127).collect();
+    let mut pose = CharacterPose::new(&c);
+    let camera = headless::pose_and_frame(&c, &mut pose, &request).unwrap();
+    let cpu_mask = cpu_silhouette(
+        &c,
+        &pose,
+        camera.clip_from_world(320.0 / 240.0),
+        request.size,
+    );
+    let both = gpu_mask
+        .iter()
+        .zip(&cpu_mask)
+        .filter(|(a, b)| **a && **b)
+        .count();
+    let either = gpu_mask
+        .iter()
+        .zip(&cpu_mask)
+        .filter(|(a, b)| **a || **b)
+        .count();
+    let iou = both as f64 / either as f64;
+    assert!(
+        either > 320 * 240 / 20,
+        "the fox covers only {either} pixels"
+    );
+    assert!(iou >= 0.99, "IoU {iou} ({both} / {either})");
+    // Background and silhouette only: pure black or white.
+    assert!(
+        pixels
+            .chunks_exact(4)
+            .all(|p| (p[0] == 0 || p[0] == 255) && p[0] == p[1] && p[1] == p[2])
+    );
+}
+
+/// Renders with one fixed camera (framed on the rest pose), so palettes can be compared.
+fn render_palette(gpu: &Gpu, c: &Character, palette: PaletteMode) -> Vec<u8> {
+    let mut pose = CharacterPose::new(c);
+    pose.update(c, PaletteMode::Bind).unwrap();
+    let (min, max) = pose.world_bounds(c).unwrap();
+    let camera = Camera::framing(min, max, 40.0, 1.0);
+    let request = FrameRequest {
+        size: (200, 200),
+        palette,
+        camera: CameraSpec::Explicit {
+            eye: camera.eye,
+            target: Some(camera.target),
+            fov_y_degrees: 40.0,
+            near: Some(camera.near),
+            far: Some(camera.far),
+        },
+        ..Default::default()
+    };
+    render_frame(gpu, c, &request).unwrap()
+}
+
+fn fraction_differing(a: &[u8], b: &[u8]) -> f64 {
+    let differing = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    differing as f64 / (a.len() / 4) as f64
+}
+
+#[test]
+fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
+    let gpu = gpu();
+    for file in ["Fox/Fox.glb", "CesiumMan/CesiumMan.glb"] {
+        let c = load(file);
+        let f = fraction_differing(
+            &render_palette(&gpu, &c, PaletteMode::Bind),
+            &render_palette(&gpu, &c, PaletteMode::Identity),
+        );
+        assert!(f < 0.001, "{file}: {f} of pixels differ");
+    }
+    // RiggedSimple's vertices are authored in another node's space: its bind palette is the
+    // inverse of its Armature rotation, not the identity (the file's authoring, not a bug). That
+    // rotation is -90 degrees about the cylinder's own axis, so the two renders look alike.
+    let c = load("RiggedSimple/RiggedSimple.glb");
+    let mut pose = CharacterPose::new(&c);
+    pose.update(&c, PaletteMode::Bind).unwrap();
+    let bind = pose.instance_palette(0).unwrap().to_vec();
+    let axis_turn = Mat4::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    assert!(
+        bind.iter().all(|m| m.abs_diff_eq(axis_turn, 1e-4)),
+        "{bind:?}"
+    );
+    let f = fraction_differing(
+        &render_palette(&gpu, &c, PaletteMode::Bind),
+        &render_palette(&gpu, &c, PaletteMode::Identity),
+    );
+    assert!(f < 0.01, "RiggedSimple: {f} of pixels differ");
+    // Fox with one inverse bind matrix deliberately broken (the head's moved up by a unit).
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let ibm = raw.json["skins"][0]["inverseBindMatrices"]
+        .as_u64()
+        .unwrap() as usize;
+    let mut matrices: Vec<f32> = raw
+        .read(ibm)
+        .into_iter()
+        .flatten()
+        .map(|v| v as f32)
+        .collect();
+    let head = 6;
+    let m = Mat4::from_cols_slice(&matrices[16 * head..16 * head + 16]);
+    let broken = Mat4::from_translation(Vec3::new(0.0, -40.0, 0.0)) * m;
+    matrices[16 * head..16 * head + 16].copy_from_slice(&broken.to_cols_array());
+    let new = raw.add_f32(&matrices, "MAT4");
+    raw.json["skins"][0]["inverseBindMatrices"] = serde_json::json!(new);
+    let c = import::load_bytes(&raw.to_glb(), Path::new("broken-fox.glb")).unwrap();
+    let f = fraction_differing(
+        &render_palette(&gpu, &c, PaletteMode::Bind),
+        &render_palette(&gpu, &c, PaletteMode::Identity),
+    );
+    assert!(f > 0.002, "broken inverse binds: only {f} of pixels differ");
+}
+
+#[test]
+fn paused_frames_upload_no_palette_bytes() {
+    let gpu = gpu();
+    let c = load("CesiumMan/CesiumMan.glb");
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, headless::COLOR_FORMAT);
+    let mut pose = CharacterPose::new(&c);
+    let camera = Camera {
+        eye: Vec3::new(0.0, 1.0, 4.0),
+        target: Vec3::ZERO,
+        fov_y_degrees: 45.0,
+        near: 0.1,
+        far: 20.0,
+    };
+    let palette_bytes = (1 + 19) * 64;
+    let mut frame = |pose: &CharacterPose| {
+        renderer.prepare(&gpu.queue, &c, pose, &camera, 1.0, &[]);
+        renderer.palette_bytes_uploaded
+    };
+    pose.sample(&c, Some(0), 0.5, None).unwrap();
+    pose.update(&c, PaletteMode::Animated).unwrap();
+    // Each of the two frames in flight gets the palette once; after that, nothing while paused.
+    assert_eq!(frame(&pose), palette_bytes);
+    assert_eq!(frame(&pose), palette_bytes);
+    for _ in 0..5 {
+        assert_eq!(frame(&pose), 0);
+    }
+    pose.sample(&c, Some(0), 0.6, None).unwrap();
+    pose.update(&c, PaletteMode::Animated).unwrap();
+    assert_eq!(frame(&pose), palette_bytes);
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+/// Compares with a golden image: mean absolute difference at most 1.5 (of 255) per channel, and
+/// at most 1% of pixels off by more than 24 in a channel (edges rasterised a little differently
+/// by another GPU or driver).
+fn check_golden(name: &str, size: (u32, u32), pixels: &[u8]) {
+    let path = golden_path(name);
+    if std::env::var_os("SKINSCOPE_BLESS").is_some() {
+        headless::write_png(&path, size, pixels).unwrap();
+        return;
+    }
+    let golden = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; regenerate with SKINSCOPE_BLESS=1", path.display()))
+        .to_rgba8();
+    assert_eq!(golden.dimensions(), size, "{name}");
+    let golden = golden.into_raw();
+    let total: u64 = golden
+        .iter()
+        .zip(pixels)
+        .map(|(a, b)| a.abs_diff(*b) as u64)
+        .sum();
+    let mean = total as f64 / golden.len() as f64;
+    let far_off = golden
+        .chunks_exact(4)
+        .zip(pixels.chunks_exact(4))
+        .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count() as f64
+        / (golden.len() / 4) as f64;
+    if mean > 1.5 || far_off > 0.01 {
+        let failed = std::env::temp_dir().join(format!("skinscope-failed-{name}"));
+        headless::write_png(&failed, size, pixels).unwrap();
+        panic!(
+            "{name}: mean difference {mean:.3}, {:.2}% of pixels far off; this run's image is {}",
+            far_off * 100.0,
+            failed.display()
+        );
+    }
+}
+
+#[test]
+fn golden_images() {
+    let gpu = gpu();
+    let fox = load("Fox/Fox.glb");
+    let walk = FrameRequest {
+        size: (256, 192),
+        clip: Some(clip_named(&fox, "Walk")),
+        time_secs: 0.3,
+        options: DrawOptions {
+            bones: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    check_golden(
+        "fox_walk_0.3s_bones.png",
+        walk.size,
+        &render_frame(&gpu, &fox, &walk).unwrap(),
+    );
+    let man = load("CesiumMan/CesiumMan.glb");
+    let wire = FrameRequest {
+        size: (192, 256),
+        clip: Some(0),
+        time_secs: 1.1,
+        options: DrawOptions {
+            wireframe: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    check_golden(
+        "cesiumman_1.1s_wireframe.png",
+        wire.size,
+        &render_frame(&gpu, &man, &wire).unwrap(),
+    );
+}
