@@ -54,7 +54,7 @@ struct RenderArgs {
     #[arg(long)]
     out: PathBuf,
     /// Image size in pixels.
-    #[arg(long, default_value = "1280x720", value_parser = parse_size)]
+    #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
     size: (u32, u32),
     /// Clip name or index (default: the first clip, or the rest pose when there is none).
     #[arg(long)]

@@ -99,3 +99,190 @@ fn inspect_refuses_a_broken_file_with_status_2() {
         "{err}"
     );
 }
+
+fn temp_png(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("skinscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Fraction of pixels that are not black.
+fn coverage(path: &std::path::Path) -> f64 {
+    let img = image::open(path).unwrap().to_rgba8();
+    let lit = img
+        .pixels()
+        .filter(|p| p[0] > 0 || p[1] > 0 || p[2] > 0)
+        .count();
+    lit as f64 / (img.width() * img.height()) as f64
+}
+
+#[test]
+fn render_draws_every_shared_model_posed_mid_clip() {
+    let root = shared("");
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("gltf" | "glb")
+            ) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 17);
+    for file in files {
+        let out = temp_png("model.png");
+        let (code, _, err) = skinscope(&[
+            "render",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--size",
+            "96x72",
+            "--time",
+            "0.77",
+            "--silhouette",
+        ]);
+        assert_eq!(code, 0, "{}: {err}", file.display());
+        let c = coverage(&out);
+        // Framed on the posed character: it covers a good part of the image, and not all of it.
+        assert!(
+            c > 0.01 && c < 0.95,
+            "{}: {c} of the image is covered",
+            file.display()
+        );
+    }
+}
+
+#[test]
+fn render_options_work_together() {
+    let fox = shared("Fox/Fox.glb");
+    let out = temp_png("fox.png");
+    let (code, _, err) = skinscope(&[
+        "render",
+        fox.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "160x120",
+        "--clip",
+        "Walk",
+        "--time",
+        "-0.2",
+        "--blend",
+        "Run:0.5",
+        "--palette",
+        "animated",
+        "--wireframe",
+        "--bones",
+        "--background",
+        "10,20,30",
+        "--eye",
+        "150,80,150",
+        "--target",
+        "0,40,0",
+        "--fov-y",
+        "35",
+        "--near",
+        "1",
+        "--far",
+        "1000",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&out).unwrap().to_rgba8();
+    assert_eq!(img.dimensions(), (160, 120));
+    // The corner is the background colour, as given (sRGB).
+    assert_eq!(&img.get_pixel(0, 0).0[..3], &[10, 20, 30]);
+    // Clip by index and the identity palette.
+    let (code, _, err) = skinscope(&[
+        "render",
+        fox.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "64x64",
+        "--clip",
+        "2",
+        "--palette",
+        "identity",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn bad_render_input_exits_2_with_a_message() {
+    let fox = shared("Fox/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let out = temp_png("bad.png");
+    let out = out.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["render", fox, "--out", out, "--clip", "Dance"],
+            "no clip \"Dance\"",
+        ),
+        (&["render", fox, "--out", out, "--size", "-5x10"], "--size"),
+        (
+            &["render", fox, "--out", out, "--size", "0x10"],
+            "outside 1..8192",
+        ),
+        (
+            &["render", fox, "--out", out, "--time", "NaN"],
+            "not a finite number",
+        ),
+        (
+            &["render", fox, "--out", out, "--blend", "Run"],
+            "not CLIP:WEIGHT",
+        ),
+        (
+            &["render", fox, "--out", out, "--blend", "Run:1.5"],
+            "outside 0..1",
+        ),
+        (
+            &["render", fox, "--out", out, "--background", "300,0,0"],
+            "0..255",
+        ),
+        (
+            &["render", fox, "--out", out, "--target", "0,0,0"],
+            "need --eye",
+        ),
+        (
+            &["render", fox, "--out", out, "--fov-y", "190"],
+            "between 0 and 180",
+        ),
+        (
+            &["render", "/nonexistent.glb", "--out", out],
+            "cannot read the file",
+        ),
+        (
+            &["render", env!("CARGO_MANIFEST_DIR"), "--out", out],
+            "is a directory",
+        ),
+        (&["render", "--out", out], "no built-in character yet"),
+        (
+            &[
+                "render",
+                fox,
+                "--out",
+                "/nonexistent-dir/x.png",
+                "--size",
+                "8x8",
+            ],
+            "cannot write",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, _, err) = skinscope(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(message),
+            "{args:?}: expected {message:?} in {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
