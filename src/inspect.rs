@@ -51,6 +51,13 @@ pub struct ClipReport {
     pub channels: usize,
     pub interpolations: Vec<&'static str>,
     pub morph_channels: usize,
+    pub events: Vec<EventReport>,
+}
+
+#[derive(Serialize)]
+pub struct EventReport {
+    pub name: String,
+    pub time_secs: f32,
 }
 
 #[derive(Serialize)]
@@ -163,6 +170,15 @@ impl Report {
                     channels: clip.channels.len(),
                     interpolations,
                     morph_channels: clip.morph_tracks.len(),
+                    events: clip
+                        .clip
+                        .events()
+                        .iter()
+                        .map(|e| EventReport {
+                            name: e.name.clone(),
+                            time_secs: e.time_secs,
+                        })
+                        .collect(),
                 }
             })
             .collect();
@@ -293,6 +309,9 @@ impl Report {
                         String::new()
                     }
                 );
+                for e in &c.events {
+                    let _ = writeln!(s, "    event {:?} at {:.3} s", e.name, e.time_secs);
+                }
             }
         }
         if !self.meshes.is_empty() {

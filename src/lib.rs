@@ -2,6 +2,7 @@
 //! glTF into a `character::Character`, `render` is the GPU side.
 
 pub mod anim;
+pub mod builtin;
 pub mod character;
 pub mod import;
 pub mod inspect;

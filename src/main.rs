@@ -37,6 +37,12 @@ enum Command {
     Render(RenderArgs),
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
     GpuInfo,
+    /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.
+    GenerateBuiltin {
+        /// Where to write it (the committed copy is assets/skinscope_mannequin.glb).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -179,6 +185,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Inspect { file, json }) => return inspect(&file, json),
         Some(Command::Render(args)) => render(&args),
+        Some(Command::GenerateBuiltin { out }) => {
+            std::fs::write(&out, skinscope::builtin::generate())
+                .map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| println!("{}", gpu.describe()))
             .map_err(|e| e.to_string()),
@@ -253,12 +263,13 @@ fn srgb_to_linear(c: u8) -> f64 {
 }
 
 fn render(args: &RenderArgs) -> Result<(), String> {
-    let Some(file) = &args.file else {
-        return Err("there is no built-in character yet: give a .gltf or .glb file".into());
-    };
-    let character = import::load(file).map_err(|e| e.to_string())?;
+    let character = match &args.file {
+        Some(file) => import::load(file),
+        None => skinscope::builtin::character(),
+    }
+    .map_err(|e| e.to_string())?;
     for w in &character.warnings {
-        log::warn!("{}: {w}", file.display());
+        log::warn!("{}: {w}", character.name);
     }
     let clip = match &args.clip {
         Some(key) => Some(find_clip(&character, key)?),

@@ -199,6 +199,21 @@ fn render_options_work_together() {
     assert_eq!(img.dimensions(), (160, 120));
     // The corner is the background colour, as given (sRGB).
     assert_eq!(&img.get_pixel(0, 0).0[..3], &[10, 20, 30]);
+    // No file: the built-in character, its walk by name.
+    let (code, _, err) = skinscope(&[
+        "render",
+        "--out",
+        out.to_str().unwrap(),
+        "--size",
+        "64x64",
+        "--clip",
+        "walk",
+        "--time",
+        "0.3",
+        "--silhouette",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(coverage(&out) > 0.05);
     // Clip by index and the identity palette.
     let (code, _, err) = skinscope(&[
         "render",
@@ -263,7 +278,6 @@ fn bad_render_input_exits_2_with_a_message() {
             &["render", env!("CARGO_MANIFEST_DIR"), "--out", out],
             "is a directory",
         ),
-        (&["render", "--out", out], "no built-in character yet"),
         (
             &[
                 "render",

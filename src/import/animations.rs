@@ -8,7 +8,9 @@ use gltf::json::validation::Checked;
 use super::accessor::{Buffers, expect_format, read_f32, read_normalized_f32};
 use super::hierarchy::Hierarchy;
 use super::problem::{Problem, Problems};
-use crate::anim::{Channel, Clip, ClipError, Interpolation, JointTrack, Track, TrackError};
+use crate::anim::{
+    Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Track, TrackError,
+};
 use crate::character::{ChannelInfo, ClipData, MorphTrack};
 
 pub(crate) fn build(
@@ -254,7 +256,8 @@ fn build_one(
         .name()
         .map(str::to_owned)
         .unwrap_or_else(|| format!("animation {}", animation.index()));
-    let clip = match Clip::new(name, hierarchy.skeleton.joint_count(), tracks, Vec::new()) {
+    let events = read_events(animation, &at, problems);
+    let clip = match Clip::new(name, hierarchy.skeleton.joint_count(), tracks, events) {
         Ok(clip) => clip,
         Err(e) => {
             let pointer = match &e {
@@ -262,7 +265,9 @@ fn build_one(
                 | ClipError::JointOutOfRange { track, .. } => {
                     format!("{at}/channels/{}", track_channel[*track])
                 }
-                ClipError::EventOutOfRange { .. } => at.clone(),
+                ClipError::EventOutOfRange { event, .. } => {
+                    format!("{at}/extras/skinscope_events/{event}")
+                }
             };
             problems.error(pointer, e.to_string());
             return None;
@@ -382,4 +387,38 @@ fn drop_repeated_times(
             moved + dropped
         ),
     );
+}
+
+/// Named events from the animation's `extras.skinscope_events` (`[{"name": "foot_left", "time":
+/// 0.25}]`), as the built-in character stores them; malformed entries are skipped with a warning.
+fn read_events(
+    animation: &gltf::Animation<'_>,
+    at: &str,
+    problems: &mut Problems,
+) -> Vec<ClipEvent> {
+    let Some(raw) = animation.extras() else {
+        return Vec::new();
+    };
+    let Ok(extras) = serde_json::from_str::<serde_json::Value>(raw.get()) else {
+        return Vec::new();
+    };
+    let Some(list) = extras.get("skinscope_events").and_then(|e| e.as_array()) else {
+        return Vec::new();
+    };
+    let mut events = Vec::new();
+    for (i, e) in list.iter().enumerate() {
+        let name = e.get("name").and_then(|n| n.as_str());
+        let time = e.get("time").and_then(|t| t.as_f64()).map(|t| t as f32);
+        match (name, time) {
+            (Some(name), Some(time_secs)) if time_secs.is_finite() => events.push(ClipEvent {
+                name: name.to_owned(),
+                time_secs,
+            }),
+            _ => problems.warn(
+                format!("{at}/extras/skinscope_events/{i}"),
+                "an event needs a \"name\" string and a finite \"time\"; skipped",
+            ),
+        }
+    }
+    events
 }
