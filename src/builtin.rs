@@ -345,13 +345,16 @@ fn build_meshes() -> (MeshBuilder, MeshBuilder) {
     (body, skin)
 }
 
+/// A joint's local rotation as a function of clip time.
+type RotationCurve = Box<dyn Fn(f32) -> Quat>;
+
 /// A clip sampled at 30 Hz from `pose(t)`, which returns per-joint (rotation, translation)
 /// overrides. Every joint it touches gets a LINEAR rotation track; `pelvis` also translation.
 struct ClipSpec {
     name: &'static str,
     duration_secs: f32,
     events: Vec<(&'static str, f32)>,
-    rotations: Vec<(usize, Box<dyn Fn(f32) -> Quat>)>,
+    rotations: Vec<(usize, RotationCurve)>,
     pelvis_translation: Option<Box<dyn Fn(f32) -> Vec3>>,
 }
 
