@@ -2,9 +2,12 @@
 //! glTF into a `character::Character`, `render` is the GPU side.
 
 pub mod anim;
+pub mod app;
 pub mod builtin;
 pub mod character;
 pub mod import;
 pub mod inspect;
 pub mod posing;
 pub mod render;
+pub mod ui;
+pub mod viewer;

@@ -21,6 +21,15 @@ struct Cli {
     command: Option<Command>,
     /// A .gltf or .glb file to open in the viewer (default: the built-in character).
     file: Option<PathBuf>,
+    /// Draw this many frames in the window, then exit (with --screenshot: save the last one).
+    #[arg(long)]
+    frames: Option<u64>,
+    /// Save the window's last frame (panel included) as PNG; needs --frames.
+    #[arg(long, requires = "frames")]
+    screenshot: Option<PathBuf>,
+    /// The window's size in logical pixels.
+    #[arg(long, default_value = "1280x800", value_parser = parse_size)]
+    window_size: (u32, u32),
 }
 
 #[derive(Subcommand)]
@@ -192,13 +201,12 @@ fn main() -> ExitCode {
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| println!("{}", gpu.describe()))
             .map_err(|e| e.to_string()),
-        None => {
-            let _ = cli.file;
-            Err("the viewer window is not built yet. This version has the animation core, the glTF \
-                 importer (`skinscope inspect FILE`), headless rendering (`skinscope render FILE \
-                 --out PNG`) and `skinscope gpu-info`."
-                .into())
-        }
+        None => skinscope::app::run(skinscope::app::AppOptions {
+            file: cli.file,
+            frames: cli.frames,
+            screenshot: cli.screenshot,
+            size: cli.window_size,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -87,7 +87,7 @@ impl CharacterPose {
     }
 
     /// Samples clip `clip` at `time_secs` (clip time), optionally blended with a second clip in
-    /// step; `None` is the rest pose.
+    /// step (at the same ratio of its duration); `None` is the rest pose.
     pub fn sample(
         &mut self,
         c: &Character,
@@ -99,53 +99,75 @@ impl CharacterPose {
             self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
             return Ok(());
         };
-        let clip_a = &c.clips[a].clip;
         match blend.filter(|b| b.b < c.clips.len()) {
-            None => anim::sample_clip(
-                &c.skeleton,
-                clip_a,
-                time_secs,
-                &mut self.cursors[a],
-                &mut self.local,
-            ),
-            Some(spec) => {
-                let clip_b = &c.clips[spec.b].clip;
-                let ratio = if clip_a.duration_secs() > 0.0 {
-                    wrap_time(time_secs, clip_a.duration_secs()) / clip_a.duration_secs()
-                } else {
-                    0.0
-                };
+            None => {
+                let clip_a = &c.clips[a].clip;
                 anim::sample_clip(
                     &c.skeleton,
                     clip_a,
                     time_secs,
                     &mut self.cursors[a],
-                    &mut self.layer_a,
-                )?;
-                let time_b = ratio * clip_b.duration_secs();
-                anim::sample_clip(
-                    &c.skeleton,
-                    clip_b,
-                    time_b,
-                    &mut self.cursors[spec.b],
-                    &mut self.layer_b,
-                )?;
-                let w = spec.weight.clamp(0.0, 1.0);
-                let layers = [
-                    BlendLayer {
-                        pose: &self.layer_a,
-                        weight: 1.0 - w,
-                    },
-                    BlendLayer {
-                        pose: &self.layer_b,
-                        weight: w,
-                    },
-                ];
-                // The weights sum to one, so the rest-pose fallback is never taken; layer A has the
-                // right length for it.
-                anim::blend_poses(&layers, &self.layer_a, &mut self.local)
+                    &mut self.local,
+                )
+            }
+            Some(spec) => {
+                let duration_a = c.clips[a].clip.duration_secs();
+                let ratio = if duration_a > 0.0 {
+                    wrap_time(time_secs, duration_a) / duration_a
+                } else {
+                    0.0
+                };
+                let time_b = ratio * c.clips[spec.b].clip.duration_secs();
+                self.sample_two(c, (a, time_secs), (spec.b, time_b), spec.weight)
             }
         }
+    }
+
+    /// Samples two clips at their own times and blends their local poses, `weight` for the
+    /// second (a crossfade, or a phase-aligned blend when the times are in step).
+    pub fn sample_two(
+        &mut self,
+        c: &Character,
+        (a, time_a): (usize, f32),
+        (b, time_b): (usize, f32),
+        weight: f32,
+    ) -> Result<(), PoseError> {
+        let (Some(clip_a), Some(clip_b)) = (c.clips.get(a), c.clips.get(b)) else {
+            self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
+            return Ok(());
+        };
+        anim::sample_clip(
+            &c.skeleton,
+            &clip_a.clip,
+            time_a,
+            &mut self.cursors[a],
+            &mut self.layer_a,
+        )?;
+        anim::sample_clip(
+            &c.skeleton,
+            &clip_b.clip,
+            time_b,
+            &mut self.cursors[b],
+            &mut self.layer_b,
+        )?;
+        let w = if weight.is_finite() {
+            weight.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let layers = [
+            BlendLayer {
+                pose: &self.layer_a,
+                weight: 1.0 - w,
+            },
+            BlendLayer {
+                pose: &self.layer_b,
+                weight: w,
+            },
+        ];
+        // The weights sum to one, so the rest-pose fallback is never taken; layer A has the
+        // right length for it.
+        anim::blend_poses(&layers, &self.layer_a, &mut self.local)
     }
 
     /// Composes the hierarchy from `local` and writes every palette and `world_from_mesh`.

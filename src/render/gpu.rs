@@ -74,36 +74,45 @@ impl Gpu {
     /// Copies `size` bytes of `source` (which needs `COPY_SRC`) back to the CPU, waiting for the
     /// queue.
     pub fn read_buffer(&self, source: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
-        self.queue.submit([encoder.finish()]);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        staging.map_async(wgpu::MapMode::Read, .., move |result| {
-            // The receiver waits below; a send can only fail if it is gone.
-            let _ = sender.send(result);
-        });
-        self.device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        receiver
-            .recv()
-            .map_err(|e| GpuError::Readback(e.to_string()))?
-            .map_err(|e| GpuError::Readback(e.to_string()))?;
-        let bytes = staging
-            .get_mapped_range(..)
-            .map_err(|e| GpuError::Readback(e.to_string()))?
-            .to_vec();
-        staging.unmap();
-        Ok(bytes)
+        read_buffer(&self.device, &self.queue, source, size)
     }
+}
+
+/// Copies `size` bytes of `source` (which needs `COPY_SRC`) back to the CPU, waiting for the
+/// queue.
+pub fn read_buffer(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    source: &wgpu::Buffer,
+    size: u64,
+) -> Result<Vec<u8>, GpuError> {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    encoder.copy_buffer_to_buffer(source, 0, &staging, 0, size);
+    queue.submit([encoder.finish()]);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    staging.map_async(wgpu::MapMode::Read, .., move |result| {
+        // The receiver waits below; a send can only fail if it is gone.
+        let _ = sender.send(result);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    receiver
+        .recv()
+        .map_err(|e| GpuError::Readback(e.to_string()))?
+        .map_err(|e| GpuError::Readback(e.to_string()))?;
+    let bytes = staging
+        .get_mapped_range(..)
+        .map_err(|e| GpuError::Readback(e.to_string()))?
+        .to_vec();
+    staging.unmap();
+    Ok(bytes)
 }
 
 fn describe(info: &wgpu::AdapterInfo) -> String {

@@ -15,7 +15,27 @@ pub struct Offscreen {
 }
 
 impl Offscreen {
+    /// An sRGB RGBA8 target.
     pub fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+        Self::with_format(device, size, COLOR_FORMAT)
+    }
+
+    /// A target of `format` (RGBA8 or BGRA8, sRGB or not), e.g. a window surface's.
+    pub fn with_format(
+        device: &wgpu::Device,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+    ) -> Self {
+        Self::with_formats(device, size, format, &[])
+    }
+
+    /// A target of `format` that can also be viewed as `view_formats` (its sRGB twin, say).
+    pub fn with_formats(
+        device: &wgpu::Device,
+        size: (u32, u32),
+        format: wgpu::TextureFormat,
+        view_formats: &[wgpu::TextureFormat],
+    ) -> Self {
         let texture = device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen"),
             size: wgpu::Extent3d {
@@ -26,9 +46,9 @@ impl Offscreen {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: COLOR_FORMAT,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-            view_formats: &[],
+            view_formats,
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         Self {
@@ -38,19 +58,24 @@ impl Offscreen {
         }
     }
 
-    /// Copies the texture back as tightly packed RGBA8 rows (the GPU copy pads rows to 256 bytes).
-    pub fn read_rgba(&self, gpu: &Gpu) -> Result<Vec<u8>, GpuError> {
+    /// Copies the texture back as tightly packed RGBA8 rows (the GPU copy pads rows to 256 bytes;
+    /// BGRA targets are swizzled).
+    pub fn read_rgba(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<Vec<u8>, GpuError> {
         let (width, height) = self.size;
         let row = 4 * width;
         let padded =
             row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("offscreen readback"),
             size: (padded * height) as u64,
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        let mut encoder = device.create_command_encoder(&Default::default());
         encoder.copy_texture_to_buffer(
             self.texture.as_image_copy(),
             wgpu::TexelCopyBufferInfo {
@@ -67,13 +92,23 @@ impl Offscreen {
                 depth_or_array_layers: 1,
             },
         );
-        gpu.queue.submit([encoder.finish()]);
-        let bytes = gpu.read_buffer(&buffer, (padded * height) as u64)?;
-        Ok(bytes
+        queue.submit([encoder.finish()]);
+        let bytes = super::gpu::read_buffer(device, queue, &buffer, (padded * height) as u64)?;
+        let mut rgba: Vec<u8> = bytes
             .chunks_exact(padded as usize)
             .flat_map(|r| &r[..row as usize])
             .copied()
-            .collect())
+            .collect();
+        let format = self.texture.format();
+        if matches!(
+            format,
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
+        ) {
+            for p in rgba.chunks_exact_mut(4) {
+                p.swap(0, 2);
+            }
+        }
+        Ok(rgba)
     }
 }
 
@@ -215,5 +250,7 @@ pub fn render_frame(
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(format!("GPU validation error: {error}"));
     }
-    target.read_rgba(gpu).map_err(|e| e.to_string())
+    target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .map_err(|e| e.to_string())
 }

@@ -69,6 +69,9 @@ pub struct DrawOptions {
     pub silhouette: bool,
     /// Linear RGB.
     pub background: [f64; 3],
+    /// The part of the target the 3D view fills, in pixels (x, y, width, height); `None` is all
+    /// of it. The background is cleared everywhere.
+    pub viewport: Option<[f32; 4]>,
 }
 
 impl Default for DrawOptions {
@@ -80,6 +83,7 @@ impl Default for DrawOptions {
             grid: true,
             silhouette: false,
             background: [0.16, 0.17, 0.2],
+            viewport: None,
         }
     }
 }
@@ -519,7 +523,8 @@ impl Renderer {
             })
             .collect();
 
-        let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 2;
+        // Per joint a segment and a cross, plus the selected joint's marker.
+        let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let bones = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bones"),
             size: (bone_capacity * std::mem::size_of::<LineVertex>()) as u64,
@@ -676,6 +681,14 @@ impl Renderer {
             occlusion_query_set: None,
             multiview_mask: None,
         });
+        if let Some([x, y, w, h]) = options.viewport {
+            let (x, y) = (x.clamp(0.0, size.0 as f32), y.clamp(0.0, size.1 as f32));
+            let (w, h) = (w.min(size.0 as f32 - x), h.min(size.1 as f32 - y));
+            if w < 1.0 || h < 1.0 {
+                return;
+            }
+            pass.set_viewport(x, y, w, h, 0.0, 1.0);
+        }
         let frame = &self.frames[self.frame];
         if options.grid && !options.silhouette && self.grid.1 > 0 {
             pass.set_pipeline(&self.grid_pipeline);
@@ -780,8 +793,39 @@ fn grid_lines(character: &Character) -> Vec<LineVertex> {
 /// The bones overlay for a posed character: a segment from each joint to its parent joint, and a
 /// small cross at every joint, sized from the character's bounds.
 pub fn bone_lines(character: &Character, pose: &CharacterPose, size: f32) -> Vec<LineVertex> {
-    let model = pose.model.as_slice();
     let mut out = Vec::new();
+    bone_lines_into(character, pose, size, &mut out);
+    out
+}
+
+/// A large bright cross at one skeleton joint (the selected joint).
+pub fn joint_marker(pose: &CharacterPose, joint: usize, size: f32, out: &mut Vec<LineVertex>) {
+    let Some(m) = pose.model.as_slice().get(joint) else {
+        return;
+    };
+    let at = Vec3::from(m.translation);
+    let color = [0.2, 1.0, 0.9, 1.0];
+    for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+        out.push(LineVertex {
+            position: (at - axis * size).to_array(),
+            color,
+        });
+        out.push(LineVertex {
+            position: (at + axis * size).to_array(),
+            color,
+        });
+    }
+}
+
+/// `bone_lines` into a reused vector (cleared first).
+pub fn bone_lines_into(
+    character: &Character,
+    pose: &CharacterPose,
+    size: f32,
+    out: &mut Vec<LineVertex>,
+) {
+    out.clear();
+    let model = pose.model.as_slice();
     let segment = [1.0, 0.85, 0.2, 1.0];
     let point = [1.0, 0.35, 0.25, 1.0];
     for skin in &character.skins {
@@ -815,5 +859,4 @@ pub fn bone_lines(character: &Character, pose: &CharacterPose, size: f32) -> Vec
             }
         }
     }
-    out
 }

@@ -1,0 +1,361 @@
+//! The egui side panel. It edits `viewer::Controls` in place and returns one-off actions as
+//! `UiCommand`s; it knows nothing of windows or GPUs.
+
+use egui::{Color32, RichText, Stroke, Ui};
+
+use crate::posing::PaletteMode;
+use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
+
+/// Width of the side panel in points.
+pub const PANEL_WIDTH: f32 = 330.0;
+
+/// The whole viewer UI for one frame: the side panel, then joint names over the 3D view when
+/// asked. Returns the commands to apply and the rect left for the 3D view.
+pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
+    let mut commands = Vec::new();
+    egui::Panel::left("skinscope-panel")
+        .resizable(true)
+        .default_size(PANEL_WIDTH)
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| panel(ui, viewer, &mut commands));
+        });
+    (commands, ui.available_rect_before_wrap())
+}
+
+/// The panel's sections.
+pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    ui.spacing_mut().slider_width = 190.0;
+    ui.heading("skinscope");
+    file_section(ui, viewer, commands);
+    ui.separator();
+    playback_section(ui, viewer, commands);
+    ui.separator();
+    blend_section(ui, viewer, commands);
+    ui.separator();
+    view_section(ui, viewer, commands);
+    ui.separator();
+    joints_section(ui, viewer);
+    ui.separator();
+    stats_section(ui, viewer);
+    events_section(ui, viewer);
+    problems_section(ui, viewer);
+}
+
+fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    let name = viewer.source.as_ref().map_or_else(
+        || format!("{} (built in)", viewer.character.name),
+        |p| p.display().to_string(),
+    );
+    ui.label(RichText::new(name).strong());
+    ui.horizontal(|ui| {
+        let field = ui.add(
+            egui::TextEdit::singleline(&mut viewer.controls.path)
+                .hint_text("path to .gltf or .glb")
+                .desired_width(200.0),
+        );
+        let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        if (ui.button("Open").clicked() || enter) && !viewer.controls.path.trim().is_empty() {
+            commands.push(UiCommand::Open(viewer.controls.path.trim().into()));
+        }
+    });
+    ui.label(RichText::new("or drop a file on the window").weak());
+    if !viewer.recent.is_empty() {
+        ui.collapsing("Recent files", |ui| {
+            for path in viewer.recent.clone() {
+                if ui.link(path.display().to_string()).clicked() {
+                    commands.push(UiCommand::Open(path));
+                }
+            }
+        });
+    }
+    if let Some(error) = &viewer.load_error {
+        ui.colored_label(
+            Color32::from_rgb(255, 110, 100),
+            format!("Could not open: {error}"),
+        );
+    }
+}
+
+fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    if viewer.character.clips.is_empty() {
+        ui.label("No clips: showing the rest pose.");
+        return;
+    }
+    let clips: Vec<(String, f32)> = viewer
+        .character
+        .clips
+        .iter()
+        .map(|c| (c.clip.name().to_owned(), c.duration_secs()))
+        .collect();
+    let c = &mut viewer.controls;
+    let label = |i: usize| {
+        clips
+            .get(i)
+            .map_or(String::new(), |(n, d)| format!("{n} ({d:.2} s)"))
+    };
+    ui.add_enabled_ui(!c.blend, |ui| {
+        egui::ComboBox::from_label("Clip")
+            .selected_text(label(c.clip))
+            .show_ui(ui, |ui| {
+                for i in 0..clips.len() {
+                    ui.selectable_value(&mut c.clip, i, label(i));
+                }
+            });
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .button(if c.playing { "Pause" } else { "Play" })
+            .clicked()
+        {
+            c.playing = !c.playing;
+        }
+        if ui.button("|< Step").on_hover_text("back 1/30 s").clicked() {
+            commands.push(UiCommand::Step(-1));
+        }
+        if ui
+            .button("Step >|")
+            .on_hover_text("forward 1/30 s")
+            .clicked()
+        {
+            commands.push(UiCommand::Step(1));
+        }
+        ui.checkbox(&mut c.looping, "Loop");
+    });
+    ui.add(
+        egui::Slider::new(&mut c.speed, -2.0..=2.0)
+            .text("Speed")
+            .step_by(0.05),
+    );
+    timeline(ui, viewer, commands);
+}
+
+/// The timeline slider, with the selected joint's key times (ticks below) and the clip's events
+/// (markers above).
+fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    let (clip, duration) = viewer.timeline_clip();
+    let mut time = viewer.time_secs();
+    let response = ui.add(
+        egui::Slider::new(&mut time, 0.0..=duration.max(FRAME_STEP_SECS))
+            .text("Time (s)")
+            .fixed_decimals(2),
+    );
+    if response.changed() {
+        commands.push(UiCommand::Seek(time));
+    }
+    let Some(clip) = viewer.character.clips.get(clip) else {
+        return;
+    };
+    // The slider's track: its rect less the value text on the right.
+    let rect = response.rect;
+    let track_width = ui.spacing().slider_width;
+    let x_at = |t: f32| rect.left() + track_width * (t / duration.max(1e-6)).clamp(0.0, 1.0);
+    let painter = ui.painter();
+    if let Some(joint) = viewer.controls.selected_joint {
+        for track in clip.clip.tracks().iter().filter(|t| t.joint == joint) {
+            for &t in track.channel.times() {
+                let x = x_at(t);
+                painter.line_segment(
+                    [
+                        egui::pos2(x, rect.bottom() - 3.0),
+                        egui::pos2(x, rect.bottom()),
+                    ],
+                    Stroke::new(1.0, Color32::LIGHT_BLUE),
+                );
+            }
+        }
+    }
+    for e in clip.clip.events() {
+        let x = x_at(e.time_secs);
+        painter.line_segment(
+            [egui::pos2(x, rect.top()), egui::pos2(x, rect.top() + 4.0)],
+            Stroke::new(2.0, Color32::from_rgb(255, 200, 60)),
+        );
+    }
+}
+
+fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    if viewer.character.clips.len() < 2 {
+        return;
+    }
+    let names: Vec<String> = viewer
+        .character
+        .clips
+        .iter()
+        .map(|c| c.clip.name().to_owned())
+        .collect();
+    let crossfading = viewer.crossfading();
+    let c = &mut viewer.controls;
+    ui.checkbox(&mut c.blend, "Blend two clips (phase-aligned)");
+    ui.add_enabled_ui(c.blend, |ui| {
+        for (label, value) in [("Clip A", &mut c.blend_a), ("Clip B", &mut c.blend_b)] {
+            egui::ComboBox::from_label(label)
+                .selected_text(names[*value].clone())
+                .show_ui(ui, |ui| {
+                    for (i, n) in names.iter().enumerate() {
+                        ui.selectable_value(value, i, n);
+                    }
+                });
+        }
+        ui.add(egui::Slider::new(&mut c.blend_weight, 0.0..=1.0).text("Weight of B"));
+    });
+    ui.add_enabled_ui(!c.blend, |ui| {
+        ui.horizontal(|ui| {
+            egui::ComboBox::from_id_salt("crossfade-to")
+                .selected_text(names[c.crossfade_to].clone())
+                .show_ui(ui, |ui| {
+                    for (i, n) in names.iter().enumerate() {
+                        ui.selectable_value(&mut c.crossfade_to, i, n);
+                    }
+                });
+            ui.add(
+                egui::DragValue::new(&mut c.crossfade_secs)
+                    .range(0.0..=5.0)
+                    .speed(0.05)
+                    .suffix(" s"),
+            );
+            if ui
+                .add_enabled(!crossfading, egui::Button::new("Crossfade"))
+                .clicked()
+            {
+                commands.push(UiCommand::Crossfade);
+            }
+        });
+    });
+}
+
+fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    let c = &mut viewer.controls;
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut c.show_mesh, "Mesh");
+        ui.checkbox(&mut c.show_bones, "Bones");
+        ui.checkbox(&mut c.show_joint_names, "Joint names");
+        ui.checkbox(&mut c.wireframe, "Wireframe");
+        ui.checkbox(&mut c.grid, "Grid");
+    });
+    ui.horizontal(|ui| {
+        ui.label("Palette");
+        ui.radio_value(&mut c.palette, PaletteMode::Animated, "Animated");
+        ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
+        ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Frame (F)").clicked() {
+            commands.push(UiCommand::FrameCamera);
+        }
+        if ui.button("Reset (R)").clicked() {
+            commands.push(UiCommand::ResetCamera);
+        }
+    });
+}
+
+fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let skeleton = &viewer.character.skeleton;
+    let selected = &mut viewer.controls.selected_joint;
+    egui::CollapsingHeader::new(format!("Skeleton ({} nodes)", skeleton.joint_count())).show(
+        ui,
+        |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("joints")
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for root in
+                        (0..skeleton.joint_count()).filter(|&j| skeleton.parent(j).is_none())
+                    {
+                        joint_tree(ui, skeleton, root, selected);
+                    }
+                });
+        },
+    );
+    if let Some(j) = *selected {
+        let local = viewer.pose.local.as_slice().get(j);
+        let model = viewer.pose.model.as_slice().get(j);
+        if let (Some(l), Some(m)) = (local, model) {
+            ui.label(RichText::new(&skeleton.names()[j]).strong());
+            let (axis, angle) = l.rotation.to_axis_angle();
+            ui.monospace(format!(
+                "local  T {:.3} {:.3} {:.3}\n       R {:.1} deg about ({:.2} {:.2} {:.2})\n       S {:.3} {:.3} {:.3}",
+                l.translation.x, l.translation.y, l.translation.z, angle.to_degrees(), axis.x, axis.y, axis.z, l.scale.x, l.scale.y, l.scale.z
+            ));
+            let t = m.translation;
+            ui.monospace(format!("model  T {:.3} {:.3} {:.3}", t.x, t.y, t.z));
+        }
+    }
+}
+
+fn joint_tree(
+    ui: &mut Ui,
+    skeleton: &crate::anim::Skeleton,
+    joint: usize,
+    selected: &mut Option<usize>,
+) {
+    let children: Vec<usize> = (joint + 1..skeleton.joint_count())
+        .filter(|&c| skeleton.parent(c) == Some(joint))
+        .collect();
+    let name = &skeleton.names()[joint];
+    let is_selected = *selected == Some(joint);
+    if children.is_empty() {
+        if ui.selectable_label(is_selected, name).clicked() {
+            *selected = if is_selected { None } else { Some(joint) };
+        }
+        return;
+    }
+    let id = ui.make_persistent_id(("joint", joint));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, joint < 8)
+        .show_header(ui, |ui| {
+            if ui.selectable_label(is_selected, name).clicked() {
+                *selected = if is_selected { None } else { Some(joint) };
+            }
+        })
+        .body(|ui| {
+            for c in children {
+                joint_tree(ui, skeleton, c, selected);
+            }
+        });
+}
+
+fn stats_section(ui: &mut Ui, viewer: &Viewer) {
+    let s = viewer.stats;
+    let joints: usize = viewer.character.skins.iter().map(|s| s.skin.len()).sum();
+    ui.monospace(format!(
+        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes",
+        s.fps,
+        s.frame_ms,
+        s.pose_ms,
+        joints,
+        viewer.character.vertex_count(),
+        s.palette_bytes
+    ));
+}
+
+fn events_section(ui: &mut Ui, viewer: &Viewer) {
+    egui::CollapsingHeader::new("Events")
+        .default_open(true)
+        .show(ui, |ui| {
+            if viewer.event_log.is_empty() {
+                ui.label(RichText::new("none fired yet").weak());
+            }
+            for e in &viewer.event_log {
+                ui.monospace(format!("{:<12} {:.3} s  {}", e.name, e.time_secs, e.clip));
+            }
+        });
+}
+
+fn problems_section(ui: &mut Ui, viewer: &Viewer) {
+    let warnings = &viewer.character.warnings;
+    if warnings.is_empty() && viewer.load_error.is_none() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!(
+        "Import problems ({})",
+        warnings.len() + usize::from(viewer.load_error.is_some())
+    ))
+    .default_open(viewer.load_error.is_some())
+    .show(ui, |ui| {
+        if let Some(e) = &viewer.load_error {
+            ui.colored_label(Color32::from_rgb(255, 110, 100), e);
+        }
+        for w in warnings {
+            ui.label(format!("warning {w}"));
+        }
+    });
+}

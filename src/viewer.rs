@@ -1,0 +1,363 @@
+//! The viewer's state, apart from any window: the loaded character, what the panel edits
+//! (`Controls`), playback, blending, crossfades, the event log and load errors. The winit loop
+//! (`app`) drives it; tests drive it directly or through the panel.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_event};
+use crate::character::Character;
+use crate::import;
+use crate::posing::{CharacterPose, PaletteMode};
+
+/// One frame-step: 1/30 s.
+pub const FRAME_STEP_SECS: f32 = 1.0 / 30.0;
+const EVENT_LOG_LEN: usize = 12;
+const RECENT_LEN: usize = 8;
+
+/// What the panel edits: plain data, read by the viewer every frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Controls {
+    pub clip: usize,
+    pub playing: bool,
+    pub looping: bool,
+    /// Playback rate, -2..2.
+    pub speed: f32,
+    /// Blend two clips in step instead of playing one.
+    pub blend: bool,
+    pub blend_a: usize,
+    pub blend_b: usize,
+    /// Weight of clip B, 0..1.
+    pub blend_weight: f32,
+    pub crossfade_to: usize,
+    pub crossfade_secs: f32,
+    pub show_mesh: bool,
+    pub show_bones: bool,
+    pub show_joint_names: bool,
+    pub wireframe: bool,
+    pub grid: bool,
+    pub palette: PaletteMode,
+    /// Selected skeleton joint.
+    pub selected_joint: Option<usize>,
+    /// The path typed in the panel's file field.
+    pub path: String,
+}
+
+impl Controls {
+    /// Defaults for a character: playing its first clip, blending `idle` and `walk` when it has
+    /// them.
+    pub fn for_character(c: &Character) -> Self {
+        let find = |name: &str| c.clips.iter().position(|clip| clip.clip.name() == name);
+        let walk = find("walk");
+        Self {
+            clip: walk.unwrap_or(0),
+            playing: true,
+            looping: true,
+            speed: 1.0,
+            blend: false,
+            blend_a: find("idle").unwrap_or(0),
+            blend_b: walk.unwrap_or(if c.clips.len() > 1 { 1 } else { 0 }),
+            blend_weight: 0.5,
+            crossfade_to: find("wave").unwrap_or(0),
+            crossfade_secs: 0.5,
+            show_mesh: true,
+            show_bones: false,
+            show_joint_names: false,
+            wireframe: false,
+            grid: true,
+            palette: PaletteMode::Animated,
+            selected_joint: None,
+            path: String::new(),
+        }
+    }
+}
+
+/// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum UiCommand {
+    Open(PathBuf),
+    /// Move the playhead to this clip time (no events fire).
+    Seek(f32),
+    /// Step by whole frames (1/30 s); negative steps back.
+    Step(i32),
+    /// Fade from the current clip to `Controls::crossfade_to` over `Controls::crossfade_secs`.
+    Crossfade,
+    FrameCamera,
+    ResetCamera,
+}
+
+/// A fired clip event, for the panel's log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedEvent {
+    pub clip: String,
+    pub name: String,
+    pub time_secs: f32,
+}
+
+/// Frame statistics, for the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub fps: f32,
+    pub frame_ms: f32,
+    pub pose_ms: f32,
+    pub palette_bytes: u64,
+}
+
+/// A crossfade in progress: the old clip keeps playing while its weight falls to zero.
+#[derive(Clone, Debug, PartialEq)]
+struct Crossfade {
+    from: usize,
+    from_playback: Playback,
+    elapsed_secs: f32,
+    duration_secs: f32,
+}
+
+pub struct Viewer {
+    pub character: Character,
+    pub pose: CharacterPose,
+    pub controls: Controls,
+    /// Where the character came from (`None`: built in).
+    pub source: Option<PathBuf>,
+    playback: Playback,
+    playing_clip: usize,
+    synced: SyncedBlend,
+    crossfade: Option<Crossfade>,
+    pub event_log: VecDeque<LoggedEvent>,
+    /// The last failed load, shown until the next load succeeds.
+    pub load_error: Option<String>,
+    pub recent: Vec<PathBuf>,
+    pub stats: Stats,
+    /// Camera commands for the window to carry out.
+    pub camera_requests: Vec<UiCommand>,
+    /// Counts characters loaded, so a renderer knows when to rebuild.
+    generation: u64,
+}
+
+impl Viewer {
+    pub fn new(character: Character, source: Option<PathBuf>) -> Self {
+        let controls = Controls::for_character(&character);
+        let mut viewer = Self {
+            pose: CharacterPose::new(&character),
+            controls,
+            source,
+            playback: Playback::new(0.0),
+            playing_clip: usize::MAX,
+            synced: SyncedBlend::new(0.0, 0.0, 0.0),
+            crossfade: None,
+            event_log: VecDeque::new(),
+            load_error: None,
+            recent: Vec::new(),
+            stats: Stats::default(),
+            camera_requests: Vec::new(),
+            generation: 0,
+            character,
+        };
+        viewer.sync_playback();
+        viewer
+    }
+
+    fn duration(&self, clip: usize) -> f32 {
+        self.character
+            .clips
+            .get(clip)
+            .map_or(0.0, |c| c.duration_secs())
+    }
+
+    /// Opens a file. On failure the current character stays and the error is kept for the panel.
+    pub fn open(&mut self, path: &Path) -> Result<(), String> {
+        match import::load(path) {
+            Ok(character) => {
+                let mut controls = Controls::for_character(&character);
+                controls.path = path.display().to_string();
+                self.pose = CharacterPose::new(&character);
+                self.character = character;
+                self.controls = controls;
+                self.source = Some(path.to_path_buf());
+                self.crossfade = None;
+                self.playing_clip = usize::MAX;
+                self.event_log.clear();
+                self.load_error = None;
+                self.recent.retain(|p| p != path);
+                self.recent.insert(0, path.to_path_buf());
+                self.recent.truncate(RECENT_LEN);
+                self.sync_playback();
+                self.generation += 1;
+                self.camera_requests.push(UiCommand::ResetCamera);
+                Ok(())
+            }
+            Err(e) => {
+                let message = e.to_string();
+                self.load_error = Some(message.clone());
+                Err(message)
+            }
+        }
+    }
+
+    /// Changes whenever another character is loaded.
+    pub fn character_generation(&self) -> u64 {
+        self.generation
+    }
+
+    pub fn apply(&mut self, command: UiCommand) {
+        match command {
+            UiCommand::Open(path) => {
+                let _ = self.open(&path);
+            }
+            UiCommand::Seek(t) => self.seek(t),
+            UiCommand::Step(frames) => {
+                self.seek(self.time_secs() + frames as f32 * FRAME_STEP_SECS)
+            }
+            UiCommand::Crossfade => {
+                let to = self.controls.crossfade_to;
+                if to < self.character.clips.len() && !self.controls.blend {
+                    self.crossfade = Some(Crossfade {
+                        from: self.playing_clip,
+                        from_playback: self.playback.clone(),
+                        elapsed_secs: 0.0,
+                        duration_secs: self.controls.crossfade_secs.max(0.0),
+                    });
+                    self.controls.clip = to;
+                    self.sync_playback();
+                    self.playback.seek(0.0);
+                }
+            }
+            UiCommand::FrameCamera | UiCommand::ResetCamera => self.camera_requests.push(command),
+        }
+    }
+
+    /// Applies the controls' clip, speed, looping and blend settings to the playheads.
+    fn sync_playback(&mut self) {
+        let c = &self.controls;
+        let mode = if c.looping {
+            PlaybackMode::Loop
+        } else {
+            PlaybackMode::Once
+        };
+        if self.playing_clip != c.clip {
+            self.playback = Playback::new(self.duration(c.clip));
+            self.playing_clip = c.clip;
+        }
+        self.playback.speed = c.speed;
+        self.playback.mode = mode;
+        self.playback.paused = !c.playing;
+        let (da, db) = (self.duration(c.blend_a), self.duration(c.blend_b));
+        let phase = self.synced.phase.clone();
+        self.synced = SyncedBlend::new(da, db, c.blend_weight);
+        self.synced.phase = phase;
+        self.synced.phase.speed = c.speed;
+        self.synced.phase.mode = mode;
+        self.synced.phase.paused = !c.playing;
+    }
+
+    /// The playhead in seconds of the clip shown on the timeline (clip A when blending).
+    pub fn time_secs(&self) -> f32 {
+        if self.controls.blend {
+            self.synced.times_secs().0
+        } else {
+            self.playback.time_secs()
+        }
+    }
+
+    /// The clip shown on the timeline and its duration.
+    pub fn timeline_clip(&self) -> (usize, f32) {
+        let clip = if self.controls.blend {
+            self.controls.blend_a
+        } else {
+            self.controls.clip
+        };
+        (clip, self.duration(clip))
+    }
+
+    fn seek(&mut self, t: f32) {
+        self.sync_playback();
+        if self.controls.blend {
+            let d = self.duration(self.controls.blend_a);
+            if d > 0.0 {
+                self.synced.phase.seek(t / d);
+            }
+        } else {
+            self.playback.seek(t);
+        }
+    }
+
+    /// Whether a crossfade is running.
+    pub fn crossfading(&self) -> bool {
+        self.crossfade.is_some()
+    }
+
+    /// Advances playback by `dt_secs` of wall time, logging the events crossed.
+    pub fn advance(&mut self, dt_secs: f32) {
+        self.sync_playback();
+        let mut fired = Vec::new();
+        let mode = self.playback.mode;
+        let log = |clip: usize, step: Step, character: &Character, fired: &mut Vec<LoggedEvent>| {
+            if let Some(c) = character.clips.get(clip) {
+                for_each_crossed_event(c.clip.events(), c.clip.duration_secs(), mode, step, |e| {
+                    fired.push(LoggedEvent {
+                        clip: c.clip.name().to_owned(),
+                        name: e.name.clone(),
+                        time_secs: e.time_secs,
+                    })
+                });
+            }
+        };
+        if self.controls.blend {
+            let step = self.synced.advance(dt_secs);
+            log(self.controls.blend_a, step.a, &self.character, &mut fired);
+            if self.controls.blend_b != self.controls.blend_a {
+                log(self.controls.blend_b, step.b, &self.character, &mut fired);
+            }
+        } else {
+            let step = self.playback.advance(dt_secs);
+            log(self.playing_clip, step, &self.character, &mut fired);
+            if let Some(fade) = self.crossfade.as_mut() {
+                fade.from_playback.speed = self.playback.speed;
+                fade.from_playback.paused = self.playback.paused;
+                fade.from_playback.advance(dt_secs);
+                if !self.playback.paused {
+                    fade.elapsed_secs += dt_secs * self.playback.speed.abs();
+                }
+                if fade.elapsed_secs >= fade.duration_secs {
+                    self.crossfade = None;
+                }
+            }
+        }
+        for e in fired {
+            self.event_log.push_front(e);
+        }
+        self.event_log.truncate(EVENT_LOG_LEN);
+    }
+
+    /// Samples and blends the current pose and writes the palettes.
+    pub fn pose_frame(&mut self) {
+        let c = &self.character;
+        let result = if self.controls.blend {
+            let (ta, tb) = self.synced.times_secs();
+            self.pose.sample_two(
+                c,
+                (self.controls.blend_a, ta),
+                (self.controls.blend_b, tb),
+                self.controls.blend_weight,
+            )
+        } else if let Some(fade) = &self.crossfade {
+            let w = if fade.duration_secs > 0.0 {
+                fade.elapsed_secs / fade.duration_secs
+            } else {
+                1.0
+            };
+            self.pose.sample_two(
+                c,
+                (fade.from, fade.from_playback.time_secs()),
+                (self.playing_clip, self.playback.time_secs()),
+                w,
+            )
+        } else {
+            let clip = (self.playing_clip < c.clips.len()).then_some(self.playing_clip);
+            self.pose.sample(c, clip, self.playback.time_secs(), None)
+        };
+        let result = result.and_then(|_| self.pose.update(c, self.controls.palette));
+        if let Err(e) = result {
+            log::error!("posing failed: {e}");
+        }
+    }
+}
