@@ -3,9 +3,11 @@
 #
 # Installs only what is missing, with apt-get (through sudo when not root):
 #   - a Vulkan driver: Mesa's software Vulkan driver, lavapipe (mesa-vulkan-drivers), when no
-#     Vulkan driver is installed; and the Vulkan loader (libvulkan1).
+#     Vulkan driver is installed; and the Vulkan loader (libvulkan1);
+#   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
+#     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0).
 # Then runs `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
-# WGPU_BACKEND says otherwise.
+# WGPU_BACKEND says otherwise. The window test starts its own Xvfb when there is no DISPLAY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +20,9 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-    installed libvulkan1 || missing+=(libvulkan1)
+    for package in libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
+        installed "$package" || missing+=("$package")
+    done
     if ! compgen -G "/usr/share/vulkan/icd.d/*.json" >/dev/null &&
         ! compgen -G "/etc/vulkan/icd.d/*.json" >/dev/null; then
         missing+=(mesa-vulkan-drivers)

@@ -393,12 +393,8 @@ impl App {
         };
 
         let options = DrawOptions {
-            mesh: c.show_mesh,
-            wireframe: c.wireframe,
-            bones: c.show_bones || c.selected_joint.is_some(),
-            grid: c.grid,
             viewport: Some(viewport),
-            ..Default::default()
+            ..self.viewer.draw_options()
         };
         let shapes = full_output.shapes;
         let paint_jobs = gfx.egui_ctx.tessellate(shapes, ppp);

@@ -9,6 +9,7 @@ use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_ev
 use crate::character::Character;
 use crate::import;
 use crate::posing::{CharacterPose, PaletteMode};
+use crate::render::renderer::DrawOptions;
 
 /// One frame-step: 1/30 s.
 pub const FRAME_STEP_SECS: f32 = 1.0 / 30.0;
@@ -190,6 +191,19 @@ impl Viewer {
                 self.load_error = Some(message.clone());
                 Err(message)
             }
+        }
+    }
+
+    /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
+    /// bones hidden.
+    pub fn draw_options(&self) -> DrawOptions {
+        let c = &self.controls;
+        DrawOptions {
+            mesh: c.show_mesh,
+            wireframe: c.wireframe,
+            bones: c.show_bones || c.selected_joint.is_some(),
+            grid: c.grid,
+            ..Default::default()
         }
     }
 

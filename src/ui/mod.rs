@@ -133,13 +133,16 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
 /// (markers above).
 fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     let (clip, duration) = viewer.timeline_clip();
-    let mut time = viewer.time_secs();
+    let current = viewer.time_secs();
+    let mut time = current;
     let response = ui.add(
         egui::Slider::new(&mut time, 0.0..=duration.max(FRAME_STEP_SECS))
             .text("Time (s)")
-            .fixed_decimals(2),
+            .max_decimals(3),
     );
-    if response.changed() {
+    // A focused slider writes back its value rounded to the decimals it shows; only a real move
+    // (more than that rounding) is a seek.
+    if response.changed() && (time - current).abs() > 1e-3 {
         commands.push(UiCommand::Seek(time));
     }
     let Some(clip) = viewer.character.clips.get(clip) else {
@@ -200,7 +203,7 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
     });
     ui.add_enabled_ui(!c.blend, |ui| {
         ui.horizontal(|ui| {
-            egui::ComboBox::from_id_salt("crossfade-to")
+            egui::ComboBox::from_label("to")
                 .selected_text(names[c.crossfade_to].clone())
                 .show_ui(ui, |ui| {
                     for (i, n) in names.iter().enumerate() {

@@ -1,0 +1,96 @@
+//! The real window: `skinscope --frames 60 --screenshot out.png` opens it (under Xvfb when there
+//! is no display; `./scripts/test.sh` installs Xvfb), draws 60 frames of the built-in character,
+//! saves the last, and exits 0. The picture must show the panel and the character.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A private X server, stopped when dropped.
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The display to use: the session's, or a fresh Xvfb's.
+fn display() -> (String, Option<Xvfb>) {
+    if let Ok(d) = std::env::var("DISPLAY")
+        && !d.is_empty()
+    {
+        return (d, None);
+    }
+    let mut child = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("no DISPLAY and cannot start Xvfb ({e}): install xvfb, or run ./scripts/test.sh, which does"));
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let number = line.trim();
+    assert!(!number.is_empty(), "Xvfb did not report its display");
+    (format!(":{number}"), Some(Xvfb(child)))
+}
+
+#[test]
+fn the_window_shows_the_panel_and_the_character() {
+    let (display, _xvfb) = display();
+    let out = std::env::temp_dir().join(format!("skinscope-window-{}.png", std::process::id()));
+    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args([
+            "--frames",
+            "60",
+            "--screenshot",
+            out.to_str().unwrap(),
+            "--window-size",
+            "960x640",
+        ])
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        result.status.success(),
+        "exit {:?}: {stderr}",
+        result.status.code()
+    );
+    let img = image::open(&out).unwrap().to_rgb8();
+    std::fs::remove_file(&out).ok();
+    assert_eq!(img.dimensions(), (960, 640));
+    let (w, h) = img.dimensions();
+    let panel_width = 300;
+    // The panel: a dark background with lighter text on it.
+    let panel: Vec<[u8; 3]> = (0..h)
+        .flat_map(|y| (0..panel_width).map(move |x| (x, y)))
+        .map(|(x, y)| img.get_pixel(x, y).0)
+        .collect();
+    let dark = panel.iter().filter(|p| p.iter().all(|c| *c < 60)).count();
+    let text = panel.iter().filter(|p| p.iter().all(|c| *c > 150)).count();
+    assert!(
+        dark > panel.len() / 2,
+        "the panel is not there: {dark} dark pixels of {}",
+        panel.len()
+    );
+    assert!(text > 500, "the panel has no text: {text} light pixels");
+    // The 3D view: the mannequin's blue clothes and its skin, on a grey background.
+    let view: Vec<[u8; 3]> = (0..h)
+        .flat_map(|y| (panel_width + 40..w).map(move |x| (x, y)))
+        .map(|(x, y)| img.get_pixel(x, y).0)
+        .collect();
+    let clothes = view
+        .iter()
+        .filter(|p| p[2] as i32 > p[0] as i32 + 40)
+        .count();
+    let skin = view
+        .iter()
+        .filter(|p| p[0] as i32 > p[2] as i32 + 40)
+        .count();
+    assert!(clothes > 5000, "no character: {clothes} blue pixels");
+    assert!(skin > 500, "no head or hands: {skin} skin-coloured pixels");
+}
