@@ -210,24 +210,29 @@ impl CharacterPose {
     /// World positions of every vertex of every instance, skinned on the CPU exactly as the
     /// shader does (the CPU reference), in instance, primitive and vertex order.
     pub fn world_positions(&self, c: &Character) -> Vec<Vec3> {
+        (0..c.instances.len())
+            .flat_map(|i| self.instance_world_positions(c, i))
+            .collect()
+    }
+
+    /// World positions of instance `i`'s vertices, primitive after primitive.
+    pub fn instance_world_positions(&self, c: &Character, i: usize) -> Vec<Vec3> {
+        let Some(instance) = c.instances.get(i) else {
+            return Vec::new();
+        };
+        let world_from_mesh = self.world_from_mesh[i];
+        let palette = self.instance_palette(i);
         let mut out = Vec::new();
-        for (i, instance) in c.instances.iter().enumerate() {
-            let world_from_mesh = self.world_from_mesh[i];
-            let palette = self.instance_palette(i);
-            for primitive in &c.meshes[instance.mesh].primitives {
-                for (v, &p) in primitive.positions.iter().enumerate() {
-                    let mesh_space = match (palette, &primitive.skinning) {
-                        (Some(palette), Some(s)) => anim::skin_position(
-                            palette,
-                            s.joints[v].map(u32::from),
-                            s.weights[v],
-                            p,
-                        )
-                        .unwrap_or(p),
-                        _ => p,
-                    };
-                    out.push(world_from_mesh.transform_point3(mesh_space));
-                }
+        for primitive in &c.meshes[instance.mesh].primitives {
+            for (v, &p) in primitive.positions.iter().enumerate() {
+                let mesh_space = match (palette, &primitive.skinning) {
+                    (Some(palette), Some(s)) => {
+                        anim::skin_position(palette, s.joints[v].map(u32::from), s.weights[v], p)
+                            .unwrap_or(p)
+                    }
+                    _ => p,
+                };
+                out.push(world_from_mesh.transform_point3(mesh_space));
             }
         }
         out

@@ -118,23 +118,7 @@ fn coverage(path: &std::path::Path) -> f64 {
 
 #[test]
 fn render_draws_every_shared_model_posed_mid_clip() {
-    let root = shared("");
-    let mut files = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("gltf" | "glb")
-            ) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = common::gltf_files(&shared(""));
     assert!(files.len() >= 17);
     for file in files {
         let out = temp_png("model.png");

@@ -9,9 +9,10 @@ use std::path::Path;
 use common::RawGltf;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::json;
-use skinscope::anim::{self, ClipCursor, LocalPose, ModelPose, SkinPalette};
+use skinscope::anim;
 use skinscope::character::Character;
 use skinscope::import::{self, ImportError};
+use skinscope::posing::{CharacterPose, PaletteMode};
 
 fn load(raw: &RawGltf) -> Result<Character, ImportError> {
     import::load_bytes(&raw.to_glb(), Path::new("fixture.glb"))
@@ -25,44 +26,17 @@ fn pointers(e: &ImportError) -> Vec<String> {
     e.errors.iter().map(|p| p.pointer.clone()).collect()
 }
 
-fn model_at(c: &Character, clip: Option<usize>, t: f32) -> ModelPose {
-    let mut local = LocalPose::rest(&c.skeleton);
-    if let Some(clip) = clip {
-        let clip = &c.clips[clip].clip;
-        anim::sample_clip(&c.skeleton, clip, t, &mut ClipCursor::new(clip), &mut local).unwrap();
-    }
-    let mut model = ModelPose::new(&c.skeleton);
-    anim::local_to_model(&c.skeleton, &local, &mut model).unwrap();
-    model
+/// The character posed at clip `clip` (or the rest pose) and `t`.
+fn model_at(c: &Character, clip: Option<usize>, t: f32) -> CharacterPose {
+    let mut pose = CharacterPose::new(c);
+    pose.sample(c, clip, t, None).unwrap();
+    pose.update(c, PaletteMode::Animated).unwrap();
+    pose
 }
 
-/// World positions of instance `i`'s first primitive.
-fn world(c: &Character, i: usize, model: &ModelPose) -> Vec<Vec3> {
-    let instance = &c.instances[i];
-    let world_from_mesh = c.world_from_mesh(instance, model);
-    let primitive = &c.meshes[instance.mesh].primitives[0];
-    let mut palette = instance.skin.map(|s| SkinPalette::new(&c.skins[s].skin));
-    if let Some(p) = palette.as_mut() {
-        c.instance_palette(instance, model, p).unwrap();
-    }
-    primitive
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(v, &p)| {
-            let mesh = match (&palette, &primitive.skinning) {
-                (Some(palette), Some(s)) => anim::skin_position(
-                    palette.as_slice(),
-                    s.joints[v].map(u32::from),
-                    s.weights[v],
-                    p,
-                )
-                .unwrap(),
-                _ => p,
-            };
-            world_from_mesh.transform_point3(mesh)
-        })
-        .collect()
+/// World positions of instance `i`'s vertices.
+fn world(c: &Character, i: usize, pose: &CharacterPose) -> Vec<Vec3> {
+    pose.instance_world_positions(c, i)
 }
 
 fn assert_close(got: &[Vec3], want: &[Vec3], what: &str) {
@@ -458,7 +432,7 @@ fn animation_data_problems_the_viewer_works_around() {
         "{:?}",
         c.warnings
     );
-    let x_at = |t: f32| model_at(&c, Some(0), t).as_slice()[0].translation.x;
+    let x_at = |t: f32| model_at(&c, Some(0), t).model.as_slice()[0].translation.x;
     assert_eq!(x_at(0.0), 3.0, "holds the first key before it");
     assert!((x_at(1.5) - 4.0).abs() < 1e-6);
     // The repeated time 2 s is a jump: the curve reaches 5 just before 2 s and is 6 from 2 s on.

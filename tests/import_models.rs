@@ -6,9 +6,9 @@ mod common;
 use common::{RawGltf, shared};
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
 use serde_json::{Value, json};
-use skinscope::anim::{self, ClipCursor, LocalPose, ModelPose, SkinPalette};
 use skinscope::character::Character;
 use skinscope::import;
+use skinscope::posing::{CharacterPose, PaletteMode};
 
 fn load(rel: &str) -> Character {
     let path = shared(rel);
@@ -183,83 +183,38 @@ fn every_shared_model_loads_with_its_facts() {
 #[test]
 fn every_file_in_shared_gltf_is_in_the_table() {
     let root = shared("");
-    let mut found = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("gltf" | "glb")
-            ) {
-                found.push(
-                    path.strip_prefix(&root)
-                        .unwrap()
-                        .to_string_lossy()
-                        .replace('\\', "/"),
-                );
-            }
-        }
-    }
-    found.sort();
+    let found: Vec<String> = common::gltf_files(&root)
+        .iter()
+        .map(|p| {
+            p.strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
     let mut listed: Vec<String> = MODELS.iter().map(|m| m.0.to_string()).collect();
     listed.sort();
     assert_eq!(found, listed);
 }
 
-/// Samples clip `clip` at `time_secs` and returns the model pose.
-fn pose(c: &Character, clip: Option<usize>, time_secs: f32) -> ModelPose {
-    let mut local = LocalPose::rest(&c.skeleton);
-    if let Some(clip) = clip {
-        let clip = &c.clips[clip].clip;
-        let mut cursor = ClipCursor::new(clip);
-        anim::sample_clip(&c.skeleton, clip, time_secs, &mut cursor, &mut local).unwrap();
-    }
-    let mut model = ModelPose::new(&c.skeleton);
-    anim::local_to_model(&c.skeleton, &local, &mut model).unwrap();
-    model
+/// The character posed at clip `clip` (or the rest pose) and `time_secs`, palettes written.
+fn pose(c: &Character, clip: Option<usize>, time_secs: f32) -> CharacterPose {
+    let mut pose = CharacterPose::new(c);
+    pose.sample(c, clip, time_secs, None).unwrap();
+    pose.update(c, PaletteMode::Animated).unwrap();
+    pose
 }
 
 /// The palette of each skinned instance, in mesh space.
-fn palettes(c: &Character, model: &ModelPose) -> Vec<Vec<Mat4>> {
-    c.instances
-        .iter()
-        .filter_map(|i| {
-            let skin = &c.skins[i.skin?];
-            let mut palette = SkinPalette::new(&skin.skin);
-            c.instance_palette(i, model, &mut palette).unwrap();
-            Some(palette.as_slice().to_vec())
-        })
+fn palettes(c: &Character, pose: &CharacterPose) -> Vec<Vec<Mat4>> {
+    (0..c.instances.len())
+        .filter_map(|i| pose.instance_palette(i).map(<[Mat4]>::to_vec))
         .collect()
 }
 
-/// World-space positions of every vertex of every instance, skinned on the CPU as the shader
-/// does, then placed with `world_from_mesh`.
-fn world_positions(c: &Character, model: &ModelPose) -> Vec<Vec3> {
-    let mut out = Vec::new();
-    for instance in &c.instances {
-        let world_from_mesh = c.world_from_mesh(instance, model);
-        let palette = instance.skin.map(|s| {
-            let mut p = SkinPalette::new(&c.skins[s].skin);
-            c.instance_palette(instance, model, &mut p).unwrap();
-            p
-        });
-        for primitive in &c.meshes[instance.mesh].primitives {
-            for (v, &p) in primitive.positions.iter().enumerate() {
-                let mesh_space = match (&palette, &primitive.skinning) {
-                    (Some(palette), Some(s)) => {
-                        let joints = s.joints[v].map(u32::from);
-                        anim::skin_position(palette.as_slice(), joints, s.weights[v], p).unwrap()
-                    }
-                    _ => p,
-                };
-                out.push(world_from_mesh.transform_point3(mesh_space));
-            }
-        }
-    }
-    out
+/// World-space positions of every vertex, skinned on the CPU as the shader does.
+fn world_positions(c: &Character, pose: &CharacterPose) -> Vec<Vec3> {
+    pose.world_positions(c)
 }
 
 #[test]
@@ -325,11 +280,11 @@ fn identity_and_bind_palettes_agree_for_consistent_files() {
         "RiggedFigure/RiggedFigure.glb",
     ] {
         let c = load(file);
-        let model = pose(&c, None, 0.0);
-        let bind = world_positions(&c, &model);
+        let posed = pose(&c, None, 0.0);
+        let bind = world_positions(&c, &posed);
         let mut stored = Vec::new();
-        for instance in &c.instances {
-            let world_from_mesh = c.world_from_mesh(instance, &model);
+        for (i, instance) in c.instances.iter().enumerate() {
+            let world_from_mesh = posed.world_from_mesh[i];
             for p in c.meshes[instance.mesh]
                 .primitives
                 .iter()

@@ -20,6 +20,27 @@ pub fn shared_invalid(rel: &str) -> PathBuf {
         .join(rel)
 }
 
+/// Every `.gltf` and `.glb` under `dir`, sorted.
+pub fn gltf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("gltf" | "glb")
+            ) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 /// A glTF document with one binary buffer: read from a GLB, built in code, written as GLB.
 #[derive(Clone)]
 pub struct RawGltf {
