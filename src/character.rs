@@ -126,6 +126,9 @@ pub struct Skinning {
     pub renormalised_vertices: usize,
     /// Vertices with all-zero weights, bound to the skin's root joint on import.
     pub unweighted_vertices: usize,
+    /// Per vertex, the weight the file gives joints beyond the first four (JOINTS_1, ...), which
+    /// four-weight skinning drops; empty when the file has no such sets.
+    pub dropped_weight: Vec<f32>,
 }
 
 #[derive(Clone, Debug)]

@@ -5,6 +5,8 @@ pub mod anim;
 pub mod app;
 pub mod builtin;
 pub mod character;
+pub mod check;
+pub mod export;
 pub mod import;
 pub mod inspect;
 pub mod posing;

@@ -44,6 +44,36 @@ enum Command {
     },
     /// Render a posed character to a PNG without a window.
     Render(RenderArgs),
+    /// Lint a file's skinning: bind-pose palette consistency, vertices against their joints,
+    /// weights, influences, limits; bind vs identity renders. Exit status 0 when no error is
+    /// found, 1 when one is, 2 when the file cannot be loaded.
+    Check {
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the skin palette at a clip time: per joint its name, palette index and 16 floats
+    /// (column-major).
+    Palette {
+        file: PathBuf,
+        #[arg(long)]
+        clip: Option<String>,
+        #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
+        time: f32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
+    /// order, vertices in file order, an `o` per node).
+    Pose {
+        file: PathBuf,
+        #[arg(long)]
+        clip: Option<String>,
+        #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
+        time: f32,
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
     GpuInfo,
     /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.
@@ -194,6 +224,19 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Inspect { file, json }) => return inspect(&file, json),
         Some(Command::Render(args)) => render(&args),
+        Some(Command::Check { file, json }) => return check(&file, json),
+        Some(Command::Palette {
+            file,
+            clip,
+            time,
+            json,
+        }) => palette(&file, clip.as_deref(), time, json),
+        Some(Command::Pose {
+            file,
+            clip,
+            time,
+            out,
+        }) => pose_obj(&file, clip.as_deref(), time, &out),
         Some(Command::GenerateBuiltin { out }) => {
             std::fs::write(&out, skinscope::builtin::generate())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))
@@ -342,4 +385,119 @@ fn render(args: &RenderArgs) -> Result<(), String> {
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let pixels = headless::render_frame(&gpu, &character, &request)?;
     headless::write_png(&args.out, args.size, &pixels)
+}
+
+fn check(file: &Path, json: bool) -> ExitCode {
+    // Non-affine inverse binds load (with a warning) so that they can be diagnosed.
+    let options = import::ImportOptions {
+        keep_broken_inverse_binds: true,
+    };
+    let character = match import::load_with(file, options) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("skinscope: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut report = skinscope::check::check(&character);
+    report.file = file.display().to_string();
+    // Bind and identity palettes rendered offscreen, when a GPU (or lavapipe) is there.
+    if !character.skins.is_empty() {
+        match Gpu::headless() {
+            Ok(gpu) => {
+                report.bind_identity_pixel_difference =
+                    bind_identity_difference(&gpu, &character).ok()
+            }
+            Err(e) => log::warn!("no render comparison: {e}"),
+        }
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", report.to_text());
+    }
+    if report.errors() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Fraction of pixels that differ between bind-pose and identity-palette renders seen by one
+/// camera.
+fn bind_identity_difference(gpu: &Gpu, character: &Character) -> Result<f64, String> {
+    let mut pose = skinscope::posing::CharacterPose::new(character);
+    pose.update(character, PaletteMode::Bind)
+        .map_err(|e| e.to_string())?;
+    let (min, max) = pose
+        .world_bounds(character)
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
+    let camera = skinscope::render::camera::Camera::framing(min, max, 40.0, 1.0);
+    let request = |palette| FrameRequest {
+        size: (256, 256),
+        palette,
+        camera: CameraSpec::Explicit {
+            eye: camera.eye,
+            target: Some(camera.target),
+            fov_y_degrees: 40.0,
+            near: Some(camera.near),
+            far: Some(camera.far),
+        },
+        ..Default::default()
+    };
+    let a = headless::render_frame(gpu, character, &request(PaletteMode::Bind))?;
+    let b = headless::render_frame(gpu, character, &request(PaletteMode::Identity))?;
+    let differing = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    Ok(differing as f64 / (a.len() / 4) as f64)
+}
+
+/// The character posed at a clip time (default clip 0; the rest pose without clips).
+fn posed(
+    file: &Path,
+    clip: Option<&str>,
+    time: f32,
+) -> Result<(Character, skinscope::posing::CharacterPose, Option<usize>), String> {
+    let character = import::load(file).map_err(|e| e.to_string())?;
+    let clip = match clip {
+        Some(key) => Some(find_clip(&character, key)?),
+        None => (!character.clips.is_empty()).then_some(0),
+    };
+    let mut pose = skinscope::posing::CharacterPose::new(&character);
+    let duration = clip.map_or(0.0, |c| character.clips[c].duration_secs());
+    pose.sample(
+        &character,
+        clip,
+        skinscope::anim::wrap_time(time, duration),
+        None,
+    )
+    .and_then(|_| pose.update(&character, PaletteMode::Animated))
+    .map_err(|e| e.to_string())?;
+    Ok((character, pose, clip))
+}
+
+fn palette(file: &Path, clip: Option<&str>, time: f32, json: bool) -> Result<(), String> {
+    let (character, pose, clip) = posed(file, clip, time)?;
+    let exported = skinscope::export::palettes(&character, &pose, clip, time);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", exported.to_text());
+    }
+    Ok(())
+}
+
+fn pose_obj(file: &Path, clip: Option<&str>, time: f32, out: &Path) -> Result<(), String> {
+    let (character, pose, _) = posed(file, clip, time)?;
+    let obj = skinscope::export::posed_obj(&character, &pose);
+    std::fs::write(out, obj).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

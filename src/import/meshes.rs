@@ -506,10 +506,37 @@ fn read_skinning(
         );
         return Some(None);
     };
-    if primitive.get(&gltf::Semantic::Joints(1)).is_some() {
+    // Weight in sets beyond the first (WEIGHTS_1, ...): the four-weight shader drops it.
+    let mut extra_weight = Vec::new();
+    for set in 1..joint_sets as u32 {
+        let Some(w) = primitive.get(&gltf::Semantic::Weights(set)) else {
+            continue;
+        };
+        let w_at = format!("{at}/attributes/WEIGHTS_{set}");
+        problems.take(expect_format(
+            &w,
+            &w_at,
+            "WEIGHTS",
+            &[Dimensions::Vec4],
+            &[DataType::F32, DataType::U8, DataType::U16],
+        ))?;
+        if w.count() != count {
+            problems.error(w_at, format!("{} elements for {count} vertices", w.count()));
+            return None;
+        }
+        let values = problems.take(read_normalized_f32(&w, buffers))?;
+        extra_weight.resize(count, 0.0f32);
+        for (v, e) in extra_weight.iter_mut().enumerate() {
+            *e += values[4 * v..4 * v + 4]
+                .iter()
+                .filter(|x| x.is_finite() && **x > 0.0)
+                .sum::<f32>();
+        }
+    }
+    if extra_weight.iter().any(|&e| e > 0.0) {
         problems.warn(
             format!("{at}/attributes/JOINTS_1"),
-            "influences beyond the first four (JOINTS_1/WEIGHTS_1) are ignored by the four-weight skinning",
+            "influences beyond the first four (JOINTS_1/WEIGHTS_1) are dropped by the four-weight skinning; the first four are renormalised",
         );
     }
     let joint_values = problems.take(read_u32(&joints, buffers))?;
@@ -543,13 +570,17 @@ fn read_skinning(
             };
             j[k] = palette as u16;
         }
+        let extra = extra_weight.get(v).copied().unwrap_or(0.0);
         let sum: f32 = w.iter().sum();
         let w = if sum == 0.0 {
             unweighted += 1;
             j = [root, 0, 0, 0];
             [1.0, 0.0, 0.0, 0.0]
-        } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+        } else if (sum + extra - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
             renormalised += 1;
+            w.map(|x| x / sum)
+        } else if extra > 0.0 {
+            // The weights sum to one only with the dropped sets: the first four are rescaled.
             w.map(|x| x / sum)
         } else {
             w
@@ -574,6 +605,7 @@ fn read_skinning(
         weights: out_weights,
         renormalised_vertices: renormalised,
         unweighted_vertices: unweighted,
+        dropped_weight: extra_weight,
     }))
 }
 

@@ -17,8 +17,21 @@ pub use problem::{ImportError, Problem, json_pointer};
 
 use crate::character::Character;
 
+/// How strict the importer is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// Load inverse bind matrices that are not affine (last row not 0,0,0,1), with a warning,
+    /// instead of refusing the file: `check` diagnoses them (a matrix written row-major, say).
+    pub keep_broken_inverse_binds: bool,
+}
+
 /// Loads a `.gltf` or `.glb` file.
 pub fn load(path: &Path) -> Result<Character, ImportError> {
+    load_with(path, ImportOptions::default())
+}
+
+/// `load` with options.
+pub fn load_with(path: &Path, options: ImportOptions) -> Result<Character, ImportError> {
     let refuse = |message: String| ImportError {
         file: path.to_path_buf(),
         errors: vec![Problem::new("", message)],
@@ -28,17 +41,26 @@ pub fn load(path: &Path) -> Result<Character, ImportError> {
         return Err(refuse("is a directory, not a glTF file".into()));
     }
     let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    load_bytes(&bytes, path)
+    load_bytes_with(&bytes, path, options)
 }
 
 /// Loads glTF from bytes; `path` names the file in messages and locates external buffers and
 /// images (relative to its folder).
 pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
+    load_bytes_with(bytes, path, ImportOptions::default())
+}
+
+/// `load_bytes` with options.
+pub fn load_bytes_with(
+    bytes: &[u8],
+    path: &Path,
+    options: ImportOptions,
+) -> Result<Character, ImportError> {
     let mut problems = Problems::default();
     // A panic here is a bug in the importer or a library under it; the file is refused, and
     // whatever the caller had loaded stays.
     let character = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        import(bytes, path, &mut problems)
+        import(bytes, path, options, &mut problems)
     }))
     .unwrap_or_else(|panic| {
         let what = panic
@@ -70,7 +92,12 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
     }
 }
 
-fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Character> {
+fn import(
+    bytes: &[u8],
+    path: &Path,
+    options: ImportOptions,
+    problems: &mut Problems,
+) -> Option<Character> {
     let gltf = match gltf::Gltf::from_slice_without_validation(bytes) {
         Ok(g) => g,
         Err(e) => {
@@ -120,7 +147,7 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
         return None;
     }
     let hierarchy = hierarchy::build(document, problems)?;
-    let skins = skins::build(document, &buffers, &hierarchy, problems);
+    let skins = skins::build(document, &buffers, &hierarchy, options, problems);
     let (meshes, instances) =
         meshes::build(document, &buffers, &base, &hierarchy, &skins, problems);
     let clips = animations::build(document, &buffers, &hierarchy, problems);

@@ -4,6 +4,7 @@
 use glam::Mat4;
 use gltf::accessor::{DataType, Dimensions};
 
+use super::ImportOptions;
 use super::accessor::{Buffers, expect_format, read_f32};
 use super::hierarchy::Hierarchy;
 use super::problem::Problems;
@@ -14,11 +15,12 @@ pub(crate) fn build(
     document: &gltf::Document,
     buffers: &Buffers,
     hierarchy: &Hierarchy,
+    options: ImportOptions,
     problems: &mut Problems,
 ) -> Vec<SkinData> {
     document
         .skins()
-        .filter_map(|skin| build_one(&skin, buffers, hierarchy, problems))
+        .filter_map(|skin| build_one(&skin, buffers, hierarchy, options, problems))
         .collect()
 }
 
@@ -26,6 +28,7 @@ fn build_one(
     skin: &gltf::Skin<'_>,
     buffers: &Buffers,
     hierarchy: &Hierarchy,
+    options: ImportOptions,
     problems: &mut Problems,
 ) -> Option<SkinData> {
     let at = format!("/skins/{}", skin.index());
@@ -84,14 +87,22 @@ fn build_one(
                     return None;
                 }
                 if !m.row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
-                    problems.error(
-                        &ibm_at,
-                        format!(
-                            "matrix {ordinal} (joint node {}) is not affine: its last row is {}",
-                            joint_nodes[ordinal],
-                            m.row(3)
-                        ),
+                    let transposed = if m.transpose().row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
+                        " (its transpose is affine: written row-major?)"
+                    } else {
+                        ""
+                    };
+                    let message = format!(
+                        "matrix {ordinal} (joint node {}) is not affine: its last row is {}{transposed}",
+                        joint_nodes[ordinal],
+                        m.row(3)
                     );
+                    if options.keep_broken_inverse_binds {
+                        problems.warn(&ibm_at, message);
+                        matrices.push(m);
+                        continue;
+                    }
+                    problems.error(&ibm_at, message);
                     return None;
                 }
                 if m.determinant().abs() <= f32::EPSILON {

@@ -1,0 +1,127 @@
+//! Exports for other tools: the skin palette at a time (text or JSON), and the posed mesh in world
+//! space as OBJ.
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::character::Character;
+use crate::posing::CharacterPose;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaletteExport {
+    pub file: String,
+    pub clip: Option<String>,
+    pub time_secs: f32,
+    /// One palette per skinned mesh node.
+    pub instances: Vec<InstancePalette>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InstancePalette {
+    pub node: usize,
+    pub skin: String,
+    pub joints: Vec<PaletteEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaletteEntry {
+    pub name: String,
+    pub palette_index: usize,
+    /// `mesh_from_bind`, 16 floats column-major.
+    pub matrix: [f32; 16],
+}
+
+/// The palettes of every skinned mesh node of a posed character.
+pub fn palettes(
+    c: &Character,
+    pose: &CharacterPose,
+    clip: Option<usize>,
+    time_secs: f32,
+) -> PaletteExport {
+    let instances = c
+        .instances
+        .iter()
+        .enumerate()
+        .filter_map(|(i, instance)| {
+            let skin = &c.skins[instance.skin?];
+            let palette = pose.instance_palette(i)?;
+            Some(InstancePalette {
+                node: instance.node,
+                skin: skin.name.clone(),
+                joints: palette
+                    .iter()
+                    .enumerate()
+                    .map(|(p, m)| PaletteEntry {
+                        name: c.skeleton.names()[skin.skin.joint(p).unwrap_or(0)].clone(),
+                        palette_index: p,
+                        matrix: m.to_cols_array(),
+                    })
+                    .collect(),
+            })
+        })
+        .collect();
+    PaletteExport {
+        file: c.name.clone(),
+        clip: clip
+            .and_then(|k| c.clips.get(k))
+            .map(|k| k.clip.name().to_owned()),
+        time_secs,
+        instances,
+    }
+}
+
+impl PaletteExport {
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for instance in &self.instances {
+            let _ = writeln!(s, "node {} skin {:?}", instance.node, instance.skin);
+            for j in &instance.joints {
+                let values: Vec<String> = j.matrix.iter().map(|v| format!("{v}")).collect();
+                let _ = writeln!(
+                    s,
+                    "{:>4} {:<24} {}",
+                    j.palette_index,
+                    j.name,
+                    values.join(" ")
+                );
+            }
+        }
+        s
+    }
+}
+
+/// The posed character in world space as Wavefront OBJ: an `o` per mesh node (scene order), its
+/// primitives' vertices in file order, triangles as `f` lines.
+pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
+    let mut s = format!("# {} posed by skinscope; world space\n", c.name);
+    let mut base = 1usize;
+    for (i, instance) in c.instances.iter().enumerate() {
+        let name = c.skeleton.names()[instance.skeleton_joint].replace(char::is_whitespace, "_");
+        let _ = writeln!(s, "o {name}");
+        let world = pose.instance_world_positions(c, i);
+        for p in &world {
+            let _ = writeln!(s, "v {} {} {}", p.x, p.y, p.z);
+        }
+        let mut first = base;
+        for primitive in &c.meshes[instance.mesh].primitives {
+            let n = primitive.positions.len();
+            let triangles: Vec<u32> = primitive
+                .indices
+                .clone()
+                .unwrap_or_else(|| (0..(n - n % 3) as u32).collect());
+            for t in triangles.chunks_exact(3) {
+                let _ = writeln!(
+                    s,
+                    "f {} {} {}",
+                    first + t[0] as usize,
+                    first + t[1] as usize,
+                    first + t[2] as usize
+                );
+            }
+            first += n;
+        }
+        base += world.len();
+    }
+    s
+}
