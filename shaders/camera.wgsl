@@ -6,6 +6,8 @@ struct Camera {
     eye: vec4<f32>,
     // Direction the light travels, world space, normalised (w unused).
     light_dir: vec4<f32>,
+    // x: 1 to colour meshes by their per-vertex debug colours instead of their materials.
+    mode: vec4<u32>,
 }
 
 @group(0) @binding(0) var<uniform> camera: Camera;

@@ -21,6 +21,8 @@ struct VertexIn {
     @location(2) uv: vec2<f32>,
     @location(3) joints: vec4<u32>,
     @location(4) weights: vec4<f32>,
+    // Debug colour (weights, displacement, ...), used when camera.mode.x is 1.
+    @location(5) color: vec4<f32>,
 }
 
 struct VertexOut {
@@ -28,6 +30,7 @@ struct VertexOut {
     @location(0) normal: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) @interpolate(flat) draw: u32,
+    @location(3) color: vec4<f32>,
 }
 
 // The draw index arrives as the instance index (each draw is issued as instance i..i+1).
@@ -41,6 +44,7 @@ fn vs_main(v: VertexIn, @builtin(instance_index) draw_index: u32) -> VertexOut {
     out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;
     out.uv = v.uv;
     out.draw = draw_index;
+    out.color = v.color;
     return out;
 }
 
@@ -48,7 +52,8 @@ fn vs_main(v: VertexIn, @builtin(instance_index) draw_index: u32) -> VertexOut {
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let d = draws[in.draw];
-    let albedo = textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color;
+    let material = textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color;
+    let albedo = select(material, in.color, camera.mode.x == 1u);
     let len = length(in.normal);
     var n = select(vec3<f32>(0.0, 1.0, 0.0), in.normal / len, len > 0.0);
     n = select(-n, n, front);

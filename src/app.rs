@@ -17,7 +17,7 @@ use crate::posing::PaletteMode;
 use crate::render::camera::OrbitCamera;
 use crate::render::gpu::{GpuError, LAVAPIPE_HINT};
 use crate::render::headless::Offscreen;
-use crate::render::renderer::{self, DrawOptions, LineVertex, Renderer};
+use crate::render::renderer::{self, DrawOptions, FrameInput, LineVertex, Renderer};
 use crate::ui;
 use crate::viewer::{UiCommand, Viewer};
 
@@ -56,6 +56,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         bones: Vec::new(),
         result: Ok(()),
         character_generation: 0,
+        last_view: None,
     };
     event_loop
         .run_app(&mut app)
@@ -66,6 +67,8 @@ pub fn run(options: AppOptions) -> Result<(), String> {
 #[derive(Default)]
 struct Mouse {
     position: Option<Vec2>,
+    /// Where the left button went down and how far the cursor has moved since (pixels).
+    press: Option<(Vec2, f32)>,
     left: bool,
     middle: bool,
     modifiers: ModifiersState,
@@ -97,6 +100,8 @@ struct App {
     result: Result<(), String>,
     /// Bumped when the viewer loads another character, so the renderer is rebuilt.
     character_generation: u64,
+    /// The last frame's main 3D view (points), camera and aspect: what a click picks in.
+    last_view: Option<(egui::Rect, crate::render::camera::Camera, f32)>,
 }
 
 fn surface_config(
@@ -232,7 +237,16 @@ impl App {
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = *state == ElementState::Pressed;
                 match button {
-                    MouseButton::Left => self.mouse.left = down,
+                    MouseButton::Left => {
+                        self.mouse.left = down;
+                        if down {
+                            self.mouse.press = self.mouse.position.map(|p| (p, 0.0));
+                        } else if let Some((at, moved)) = self.mouse.press.take()
+                            && moved < 4.0
+                        {
+                            self.click(at);
+                        }
+                    }
                     MouseButton::Middle => self.mouse.middle = down,
                     _ => {}
                 }
@@ -241,6 +255,9 @@ impl App {
                 let p = Vec2::new(position.x as f32, position.y as f32);
                 if let Some(last) = self.mouse.position {
                     let d = p - last;
+                    if let Some((_, moved)) = self.mouse.press.as_mut() {
+                        *moved += d.length();
+                    }
                     let pan =
                         self.mouse.middle || (self.mouse.left && self.mouse.modifiers.shift_key());
                     if pan {
@@ -287,7 +304,16 @@ impl App {
             commands = c;
             view_rect = rect;
             if let (true, Some(camera)) = (viewer.controls.show_joint_names, last_camera) {
-                paint_joint_names(ui, viewer, &camera.camera(), rect);
+                // The names label the main (left, when split) view.
+                let main = if viewer.controls.split {
+                    egui::Rect::from_min_size(
+                        rect.min,
+                        egui::vec2(rect.width() * 0.5, rect.height()),
+                    )
+                } else {
+                    rect
+                };
+                paint_joint_names(ui, viewer, &camera.camera(), main);
             }
         });
         gfx.egui_state
@@ -325,7 +351,22 @@ impl App {
             view_rect.width() * ppp,
             view_rect.height() * ppp,
         ];
-        let aspect = (viewport[2] / viewport[3].max(1.0)).max(0.1);
+        // Split view: the main palette on the left, the compared one on the right.
+        let split = self.viewer.controls.split;
+        let (main_view, compare_view) = if split {
+            let half = viewport[2] * 0.5;
+            (
+                [viewport[0], viewport[1], half, viewport[3]],
+                Some([viewport[0] + half, viewport[1], half, viewport[3]]),
+            )
+        } else {
+            (viewport, None)
+        };
+        let aspect = (main_view[2] / main_view[3].max(1.0)).max(0.1);
+        let main_rect = egui::Rect::from_min_size(
+            egui::pos2(main_view[0] / ppp, main_view[1] / ppp),
+            egui::vec2(main_view[2] / ppp, main_view[3] / ppp),
+        );
         let requests: Vec<UiCommand> = self.viewer.camera_requests.drain(..).collect();
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
@@ -375,15 +416,7 @@ impl App {
         if let Some(j) = c.selected_joint {
             renderer::joint_marker(&self.viewer.pose, j, radius * 0.04, &mut self.bones);
         }
-        gfx.renderer.prepare(
-            &gfx.queue,
-            &self.viewer.character,
-            &self.viewer.pose,
-            &camera,
-            aspect,
-            &self.bones,
-        );
-        self.viewer.stats.palette_bytes = gfx.renderer.palette_bytes_uploaded;
+        self.last_view = Some((main_rect, camera, aspect));
         self.viewer.stats.pose_ms = pose_ms;
         self.viewer.stats.frame_ms = dt * 1000.0;
         self.viewer.stats.fps = if dt > 0.0 {
@@ -392,10 +425,6 @@ impl App {
             0.0
         };
 
-        let options = DrawOptions {
-            viewport: Some(viewport),
-            ..self.viewer.draw_options()
-        };
         let shapes = full_output.shapes;
         let paint_jobs = gfx.egui_ctx.tessellate(shapes, ppp);
         let screen = egui_wgpu::ScreenDescriptor {
@@ -450,9 +479,74 @@ impl App {
             &paint_jobs,
             &screen,
         );
-        for (srgb_view, linear_view) in &targets {
+        let options = DrawOptions {
+            viewport: Some(main_view),
+            ..self.viewer.draw_options()
+        };
+        if options.vertex_colors {
+            let colors = self.viewer.vertex_colors();
+            gfx.renderer
+                .set_vertex_colors(&gfx.queue, &self.viewer.character, &colors);
+        }
+        gfx.renderer.prepare(
+            &gfx.queue,
+            &FrameInput {
+                character: &self.viewer.character,
+                pose: &self.viewer.pose,
+                camera: &camera,
+                aspect,
+                bones: &self.bones,
+                options: &options,
+            },
+        );
+        self.viewer.stats.palette_bytes = gfx.renderer.palette_bytes_uploaded;
+        for (srgb_view, _) in &targets {
             gfx.renderer
                 .paint(&gfx.device, &mut encoder, srgb_view, size, &options);
+        }
+        if let Some(right) = compare_view {
+            // The compared palette into the other frame slot, drawn beside the first.
+            let compare_options = DrawOptions {
+                viewport: Some(right),
+                clear: false,
+                ..options
+            };
+            let c = &self.viewer.controls;
+            self.bones.clear();
+            if c.show_bones {
+                renderer::bone_lines_into(
+                    &self.viewer.character,
+                    &self.viewer.compare_pose,
+                    radius * 0.01,
+                    &mut self.bones,
+                );
+            }
+            if let Some(j) = c.selected_joint {
+                renderer::joint_marker(
+                    &self.viewer.compare_pose,
+                    j,
+                    radius * 0.04,
+                    &mut self.bones,
+                );
+            }
+            gfx.renderer.prepare(
+                &gfx.queue,
+                &FrameInput {
+                    character: &self.viewer.character,
+                    pose: &self.viewer.compare_pose,
+                    camera: &camera,
+                    aspect,
+                    bones: &self.bones,
+                    options: &compare_options,
+                },
+            );
+            self.viewer.stats.palette_bytes += gfx.renderer.palette_bytes_uploaded;
+            for (srgb_view, _) in &targets {
+                gfx.renderer
+                    .paint(&gfx.device, &mut encoder, srgb_view, size, &compare_options);
+            }
+        }
+        for (_, linear_view) in &targets {
             let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("egui"),
                 color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -486,6 +580,24 @@ impl App {
         } else if self.options.frames.is_some_and(|n| self.frames_drawn >= n) {
             event_loop.exit();
         }
+    }
+
+    /// A click (press and release without a drag) at `at` physical pixels: picks a joint or a
+    /// vertex in the main 3D view.
+    fn click(&mut self, at: Vec2) {
+        let (Some(gfx), Some((rect, camera, aspect))) = (self.gfx.as_ref(), self.last_view) else {
+            return;
+        };
+        let ppp = gfx.egui_ctx.pixels_per_point();
+        let at = at / ppp;
+        if !rect.contains(egui::pos2(at.x, at.y)) {
+            return;
+        }
+        let view = (
+            Vec2::new(rect.left(), rect.top()),
+            Vec2::new(rect.width(), rect.height()),
+        );
+        self.viewer.pick(at, view, camera.clip_from_world(aspect));
     }
 
     fn viewer_generation_changed(&mut self) -> bool {

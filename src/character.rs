@@ -129,6 +129,8 @@ pub struct Skinning {
     /// Per vertex, the weight the file gives joints beyond the first four (JOINTS_1, ...), which
     /// four-weight skinning drops; empty when the file has no such sets.
     pub dropped_weight: Vec<f32>,
+    /// Per vertex, the sum of all its weights as the file stores them (before renormalising).
+    pub file_weight_sums: Vec<f32>,
 }
 
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use glam::Vec3;
 use skinscope::character::Character;
+use skinscope::debug_views::ColorView;
 use skinscope::import;
 use skinscope::inspect::Report;
 use skinscope::posing::{BlendSpec, PaletteMode};
@@ -140,6 +141,21 @@ struct RenderArgs {
     /// Every mesh flat white on black, no grid or overlays (mask comparisons).
     #[arg(long)]
     silhouette: bool,
+    /// Colour the mesh for skinning debugging instead of by its materials.
+    #[arg(long, value_enum, default_value = "material")]
+    color_by: ColorArg,
+    /// The palette `--color-by displacement` compares with.
+    #[arg(long, value_enum, default_value = "bind")]
+    compare: PaletteArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ColorArg {
+    Material,
+    DominantJoint,
+    WeightSum,
+    Influences,
+    Displacement,
 }
 
 fn parse_finite(s: &str) -> Result<f32, String> {
@@ -304,6 +320,14 @@ fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
     }
 }
 
+fn palette_mode(p: PaletteArg) -> PaletteMode {
+    match p {
+        PaletteArg::Animated => PaletteMode::Animated,
+        PaletteArg::Bind => PaletteMode::Bind,
+        PaletteArg::Identity => PaletteMode::Identity,
+    }
+}
+
 fn srgb_to_linear(c: u8) -> f64 {
     let c = c as f64 / 255.0;
     if c <= 0.04045 {
@@ -374,11 +398,15 @@ fn render(args: &RenderArgs) -> Result<(), String> {
         clip,
         time_secs: args.time,
         blend,
-        palette: match args.palette {
-            PaletteArg::Animated => PaletteMode::Animated,
-            PaletteArg::Bind => PaletteMode::Bind,
-            PaletteArg::Identity => PaletteMode::Identity,
+        palette: palette_mode(args.palette),
+        color_view: match args.color_by {
+            ColorArg::Material => ColorView::Material,
+            ColorArg::DominantJoint => ColorView::DominantJoint,
+            ColorArg::WeightSum => ColorView::WeightSumDeviation,
+            ColorArg::Influences => ColorView::InfluenceCount,
+            ColorArg::Displacement => ColorView::Displacement,
         },
+        compare: palette_mode(args.compare),
         camera,
         options,
     };

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_event};
 use crate::character::Character;
+use crate::debug_views::{self, ColorView, PickedVertex};
 use crate::import;
 use crate::posing::{CharacterPose, PaletteMode};
 use crate::render::renderer::DrawOptions;
@@ -40,6 +41,12 @@ pub struct Controls {
     pub palette: PaletteMode,
     /// Selected skeleton joint.
     pub selected_joint: Option<usize>,
+    /// What the mesh is coloured by.
+    pub color_view: ColorView,
+    /// Show the `compare` palette beside the main one (left: `palette`, right: `compare`).
+    pub split: bool,
+    /// The palette compared with `palette` by the split view and the displacement colours.
+    pub compare: PaletteMode,
     /// The path typed in the panel's file field.
     pub path: String,
 }
@@ -68,6 +75,9 @@ impl Controls {
             grid: true,
             palette: PaletteMode::Animated,
             selected_joint: None,
+            color_view: ColorView::Material,
+            split: false,
+            compare: PaletteMode::Bind,
             path: String::new(),
         }
     }
@@ -116,6 +126,10 @@ struct Crossfade {
 pub struct Viewer {
     pub character: Character,
     pub pose: CharacterPose,
+    /// The same local pose under the `compare` palette (split view, displacement colours).
+    pub compare_pose: CharacterPose,
+    /// The vertex last clicked, with its influences.
+    pub picked_vertex: Option<PickedVertex>,
     pub controls: Controls,
     /// Where the character came from (`None`: built in).
     pub source: Option<PathBuf>,
@@ -139,6 +153,8 @@ impl Viewer {
         let controls = Controls::for_character(&character);
         let mut viewer = Self {
             pose: CharacterPose::new(&character),
+            compare_pose: CharacterPose::new(&character),
+            picked_vertex: None,
             controls,
             source,
             playback: Playback::new(0.0),
@@ -171,6 +187,8 @@ impl Viewer {
                 let mut controls = Controls::for_character(&character);
                 controls.path = path.display().to_string();
                 self.pose = CharacterPose::new(&character);
+                self.compare_pose = CharacterPose::new(&character);
+                self.picked_vertex = None;
                 self.character = character;
                 self.controls = controls;
                 self.source = Some(path.to_path_buf());
@@ -203,6 +221,7 @@ impl Viewer {
             wireframe: c.wireframe,
             bones: c.show_bones || c.selected_joint.is_some(),
             grid: c.grid,
+            vertex_colors: c.color_view != ColorView::Material,
             ..Default::default()
         }
     }
@@ -373,5 +392,105 @@ impl Viewer {
         if let Err(e) = result {
             log::error!("posing failed: {e}");
         }
+        if self.comparing() {
+            self.compare_pose.local.clone_from(&self.pose.local);
+            if let Err(e) = self.compare_pose.update(c, self.controls.compare) {
+                log::error!("posing failed: {e}");
+            }
+        }
+    }
+
+    /// Whether the compared palette is in use (split view or displacement colours).
+    pub fn comparing(&self) -> bool {
+        self.controls.split || self.controls.color_view == ColorView::Displacement
+    }
+
+    /// The debug colours of the current view, per instance and primitive (empty for materials).
+    pub fn vertex_colors(&self) -> Vec<Vec<Vec<glam::Vec4>>> {
+        if self.controls.color_view == ColorView::Material {
+            return Vec::new();
+        }
+        let other = self.comparing().then_some(&self.compare_pose);
+        debug_views::vertex_colors(
+            &self.character,
+            self.controls.color_view,
+            &self.pose,
+            other,
+            self.controls.selected_joint,
+        )
+    }
+
+    /// A click at `at` (points) in the 3D view `view` seen through `clip_from_world`: selects the
+    /// nearest joint within 10 points (its weighted vertices light up), or else picks the nearest
+    /// vertex within 8 points and lists its influences. Returns whether anything was hit.
+    pub fn pick(
+        &mut self,
+        at: glam::Vec2,
+        view: (glam::Vec2, glam::Vec2),
+        clip_from_world: glam::Mat4,
+    ) -> bool {
+        let (origin, size) = view;
+        let project = |p: glam::Vec3| {
+            let clip = clip_from_world * p.extend(1.0);
+            (clip.w > 0.0).then(|| {
+                let ndc = clip.truncate() / clip.w;
+                origin + glam::Vec2::new((ndc.x + 1.0) * 0.5 * size.x, (1.0 - ndc.y) * 0.5 * size.y)
+            })
+        };
+        let model = self.pose.model.as_slice();
+        let joint = self
+            .character
+            .skins
+            .iter()
+            .flat_map(|s| (0..s.skin.len()).filter_map(|p| s.skin.joint(p)))
+            .filter_map(|j| {
+                Some((
+                    j,
+                    project(glam::Vec3::from(model[j].translation))?.distance(at),
+                ))
+            })
+            .filter(|(_, d)| *d <= 10.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((j, _)) = joint {
+            self.controls.selected_joint = Some(j);
+            if self.controls.color_view == ColorView::Material {
+                self.controls.color_view = ColorView::SelectedJointWeight;
+            }
+            return true;
+        }
+        let mut best: Option<(f32, usize, usize, usize, glam::Vec3)> = None;
+        for (i, instance) in self.character.instances.iter().enumerate() {
+            let world = self.pose.instance_world_positions(&self.character, i);
+            let mut offset = 0;
+            for (p, primitive) in self.character.meshes[instance.mesh]
+                .primitives
+                .iter()
+                .enumerate()
+            {
+                for v in 0..primitive.positions.len() {
+                    let w = world[offset + v];
+                    if let Some(d) = project(w).map(|s| s.distance(at))
+                        && d <= 8.0
+                        && best.is_none_or(|b| d < b.0)
+                    {
+                        best = Some((d, i, p, v, w));
+                    }
+                }
+                offset += primitive.positions.len();
+            }
+        }
+        self.picked_vertex = best.map(|(_, instance, primitive, vertex, position)| PickedVertex {
+            instance,
+            primitive,
+            vertex,
+            position,
+            influences: debug_views::vertex_influences(
+                &self.character,
+                instance,
+                primitive,
+                vertex,
+            ),
+        });
+        self.picked_vertex.is_some()
     }
 }

@@ -17,7 +17,7 @@ use skinscope::posing::{CharacterPose, PaletteMode};
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::headless::{self, CameraSpec, FrameRequest, render_frame};
-use skinscope::render::renderer::{DrawOptions, Renderer};
+use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer};
 use skinscope::render::skin_check::{CheckVertex, skin_on_gpu};
 
 fn gpu() -> Gpu {
@@ -312,7 +312,17 @@ fn paused_frames_upload_no_palette_bytes() {
     };
     let palette_bytes = (1 + 19) * 64;
     let mut frame = |pose: &CharacterPose| {
-        renderer.prepare(&gpu.queue, &c, pose, &camera, 1.0, &[]);
+        renderer.prepare(
+            &gpu.queue,
+            &FrameInput {
+                character: &c,
+                pose,
+                camera: &camera,
+                aspect: 1.0,
+                bones: &[],
+                options: &DrawOptions::default(),
+            },
+        );
         renderer.palette_bytes_uploaded
     };
     pose.sample(&c, Some(0), 0.5, None).unwrap();

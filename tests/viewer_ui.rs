@@ -182,3 +182,21 @@ fn crossfade_moves_to_the_other_clip() {
     assert!(!viewer.crossfading());
     assert!((viewer.time_secs() - 0.45).abs() < 1e-5);
 }
+
+#[test]
+fn the_debug_controls_set_the_colour_view_and_the_split() {
+    let mut h = harness();
+    h.get_by_label("Colour by").click();
+    h.run();
+    h.get_by_label("influence count").click();
+    h.run();
+    assert_eq!(
+        h.state().controls.color_view,
+        skinscope::debug_views::ColorView::InfluenceCount
+    );
+    assert!(h.state().draw_options().vertex_colors);
+    h.get_by_label("Split view, right:").click();
+    h.run();
+    assert!(h.state().controls.split);
+    assert!(h.state().comparing());
+}

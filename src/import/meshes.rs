@@ -546,6 +546,7 @@ fn read_skinning(
     let mut out_joints = Vec::with_capacity(count);
     let mut out_weights = Vec::with_capacity(count);
     let (mut renormalised, mut unweighted) = (0usize, 0usize);
+    let mut file_weight_sums = Vec::with_capacity(count);
     for v in 0..count {
         let w: [f32; 4] = std::array::from_fn(|k| weight_values[4 * v + k]);
         if w.iter().any(|x| !x.is_finite() || *x < 0.0) {
@@ -572,6 +573,7 @@ fn read_skinning(
         }
         let extra = extra_weight.get(v).copied().unwrap_or(0.0);
         let sum: f32 = w.iter().sum();
+        file_weight_sums.push(sum + extra);
         let w = if sum == 0.0 {
             unweighted += 1;
             j = [root, 0, 0, 0];
@@ -606,6 +608,7 @@ fn read_skinning(
         renormalised_vertices: renormalised,
         unweighted_vertices: unweighted,
         dropped_weight: extra_weight,
+        file_weight_sums,
     }))
 }
 

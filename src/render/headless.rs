@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::gpu::{Gpu, GpuError};
+use super::renderer::FrameInput;
 
 /// The offscreen colour format: 8-bit sRGB, what PNG stores.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -143,6 +144,9 @@ pub struct FrameRequest {
     pub time_secs: f32,
     pub blend: Option<crate::posing::BlendSpec>,
     pub palette: crate::posing::PaletteMode,
+    /// Debug colours instead of materials; `Displacement` compares with `compare`.
+    pub color_view: crate::debug_views::ColorView,
+    pub compare: crate::posing::PaletteMode,
     pub camera: CameraSpec,
     pub options: super::renderer::DrawOptions,
 }
@@ -155,6 +159,8 @@ impl Default for FrameRequest {
             time_secs: 0.0,
             blend: None,
             palette: crate::posing::PaletteMode::Animated,
+            color_view: crate::debug_views::ColorView::Material,
+            compare: crate::posing::PaletteMode::Bind,
             camera: CameraSpec::Auto {
                 fov_y_degrees: 45.0,
             },
@@ -228,15 +234,35 @@ pub fn render_frame(
     } else {
         Vec::new()
     };
+    let mut options = request.options;
+    if request.color_view != crate::debug_views::ColorView::Material {
+        let mut compare = crate::posing::CharacterPose::new(character);
+        compare.local.clone_from(&pose.local);
+        compare
+            .update(character, request.compare)
+            .map_err(|e| e.to_string())?;
+        let colors = crate::debug_views::vertex_colors(
+            character,
+            request.color_view,
+            &pose,
+            Some(&compare),
+            None,
+        );
+        renderer.set_vertex_colors(&gpu.queue, character, &colors);
+        options.vertex_colors = true;
+    }
     let target = Offscreen::new(&gpu.device, request.size);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     renderer.prepare(
         &gpu.queue,
-        character,
-        &pose,
-        &camera,
-        w as f32 / h as f32,
-        &bones,
+        &FrameInput {
+            character,
+            pose: &pose,
+            camera: &camera,
+            aspect: w as f32 / h as f32,
+            bones: &bones,
+            options: &options,
+        },
     );
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer.paint(
@@ -244,7 +270,7 @@ pub fn render_frame(
         &mut encoder,
         &target.view,
         request.size,
-        &request.options,
+        &options,
     );
     gpu.queue.submit([encoder.finish()]);
     if let Some(error) = pollster::block_on(scope.pop()) {

@@ -38,6 +38,7 @@ struct CameraUniform {
     clip_from_world: [f32; 16],
     eye: [f32; 4],
     light_dir: [f32; 4],
+    mode: [u32; 4],
 }
 
 /// One draw (an instance's primitive), as `mesh.wgsl` reads it.
@@ -58,6 +59,19 @@ pub struct LineVertex {
     pub color: [f32; 4],
 }
 
+/// What one `prepare` writes: a posed character seen by a camera.
+#[derive(Clone, Copy)]
+pub struct FrameInput<'a> {
+    pub character: &'a Character,
+    pub pose: &'a CharacterPose,
+    pub camera: &'a Camera,
+    /// Width over height of the viewport drawn into.
+    pub aspect: f32,
+    /// Bone lines to draw on top (`bone_lines`), possibly empty.
+    pub bones: &'a [LineVertex],
+    pub options: &'a DrawOptions,
+}
+
 /// What `paint` draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DrawOptions {
@@ -72,6 +86,10 @@ pub struct DrawOptions {
     /// The part of the target the 3D view fills, in pixels (x, y, width, height); `None` is all
     /// of it. The background is cleared everywhere.
     pub viewport: Option<[f32; 4]>,
+    /// Colour meshes by the debug colours of `set_vertex_colors` instead of their materials.
+    pub vertex_colors: bool,
+    /// Clear the target first (off to draw a second view beside the first).
+    pub clear: bool,
 }
 
 impl Default for DrawOptions {
@@ -84,12 +102,16 @@ impl Default for DrawOptions {
             silhouette: false,
             background: [0.16, 0.17, 0.2],
             viewport: None,
+            vertex_colors: false,
+            clear: true,
         }
     }
 }
 
 struct GpuPrimitive {
     vertices: wgpu::Buffer,
+    /// Per-vertex debug colours (linear RGBA), white until set.
+    colors: wgpu::Buffer,
     vertex_count: u32,
     indices: Option<(wgpu::Buffer, u32)>,
     edges: (wgpu::Buffer, u32),
@@ -101,6 +123,8 @@ struct FrameBuffers {
     draws: wgpu::Buffer,
     scene_group: wgpu::BindGroup,
     palette_group: wgpu::BindGroup,
+    /// Bone lines of this frame slot and how many vertices they hold.
+    bones: (wgpu::Buffer, u32),
     /// Generation of the palette / draw data this frame's buffers hold.
     palette_generation: u64,
     draws_generation: u64,
@@ -124,7 +148,6 @@ pub struct Renderer {
     draw_data: Vec<DrawUniform>,
     draws_generation: u64,
     grid: (wgpu::Buffer, u32),
-    bones: (wgpu::Buffer, u32),
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
     /// Palette bytes written by the last `prepare`.
@@ -171,6 +194,7 @@ fn edges_of(p: &Primitive) -> Vec<u32> {
 const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
     0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x4, 4 => Float32x4
 ];
+const COLOR_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![5 => Float32x4];
 const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
 
@@ -271,11 +295,18 @@ impl Renderer {
                     module: &mesh_module,
                     entry_point: Some("vs_main"),
                     compilation_options: Default::default(),
-                    buffers: &[Some(wgpu::VertexBufferLayout {
-                        array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                        step_mode: wgpu::VertexStepMode::Vertex,
-                        attributes: &VERTEX_ATTRIBUTES,
-                    })],
+                    buffers: &[
+                        Some(wgpu::VertexBufferLayout {
+                            array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &VERTEX_ATTRIBUTES,
+                        }),
+                        Some(wgpu::VertexBufferLayout {
+                            array_stride: 16,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &COLOR_ATTRIBUTES,
+                        }),
+                    ],
                 },
                 primitive: wgpu::PrimitiveState {
                     topology,
@@ -372,6 +403,8 @@ impl Renderer {
         }
         let palette_size = (pose.palette.len().max(1) * std::mem::size_of::<Mat4>()) as u64;
         let draws_size = (draws.len().max(1) * std::mem::size_of::<DrawUniform>()) as u64;
+        // Per joint a segment and a cross, plus the selected joint's marker.
+        let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let frames = (0..FRAMES_IN_FLIGHT)
             .map(|f| {
                 let storage = |label: &str, size| {
@@ -406,11 +439,18 @@ impl Renderer {
                         resource: palette.as_entire_binding(),
                     }],
                 });
+                let bones = device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(&format!("bones {f}")),
+                    size: (bone_capacity * std::mem::size_of::<LineVertex>()) as u64,
+                    usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                });
                 FrameBuffers {
                     palette,
                     draws,
                     scene_group,
                     palette_group,
+                    bones: (bones, 0),
                     palette_generation: 0,
                     draws_generation: 0,
                 }
@@ -491,7 +531,13 @@ impl Renderer {
                             .base_color_texture
                             .as_ref()
                             .map(|t| texture(t.width, t.height, &t.rgba8));
+                        let no_colors = vec![[1.0f32; 4]; vertices.len().max(1)];
                         GpuPrimitive {
+                            colors: buffer(
+                                "vertex colours",
+                                bytemuck::cast_slice(&no_colors),
+                                wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                            ),
                             vertices: buffer(
                                 "vertices",
                                 bytemuck::cast_slice(&vertices),
@@ -523,14 +569,6 @@ impl Renderer {
             })
             .collect();
 
-        // Per joint a segment and a cross, plus the selected joint's marker.
-        let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
-        let bones = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("bones"),
-            size: (bone_capacity * std::mem::size_of::<LineVertex>()) as u64,
-            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         let grid = grid_lines(character);
         let grid_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("grid"),
@@ -554,31 +592,36 @@ impl Renderer {
             draw_data: Vec::new(),
             draws_generation: 0,
             grid: (grid_buffer, grid.len() as u32),
-            bones: (bones, 0),
             bone_capacity,
             depth: None,
             palette_bytes_uploaded: 0,
         }
     }
 
-    /// Writes this frame's buffers: the camera always (80 bytes), the palette and per-draw data
+    /// Writes this frame's buffers: the camera always (96 bytes), the palette and per-draw data
     /// only when they changed since the buffers of this frame slot were last written, the bone
     /// lines when given.
-    pub fn prepare(
-        &mut self,
-        queue: &wgpu::Queue,
-        character: &Character,
-        pose: &CharacterPose,
-        camera: &Camera,
-        aspect: f32,
-        bones: &[LineVertex],
-    ) {
+    pub fn prepare(&mut self, queue: &wgpu::Queue, frame: &FrameInput<'_>) {
+        let FrameInput {
+            character,
+            pose,
+            camera,
+            aspect,
+            bones,
+            options,
+        } = *frame;
         self.frame = (self.frame + 1) % self.frames.len();
         let light = Vec3::new(-0.4, -1.0, -0.6).normalize();
         let camera_uniform = CameraUniform {
             clip_from_world: camera.clip_from_world(aspect).to_cols_array(),
             eye: camera.eye.extend(1.0).to_array(),
             light_dir: light.extend(0.0).to_array(),
+            mode: [
+                u32::from(options.vertex_colors && !options.silhouette),
+                0,
+                0,
+                0,
+            ],
         };
         queue.write_buffer(&self.camera_buffer, 0, bytemuck::bytes_of(&camera_uniform));
 
@@ -618,10 +661,32 @@ impl Renderer {
             frame.draws_generation = self.draws_generation;
         }
         let n = bones.len().min(self.bone_capacity);
+        let frame = &mut self.frames[self.frame];
         if n > 0 {
-            queue.write_buffer(&self.bones.0, 0, bytemuck::cast_slice(&bones[..n]));
+            queue.write_buffer(&frame.bones.0, 0, bytemuck::cast_slice(&bones[..n]));
         }
-        self.bones.1 = n as u32;
+        frame.bones.1 = n as u32;
+    }
+
+    /// Sets the per-vertex debug colours of each mesh (as `debug_views::vertex_colors` gives them,
+    /// per instance; a mesh drawn by several instances takes the first one's).
+    pub fn set_vertex_colors(
+        &self,
+        queue: &wgpu::Queue,
+        character: &Character,
+        colors: &[Vec<Vec<Vec4>>],
+    ) {
+        let mut done = vec![false; self.primitives.len()];
+        for (instance, per_primitive) in character.instances.iter().zip(colors) {
+            if std::mem::replace(&mut done[instance.mesh], true) {
+                continue;
+            }
+            for (gpu, c) in self.primitives[instance.mesh].iter().zip(per_primitive) {
+                if !c.is_empty() && c.len() as u32 == gpu.vertex_count {
+                    queue.write_buffer(&gpu.colors, 0, bytemuck::cast_slice(c));
+                }
+            }
+        }
     }
 
     /// Records the draws of the last `prepare` into `target` (of `size` pixels).
@@ -665,7 +730,11 @@ impl Renderer {
                 depth_slice: None,
                 resolve_target: None,
                 ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 }),
+                    load: if options.clear {
+                        wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a: 1.0 })
+                    } else {
+                        wgpu::LoadOp::Load
+                    },
                     store: wgpu::StoreOp::Store,
                 },
             })],
@@ -716,6 +785,7 @@ impl Renderer {
                 let d = draw as u32;
                 pass.set_bind_group(2, &primitive.material, &[]);
                 pass.set_vertex_buffer(0, primitive.vertices.slice(..));
+                pass.set_vertex_buffer(1, primitive.colors.slice(..));
                 if edges {
                     pass.set_index_buffer(primitive.edges.0.slice(..), wgpu::IndexFormat::Uint32);
                     pass.draw_indexed(0..primitive.edges.1, 0, d..d + 1);
@@ -730,11 +800,11 @@ impl Renderer {
                 }
             }
         }
-        if options.bones && !options.silhouette && self.bones.1 > 0 {
+        if options.bones && !options.silhouette && frame.bones.1 > 0 {
             pass.set_pipeline(&self.overlay_pipeline);
             pass.set_bind_group(0, &self.line_group, &[]);
-            pass.set_vertex_buffer(0, self.bones.0.slice(..));
-            pass.draw(0..self.bones.1, 0..1);
+            pass.set_vertex_buffer(0, frame.bones.0.slice(..));
+            pass.draw(0..frame.bones.1, 0..1);
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use egui::{Color32, RichText, Stroke, Ui};
 
+use crate::debug_views::ColorView;
 use crate::posing::PaletteMode;
 use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
 
@@ -33,6 +34,8 @@ pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     blend_section(ui, viewer, commands);
     ui.separator();
     view_section(ui, viewer, commands);
+    ui.separator();
+    debug_section(ui, viewer);
     ui.separator();
     joints_section(ui, viewer);
     ui.separator();
@@ -249,6 +252,57 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
             commands.push(UiCommand::ResetCamera);
         }
     });
+}
+
+fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let c = &mut viewer.controls;
+    egui::ComboBox::from_label("Colour by")
+        .selected_text(color_view_name(c.color_view))
+        .show_ui(ui, |ui| {
+            for view in [
+                ColorView::Material,
+                ColorView::DominantJoint,
+                ColorView::SelectedJointWeight,
+                ColorView::WeightSumDeviation,
+                ColorView::InfluenceCount,
+                ColorView::Displacement,
+            ] {
+                ui.selectable_value(&mut c.color_view, view, color_view_name(view));
+            }
+        });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut c.split, "Split view, right:");
+        ui.radio_value(&mut c.compare, PaletteMode::Animated, "Animated");
+        ui.radio_value(&mut c.compare, PaletteMode::Bind, "Bind");
+        ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
+    });
+    if c.color_view == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
+        ui.label(RichText::new("click a joint, or pick one in the skeleton").weak());
+    }
+    ui.label(RichText::new("click a joint to select it, a vertex to list its weights").weak());
+    if let Some(p) = &viewer.picked_vertex {
+        ui.label(format!(
+            "vertex {} (instance {}, primitive {})",
+            p.vertex, p.instance, p.primitive
+        ));
+        if p.influences.is_empty() {
+            ui.label("  not skinned");
+        }
+        for (name, palette, weight) in &p.influences {
+            ui.monospace(format!("  {weight:.3}  {name} (palette {palette})"));
+        }
+    }
+}
+
+fn color_view_name(view: ColorView) -> &'static str {
+    match view {
+        ColorView::Material => "materials",
+        ColorView::DominantJoint => "dominant joint",
+        ColorView::SelectedJointWeight => "selected joint's weight",
+        ColorView::WeightSumDeviation => "weight-sum deviation",
+        ColorView::InfluenceCount => "influence count",
+        ColorView::Displacement => "displacement vs the compared palette",
+    }
 }
 
 fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {

@@ -1,0 +1,200 @@
+//! Skinning-debug colourings of a character's vertices, computed on the CPU: dominant joint,
+//! one joint's weight, weight-sum deviation, influence count, and the displacement between two
+//! palettes. Colours are linear RGBA, one per vertex, per instance and primitive.
+
+use glam::{Vec3, Vec4};
+
+use crate::character::Character;
+use crate::posing::CharacterPose;
+
+/// What the mesh is coloured by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ColorView {
+    /// The file's materials.
+    #[default]
+    Material,
+    /// Each vertex in its heaviest joint's colour (stable per palette index).
+    DominantJoint,
+    /// Heat map of the selected joint's weight (blue 0 to red 1).
+    SelectedJointWeight,
+    /// How far the file's weights summed from one (green exact, red off by 0.1 or more).
+    WeightSumDeviation,
+    /// Influences per vertex: 1 blue, 2 green, 3 yellow, 4 orange, more than 4 magenta.
+    InfluenceCount,
+    /// Distance each vertex moves between the compared palettes, as a heat map.
+    Displacement,
+}
+
+/// A stable, distinct colour for an index: hues spaced by the golden angle, with brightness and
+/// saturation cycling so that neighbouring hues still differ.
+pub fn index_color(index: usize) -> Vec4 {
+    let hue = (index as f32 * 0.618_034).fract();
+    let value = [0.95, 0.72, 0.5][index % 3];
+    let saturation = [0.85, 0.55][(index / 3) % 2];
+    hsv(hue, saturation, value)
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> Vec4 {
+    let i = (h * 6.0).floor();
+    let f = h * 6.0 - i;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
+    let (r, g, b) = match i as i32 % 6 {
+        0 => (v, t, p),
+        1 => (q, v, p),
+        2 => (p, v, t),
+        3 => (p, q, v),
+        4 => (t, p, v),
+        _ => (v, p, q),
+    };
+    Vec4::new(r * r, g * g, b * b, 1.0)
+}
+
+/// Blue (0) through cyan, green, yellow to red (1).
+pub fn heat(x: f32) -> Vec4 {
+    let x = if x.is_finite() {
+        x.clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
+    let stops = [
+        Vec3::new(0.05, 0.1, 0.6),
+        Vec3::new(0.0, 0.6, 0.8),
+        Vec3::new(0.1, 0.8, 0.1),
+        Vec3::new(0.95, 0.85, 0.05),
+        Vec3::new(0.9, 0.05, 0.05),
+    ];
+    let f = x * (stops.len() - 1) as f32;
+    let i = (f.floor() as usize).min(stops.len() - 2);
+    stops[i].lerp(stops[i + 1], f - i as f32).extend(1.0)
+}
+
+const UNSKINNED: Vec4 = Vec4::new(0.35, 0.35, 0.35, 1.0);
+
+/// Per instance, per primitive, one colour per vertex. `selected` is a skeleton joint;
+/// `other` is the pose compared with `pose` (for `Displacement`).
+pub fn vertex_colors(
+    c: &Character,
+    view: ColorView,
+    pose: &CharacterPose,
+    other: Option<&CharacterPose>,
+    selected: Option<usize>,
+) -> Vec<Vec<Vec<Vec4>>> {
+    let size = pose
+        .world_bounds(c)
+        .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
+    c.instances
+        .iter()
+        .enumerate()
+        .map(|(i, instance)| {
+            let skin = instance.skin.map(|s| &c.skins[s]);
+            let selected_palette = selected.and_then(|joint| {
+                skin.and_then(|s| (0..s.skin.len()).find(|&p| s.skin.joint(p) == Some(joint)))
+            });
+            let mine = pose.instance_world_positions(c, i);
+            let theirs = other.map(|o| o.instance_world_positions(c, i));
+            let mut offset = 0;
+            c.meshes[instance.mesh]
+                .primitives
+                .iter()
+                .map(|primitive| {
+                    let n = primitive.positions.len();
+                    let colors = (0..n)
+                        .map(|v| {
+                            let Some(sk) = primitive.skinning.as_ref().filter(|_| skin.is_some())
+                            else {
+                                return match (view, &theirs) {
+                                    (ColorView::Displacement, Some(t)) => heat(
+                                        mine[offset + v].distance(t[offset + v]) / (0.1 * size),
+                                    ),
+                                    _ => UNSKINNED,
+                                };
+                            };
+                            let (j, w) = (sk.joints[v], sk.weights[v]);
+                            match view {
+                                ColorView::Material => Vec4::ONE,
+                                ColorView::DominantJoint => {
+                                    let k =
+                                        (0..4).max_by(|a, b| w[*a].total_cmp(&w[*b])).unwrap_or(0);
+                                    index_color(j[k] as usize)
+                                }
+                                ColorView::SelectedJointWeight => {
+                                    let weight: f32 = (0..4)
+                                        .filter(|&k| Some(j[k] as usize) == selected_palette)
+                                        .map(|k| w[k])
+                                        .sum();
+                                    heat(weight)
+                                }
+                                ColorView::WeightSumDeviation => {
+                                    let sum = sk.file_weight_sums.get(v).copied().unwrap_or(1.0);
+                                    let d = ((sum - 1.0).abs() / 0.1).min(1.0);
+                                    Vec4::new(0.1, 0.75, 0.2, 1.0)
+                                        .lerp(Vec4::new(0.9, 0.05, 0.05, 1.0), d)
+                                }
+                                ColorView::InfluenceCount => {
+                                    let dropped =
+                                        sk.dropped_weight.get(v).is_some_and(|&d| d > 0.0);
+                                    match (dropped, w.iter().filter(|x| **x > 0.0).count()) {
+                                        (true, _) => Vec4::new(0.9, 0.1, 0.9, 1.0),
+                                        (_, 0 | 1) => Vec4::new(0.1, 0.3, 0.9, 1.0),
+                                        (_, 2) => Vec4::new(0.1, 0.8, 0.2, 1.0),
+                                        (_, 3) => Vec4::new(0.95, 0.85, 0.05, 1.0),
+                                        _ => Vec4::new(0.95, 0.45, 0.05, 1.0),
+                                    }
+                                }
+                                ColorView::Displacement => match &theirs {
+                                    Some(t) => heat(
+                                        mine[offset + v].distance(t[offset + v]) / (0.1 * size),
+                                    ),
+                                    None => UNSKINNED,
+                                },
+                            }
+                        })
+                        .collect();
+                    offset += n;
+                    colors
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// What a click on a vertex shows: its influences by joint name, palette index and weight.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickedVertex {
+    pub instance: usize,
+    pub primitive: usize,
+    pub vertex: usize,
+    pub position: Vec3,
+    pub influences: Vec<(String, usize, f32)>,
+}
+
+/// The influences of one vertex.
+pub fn vertex_influences(
+    c: &Character,
+    instance: usize,
+    primitive: usize,
+    vertex: usize,
+) -> Vec<(String, usize, f32)> {
+    let Some(inst) = c.instances.get(instance) else {
+        return Vec::new();
+    };
+    let Some(skin) = inst.skin.map(|s| &c.skins[s]) else {
+        return Vec::new();
+    };
+    let Some(sk) = c.meshes[inst.mesh]
+        .primitives
+        .get(primitive)
+        .and_then(|p| p.skinning.as_ref())
+    else {
+        return Vec::new();
+    };
+    let (j, w) = (sk.joints[vertex], sk.weights[vertex]);
+    (0..4)
+        .filter(|&k| w[k] > 0.0)
+        .map(|k| {
+            let p = j[k] as usize;
+            let joint = skin.skin.joint(p).unwrap_or(0);
+            (c.skeleton.names()[joint].clone(), p, w[k])
+        })
+        .collect()
+}
