@@ -18,6 +18,7 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::anim::{
     Clip, Interpolation, ModelPose, PoseError, Skeleton, Skin, SkinPalette, build_palette,
+    build_palette_into,
 };
 use crate::import::Problem;
 
@@ -234,6 +235,22 @@ impl Character {
         };
         let mesh_from_world = self.world_from_mesh(instance, model).inverse();
         build_palette(model, &skin.skin, mesh_from_world, out)
+    }
+
+    /// `instance_palette` into a slice (a part of a larger palette array).
+    pub fn instance_palette_into(
+        &self,
+        instance: &MeshInstance,
+        model: &ModelPose,
+        out: &mut [Mat4],
+    ) -> Result<(), PoseError> {
+        let Some(skin) = instance.skin.and_then(|s| self.skins.get(s)) else {
+            return Ok(());
+        };
+        // The mesh node's world transform is affine: its inverse too.
+        let mesh_from_world =
+            Mat4::from(glam::Affine3A::from_mat4(self.world_from_mesh(instance, model)).inverse());
+        build_palette_into(model, &skin.skin, mesh_from_world, out)
     }
 
     pub fn vertex_count(&self) -> usize {

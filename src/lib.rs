@@ -6,6 +6,7 @@ pub mod app;
 pub mod builtin;
 pub mod character;
 pub mod check;
+pub mod crowd;
 pub mod debug_views;
 pub mod export;
 pub mod import;

@@ -193,8 +193,7 @@ impl CharacterPose {
             if mode == PaletteMode::Identity {
                 out.fill(Mat4::IDENTITY);
             } else {
-                c.instance_palette(instance, &self.model, palette)?;
-                out.copy_from_slice(palette.as_slice());
+                c.instance_palette_into(instance, &self.model, out)?;
             }
         }
         Ok(())

@@ -825,3 +825,31 @@ fn stages_refuse_buffers_of_the_wrong_size() {
         None
     );
 }
+
+#[test]
+fn fast_slerp_matches_the_trigonometric_formula() {
+    // Against slerp computed in f64 with acos and sines, over angles up to 179 degrees.
+    for deg in [0.5f64, 10.0, 45.0, 90.0, 135.0, 170.0, 179.0] {
+        let axis = glam::DVec3::new(0.3, -0.8, 0.52).normalize();
+        let a = glam::DQuat::from_axis_angle(glam::DVec3::new(1.0, 0.2, 0.1).normalize(), 0.4);
+        let b = glam::DQuat::from_axis_angle(axis, deg.to_radians()) * a;
+        for k in 0..=20 {
+            let u = k as f64 / 20.0;
+            let theta = a.dot(b).clamp(-1.0, 1.0).acos();
+            let expected = if theta < 1e-9 {
+                a
+            } else {
+                glam::DQuat::from_vec4(
+                    glam::DVec4::from(a) * (((1.0 - u) * theta).sin() / theta.sin())
+                        + glam::DVec4::from(b) * ((u * theta).sin() / theta.sin()),
+                )
+            };
+            let got =
+                glam::DVec4::from(slerp_shortest(a.as_quat(), b.as_quat(), u as f32).as_dquat());
+            let expected = glam::DVec4::from(expected);
+            // Component distance (angle_between's acos is too coarse near identity in f32).
+            let error = (got - expected).length().min((got + expected).length());
+            assert!(error < 1e-5, "{deg} deg at {u}: {error}");
+        }
+    }
+}

@@ -33,7 +33,7 @@ pub use playback::{
 };
 pub use pose::{
     BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_poses, build_palette,
-    local_to_model, skin_normal, skin_position, vertex_skin_matrix,
+    build_palette_into, local_to_model, skin_normal, skin_position, vertex_skin_matrix,
 };
 pub use sample::{ClipCursor, Interpolate, sample_clip, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};

@@ -214,23 +214,57 @@ pub fn build_palette(
     mesh_from_model: Mat4,
     out: &mut SkinPalette,
 ) -> Result<(), PoseError> {
+    build_palette_into(model, skin, mesh_from_model, &mut out.0)
+}
+
+/// `build_palette` into any slice of the skin's length (a part of a larger palette array).
+pub fn build_palette_into(
+    model: &ModelPose,
+    skin: &Skin,
+    mesh_from_model: Mat4,
+    out: &mut [Mat4],
+) -> Result<(), PoseError> {
     check_len("skin palette", skin.len(), out.len())?;
-    for ((out, &joint), joint_from_bind) in out
-        .0
-        .iter_mut()
-        .zip(skin.joints())
-        .zip(skin.joint_from_bind())
+    if let Some(&bad) = skin
+        .joints()
+        .iter()
+        .find(|&&j| usize::from(j) >= model.len())
     {
-        let model_from_joint =
-            model
-                .0
-                .get(usize::from(joint))
-                .ok_or(PoseError::LengthMismatch {
-                    what: "model pose",
-                    expected: usize::from(joint) + 1,
-                    actual: model.len(),
-                })?;
-        *out = mesh_from_model * Mat4::from(*model_from_joint) * *joint_from_bind;
+        return Err(PoseError::LengthMismatch {
+            what: "model pose",
+            expected: usize::from(bad) + 1,
+            actual: model.len(),
+        });
+    }
+    let models = &model.0;
+    match (
+        skin.joint_from_bind_affine(),
+        mesh_from_model.row(3) == glam::Vec4::W,
+    ) {
+        // Affine products (3x4): what every valid glTF file gets.
+        (Some(joint_from_bind), true) => {
+            let mesh_from_model = Affine3A::from_mat4(mesh_from_model);
+            let identity = mesh_from_model == Affine3A::IDENTITY;
+            for ((out, &joint), joint_from_bind) in
+                out.iter_mut().zip(skin.joints()).zip(joint_from_bind)
+            {
+                let model_from_bind = models[usize::from(joint)] * *joint_from_bind;
+                *out = Mat4::from(if identity {
+                    model_from_bind
+                } else {
+                    mesh_from_model * model_from_bind
+                });
+            }
+        }
+        _ => {
+            for ((out, &joint), joint_from_bind) in out
+                .iter_mut()
+                .zip(skin.joints())
+                .zip(skin.joint_from_bind())
+            {
+                *out = mesh_from_model * Mat4::from(models[usize::from(joint)]) * *joint_from_bind;
+            }
+        }
     }
     Ok(())
 }

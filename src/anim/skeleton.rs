@@ -6,7 +6,7 @@
 //! They are apart because glTF lets several skins share one hierarchy (ozz keeps inverse binds with
 //! the mesh, as joint remaps, for the same reason).
 
-use glam::Mat4;
+use glam::{Affine3A, Mat4};
 use thiserror::Error;
 
 use super::Transform;
@@ -146,6 +146,9 @@ impl Skeleton {
 pub struct Skin {
     joints: Vec<u16>,
     joint_from_bind: Vec<Mat4>,
+    /// The same matrices as affine 3x4 when every one is affine (always, for files the strict
+    /// importer accepts): the palette is then built with cheaper affine products.
+    joint_from_bind_affine: Option<Vec<Affine3A>>,
 }
 
 impl Skin {
@@ -176,9 +179,19 @@ impl Skin {
         }
         // Skeleton::new caps the joint count at u16::MAX + 1, so every index fits.
         let joints = joints.into_iter().map(|j| j as u16).collect();
+        let joint_from_bind_affine = joint_from_bind
+            .iter()
+            .all(|m| m.row(3) == glam::Vec4::W)
+            .then(|| {
+                joint_from_bind
+                    .iter()
+                    .map(|m| Affine3A::from_mat4(*m))
+                    .collect()
+            });
         Ok(Self {
             joints,
             joint_from_bind,
+            joint_from_bind_affine,
         })
     }
 
@@ -212,5 +225,9 @@ impl Skin {
     /// `joint_from_bind` (inverse bind) matrices in palette order.
     pub fn joint_from_bind(&self) -> &[Mat4] {
         &self.joint_from_bind
+    }
+
+    pub(crate) fn joint_from_bind_affine(&self) -> Option<&[Affine3A]> {
+        self.joint_from_bind_affine.as_deref()
     }
 }

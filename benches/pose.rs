@@ -1,0 +1,360 @@
+//! Pose pipeline benchmarks (criterion). Each `pose/*` measures one update of one character
+//! (the crowd: of all 1000), forward playback at 60 Hz; `stage/*` measures each stage on the
+//! dense 67-joint set. At the end a table prints ns per joint (skin joints) next to ozz's.
+//!
+//! `cargo bench --bench pose`; `cargo test --benches` runs each once as a smoke test.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group};
+use glam::{Mat4, Quat, Vec3};
+use skinscope::anim::{
+    self, BlendLayer, Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose,
+    Skeleton, Skin, SkinPalette, Track, Transform,
+};
+use skinscope::character::Character;
+use skinscope::crowd::Crowd;
+use skinscope::posing::{CharacterPose, PaletteMode};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn fox() -> Character {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
+    skinscope::import::load(&path).expect("Fox.glb from ../shared/gltf")
+}
+
+/// A dense synthetic rig: `n` joints (a branching chain), two clips of 31 keys per T, R and S
+/// track over 1 s and 1.4 s.
+struct Dense {
+    skeleton: Skeleton,
+    skin: Skin,
+    clips: [Clip; 2],
+}
+
+fn dense(n: usize) -> Dense {
+    // A binary tree: joint j hangs under (j - 1) / 2.
+    let parents: Vec<Option<usize>> = (0..n).map(|j| j.checked_sub(1).map(|p| p / 2)).collect();
+    let rest: Vec<Transform> = (0..n)
+        .map(|j| Transform {
+            translation: Vec3::new(0.1 * (j % 3) as f32, 0.2, 0.05 * (j % 5) as f32),
+            rotation: Quat::from_rotation_z(0.05 * j as f32),
+            scale: Vec3::ONE,
+        })
+        .collect();
+    let names = (0..n).map(|j| format!("j{j}")).collect();
+    let skeleton = Skeleton::new(names, parents, rest).unwrap();
+    let mut model = ModelPose::new(&skeleton);
+    anim::local_to_model(&skeleton, &LocalPose::rest(&skeleton), &mut model).unwrap();
+    let ibm = model
+        .as_slice()
+        .iter()
+        .map(|m| Mat4::from(*m).inverse())
+        .collect();
+    let skin = Skin::all_joints(&skeleton, ibm).unwrap();
+    let clip = |duration: f32, seed: f32| {
+        let times: Vec<f32> = (0..31).map(|k| k as f32 * duration / 30.0).collect();
+        let tracks = (0..n)
+            .flat_map(|j| {
+                let f = |k: usize| seed + j as f32 * 0.37 + k as f32 * 0.21;
+                let t = Track::new(
+                    times.clone(),
+                    (0..31)
+                        .map(|k| Vec3::new(f(k).sin() * 0.1, 0.2, f(k).cos() * 0.05))
+                        .collect(),
+                    Interpolation::Linear,
+                )
+                .unwrap();
+                let r = Track::new(
+                    times.clone(),
+                    (0..31)
+                        .map(|k| {
+                            Quat::from_euler(
+                                glam::EulerRot::XYZ,
+                                f(k).sin(),
+                                (0.7 * f(k)).cos(),
+                                0.3,
+                            )
+                        })
+                        .collect(),
+                    Interpolation::Linear,
+                )
+                .unwrap();
+                let s = Track::new(
+                    times.clone(),
+                    (0..31)
+                        .map(|k| Vec3::splat(1.0 + 0.05 * f(k).sin()))
+                        .collect(),
+                    Interpolation::Linear,
+                )
+                .unwrap();
+                [
+                    JointTrack {
+                        joint: j,
+                        channel: Channel::Translation(t),
+                    },
+                    JointTrack {
+                        joint: j,
+                        channel: Channel::Rotation(r),
+                    },
+                    JointTrack {
+                        joint: j,
+                        channel: Channel::Scale(s),
+                    },
+                ]
+            })
+            .collect();
+        Clip::new("dense", n, tracks, Vec::new()).unwrap()
+    };
+    Dense {
+        skeleton,
+        skin,
+        clips: [clip(1.0, 0.0), clip(1.4, 2.0)],
+    }
+}
+
+/// Scratch for the anim-level pipeline on a bare skeleton.
+struct Scratch {
+    a: LocalPose,
+    b: LocalPose,
+    blended: LocalPose,
+    model: ModelPose,
+    palette: SkinPalette,
+    cursors: [ClipCursor; 2],
+    time: f32,
+}
+
+impl Scratch {
+    fn new(d: &Dense) -> Self {
+        Self {
+            a: LocalPose::rest(&d.skeleton),
+            b: LocalPose::rest(&d.skeleton),
+            blended: LocalPose::rest(&d.skeleton),
+            model: ModelPose::new(&d.skeleton),
+            palette: SkinPalette::new(&d.skin),
+            cursors: [ClipCursor::new(&d.clips[0]), ClipCursor::new(&d.clips[1])],
+            time: 0.0,
+        }
+    }
+
+    fn single(&mut self, d: &Dense) {
+        self.time = anim::wrap_time(self.time + DT, d.clips[0].duration_secs());
+        anim::sample_clip(
+            &d.skeleton,
+            &d.clips[0],
+            self.time,
+            &mut self.cursors[0],
+            &mut self.a,
+        )
+        .unwrap();
+        anim::local_to_model(&d.skeleton, &self.a, &mut self.model).unwrap();
+        anim::build_palette(&self.model, &d.skin, Mat4::IDENTITY, &mut self.palette).unwrap();
+    }
+
+    fn blend(&mut self, d: &Dense) {
+        self.time = anim::wrap_time(self.time + DT, 1.0);
+        let (ta, tb) = (
+            self.time * d.clips[0].duration_secs(),
+            self.time * d.clips[1].duration_secs(),
+        );
+        anim::sample_clip(
+            &d.skeleton,
+            &d.clips[0],
+            ta,
+            &mut self.cursors[0],
+            &mut self.a,
+        )
+        .unwrap();
+        anim::sample_clip(
+            &d.skeleton,
+            &d.clips[1],
+            tb,
+            &mut self.cursors[1],
+            &mut self.b,
+        )
+        .unwrap();
+        let layers = [
+            BlendLayer {
+                pose: &self.a,
+                weight: 0.4,
+            },
+            BlendLayer {
+                pose: &self.b,
+                weight: 0.6,
+            },
+        ];
+        anim::blend_poses(&layers, &self.a, &mut self.blended).unwrap();
+        anim::local_to_model(&d.skeleton, &self.blended, &mut self.model).unwrap();
+        anim::build_palette(&self.model, &d.skin, Mat4::IDENTITY, &mut self.palette).unwrap();
+    }
+}
+
+/// (bench id, skin joints per update, ozz's ns/joint on this machine class).
+const ROWS: &[(&str, usize, Option<f64>)] = &[
+    ("pose/fox_single", 24, Some(17.2)),
+    ("pose/fox_blend", 24, Some(24.9)),
+    ("pose/dense67_single", 67, Some(27.5)),
+    ("pose/dense67_blend", 67, Some(46.9)),
+    ("pose/dense256_single", 256, None),
+    ("pose/crowd1000_fox_blend", 24_000, Some(63.0)),
+    ("stage/sample", 67, None),
+    ("stage/blend", 67, None),
+    ("stage/local_to_model", 67, None),
+    ("stage/palette", 67, None),
+];
+
+fn benches(c: &mut Criterion) {
+    let fox = fox();
+    let survey = fox
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "Survey")
+        .unwrap();
+    let walk = fox
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "Walk")
+        .unwrap();
+    let mut group = c.benchmark_group("pose");
+    let mut pose = CharacterPose::new(&fox);
+    let mut t = 0.0;
+    group.bench_function("fox_single", |b| {
+        b.iter(|| {
+            t = anim::wrap_time(t + DT, fox.clips[walk].duration_secs());
+            pose.sample(&fox, Some(walk), black_box(t), None).unwrap();
+            pose.update(&fox, PaletteMode::Animated).unwrap();
+        })
+    });
+    let mut ratio = 0.0;
+    group.bench_function("fox_blend", |b| {
+        b.iter(|| {
+            ratio = anim::wrap_time(ratio + DT, 1.0);
+            let (ta, tb) = (
+                ratio * fox.clips[survey].duration_secs(),
+                ratio * fox.clips[walk].duration_secs(),
+            );
+            pose.sample_two(&fox, (survey, black_box(ta)), (walk, tb), 0.5)
+                .unwrap();
+            pose.update(&fox, PaletteMode::Animated).unwrap();
+        })
+    });
+    for n in [67, 256] {
+        let d = dense(n);
+        let mut s = Scratch::new(&d);
+        group.bench_function(format!("dense{n}_single"), |b| {
+            b.iter(|| s.single(black_box(&d)))
+        });
+        if n == 67 {
+            group.bench_function("dense67_blend", |b| b.iter(|| s.blend(black_box(&d))));
+        }
+    }
+    // One thread: the per-joint figure compares with ozz's single-threaded one.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let mut crowd = Crowd::new(&fox, 1000, (survey, walk), 2.0);
+    let mut clock = 0.0;
+    group.bench_function("crowd1000_fox_blend", |b| {
+        b.iter(|| {
+            clock += DT;
+            one.install(|| crowd.update(&fox, black_box(clock)));
+        })
+    });
+    group.finish();
+
+    let d = dense(67);
+    let mut s = Scratch::new(&d);
+    s.blend(&d);
+    let mut stages = c.benchmark_group("stage");
+    stages.bench_function("sample", |b| {
+        b.iter(|| {
+            s.time = anim::wrap_time(s.time + DT, 1.0);
+            anim::sample_clip(
+                &d.skeleton,
+                &d.clips[0],
+                black_box(s.time),
+                &mut s.cursors[0],
+                &mut s.a,
+            )
+            .unwrap();
+        })
+    });
+    stages.bench_function("blend", |b| {
+        b.iter(|| {
+            let layers = [
+                BlendLayer {
+                    pose: &s.a,
+                    weight: 0.4,
+                },
+                BlendLayer {
+                    pose: &s.b,
+                    weight: 0.6,
+                },
+            ];
+            anim::blend_poses(black_box(&layers), &s.a, &mut s.blended).unwrap();
+        })
+    });
+    stages.bench_function("local_to_model", |b| {
+        b.iter(|| anim::local_to_model(&d.skeleton, black_box(&s.blended), &mut s.model).unwrap())
+    });
+    stages.bench_function("palette", |b| {
+        b.iter(|| {
+            anim::build_palette(black_box(&s.model), &d.skin, Mat4::IDENTITY, &mut s.palette)
+                .unwrap()
+        })
+    });
+    stages.finish();
+}
+
+criterion_group!(pose_benches, benches);
+
+/// Prints ns per skin joint from criterion's estimates, next to ozz-animation's figures.
+fn print_table() {
+    let root = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .join("criterion");
+    let mut lines = Vec::new();
+    for (id, joints, ozz) in ROWS {
+        let path = root.join(id).join("new/estimates.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {
+            continue;
+        };
+        let (Some(mean), Some(sd)) = (
+            json["mean"]["point_estimate"].as_f64(),
+            json["std_dev"]["point_estimate"].as_f64(),
+        ) else {
+            continue;
+        };
+        let per = mean / *joints as f64;
+        lines.push(format!(
+            "| {id:<26} | {mean:>12.0} | {:>6.1} | {per:>8.2} | {} |",
+            100.0 * sd / mean,
+            ozz.map_or("-".to_string(), |o| format!("{o:.1} ({:.2}x)", o / per))
+        ));
+    }
+    if !lines.is_empty() {
+        println!(
+            "\n| benchmark                  | ns/update    | sd %   | ns/joint | ozz ns/joint (speed-up) |"
+        );
+        println!(
+            "|----------------------------|--------------|--------|----------|-------------------------|"
+        );
+        for l in lines {
+            println!("{l}");
+        }
+    }
+}
+
+fn main() {
+    pose_benches();
+    Criterion::default().configure_from_args().final_summary();
+    // Only after a real measurement (`cargo bench`), not in `cargo test --benches`.
+    if std::env::args().any(|a| a == "--bench") {
+        print_table();
+    }
+}

@@ -1,0 +1,136 @@
+//! A crowd: many copies of one character on a grid, each at its own phase of a two-clip blend
+//! (idle/walk style) and its own weight. Every member's palettes go into one array (one storage
+//! buffer on the GPU, indexed by instance), posed in parallel over the cores.
+
+use glam::{Mat4, Vec3};
+use rayon::prelude::*;
+
+use crate::anim::wrap_time;
+use crate::character::Character;
+use crate::posing::{CharacterPose, PaletteMode};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Member {
+    /// Offset of this member's phase, as a ratio of the cycle.
+    phase: f32,
+    /// Weight of clip B.
+    weight: f32,
+    offset: Vec3,
+}
+
+pub struct Crowd {
+    members: Vec<Member>,
+    clips: (usize, usize),
+    /// Entries per member: a `CharacterPose` palette (identity entry, then each skinned
+    /// instance's).
+    palette_len: usize,
+    /// `palette_len` entries per member, members in order.
+    pub palette: Vec<Mat4>,
+    /// `world_from_mesh` per member per instance (members major).
+    pub world_from_mesh: Vec<Mat4>,
+    /// Where each instance's palette starts within a member's entries.
+    pub palette_base: Vec<u32>,
+    instances: usize,
+    spacing: f32,
+}
+
+impl Crowd {
+    /// `count` members on a square grid `spacing` apart, blending clips `a` and `b` (indices into
+    /// the character's clips) with weights and phases spread over the crowd.
+    pub fn new(c: &Character, count: usize, clips: (usize, usize), spacing: f32) -> Self {
+        let template = CharacterPose::new(c);
+        let side = (count as f32).sqrt().ceil().max(1.0) as usize;
+        let members = (0..count)
+            .map(|k| {
+                let (row, col) = (k / side, k % side);
+                let centre = (side as f32 - 1.0) * 0.5;
+                Member {
+                    // Deterministic, well spread: golden-ratio sequences.
+                    phase: (k as f32 * 0.618_034).fract(),
+                    weight: (k as f32 * 0.414_213_57).fract(),
+                    offset: Vec3::new(
+                        (col as f32 - centre) * spacing,
+                        0.0,
+                        (row as f32 - centre) * spacing,
+                    ),
+                }
+            })
+            .collect();
+        Self {
+            members,
+            clips,
+            palette_len: template.palette.len(),
+            palette: vec![Mat4::IDENTITY; template.palette.len() * count],
+            world_from_mesh: vec![Mat4::IDENTITY; c.instances.len() * count],
+            palette_base: template.palette_base.clone(),
+            instances: c.instances.len(),
+            spacing,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty()
+    }
+
+    /// Palette entries per member.
+    pub fn palette_len(&self) -> usize {
+        self.palette_len
+    }
+
+    /// Distance between neighbours on the grid.
+    pub fn spacing(&self) -> f32 {
+        self.spacing
+    }
+
+    /// Poses every member at shared clock `time_secs`, in parallel over rayon's threads (set
+    /// their number with a `rayon::ThreadPool` around the call, or RAYON_NUM_THREADS).
+    pub fn update(&mut self, c: &Character, time_secs: f32) {
+        let (a, b) = self.clips;
+        let (Some(clip_a), Some(clip_b)) = (c.clips.get(a), c.clips.get(b)) else {
+            return;
+        };
+        let (da, db) = (clip_a.duration_secs(), clip_b.duration_secs());
+        let members = &self.members;
+        let instances = self.instances;
+        self.palette
+            .par_chunks_mut(self.palette_len)
+            .zip(self.world_from_mesh.par_chunks_mut(instances))
+            .enumerate()
+            .for_each_init(
+                || CharacterPose::new(c),
+                |pose, (k, (palette, world))| {
+                    let m = members[k];
+                    // Both clips at the same ratio of their cycle, whose length follows the weight.
+                    let cycle = da + (db - da) * m.weight;
+                    let ratio = if cycle > 0.0 {
+                        wrap_time(time_secs / cycle + m.phase, 1.0)
+                    } else {
+                        0.0
+                    };
+                    let posed = pose
+                        .sample_two(c, (a, ratio * da), (b, ratio * db), m.weight)
+                        .and_then(|_| pose.update(c, PaletteMode::Animated));
+                    if posed.is_ok() {
+                        palette.copy_from_slice(&pose.palette);
+                        let shift = Mat4::from_translation(m.offset);
+                        for (w, p) in world.iter_mut().zip(&pose.world_from_mesh) {
+                            *w = shift * *p;
+                        }
+                    }
+                },
+            );
+    }
+
+    /// Bounds of the grid of characters, given one character's bounds.
+    pub fn bounds(&self, one: (Vec3, Vec3)) -> (Vec3, Vec3) {
+        self.members
+            .iter()
+            .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), m| {
+                (lo.min(one.0 + m.offset), hi.max(one.1 + m.offset))
+            })
+    }
+}

@@ -1,0 +1,66 @@
+//! The pose pipeline allocates nothing per frame once warmed up: sampling, blending, composing
+//! and palettes write into buffers sized once. Counted with a global allocator (this test file
+//! is its own binary, so the count is this test's alone).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn posing_frames_allocate_nothing_after_warm_up() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
+    let fox = skinscope::import::load(&path).unwrap();
+    let mut pose = skinscope::posing::CharacterPose::new(&fox);
+    let mut playback = skinscope::anim::Playback::new(fox.clips[1].duration_secs());
+    let frame = |pose: &mut skinscope::posing::CharacterPose,
+                 playback: &mut skinscope::anim::Playback,
+                 k: usize| {
+        playback.advance(1.0 / 60.0);
+        let t = playback.time_secs();
+        if k % 2 == 0 {
+            pose.sample(&fox, Some(1), t, None).unwrap();
+        } else {
+            let blend = skinscope::posing::BlendSpec { b: 2, weight: 0.3 };
+            pose.sample(&fox, Some(1), t, Some(blend)).unwrap();
+        }
+        pose.update(&fox, skinscope::posing::PaletteMode::Animated)
+            .unwrap();
+    };
+    for k in 0..10 {
+        frame(&mut pose, &mut playback, k);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for k in 0..600 {
+        frame(&mut pose, &mut playback, k);
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert_eq!(
+        after - before,
+        0,
+        "{} allocations in 600 frames",
+        after - before
+    );
+    // The counter works: building a pose allocates.
+    let _another = skinscope::posing::CharacterPose::new(&fox);
+    assert!(ALLOCATIONS.load(Ordering::Relaxed) > after);
+}
