@@ -197,6 +197,9 @@ const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("pose/dense67_blend", 67, Some(46.9)),
     ("pose/dense256_single", 256, None),
     ("pose/crowd1000_fox_blend", 24_000, Some(63.0)),
+    ("crowd/fox1000_blend_2thread", 24_000, None),
+    ("crowd/fox10000_blend_1thread", 240_000, None),
+    ("crowd/fox10000_blend_2thread", 240_000, None),
     ("stage/sample", 67, None),
     ("stage/blend", 67, None),
     ("stage/local_to_model", 67, None),
@@ -262,6 +265,21 @@ fn benches(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // Crowd sizes and thread counts for the notes: one update of all members.
+    let mut threads = c.benchmark_group("crowd");
+    for (members, n) in [(1000, 2), (10_000, 1), (10_000, 2)] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let mut crowd = Crowd::new(&fox, members, (survey, walk), 2.0);
+        let mut clock = 0.0;
+        threads.bench_function(format!("fox{members}_blend_{n}thread"), |b| {
+            b.iter(|| {
+                clock += DT;
+                pool.install(|| crowd.update(&fox, black_box(clock)));
+            })
+        });
+    }
+    threads.finish();
 
     let d = dense(67);
     let mut s = Scratch::new(&d);

@@ -17,7 +17,7 @@ use crate::posing::PaletteMode;
 use crate::render::camera::OrbitCamera;
 use crate::render::gpu::{GpuError, LAVAPIPE_HINT};
 use crate::render::headless::Offscreen;
-use crate::render::renderer::{self, DrawOptions, FrameInput, LineVertex, Renderer};
+use crate::render::renderer::{self, DrawOptions, FrameInput, LineVertex, Posed, Renderer};
 use crate::ui;
 use crate::viewer::{UiCommand, Viewer};
 
@@ -57,6 +57,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         result: Ok(()),
         character_generation: 0,
         last_view: None,
+        renderer_members: 1,
     };
     event_loop
         .run_app(&mut app)
@@ -102,6 +103,8 @@ struct App {
     character_generation: u64,
     /// The last frame's main 3D view (points), camera and aspect: what a click picks in.
     last_view: Option<(egui::Rect, crate::render::camera::Camera, f32)>,
+    /// Copies the renderer was built for.
+    renderer_members: usize,
 }
 
 fn surface_config(
@@ -332,13 +335,16 @@ impl App {
         for command in commands {
             self.viewer.apply(command);
         }
-        if self.viewer_generation_changed() {
+        let members = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
+        if self.viewer_generation_changed() || members != self.renderer_members {
+            self.renderer_members = members;
             let gfx = self.gfx.as_mut().expect("checked above");
-            gfx.renderer = Renderer::new(
+            gfx.renderer = Renderer::with_members(
                 &gfx.device,
                 &gfx.queue,
                 &self.viewer.character,
                 gfx.config.format.add_srgb_suffix(),
+                members,
             );
             self.viewer.pose_frame();
         }
@@ -352,7 +358,7 @@ impl App {
             view_rect.height() * ppp,
         ];
         // Split view: the main palette on the left, the compared one on the right.
-        let split = self.viewer.controls.split;
+        let split = self.viewer.controls.split && self.viewer.crowd.is_none();
         let (main_view, compare_view) = if split {
             let half = viewport[2] * 0.5;
             (
@@ -371,8 +377,7 @@ impl App {
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
                 .viewer
-                .pose
-                .world_bounds(&self.viewer.character)
+                .world_bounds()
                 .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
             let framed = OrbitCamera::framing(min, max, 40.0, aspect);
             for r in &requests {
@@ -492,7 +497,10 @@ impl App {
             &gfx.queue,
             &FrameInput {
                 character: &self.viewer.character,
-                pose: &self.viewer.pose,
+                posed: match &self.viewer.crowd {
+                    Some(crowd) => Posed::Crowd(crowd),
+                    None => Posed::One(&self.viewer.pose),
+                },
                 camera: &camera,
                 aspect,
                 bones: &self.bones,
@@ -533,7 +541,7 @@ impl App {
                 &gfx.queue,
                 &FrameInput {
                     character: &self.viewer.character,
-                    pose: &self.viewer.compare_pose,
+                    posed: Posed::One(&self.viewer.compare_pose),
                     camera: &camera,
                     aspect,
                     bones: &self.bones,

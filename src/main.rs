@@ -144,6 +144,10 @@ struct RenderArgs {
     /// Colour the mesh for skinning debugging instead of by its materials.
     #[arg(long, value_enum, default_value = "material")]
     color_by: ColorArg,
+    /// Draw this many copies on a grid, each at its own phase and weight of a blend of --clip and
+    /// --blend's clip (or of --clip alone).
+    #[arg(long)]
+    crowd: Option<usize>,
     /// The palette `--color-by displacement` compares with.
     #[arg(long, value_enum, default_value = "bind")]
     compare: PaletteArg,
@@ -407,6 +411,7 @@ fn render(args: &RenderArgs) -> Result<(), String> {
             ColorArg::Displacement => ColorView::Displacement,
         },
         compare: palette_mode(args.compare),
+        crowd: args.crowd,
         camera,
         options,
     };

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_event};
 use crate::character::Character;
+use crate::crowd::Crowd;
 use crate::debug_views::{self, ColorView, PickedVertex};
 use crate::import;
 use crate::posing::{CharacterPose, PaletteMode};
@@ -47,6 +48,9 @@ pub struct Controls {
     pub split: bool,
     /// The palette compared with `palette` by the split view and the displacement colours.
     pub compare: PaletteMode,
+    /// Copies drawn on a grid (0: just the character), each at its own phase and weight of the
+    /// blend's clips A and B.
+    pub crowd: usize,
     /// The path typed in the panel's file field.
     pub path: String,
 }
@@ -78,6 +82,7 @@ impl Controls {
             color_view: ColorView::Material,
             split: false,
             compare: PaletteMode::Bind,
+            crowd: 0,
             path: String::new(),
         }
     }
@@ -130,6 +135,9 @@ pub struct Viewer {
     pub compare_pose: CharacterPose,
     /// The vertex last clicked, with its influences.
     pub picked_vertex: Option<PickedVertex>,
+    /// The crowd, when `Controls::crowd` asks for one.
+    pub crowd: Option<Crowd>,
+    crowd_clock: f32,
     pub controls: Controls,
     /// Where the character came from (`None`: built in).
     pub source: Option<PathBuf>,
@@ -155,6 +163,8 @@ impl Viewer {
             pose: CharacterPose::new(&character),
             compare_pose: CharacterPose::new(&character),
             picked_vertex: None,
+            crowd: None,
+            crowd_clock: 0.0,
             controls,
             source,
             playback: Playback::new(0.0),
@@ -189,6 +199,7 @@ impl Viewer {
                 self.pose = CharacterPose::new(&character);
                 self.compare_pose = CharacterPose::new(&character);
                 self.picked_vertex = None;
+                self.crowd = None;
                 self.character = character;
                 self.controls = controls;
                 self.source = Some(path.to_path_buf());
@@ -321,6 +332,9 @@ impl Viewer {
     /// Advances playback by `dt_secs` of wall time, logging the events crossed.
     pub fn advance(&mut self, dt_secs: f32) {
         self.sync_playback();
+        if self.controls.playing {
+            self.crowd_clock += dt_secs * self.controls.speed;
+        }
         let mut fired = Vec::new();
         let mode = self.playback.mode;
         let log = |clip: usize, step: Step, character: &Character, fired: &mut Vec<LoggedEvent>| {
@@ -392,6 +406,28 @@ impl Viewer {
         if let Err(e) = result {
             log::error!("posing failed: {e}");
         }
+        let members = self.controls.crowd.min(100_000);
+        if members == 0 {
+            self.crowd = None;
+        } else {
+            if self
+                .crowd
+                .as_ref()
+                .is_none_or(|crowd| crowd.len() != members)
+            {
+                let one = self
+                    .pose
+                    .world_bounds(c)
+                    .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
+                let spacing = (one.1 - one.0).max_element().max(1e-3) * 1.2;
+                let clips = (self.controls.blend_a, self.controls.blend_b);
+                self.crowd = Some(Crowd::new(c, members, clips, spacing));
+                self.camera_requests.push(UiCommand::FrameCamera);
+            }
+            if let Some(crowd) = self.crowd.as_mut() {
+                crowd.update(c, self.crowd_clock);
+            }
+        }
         if self.comparing() {
             self.compare_pose.local.clone_from(&self.pose.local);
             if let Err(e) = self.compare_pose.update(c, self.controls.compare) {
@@ -400,9 +436,20 @@ impl Viewer {
         }
     }
 
-    /// Whether the compared palette is in use (split view or displacement colours).
+    /// Whether the compared palette is in use (split view or displacement colours; not for a
+    /// crowd).
     pub fn comparing(&self) -> bool {
-        self.controls.split || self.controls.color_view == ColorView::Displacement
+        self.controls.crowd == 0
+            && (self.controls.split || self.controls.color_view == ColorView::Displacement)
+    }
+
+    /// Bounds of what is drawn: the posed character, or the whole crowd.
+    pub fn world_bounds(&self) -> Option<(glam::Vec3, glam::Vec3)> {
+        let one = self.pose.world_bounds(&self.character)?;
+        Some(match &self.crowd {
+            Some(crowd) => crowd.bounds(one),
+            None => one,
+        })
     }
 
     /// The debug colours of the current view, per instance and primitive (empty for materials).

@@ -37,7 +37,7 @@ fn posing_frames_allocate_nothing_after_warm_up() {
                  k: usize| {
         playback.advance(1.0 / 60.0);
         let t = playback.time_secs();
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             pose.sample(&fox, Some(1), t, None).unwrap();
         } else {
             let blend = skinscope::posing::BlendSpec { b: 2, weight: 0.3 };

@@ -17,7 +17,7 @@ use skinscope::posing::{CharacterPose, PaletteMode};
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::headless::{self, CameraSpec, FrameRequest, render_frame};
-use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer};
+use skinscope::render::renderer::{DrawOptions, FrameInput, Posed, Renderer};
 use skinscope::render::skin_check::{CheckVertex, skin_on_gpu};
 
 fn gpu() -> Gpu {
@@ -316,7 +316,7 @@ fn paused_frames_upload_no_palette_bytes() {
             &gpu.queue,
             &FrameInput {
                 character: &c,
-                pose,
+                posed: Posed::One(pose),
                 camera: &camera,
                 aspect: 1.0,
                 bones: &[],

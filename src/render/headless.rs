@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::gpu::{Gpu, GpuError};
-use super::renderer::FrameInput;
+use super::renderer::{FrameInput, Posed};
 
 /// The offscreen colour format: 8-bit sRGB, what PNG stores.
 pub const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -147,6 +147,9 @@ pub struct FrameRequest {
     /// Debug colours instead of materials; `Displacement` compares with `compare`.
     pub color_view: crate::debug_views::ColorView,
     pub compare: crate::posing::PaletteMode,
+    /// Draw this many copies on a grid, each at its own phase and blend of `clip` and
+    /// `blend.b` (instanced from one palette buffer).
+    pub crowd: Option<usize>,
     pub camera: CameraSpec,
     pub options: super::renderer::DrawOptions,
 }
@@ -161,6 +164,7 @@ impl Default for FrameRequest {
             palette: crate::posing::PaletteMode::Animated,
             color_view: crate::debug_views::ColorView::Material,
             compare: crate::posing::PaletteMode::Bind,
+            crowd: None,
             camera: CameraSpec::Auto {
                 fov_y_degrees: 45.0,
             },
@@ -224,6 +228,9 @@ pub fn render_frame(
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
         return Err(format!("size {w}x{h} is outside 1x1..8192x8192"));
     }
+    if let Some(members) = request.crowd {
+        return render_crowd(gpu, character, request, members);
+    }
     let mut pose = crate::posing::CharacterPose::new(character);
     let camera = pose_and_frame(character, &mut pose, request)?;
     let mut renderer =
@@ -257,7 +264,7 @@ pub fn render_frame(
         &gpu.queue,
         &FrameInput {
             character,
-            pose: &pose,
+            posed: Posed::One(&pose),
             camera: &camera,
             aspect: w as f32 / h as f32,
             bones: &bones,
@@ -279,4 +286,87 @@ pub fn render_frame(
     target
         .read_rgba(&gpu.device, &gpu.queue)
         .map_err(|e| e.to_string())
+}
+
+/// A crowd of `members` copies: posed in parallel, drawn instanced, timed (logged at info level).
+fn render_crowd(
+    gpu: &Gpu,
+    character: &crate::character::Character,
+    request: &FrameRequest,
+    members: usize,
+) -> Result<Vec<u8>, String> {
+    if members == 0 || members > 100_000 {
+        return Err(format!("a crowd of {members} is outside 1..=100000"));
+    }
+    let (w, h) = request.size;
+    let a = request.clip.unwrap_or(0);
+    let b = request.blend.map_or(a, |blend| blend.b);
+    let mut rest = crate::posing::CharacterPose::new(character);
+    rest.update(character, crate::posing::PaletteMode::Bind)
+        .map_err(|e| e.to_string())?;
+    let one = rest
+        .world_bounds(character)
+        .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
+    let footprint = (one.1 - one.0).max_element().max(1e-3);
+    let mut crowd = crate::crowd::Crowd::new(character, members, (a, b), footprint * 1.2);
+    let start = std::time::Instant::now();
+    crowd.update(character, request.time_secs);
+    let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let (min, max) = crowd.bounds(one);
+    let aspect = w as f32 / h.max(1) as f32;
+    let camera = match request.camera {
+        CameraSpec::Auto { fov_y_degrees } => {
+            super::camera::Camera::framing(min, max, fov_y_degrees, aspect)
+        }
+        CameraSpec::Explicit { .. } => {
+            let mut unused = crate::posing::CharacterPose::new(character);
+            pose_and_frame(character, &mut unused, request)?
+        }
+    };
+    let mut renderer = super::renderer::Renderer::with_members(
+        &gpu.device,
+        &gpu.queue,
+        character,
+        COLOR_FORMAT,
+        members,
+    );
+    let target = Offscreen::new(&gpu.device, request.size);
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let start = std::time::Instant::now();
+    let options = super::renderer::DrawOptions {
+        bones: false,
+        ..request.options
+    };
+    renderer.prepare(
+        &gpu.queue,
+        &FrameInput {
+            character,
+            posed: Posed::Crowd(&crowd),
+            camera: &camera,
+            aspect,
+            bones: &[],
+            options: &options,
+        },
+    );
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.paint(
+        &gpu.device,
+        &mut encoder,
+        &target.view,
+        request.size,
+        &options,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(format!("GPU validation error: {error}"));
+    }
+    let pixels = target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .map_err(|e| e.to_string())?;
+    log::info!(
+        "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
+        renderer.palette_bytes_uploaded,
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(pixels)
 }

@@ -15,6 +15,7 @@ use wgpu::util::DeviceExt;
 use super::camera::Camera;
 use super::shaders;
 use crate::character::{Character, Primitive};
+use crate::crowd::Crowd;
 use crate::posing::CharacterPose;
 
 pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -59,11 +60,18 @@ pub struct LineVertex {
     pub color: [f32; 4],
 }
 
-/// What one `prepare` writes: a posed character seen by a camera.
+/// What is drawn: one posed character, or a crowd of copies.
+#[derive(Clone, Copy)]
+pub enum Posed<'a> {
+    One(&'a CharacterPose),
+    Crowd(&'a Crowd),
+}
+
+/// What one `prepare` writes: a posed character (or crowd) seen by a camera.
 #[derive(Clone, Copy)]
 pub struct FrameInput<'a> {
     pub character: &'a Character,
-    pub pose: &'a CharacterPose,
+    pub posed: Posed<'a>,
     pub camera: &'a Camera,
     /// Width over height of the viewport drawn into.
     pub aspect: f32,
@@ -140,8 +148,13 @@ pub struct Renderer {
     line_group: wgpu::BindGroup,
     frames: Vec<FrameBuffers>,
     frame: usize,
-    /// (instance, mesh, primitive) per draw, in draw order; its index is the draw index.
+    /// (instance, mesh, primitive) per draw slot, in draw order. Each slot is drawn once per
+    /// crowd member: draw data index `slot * members + member`, the member being the instance
+    /// index of the draw call.
     draws: Vec<(usize, usize, usize)>,
+    /// Copies drawn (1 unless a crowd).
+    members: usize,
+    draw_scratch: Vec<DrawUniform>,
     primitives: Vec<Vec<GpuPrimitive>>,
     palette: Vec<Mat4>,
     palette_generation: u64,
@@ -207,6 +220,19 @@ impl Renderer {
         character: &Character,
         color_format: wgpu::TextureFormat,
     ) -> Self {
+        Self::with_members(device, queue, character, color_format, 1)
+    }
+
+    /// A renderer for a crowd of `members` copies of `character`, all drawn instanced from one
+    /// palette storage buffer.
+    pub fn with_members(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        character: &Character,
+        color_format: wgpu::TextureFormat,
+        members: usize,
+    ) -> Self {
+        let members = members.max(1);
         let uniform_entry = |binding, visibility| wgpu::BindGroupLayoutEntry {
             binding,
             visibility,
@@ -401,8 +427,9 @@ impl Renderer {
                 draws.push((i, instance.mesh, p));
             }
         }
-        let palette_size = (pose.palette.len().max(1) * std::mem::size_of::<Mat4>()) as u64;
-        let draws_size = (draws.len().max(1) * std::mem::size_of::<DrawUniform>()) as u64;
+        let palette_size =
+            (pose.palette.len().max(1) * members * std::mem::size_of::<Mat4>()) as u64;
+        let draws_size = (draws.len().max(1) * members * std::mem::size_of::<DrawUniform>()) as u64;
         // Per joint a segment and a cross, plus the selected joint's marker.
         let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let frames = (0..FRAMES_IN_FLIGHT)
@@ -586,6 +613,8 @@ impl Renderer {
             frames,
             frame: 0,
             draws,
+            members,
+            draw_scratch: Vec::new(),
             primitives,
             palette: Vec::new(),
             palette_generation: 0,
@@ -604,7 +633,7 @@ impl Renderer {
     pub fn prepare(&mut self, queue: &wgpu::Queue, frame: &FrameInput<'_>) {
         let FrameInput {
             character,
-            pose,
+            posed,
             camera,
             aspect,
             bones,
@@ -625,27 +654,43 @@ impl Renderer {
         };
         queue.write_buffer(&self.camera_buffer, 0, bytemuck::bytes_of(&camera_uniform));
 
-        if self.palette != pose.palette {
-            self.palette.clone_from(&pose.palette);
+        let palette: &[Mat4] = match posed {
+            Posed::One(pose) => &pose.palette,
+            Posed::Crowd(crowd) => &crowd.palette,
+        };
+        if self.palette != palette {
+            self.palette.clear();
+            self.palette.extend_from_slice(palette);
             self.palette_generation += 1;
         }
-        let draw_data: Vec<DrawUniform> = self
-            .draws
-            .iter()
-            .map(|&(i, mesh, p)| {
-                let factor: Vec4 = character.meshes[mesh].primitives[p]
-                    .material
-                    .base_color_factor;
-                DrawUniform {
-                    world_from_mesh: pose.world_from_mesh[i].to_cols_array(),
+        let members = self.members;
+        self.draw_scratch.clear();
+        for &(i, mesh, p) in &self.draws {
+            let factor: Vec4 = character.meshes[mesh].primitives[p]
+                .material
+                .base_color_factor;
+            for k in 0..members {
+                let (world_from_mesh, palette_base) = match posed {
+                    Posed::One(pose) => (pose.world_from_mesh[i], pose.palette_base[i]),
+                    Posed::Crowd(crowd) => (
+                        crowd
+                            .world_from_mesh
+                            .get(k * character.instances.len() + i)
+                            .copied()
+                            .unwrap_or(Mat4::IDENTITY),
+                        (k * crowd.palette_len()) as u32 + crowd.palette_base[i],
+                    ),
+                };
+                self.draw_scratch.push(DrawUniform {
+                    world_from_mesh: world_from_mesh.to_cols_array(),
                     base_color: factor.to_array(),
-                    palette_base: pose.palette_base[i],
+                    palette_base,
                     _pad: [0; 3],
-                }
-            })
-            .collect();
-        if draw_data != self.draw_data {
-            self.draw_data = draw_data;
+                });
+            }
+        }
+        if self.draw_scratch != self.draw_data {
+            std::mem::swap(&mut self.draw_scratch, &mut self.draw_data);
             self.draws_generation += 1;
         }
         let frame = &mut self.frames[self.frame];
@@ -782,20 +827,22 @@ impl Renderer {
             pass.set_bind_group(1, &frame.palette_group, &[]);
             for (draw, &(_, mesh, p)) in self.draws.iter().enumerate() {
                 let primitive = &self.primitives[mesh][p];
-                let d = draw as u32;
+                // This slot's draw data for every member: the instance range of the call.
+                let n = self.members as u32;
+                let members = draw as u32 * n..(draw as u32 + 1) * n;
                 pass.set_bind_group(2, &primitive.material, &[]);
                 pass.set_vertex_buffer(0, primitive.vertices.slice(..));
                 pass.set_vertex_buffer(1, primitive.colors.slice(..));
                 if edges {
                     pass.set_index_buffer(primitive.edges.0.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..primitive.edges.1, 0, d..d + 1);
+                    pass.draw_indexed(0..primitive.edges.1, 0, members.clone());
                 } else if let Some((indices, count)) = &primitive.indices {
                     pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(0..*count, 0, d..d + 1);
+                    pass.draw_indexed(0..*count, 0, members.clone());
                 } else {
                     pass.draw(
                         0..primitive.vertex_count - primitive.vertex_count % 3,
-                        d..d + 1,
+                        members,
                     );
                 }
             }

@@ -245,6 +245,17 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
     });
     ui.horizontal(|ui| {
+        ui.label("Crowd");
+        ui.add(
+            egui::DragValue::new(&mut c.crowd)
+                .range(0..=10_000)
+                .speed(10.0),
+        )
+        .on_hover_text(
+            "copies on a grid, each at its own phase and weight of the blend's clips A and B",
+        );
+    });
+    ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             commands.push(UiCommand::FrameCamera);
         }
