@@ -269,7 +269,10 @@ fn benches(c: &mut Criterion) {
     // Crowd sizes and thread counts for the notes: one update of all members.
     let mut threads = c.benchmark_group("crowd");
     for (members, n) in [(1000, 2), (10_000, 1), (10_000, 2)] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap();
         let mut crowd = Crowd::new(&fox, members, (survey, walk), 2.0);
         let mut clock = 0.0;
         threads.bench_function(format!("fox{members}_blend_{n}thread"), |b| {
@@ -350,17 +353,17 @@ fn print_table() {
         };
         let per = mean / *joints as f64;
         lines.push(format!(
-            "| {id:<26} | {mean:>12.0} | {:>6.1} | {per:>8.2} | {} |",
+            "| {id:<30} | {mean:>12.0} | {:>6.1} | {per:>8.2} | {} |",
             100.0 * sd / mean,
             ozz.map_or("-".to_string(), |o| format!("{o:.1} ({:.2}x)", o / per))
         ));
     }
     if !lines.is_empty() {
         println!(
-            "\n| benchmark                  | ns/update    | sd %   | ns/joint | ozz ns/joint (speed-up) |"
+            "\n| benchmark                      | ns/update    | sd %   | ns/joint | ozz ns/joint (speed-up) |"
         );
         println!(
-            "|----------------------------|--------------|--------|----------|-------------------------|"
+            "|--------------------------------|--------------|--------|----------|-------------------------|"
         );
         for l in lines {
             println!("{l}");

@@ -50,4 +50,6 @@ if installed vulkan-validationlayers 2>/dev/null; then
 fi
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
 
-cargo test --locked
+# --all-targets builds the criterion benchmarks too and runs each once (as `cargo bench` would, without
+# the optimised build and the timing).
+cargo test --locked --all-targets
