@@ -105,6 +105,27 @@ fn import(
             return None;
         }
     };
+    // The gltf crate's validation indexes POSITION accessors without checking them first (a panic
+    // on a bad index): check those here.
+    let accessor_count = gltf.document.as_json().accessors.len();
+    let mut bad_position = false;
+    for (m, mesh) in gltf.document.as_json().meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
+            if let Some(index) = primitive.attributes.get(&position)
+                && index.value() >= accessor_count
+            {
+                problems.error(
+                    format!("/meshes/{m}/primitives/{p}/attributes/POSITION"),
+                    describe_validation_error(gltf::json::validation::Error::IndexOutOfBounds),
+                );
+                bad_position = true;
+            }
+        }
+    }
+    if bad_position {
+        return None;
+    }
     // The gltf crate's own checks (index ranges, enums, required fields) come first: its
     // accessors assume them.
     if let Err(gltf::Error::Validation(errors)) =
@@ -119,12 +140,15 @@ fn import(
                 && pointer.ends_with("/bufferView");
             // POSITION bounds are required by glTF but only used for culling; three.js loads
             // files without them. Bounds are computed from the data when needed.
-            let position_bounds = error == gltf::json::validation::Error::Missing
-                && (pointer.ends_with("/POSITION/min") || pointer.ends_with("/POSITION/max"));
+            let position_bounds = matches!(
+                error,
+                gltf::json::validation::Error::Missing | gltf::json::validation::Error::Invalid
+            ) && (pointer.ends_with("/POSITION/min")
+                || pointer.ends_with("/POSITION/max"));
             if position_bounds {
                 problems.warn(
                     pointer,
-                    "POSITION accessor has no min/max (glTF requires them); computed from the data",
+                    "POSITION accessor has no usable min/max (glTF requires them); computed from the data",
                 );
             } else if !zero_filled {
                 problems.error(pointer, describe_validation_error(error));
