@@ -87,6 +87,8 @@ struct Gfx {
     egui_renderer: egui_wgpu::Renderer,
     _instance: wgpu::Instance,
     adapter: wgpu::Adapter,
+    /// Set by wgpu when the device is lost (driver reset, GPU removed): the next frame rebuilds.
+    lost: Arc<std::sync::atomic::AtomicBool>,
 }
 
 struct App {
@@ -136,6 +138,16 @@ impl Gfx {
                 .create_window(attributes)
                 .map_err(|e| format!("cannot open a window: {e}"))?,
         );
+        Self::with_window(event_loop, window, viewer)
+    }
+
+    /// The GPU side of a window: instance, surface, device, renderers. Also what recovers from a
+    /// lost device (the window stays).
+    fn with_window(
+        event_loop: &ActiveEventLoop,
+        window: Arc<Window>,
+        viewer: &Viewer,
+    ) -> Result<Self, String> {
         let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
             event_loop.owned_display_handle(),
         ));
@@ -157,6 +169,12 @@ impl Gfx {
             ..Default::default()
         }))
         .map_err(|e| format!("cannot create a GPU device: {e}; {LAVAPIPE_HINT}"))?;
+        let lost = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            log::error!("the GPU device was lost ({reason:?}): {message}");
+            flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        });
         let inner = window.inner_size();
         let config = surface_config(&surface, &adapter, (inner.width, inner.height))
             .ok_or_else(|| "the window's surface supports no format on this adapter".to_string())?;
@@ -195,6 +213,7 @@ impl Gfx {
             egui_renderer,
             _instance: instance,
             adapter,
+            lost,
         })
     }
 
@@ -287,6 +306,25 @@ impl App {
         let dt = (now - self.last_frame).as_secs_f32().min(0.25);
         self.last_frame = now;
         let Some(gfx) = self.gfx.as_mut() else { return };
+        if gfx.lost.load(std::sync::atomic::Ordering::SeqCst) {
+            // Rebuild everything on the GPU side for the same window; the viewer's state stays.
+            let window = gfx.window.clone();
+            self.gfx = None;
+            match Gfx::with_window(event_loop, window, &self.viewer) {
+                Ok(new) => {
+                    log::warn!("recreated the GPU device after it was lost");
+                    self.gfx = Some(new);
+                    self.renderer_members = 1;
+                }
+                Err(e) => {
+                    self.result = Err(format!(
+                        "the GPU device was lost and could not be recreated: {e}"
+                    ));
+                    event_loop.exit();
+                }
+            }
+            return;
+        }
         if gfx.config.width == 0 || gfx.config.height == 0 {
             return;
         }
