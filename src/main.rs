@@ -439,7 +439,7 @@ fn check(file: &Path, json: bool) -> ExitCode {
         match Gpu::headless() {
             Ok(gpu) => {
                 report.bind_identity_pixel_difference =
-                    bind_identity_difference(&gpu, &character).ok()
+                    headless::bind_identity_difference(&gpu, &character, 256).ok()
             }
             Err(e) => log::warn!("no render comparison: {e}"),
         }
@@ -457,38 +457,6 @@ fn check(file: &Path, json: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-/// Fraction of pixels that differ between bind-pose and identity-palette renders seen by one
-/// camera.
-fn bind_identity_difference(gpu: &Gpu, character: &Character) -> Result<f64, String> {
-    let mut pose = skinscope::posing::CharacterPose::new(character);
-    pose.update(character, PaletteMode::Bind)
-        .map_err(|e| e.to_string())?;
-    let (min, max) = pose
-        .world_bounds(character)
-        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
-    let camera = skinscope::render::camera::Camera::framing(min, max, 40.0, 1.0);
-    let request = |palette| FrameRequest {
-        size: (256, 256),
-        palette,
-        camera: CameraSpec::Explicit {
-            eye: camera.eye,
-            target: Some(camera.target),
-            fov_y_degrees: 40.0,
-            near: Some(camera.near),
-            far: Some(camera.far),
-        },
-        ..Default::default()
-    };
-    let a = headless::render_frame(gpu, character, &request(PaletteMode::Bind))?;
-    let b = headless::render_frame(gpu, character, &request(PaletteMode::Identity))?;
-    let differing = a
-        .chunks_exact(4)
-        .zip(b.chunks_exact(4))
-        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
-        .count();
-    Ok(differing as f64 / (a.len() / 4) as f64)
 }
 
 /// The character posed at a clip time (default clip 0; the rest pose without clips).

@@ -214,45 +214,13 @@ fn fox_silhouette_matches_cpu_projected_triangles() {
     );
 }
 
-/// Renders with one fixed camera (framed on the rest pose), so palettes can be compared.
-fn render_palette(gpu: &Gpu, c: &Character, palette: PaletteMode) -> Vec<u8> {
-    let mut pose = CharacterPose::new(c);
-    pose.update(c, PaletteMode::Bind).unwrap();
-    let (min, max) = pose.world_bounds(c).unwrap();
-    let camera = Camera::framing(min, max, 40.0, 1.0);
-    let request = FrameRequest {
-        size: (200, 200),
-        palette,
-        camera: CameraSpec::Explicit {
-            eye: camera.eye,
-            target: Some(camera.target),
-            fov_y_degrees: 40.0,
-            near: Some(camera.near),
-            far: Some(camera.far),
-        },
-        ..Default::default()
-    };
-    render_frame(gpu, c, &request).unwrap()
-}
-
-fn fraction_differing(a: &[u8], b: &[u8]) -> f64 {
-    let differing = a
-        .chunks_exact(4)
-        .zip(b.chunks_exact(4))
-        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
-        .count();
-    differing as f64 / (a.len() / 4) as f64
-}
-
 #[test]
 fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
     let gpu = gpu();
+    let difference = |c: &Character| headless::bind_identity_difference(&gpu, c, 200).unwrap();
     for file in ["Fox/Fox.glb", "CesiumMan/CesiumMan.glb"] {
         let c = load(file);
-        let f = fraction_differing(
-            &render_palette(&gpu, &c, PaletteMode::Bind),
-            &render_palette(&gpu, &c, PaletteMode::Identity),
-        );
+        let f = difference(&c);
         assert!(f < 0.001, "{file}: {f} of pixels differ");
     }
     // RiggedSimple's vertices are authored in another node's space: its bind palette is the
@@ -267,10 +235,7 @@ fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
         bind.iter().all(|m| m.abs_diff_eq(axis_turn, 1e-4)),
         "{bind:?}"
     );
-    let f = fraction_differing(
-        &render_palette(&gpu, &c, PaletteMode::Bind),
-        &render_palette(&gpu, &c, PaletteMode::Identity),
-    );
+    let f = difference(&c);
     assert!(f < 0.01, "RiggedSimple: {f} of pixels differ");
     // Fox with one inverse bind matrix deliberately broken (the head's moved up by a unit).
     let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
@@ -290,10 +255,7 @@ fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
     let new = raw.add_f32(&matrices, "MAT4");
     raw.json["skins"][0]["inverseBindMatrices"] = serde_json::json!(new);
     let c = import::load_bytes(&raw.to_glb(), Path::new("broken-fox.glb")).unwrap();
-    let f = fraction_differing(
-        &render_palette(&gpu, &c, PaletteMode::Bind),
-        &render_palette(&gpu, &c, PaletteMode::Identity),
-    );
+    let f = difference(&c);
     assert!(f > 0.002, "broken inverse binds: only {f} of pixels differ");
 }
 

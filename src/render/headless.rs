@@ -271,13 +271,25 @@ pub fn render_frame(
             options: &options,
         },
     );
+    paint_and_read(gpu, &mut renderer, &target, scope, &options)
+}
+
+/// Paints what `prepare` wrote into `target`, checks the validation scope opened before, and
+/// reads the pixels back.
+fn paint_and_read(
+    gpu: &Gpu,
+    renderer: &mut super::renderer::Renderer,
+    target: &Offscreen,
+    scope: wgpu::ErrorScopeGuard,
+    options: &super::renderer::DrawOptions,
+) -> Result<Vec<u8>, String> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer.paint(
         &gpu.device,
         &mut encoder,
         &target.view,
-        request.size,
-        &options,
+        target.size,
+        options,
     );
     gpu.queue.submit([encoder.finish()]);
     if let Some(error) = pollster::block_on(scope.pop()) {
@@ -348,25 +360,52 @@ fn render_crowd(
             options: &options,
         },
     );
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.paint(
-        &gpu.device,
-        &mut encoder,
-        &target.view,
-        request.size,
-        &options,
-    );
-    gpu.queue.submit([encoder.finish()]);
-    if let Some(error) = pollster::block_on(scope.pop()) {
-        return Err(format!("GPU validation error: {error}"));
-    }
-    let pixels = target
-        .read_rgba(&gpu.device, &gpu.queue)
-        .map_err(|e| e.to_string())?;
+    let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options)?;
     log::info!(
         "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
         renderer.palette_bytes_uploaded,
         start.elapsed().as_secs_f64() * 1000.0
     );
     Ok(pixels)
+}
+
+/// Fraction of pixels (any channel off by more than 2) that differ between the rest-pose (bind)
+/// and identity-palette renders of a character, both seen by one camera framed on the rest pose.
+/// Nearly 0 when the file's inverse binds match its vertex data.
+pub fn bind_identity_difference(
+    gpu: &Gpu,
+    character: &crate::character::Character,
+    size: u32,
+) -> Result<f64, String> {
+    let mut pose = crate::posing::CharacterPose::new(character);
+    pose.update(character, crate::posing::PaletteMode::Bind)
+        .map_err(|e| e.to_string())?;
+    let (min, max) = pose
+        .world_bounds(character)
+        .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
+    let camera = super::camera::Camera::framing(min, max, 40.0, 1.0);
+    let request = |palette| FrameRequest {
+        size: (size, size),
+        palette,
+        camera: CameraSpec::Explicit {
+            eye: camera.eye,
+            target: Some(camera.target),
+            fov_y_degrees: camera.fov_y_degrees,
+            near: Some(camera.near),
+            far: Some(camera.far),
+        },
+        ..Default::default()
+    };
+    let a = render_frame(gpu, character, &request(crate::posing::PaletteMode::Bind))?;
+    let b = render_frame(
+        gpu,
+        character,
+        &request(crate::posing::PaletteMode::Identity),
+    )?;
+    let differing = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    Ok(differing as f64 / (a.len() / 4).max(1) as f64)
 }
