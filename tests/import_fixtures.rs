@@ -536,3 +536,35 @@ fn missing_files_and_directories_are_refused_with_their_name() {
         "{e}"
     );
 }
+
+#[test]
+fn images_without_a_mime_type_or_a_source_load_without_their_texture() {
+    // Found by fuzzing: the gltf crate unwraps these fields and panicked.
+    for image in [json!({"bufferView": 0}), json!({})] {
+        let mut raw = RawGltf::new();
+        let positions = raw.add_f32(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+        raw.push("images", image);
+        raw.push("textures", json!({"source": 0}));
+        raw.push(
+            "materials",
+            json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}),
+        );
+        let mesh = raw.add_mesh(
+            json!({"primitives": [{"attributes": {"POSITION": positions}, "material": 0}]}),
+        );
+        let node = raw.add_node(json!({"mesh": mesh}));
+        raw.add_root(node);
+        let c = must_load(&raw);
+        assert!(
+            c.meshes[0].primitives[0]
+                .material
+                .base_color_texture
+                .is_none()
+        );
+        assert!(
+            c.warnings.iter().any(|w| w.pointer == "/images/0"),
+            "{:?}",
+            c.warnings
+        );
+    }
+}

@@ -31,7 +31,10 @@ pub(crate) fn build(
     let mut meshes = Vec::new();
     let mut instances = Vec::new();
     let mut loaded: HashMap<(usize, Option<usize>), usize> = HashMap::new();
-    let mut textures = TextureCache::default();
+    let mut textures = TextureCache {
+        document,
+        decoded: HashMap::new(),
+    };
     for &node_index in &hierarchy.scene_nodes {
         let node = &nodes[node_index];
         let at = format!("/nodes/{node_index}");
@@ -115,7 +118,7 @@ fn build_mesh(
     node: Option<usize>,
     buffers: &Buffers,
     base: &Path,
-    textures: &mut TextureCache,
+    textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Option<MeshData> {
     let at = format!("/meshes/{}", mesh.index());
@@ -219,7 +222,7 @@ fn build_primitive(
     node: Option<usize>,
     buffers: &Buffers,
     base: &Path,
-    textures: &mut TextureCache,
+    textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Option<Primitive> {
     let attr = |name: &str| format!("{at}/attributes/{name}");
@@ -613,14 +616,16 @@ fn read_skinning(
 }
 
 /// Decoded images by glTF image index (`None`: failed, already warned).
-#[derive(Default)]
-struct TextureCache(HashMap<usize, Option<Texture>>);
+struct TextureCache<'d> {
+    document: &'d gltf::Document,
+    decoded: HashMap<usize, Option<Texture>>,
+}
 
 fn read_material(
     material: &gltf::Material<'_>,
     buffers: &Buffers,
     base: &Path,
-    textures: &mut TextureCache,
+    textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Material {
     let pbr = material.pbr_metallic_roughness();
@@ -637,10 +642,11 @@ fn read_material(
                 "only TEXCOORD_0 is supported; the texture is read with it",
             );
         }
+        let document = textures.document;
         textures
-            .0
+            .decoded
             .entry(image.index())
-            .or_insert_with(|| match decode_image(&image, buffers, base) {
+            .or_insert_with(|| match decode_image(document, &image, buffers, base) {
                 Ok(t) => Some(t),
                 Err(message) => {
                     problems.warn(
@@ -659,12 +665,24 @@ fn read_material(
 }
 
 fn decode_image(
+    document: &gltf::Document,
     image: &gltf::Image<'_>,
     buffers: &Buffers,
     base: &Path,
 ) -> Result<Texture, String> {
-    let encoded: Vec<u8> = match image.source() {
-        gltf::image::Source::View { view, .. } => {
+    // From the JSON, not gltf's Image::source(), which unwraps a missing mimeType or uri (a
+    // panic on such files). The image crate finds the format from the bytes.
+    let json = document
+        .as_json()
+        .images
+        .get(image.index())
+        .ok_or("the image does not exist")?;
+    let encoded: Vec<u8> = match (&json.buffer_view, &json.uri) {
+        (Some(view), _) => {
+            let view = document
+                .views()
+                .nth(view.value())
+                .ok_or("its buffer view does not exist")?;
             let buffer = match buffers.get(view.buffer().index()) {
                 Some(Ok(data)) => data,
                 Some(Err(reason)) => return Err(format!("its buffer has no data: {reason}")),
@@ -676,11 +694,12 @@ fn decode_image(
                 .ok_or("its buffer view runs past its buffer")?
                 .to_vec()
         }
-        gltf::image::Source::Uri { uri, .. } => {
+        (None, Some(uri)) => {
             gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), Some(base))
                 .map_err(|e| format!("cannot load {uri:?}: {e}"))?
                 .0
         }
+        (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
     };
     let decoded =
         image::load_from_memory(&encoded).map_err(|e| format!("cannot decode the image: {e}"))?;
