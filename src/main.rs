@@ -56,22 +56,16 @@ enum Command {
     /// Print the skin palette at a clip time: per joint its name, palette index and 16 floats
     /// (column-major).
     Palette {
-        file: PathBuf,
-        #[arg(long)]
-        clip: Option<String>,
-        #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
-        time: f32,
+        #[command(flatten)]
+        at: PoseAt,
         #[arg(long)]
         json: bool,
     },
     /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
     /// order, vertices in file order, an `o` per node).
     Pose {
-        file: PathBuf,
-        #[arg(long)]
-        clip: Option<String>,
-        #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
-        time: f32,
+        #[command(flatten)]
+        at: PoseAt,
         #[arg(long)]
         out: PathBuf,
     },
@@ -83,6 +77,18 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// A file posed at a clip time.
+#[derive(clap::Args)]
+struct PoseAt {
+    file: PathBuf,
+    /// Clip name or index (default: the first clip, or the rest pose when there is none).
+    #[arg(long)]
+    clip: Option<String>,
+    /// Clip time in seconds (wraps around the clip).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
+    time: f32,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -245,18 +251,8 @@ fn main() -> ExitCode {
         Some(Command::Inspect { file, json }) => return inspect(&file, json),
         Some(Command::Render(args)) => render(&args),
         Some(Command::Check { file, json }) => return check(&file, json),
-        Some(Command::Palette {
-            file,
-            clip,
-            time,
-            json,
-        }) => palette(&file, clip.as_deref(), time, json),
-        Some(Command::Pose {
-            file,
-            clip,
-            time,
-            out,
-        }) => pose_obj(&file, clip.as_deref(), time, &out),
+        Some(Command::Palette { at, json }) => palette(&at.file, at.clip.as_deref(), at.time, json),
+        Some(Command::Pose { at, out }) => pose_obj(&at.file, at.clip.as_deref(), at.time, &out),
         Some(Command::GenerateBuiltin { out }) => {
             std::fs::write(&out, skinscope::builtin::generate())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))
