@@ -32,7 +32,12 @@ pub struct Crowd {
     pub palette_base: Vec<u32>,
     instances: usize,
     spacing: f32,
+    /// One pose scratch per block of members, made once: a frame allocates nothing.
+    scratch: Vec<CharacterPose>,
 }
+
+/// Members posed by one task (one scratch pose).
+const BLOCK: usize = 16;
 
 impl Crowd {
     /// `count` members on a square grid `spacing` apart, blending clips `a` and `b` (indices into
@@ -65,6 +70,9 @@ impl Crowd {
             palette_base: template.palette_base.clone(),
             instances: c.instances.len(),
             spacing,
+            scratch: (0..count.div_ceil(BLOCK))
+                .map(|_| CharacterPose::new(c))
+                .collect(),
         }
     }
 
@@ -96,14 +104,22 @@ impl Crowd {
         let (da, db) = (clip_a.duration_secs(), clip_b.duration_secs());
         let members = &self.members;
         let instances = self.instances;
+        let palette_len = self.palette_len;
         self.palette
-            .par_chunks_mut(self.palette_len)
-            .zip(self.world_from_mesh.par_chunks_mut(instances))
+            .par_chunks_mut(palette_len * BLOCK)
+            .zip(
+                self.world_from_mesh
+                    .par_chunks_mut(instances.max(1) * BLOCK),
+            )
+            .zip(self.scratch.par_iter_mut())
             .enumerate()
-            .for_each_init(
-                || CharacterPose::new(c),
-                |pose, (k, (palette, world))| {
-                    let m = members[k];
+            .for_each(|(block, ((palettes, worlds), pose))| {
+                for (i, (palette, world)) in palettes
+                    .chunks_mut(palette_len)
+                    .zip(worlds.chunks_mut(instances.max(1)))
+                    .enumerate()
+                {
+                    let m = members[block * BLOCK + i];
                     // Both clips at the same ratio of their cycle, whose length follows the weight.
                     let cycle = da + (db - da) * m.weight;
                     let ratio = if cycle > 0.0 {
@@ -121,8 +137,8 @@ impl Crowd {
                             *w = shift * *p;
                         }
                     }
-                },
-            );
+                }
+            });
     }
 
     /// Bounds of the grid of characters, given one character's bounds.
