@@ -853,3 +853,81 @@ fn fast_slerp_matches_the_trigonometric_formula() {
         }
     }
 }
+
+#[test]
+fn sampling_a_clip_equals_sampling_each_track_alone() {
+    // Tracks sharing key times (located once per frame) and tracks with their own, over forward,
+    // backward and jumping times: the same values as sampling each track by itself.
+    let shared: Vec<f32> = (0..10).map(|k| k as f32 * 0.1).collect();
+    let own: Vec<f32> = vec![0.05, 0.3, 0.31, 0.9];
+    let n = 4;
+    let mut tracks = Vec::new();
+    for j in 0..n {
+        let times = if j % 2 == 0 {
+            shared.clone()
+        } else {
+            own.clone()
+        };
+        let f = |k: usize| (j * 7 + k) as f32 * 0.3;
+        let tr = Track::new(
+            times.clone(),
+            (0..times.len())
+                .map(|k| Vec3::new(f(k).sin(), f(k), 0.0))
+                .collect(),
+            Interpolation::Linear,
+        )
+        .unwrap();
+        let rot = Track::new(
+            times.clone(),
+            (0..times.len())
+                .map(|k| Quat::from_rotation_y(f(k)))
+                .collect(),
+            Interpolation::Step,
+        )
+        .unwrap();
+        let cubic: Vec<Vec3> = (0..3 * shared.len())
+            .map(|k| Vec3::splat(f(k).cos()))
+            .collect();
+        let sc = Track::new(shared.clone(), cubic, Interpolation::CubicSpline).unwrap();
+        tracks.push(JointTrack {
+            joint: j,
+            channel: Channel::Translation(tr),
+        });
+        tracks.push(JointTrack {
+            joint: j,
+            channel: Channel::Rotation(rot),
+        });
+        tracks.push(JointTrack {
+            joint: j,
+            channel: Channel::Scale(sc),
+        });
+    }
+    let skeleton = Skeleton::new(
+        names(n),
+        (0..n).map(|j| j.checked_sub(1)).collect(),
+        vec![Transform::IDENTITY; n],
+    )
+    .unwrap();
+    let clip = Clip::new("mixed", n, tracks, vec![]).unwrap();
+    let mut cursor = ClipCursor::new(&clip);
+    let mut pose = LocalPose::rest(&skeleton);
+    let mut times: Vec<f32> = (0..60).map(|k| k as f32 / 59.0).collect();
+    times.extend((0..60).rev().map(|k| k as f32 / 59.0 - 0.05));
+    times.extend([0.7, 0.1, 1.2, -0.3, 0.55]);
+    for t in times {
+        sample_clip(&skeleton, &clip, t, &mut cursor, &mut pose).unwrap();
+        for jt in clip.tracks() {
+            let mut hint = 0;
+            let got = pose.as_slice()[jt.joint];
+            match &jt.channel {
+                Channel::Translation(tr) => {
+                    assert_eq!(got.translation, sample_track(tr, t, &mut hint), "t={t}")
+                }
+                Channel::Rotation(r) => {
+                    assert_eq!(got.rotation, sample_track(r, t, &mut hint), "t={t}")
+                }
+                Channel::Scale(s) => assert_eq!(got.scale, sample_track(s, t, &mut hint), "t={t}"),
+            }
+        }
+    }
+}

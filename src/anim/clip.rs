@@ -253,6 +253,9 @@ pub struct Clip {
     joint_count: usize,
     duration_secs: f32,
     tracks: Vec<JointTrack>,
+    /// For each track, the first track (at or before it) with exactly the same key times: the
+    /// sampler locates a time once per distinct key-time array.
+    time_leaders: Vec<u32>,
     events: Vec<ClipEvent>,
 }
 
@@ -299,11 +302,22 @@ impl Clip {
             }
         }
         events.sort_by(|a, b| a.time_secs.total_cmp(&b.time_secs));
+        let mut first_with: std::collections::HashMap<Vec<u32>, u32> =
+            std::collections::HashMap::new();
+        let time_leaders = tracks
+            .iter()
+            .enumerate()
+            .map(|(k, jt)| {
+                let key: Vec<u32> = jt.channel.times().iter().map(|t| t.to_bits()).collect();
+                *first_with.entry(key).or_insert(k as u32)
+            })
+            .collect();
         Ok(Self {
             name: name.into(),
             joint_count,
             duration_secs,
             tracks,
+            time_leaders,
             events,
         })
     }
@@ -324,6 +338,11 @@ impl Clip {
 
     pub fn tracks(&self) -> &[JointTrack] {
         &self.tracks
+    }
+
+    /// Per track, the first track with the same key times (itself when none before it has).
+    pub(crate) fn time_leaders(&self) -> &[u32] {
+        &self.time_leaders
     }
 
     /// Events sorted by time.

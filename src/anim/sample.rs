@@ -17,16 +17,19 @@ use glam::{Quat, Vec3, Vec4};
 use super::pose::check_len;
 use super::{Channel, Clip, Interpolation, LocalPose, PoseError, Skeleton, Track};
 
-/// Per-track interval hints for one clip, owned by whoever plays it.
+/// Per-track interval hints for one clip, owned by whoever plays it, and where the last sample
+/// fell among each track's keys.
 #[derive(Clone, Debug)]
 pub struct ClipCursor {
     hints: Vec<u32>,
+    positions: Vec<KeyPosition>,
 }
 
 impl ClipCursor {
     pub fn new(clip: &Clip) -> Self {
         Self {
             hints: vec![0; clip.tracks().len()],
+            positions: vec![KeyPosition::default(); clip.tracks().len()],
         }
     }
 }
@@ -150,44 +153,84 @@ fn find_interval(times: &[f32], t: f32, hint: &mut u32) -> usize {
     i
 }
 
-/// Samples one track at `time_secs`, using and updating `hint`.
-pub fn sample_track<T: Interpolate + super::TrackValue>(
-    track: &Track<T>,
-    time_secs: f32,
-    hint: &mut u32,
-) -> T {
-    let times = track.times();
+/// Where a time falls among a track's keys: hold key `i` (`hold`), or interpolate from key `i`
+/// to `i + 1` at `u` in [0, 1) over an interval of `dt` seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct KeyPosition {
+    i: u32,
+    u: f32,
+    dt: f32,
+    hold: bool,
+}
+
+/// Locates `time_secs` among `times` (clamping outside them), using and updating `hint`.
+fn locate(times: &[f32], time_secs: f32, hint: &mut u32) -> KeyPosition {
     let last = times.len() - 1;
     // NaN holds the first key too.
     if time_secs.is_nan() || time_secs <= times[0] {
         *hint = 0;
-        return track.key_value(0);
+        return KeyPosition {
+            i: 0,
+            u: 0.0,
+            dt: 0.0,
+            hold: true,
+        };
     }
     if time_secs >= times[last] {
         *hint = last as u32;
-        return track.key_value(last);
+        return KeyPosition {
+            i: last as u32,
+            u: 0.0,
+            dt: 0.0,
+            hold: true,
+        };
     }
     let i = find_interval(times, time_secs, hint);
     let (t0, t1) = (times[i], times[i + 1]);
     let dt = t1 - t0;
-    let u = (time_secs - t0) / dt;
+    KeyPosition {
+        i: i as u32,
+        u: (time_secs - t0) / dt,
+        dt,
+        hold: false,
+    }
+}
+
+/// The track's value at a located position.
+fn value_at<T: Interpolate + super::TrackValue>(track: &Track<T>, at: KeyPosition) -> T {
+    let i = at.i as usize;
+    if at.hold {
+        return track.key_value(i);
+    }
     let values = track.values();
     match track.interpolation() {
         Interpolation::Step => values[i],
-        Interpolation::Linear => T::lerp_keys(values[i], values[i + 1], u),
+        Interpolation::Linear => T::lerp_keys(values[i], values[i + 1], at.u),
         Interpolation::CubicSpline => {
             // Per key: [in-tangent, value, out-tangent].
             let v0 = values[3 * i + 1];
             let b0 = values[3 * i + 2];
             let a1 = values[3 * (i + 1)];
             let v1 = values[3 * (i + 1) + 1];
-            T::hermite(v0, b0, v1, a1, u, dt)
+            T::hermite(v0, b0, v1, a1, at.u, at.dt)
         }
     }
 }
 
+/// Samples one track at `time_secs`, using and updating `hint`.
+pub fn sample_track<T: Interpolate + super::TrackValue>(
+    track: &Track<T>,
+    time_secs: f32,
+    hint: &mut u32,
+) -> T {
+    value_at(track, locate(track.times(), time_secs, hint))
+}
+
 /// Samples `clip` at `time_secs` into `out`: the skeleton's rest pose, overwritten by every track.
 /// `time_secs` is clip time (already looped or clamped by playback).
+///
+/// Tracks with the same key times (glTF samplers often share an input, and dense clips key every
+/// track alike) are located once: the first of them searches, the others reuse its position.
 pub fn sample_clip(
     skeleton: &Skeleton,
     clip: &Clip,
@@ -200,13 +243,23 @@ pub fn sample_clip(
     check_len("clip cursor", clip.tracks().len(), cursor.hints.len())?;
     let pose = out.as_mut_slice();
     pose.copy_from_slice(skeleton.rest());
-    for (jt, hint) in clip.tracks().iter().zip(cursor.hints.iter_mut()) {
-        // Clip::new checked every joint against `joint_count`, checked equal above.
+    let leaders = clip.time_leaders();
+    for (k, jt) in clip.tracks().iter().enumerate() {
+        // Clip::new checked every joint against `joint_count`, checked equal above, and that
+        // each track's leader comes at or before it.
+        let leader = leaders[k] as usize;
+        let at = if leader == k {
+            let at = locate(jt.channel.times(), time_secs, &mut cursor.hints[k]);
+            cursor.positions[k] = at;
+            at
+        } else {
+            cursor.positions[leader]
+        };
         let target = &mut pose[jt.joint];
         match &jt.channel {
-            Channel::Translation(t) => target.translation = sample_track(t, time_secs, hint),
-            Channel::Rotation(t) => target.rotation = sample_track(t, time_secs, hint),
-            Channel::Scale(t) => target.scale = sample_track(t, time_secs, hint),
+            Channel::Translation(t) => target.translation = value_at(t, at),
+            Channel::Rotation(t) => target.rotation = value_at(t, at),
+            Channel::Scale(t) => target.scale = value_at(t, at),
         }
     }
     Ok(())
