@@ -58,6 +58,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         character_generation: 0,
         last_view: None,
         renderer_members: 1,
+        dialog: None,
     };
     event_loop
         .run_app(&mut app)
@@ -107,6 +108,8 @@ struct App {
     last_view: Option<(egui::Rect, crate::render::camera::Camera, f32)>,
     /// Copies the renderer was built for.
     renderer_members: usize,
+    /// A file dialog running on its own thread (the window keeps drawing); `None` when closed.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
 }
 
 fn surface_config(
@@ -373,6 +376,27 @@ impl App {
         for command in commands {
             self.viewer.apply(command);
         }
+        // The file dialog: start one when asked, open what it picked when it answers.
+        if let Some(i) = self
+            .viewer
+            .camera_requests
+            .iter()
+            .position(|r| *r == UiCommand::BrowseForFile)
+        {
+            self.viewer.camera_requests.remove(i);
+            self.browse();
+        }
+        let answer = self.dialog.as_ref().map(|rx| rx.try_recv());
+        match answer {
+            Some(Ok(picked)) => {
+                self.dialog = None;
+                if let Some(path) = picked {
+                    let _ = self.viewer.open(&path);
+                }
+            }
+            Some(Err(std::sync::mpsc::TryRecvError::Disconnected)) => self.dialog = None,
+            Some(Err(std::sync::mpsc::TryRecvError::Empty)) | None => {}
+        }
         let members = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
         if self.viewer_generation_changed() || members != self.renderer_members {
             self.renderer_members = members;
@@ -626,6 +650,22 @@ impl App {
         } else if self.options.frames.is_some_and(|n| self.frames_drawn >= n) {
             event_loop.exit();
         }
+    }
+
+    /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`.
+    fn browse(&mut self) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let picked = rfd::FileDialog::new()
+                .set_title("Open a glTF character")
+                .add_filter("glTF", &["gltf", "glb"])
+                .pick_file();
+            let _ = sender.send(picked);
+        });
+        self.dialog = Some(receiver);
     }
 
     /// A click (press and release without a drag) at `at` physical pixels: picks a joint or a

@@ -92,6 +92,8 @@ impl Controls {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     Open(PathBuf),
+    /// Ask the window for a file dialog.
+    BrowseForFile,
     /// Move the playhead to this clip time (no events fire).
     Seek(f32),
     /// Step by whole frames (1/30 s); negative steps back.
@@ -150,7 +152,7 @@ pub struct Viewer {
     pub load_error: Option<String>,
     pub recent: Vec<PathBuf>,
     pub stats: Stats,
-    /// Camera commands for the window to carry out.
+    /// Camera and dialog commands for the window to carry out.
     pub camera_requests: Vec<UiCommand>,
     /// Counts characters loaded, so a renderer knows when to rebuild.
     generation: u64,
@@ -265,7 +267,9 @@ impl Viewer {
                     self.playback.seek(0.0);
                 }
             }
-            UiCommand::FrameCamera | UiCommand::ResetCamera => self.camera_requests.push(command),
+            UiCommand::FrameCamera | UiCommand::ResetCamera | UiCommand::BrowseForFile => {
+                self.camera_requests.push(command)
+            }
         }
     }
 

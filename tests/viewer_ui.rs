@@ -200,3 +200,15 @@ fn the_debug_controls_set_the_colour_view_and_the_split() {
     assert!(h.state().controls.split);
     assert!(h.state().comparing());
 }
+
+#[test]
+fn browse_asks_the_window_for_a_file_dialog() {
+    let mut h = harness();
+    h.get_by_label("Browse...").click();
+    h.run();
+    assert!(
+        h.state()
+            .camera_requests
+            .contains(&skinscope::viewer::UiCommand::BrowseForFile)
+    );
+}

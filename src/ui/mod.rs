@@ -60,6 +60,9 @@ fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         if (ui.button("Open").clicked() || enter) && !viewer.controls.path.trim().is_empty() {
             commands.push(UiCommand::Open(viewer.controls.path.trim().into()));
         }
+        if ui.button("Browse...").clicked() {
+            commands.push(UiCommand::BrowseForFile);
+        }
     });
     ui.label(RichText::new("or drop a file on the window").weak());
     if !viewer.recent.is_empty() {
