@@ -13,6 +13,7 @@ use glam::{Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
 use crate::character::Character;
+use crate::glb::GlbWriter;
 use crate::import::{self, ImportError};
 
 /// File name of the committed asset.
@@ -483,92 +484,10 @@ fn clips() -> Vec<ClipSpec> {
     vec![idle, walk, wave]
 }
 
-/// A small GLB writer: one JSON document, one binary buffer.
-struct Writer {
-    json: Value,
-    bin: Vec<u8>,
-}
-
-impl Writer {
-    fn push(&mut self, key: &str, value: Value) -> usize {
-        let list = self.json[key].as_array_mut().map(|l| {
-            l.push(value.clone());
-            l.len() - 1
-        });
-        list.unwrap_or_else(|| {
-            self.json[key] = json!([value]);
-            0
-        })
-    }
-
-    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
-        }
-        let mut view =
-            json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
-        self.bin.extend_from_slice(bytes);
-        self.push("bufferViews", view)
-    }
-
-    fn floats(&mut self, data: &[f32], type_: &str, bounds: bool, target: Option<u32>) -> usize {
-        let n = match type_ {
-            "SCALAR" => 1,
-            "VEC3" => 3,
-            "VEC4" => 4,
-            _ => 16,
-        };
-        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let view = self.view(&bytes, target);
-        let mut accessor = json!({"bufferView": view, "componentType": 5126, "count": data.len() / n, "type": type_});
-        if bounds {
-            let (mut min, mut max) = (vec![f32::INFINITY; n], vec![f32::NEG_INFINITY; n]);
-            for e in data.chunks(n) {
-                for k in 0..n {
-                    min[k] = min[k].min(e[k]);
-                    max[k] = max[k].max(e[k]);
-                }
-            }
-            accessor["min"] = json!(min);
-            accessor["max"] = json!(max);
-        }
-        self.push("accessors", accessor)
-    }
-
-    fn glb(mut self) -> Vec<u8> {
-        self.json["buffers"] = json!([{"byteLength": self.bin.len()}]);
-        let mut json = serde_json::to_vec(&self.json).unwrap_or_default();
-        while !json.len().is_multiple_of(4) {
-            json.push(b' ');
-        }
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
-        }
-        let total = 12 + 8 + json.len() + 8 + self.bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        out.extend_from_slice(&(self.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&self.bin);
-        out
-    }
-}
-
 /// Generates the built-in character as GLB bytes. Deterministic: the same bytes every run on
 /// the same platform (a test compares them with the committed asset).
 pub fn generate() -> Vec<u8> {
-    let mut w = Writer {
-        json: json!({"asset": {"version": "2.0", "generator": "skinscope builtin.rs"}}),
-        bin: Vec::new(),
-    };
+    let mut w = GlbWriter::new("skinscope builtin.rs");
     // Nodes: 0 the mesh node, 1.. the joints (joint k is node k + 1).
     let children: Vec<Vec<usize>> = (0..JOINTS.len())
         .map(|k| {
@@ -663,5 +582,5 @@ pub fn generate() -> Vec<u8> {
             json!({"name": clip.name, "samplers": samplers, "channels": channels, "extras": {"skinscope_events": events}}),
         );
     }
-    w.glb()
+    w.finish()
 }

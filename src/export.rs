@@ -125,3 +125,68 @@ pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
     }
     s
 }
+
+/// The posed character in world space as GLB: one unskinned mesh node per mesh node of the file
+/// (scene order, named after it), its primitives' vertices in file order with skinned normals,
+/// triangles, and base colour factors. Other tools open it as a static snapshot of the pose.
+pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
+    use crate::glb::GlbWriter;
+    use serde_json::json;
+
+    let mut w = GlbWriter::new("skinscope pose");
+    let mut roots = Vec::new();
+    for (i, instance) in c.instances.iter().enumerate() {
+        let world = pose.instance_world_positions(c, i);
+        let world_from_mesh = pose.world_from_mesh[i];
+        let palette = pose.instance_palette(i);
+        let mut primitives = Vec::new();
+        let mut offset = 0;
+        for primitive in &c.meshes[instance.mesh].primitives {
+            let n = primitive.positions.len();
+            let positions: Vec<f32> = world[offset..offset + n]
+                .iter()
+                .flat_map(|p| p.to_array())
+                .collect();
+            let normals: Vec<f32> = (0..n)
+                .flat_map(|v| {
+                    let normal = match (palette, &primitive.skinning) {
+                        (Some(palette), Some(s)) => crate::anim::skin_normal(
+                            palette,
+                            s.joints[v].map(u32::from),
+                            s.weights[v],
+                            primitive.normals[v],
+                        )
+                        .unwrap_or(primitive.normals[v]),
+                        _ => primitive.normals[v],
+                    };
+                    world_from_mesh
+                        .transform_vector3(normal)
+                        .normalize_or(glam::Vec3::Y)
+                        .to_array()
+                })
+                .collect();
+            offset += n;
+            let position = w.floats(&positions, "VEC3", true, Some(34962));
+            let normal = w.floats(&normals, "VEC3", false, Some(34962));
+            let triangles: Vec<u32> = primitive
+                .indices
+                .clone()
+                .unwrap_or_else(|| (0..(n - n % 3) as u32).collect());
+            let indices = w.indices(&triangles);
+            let material = w.push(
+                "materials",
+                json!({"pbrMetallicRoughness": {"baseColorFactor": primitive.material.base_color_factor.to_array(), "metallicFactor": 0.0}}),
+            );
+            primitives.push(json!({"attributes": {"POSITION": position, "NORMAL": normal}, "indices": indices, "material": material}));
+        }
+        let mesh = w.push(
+            "meshes",
+            json!({"name": c.meshes[instance.mesh].name, "primitives": primitives}),
+        );
+        let name = &c.skeleton.names()[instance.skeleton_joint];
+        roots.push(w.push("nodes", json!({"name": name, "mesh": mesh})));
+    }
+    w.json["scenes"] = json!([{"nodes": roots}]);
+    w.json["scene"] = json!(0);
+    w.finish()
+}

@@ -9,6 +9,7 @@ pub mod check;
 pub mod crowd;
 pub mod debug_views;
 pub mod export;
+pub mod glb;
 pub mod import;
 pub mod inspect;
 pub mod posing;

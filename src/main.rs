@@ -62,7 +62,7 @@ enum Command {
         json: bool,
     },
     /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
-    /// order, vertices in file order, an `o` per node).
+    /// order, vertices in file order, an `o` per node), or as GLB when --out ends in .glb.
     Pose {
         #[command(flatten)]
         at: PoseAt,
@@ -495,6 +495,13 @@ fn palette(file: &Path, clip: Option<&str>, time: f32, json: bool) -> Result<(),
 
 fn pose_obj(file: &Path, clip: Option<&str>, time: f32, out: &Path) -> Result<(), String> {
     let (character, pose, _) = posed(file, clip, time)?;
-    let obj = skinscope::export::posed_obj(&character, &pose);
-    std::fs::write(out, obj).map_err(|e| format!("cannot write {}: {e}", out.display()))
+    let glb = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    let bytes = if glb {
+        skinscope::export::posed_glb(&character, &pose)
+    } else {
+        skinscope::export::posed_obj(&character, &pose).into_bytes()
+    };
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

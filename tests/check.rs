@@ -374,3 +374,36 @@ fn posed_obj_matches_the_cpu_reference() {
         assert_eq!(faces, triangles, "{file}");
     }
 }
+
+#[test]
+fn posed_glb_loads_back_with_the_posed_vertices() {
+    let path = shared("CesiumMan/CesiumMan.glb");
+    let out = std::env::temp_dir().join(format!("skinscope-pose-{}.glb", std::process::id()));
+    let (code, _, err) = skinscope(&[
+        "pose",
+        path.to_str().unwrap(),
+        "--time",
+        "0.9",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let posed = import::load(&out).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(&out).ok();
+    assert!(posed.skins.is_empty() && posed.clips.is_empty());
+    let c = import::load(&path).unwrap();
+    let mut pose = CharacterPose::new(&c);
+    pose.sample(&c, Some(0), 0.9, None).unwrap();
+    pose.update(&c, PaletteMode::Animated).unwrap();
+    let expected = pose.world_positions(&c);
+    let mut static_pose = CharacterPose::new(&posed);
+    static_pose.update(&posed, PaletteMode::Animated).unwrap();
+    assert_eq!(static_pose.world_positions(&posed), expected);
+    // The skinned normals are unit length.
+    assert!(
+        posed.meshes[0].primitives[0]
+            .normals
+            .iter()
+            .all(|n| (n.length() - 1.0).abs() < 1e-4)
+    );
+}
