@@ -39,6 +39,8 @@ pub fn run(options: AppOptions) -> Result<(), String> {
     let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
     let character = builtin::character().map_err(|e| e.to_string())?;
     let mut viewer = Viewer::new(character, None);
+    let saved_recent = load_recent();
+    viewer.recent.clone_from(&saved_recent);
     if let Some(file) = &options.file {
         // A bad file leaves the built-in character on screen and the error in the panel.
         if let Err(e) = viewer.open(file) {
@@ -59,6 +61,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         last_view: None,
         renderer_members: 1,
         dialog: None,
+        saved_recent,
     };
     event_loop
         .run_app(&mut app)
@@ -110,6 +113,46 @@ struct App {
     renderer_members: usize,
     /// A file dialog running on its own thread (the window keeps drawing); `None` when closed.
     dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// The recent-files list as last saved.
+    saved_recent: Vec<PathBuf>,
+}
+
+/// Where the recent-files list is kept between sessions: `$XDG_CONFIG_HOME/skinscope/recent-files`
+/// (or `~/.config/...`), one path a line.
+fn recent_files_path() -> Option<PathBuf> {
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(config.join("skinscope").join("recent-files"))
+}
+
+fn load_recent() -> Vec<PathBuf> {
+    let Some(text) = recent_files_path().and_then(|p| std::fs::read_to_string(p).ok()) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter(|l| !l.is_empty())
+        .take(8)
+        .map(PathBuf::from)
+        .collect()
+}
+
+fn save_recent(list: &[PathBuf]) {
+    let Some(path) = recent_files_path() else {
+        return;
+    };
+    let text: String = list.iter().map(|p| format!("{}\n", p.display())).collect();
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|_| std::fs::write(&path, text));
+    if let Err(e) = written {
+        log::warn!(
+            "cannot save the recent-files list to {}: {e}",
+            path.display()
+        );
+    }
 }
 
 fn surface_config(
@@ -396,6 +439,10 @@ impl App {
             }
             Some(Err(std::sync::mpsc::TryRecvError::Disconnected)) => self.dialog = None,
             Some(Err(std::sync::mpsc::TryRecvError::Empty)) | None => {}
+        }
+        if self.viewer.recent != self.saved_recent {
+            save_recent(&self.viewer.recent);
+            self.saved_recent.clone_from(&self.viewer.recent);
         }
         let members = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
         if self.viewer_generation_changed() || members != self.renderer_members {

@@ -94,3 +94,31 @@ fn the_window_shows_the_panel_and_the_character() {
     assert!(clothes > 5000, "no character: {clothes} blue pixels");
     assert!(skin > 500, "no head or hands: {skin} skin-coloured pixels");
 }
+
+#[test]
+fn a_file_from_the_command_line_opens_and_joins_the_recent_files() {
+    let (display, _xvfb) = display();
+    let config = std::env::temp_dir().join(format!("skinscope-config-{}", std::process::id()));
+    let fox = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
+    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args([
+            fox.to_str().unwrap(),
+            "--frames",
+            "3",
+            "--window-size",
+            "640x480",
+        ])
+        .env("DISPLAY", &display)
+        .env("XDG_CONFIG_HOME", &config)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let recent = std::fs::read_to_string(config.join("skinscope/recent-files")).unwrap();
+    std::fs::remove_dir_all(&config).ok();
+    assert_eq!(recent.lines().collect::<Vec<_>>(), [fox.to_str().unwrap()]);
+}
