@@ -931,3 +931,58 @@ fn sampling_a_clip_equals_sampling_each_track_alone() {
         }
     }
 }
+
+#[test]
+fn three_layers_blend_by_normalised_weights() {
+    // Weights 1, 1, 2 normalise to 0.25, 0.25, 0.5: x = 0.25*0 + 0.25*4 + 0.5*8 = 5.
+    let rest = LocalPose::rest(&one_joint());
+    let poses: Vec<LocalPose> = [0.0, 4.0, 8.0]
+        .iter()
+        .map(|&x| pose_of(rot_z(30.0), Vec3::new(x, 0.0, 0.0)))
+        .collect();
+    let layers: Vec<BlendLayer> = poses
+        .iter()
+        .zip([1.0, 1.0, 2.0])
+        .map(|(pose, weight)| BlendLayer { pose, weight })
+        .collect();
+    let mut out = rest.clone();
+    blend_poses(&layers, &rest, &mut out).unwrap();
+    assert!(
+        out.as_slice()[0]
+            .translation
+            .abs_diff_eq(Vec3::new(5.0, 0.0, 0.0), 1e-6)
+    );
+    assert!(out.as_slice()[0].rotation.angle_between(rot_z(30.0)) < 1e-5);
+    // The two-layer path gives what the general one gives for the same two poses.
+    let two = [
+        layers[0],
+        BlendLayer {
+            pose: &poses[2],
+            weight: 3.0,
+        },
+    ];
+    let three = [
+        layers[0],
+        BlendLayer {
+            pose: &poses[2],
+            weight: 3.0,
+        },
+        BlendLayer {
+            pose: &poses[1],
+            weight: 0.0,
+        },
+    ];
+    let (mut a, mut b) = (rest.clone(), rest.clone());
+    blend_poses(&two, &rest, &mut a).unwrap();
+    blend_poses(&three, &rest, &mut b).unwrap();
+    assert!(
+        a.as_slice()[0]
+            .translation
+            .abs_diff_eq(b.as_slice()[0].translation, 1e-6)
+    );
+    assert!(
+        a.as_slice()[0]
+            .rotation
+            .abs_diff_eq(b.as_slice()[0].rotation, 1e-6)
+    );
+}

@@ -151,6 +151,24 @@ pub fn blend_poses(
         out.0.copy_from_slice(&rest.0);
         return Ok(());
     }
+    // Two layers (a locomotion blend, a crossfade): the same arithmetic without the per-layer
+    // loop.
+    if let [a, b] = layers {
+        let (wa, wb) = (weight_of(a) / total, weight_of(b) / total);
+        for (((out, ta), tb), rest) in out.0.iter_mut().zip(&a.pose.0).zip(&b.pose.0).zip(&rest.0) {
+            let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
+            let sign = if qa.dot(qb) < 0.0 { -wb } else { wb };
+            let rotation = glam::Quat::from_vec4(qa * wa + qb * sign);
+            out.translation = ta.translation * wa + tb.translation * wb;
+            out.scale = ta.scale * wa + tb.scale * wb;
+            out.rotation = if rotation.length_squared() > f32::EPSILON {
+                rotation.normalize()
+            } else {
+                rest.rotation
+            };
+        }
+        return Ok(());
+    }
     for joint in 0..joint_count {
         let mut translation = Vec3::ZERO;
         let mut scale = Vec3::ZERO;
