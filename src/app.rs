@@ -447,14 +447,15 @@ impl App {
         let members = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
         if self.viewer_generation_changed() || members != self.renderer_members {
             self.renderer_members = members;
-            let gfx = self.gfx.as_mut().expect("checked above");
-            gfx.renderer = Renderer::with_members(
-                &gfx.device,
-                &gfx.queue,
-                &self.viewer.character,
-                gfx.config.format.add_srgb_suffix(),
-                members,
-            );
+            if let Some(gfx) = self.gfx.as_mut() {
+                gfx.renderer = Renderer::with_members(
+                    &gfx.device,
+                    &gfx.queue,
+                    &self.viewer.character,
+                    gfx.config.format.add_srgb_suffix(),
+                    members,
+                );
+            }
             self.viewer.pose_frame();
         }
         let Some(gfx) = self.gfx.as_mut() else { return };
