@@ -422,11 +422,11 @@ impl App {
         // The file dialog: start one when asked, open what it picked when it answers.
         if let Some(i) = self
             .viewer
-            .camera_requests
+            .window_requests
             .iter()
             .position(|r| *r == UiCommand::BrowseForFile)
         {
-            self.viewer.camera_requests.remove(i);
+            self.viewer.window_requests.remove(i);
             self.browse();
         }
         let answer = self.dialog.as_ref().map(|rx| rx.try_recv());
@@ -483,7 +483,7 @@ impl App {
             egui::pos2(main_view[0] / ppp, main_view[1] / ppp),
             egui::vec2(main_view[2] / ppp, main_view[3] / ppp),
         );
-        let requests: Vec<UiCommand> = self.viewer.camera_requests.drain(..).collect();
+        let requests = std::mem::take(&mut self.viewer.window_requests);
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
                 .viewer

@@ -16,10 +16,7 @@
 
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
-use crate::anim::{
-    Clip, Interpolation, ModelPose, PoseError, Skeleton, Skin, SkinPalette, build_palette,
-    build_palette_into,
-};
+use crate::anim::{Clip, Interpolation, ModelPose, PoseError, Skeleton, Skin, build_palette_into};
 use crate::import::Problem;
 
 /// Everything the viewer needs from one glTF file.
@@ -224,20 +221,7 @@ impl Character {
     /// the skeleton holds every node; `mesh_from_world` is the cancellation term that undoes the
     /// mesh node's own transform, which glTF says must not move a skinned mesh, so that drawing
     /// with `world_from_mesh` lands it exactly where glTF puts it.
-    pub fn instance_palette(
-        &self,
-        instance: &MeshInstance,
-        model: &ModelPose,
-        out: &mut SkinPalette,
-    ) -> Result<(), PoseError> {
-        let Some(skin) = instance.skin.and_then(|s| self.skins.get(s)) else {
-            return Ok(());
-        };
-        let mesh_from_world = self.world_from_mesh(instance, model).inverse();
-        build_palette(model, &skin.skin, mesh_from_world, out)
-    }
-
-    /// `instance_palette` into a slice (a part of a larger palette array).
+    /// Written into `out`, a slice of the skin's length (a part of a larger palette array).
     pub fn instance_palette_into(
         &self,
         instance: &MeshInstance,

@@ -31,7 +31,6 @@ pub struct Crowd {
     /// Where each instance's palette starts within a member's entries.
     pub palette_base: Vec<u32>,
     instances: usize,
-    spacing: f32,
     /// One pose scratch per block of members, made once: a frame allocates nothing.
     scratch: Vec<CharacterPose>,
 }
@@ -69,7 +68,6 @@ impl Crowd {
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len() * count],
             palette_base: template.palette_base.clone(),
             instances: c.instances.len(),
-            spacing,
             scratch: (0..count.div_ceil(BLOCK))
                 .map(|_| CharacterPose::new(c))
                 .collect(),
@@ -87,11 +85,6 @@ impl Crowd {
     /// Palette entries per member.
     pub fn palette_len(&self) -> usize {
         self.palette_len
-    }
-
-    /// Distance between neighbours on the grid.
-    pub fn spacing(&self) -> f32 {
-        self.spacing
     }
 
     /// Poses every member at shared clock `time_secs`, in parallel over rayon's threads (set

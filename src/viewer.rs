@@ -152,8 +152,8 @@ pub struct Viewer {
     pub load_error: Option<String>,
     pub recent: Vec<PathBuf>,
     pub stats: Stats,
-    /// Camera and dialog commands for the window to carry out.
-    pub camera_requests: Vec<UiCommand>,
+    /// Commands only the window can carry out: camera moves and the file dialog.
+    pub window_requests: Vec<UiCommand>,
     /// Counts characters loaded, so a renderer knows when to rebuild.
     generation: u64,
 }
@@ -177,7 +177,7 @@ impl Viewer {
             load_error: None,
             recent: Vec::new(),
             stats: Stats::default(),
-            camera_requests: Vec::new(),
+            window_requests: Vec::new(),
             generation: 0,
             character,
         };
@@ -214,7 +214,7 @@ impl Viewer {
                 self.recent.truncate(RECENT_LEN);
                 self.sync_playback();
                 self.generation += 1;
-                self.camera_requests.push(UiCommand::ResetCamera);
+                self.window_requests.push(UiCommand::ResetCamera);
                 Ok(())
             }
             Err(e) => {
@@ -268,7 +268,7 @@ impl Viewer {
                 }
             }
             UiCommand::FrameCamera | UiCommand::ResetCamera | UiCommand::BrowseForFile => {
-                self.camera_requests.push(command)
+                self.window_requests.push(command)
             }
         }
     }
@@ -426,7 +426,7 @@ impl Viewer {
                 let spacing = (one.1 - one.0).max_element().max(1e-3) * 1.2;
                 let clips = (self.controls.blend_a, self.controls.blend_b);
                 self.crowd = Some(Crowd::new(c, members, clips, spacing));
-                self.camera_requests.push(UiCommand::FrameCamera);
+                self.window_requests.push(UiCommand::FrameCamera);
             }
             if let Some(crowd) = self.crowd.as_mut() {
                 crowd.update(c, self.crowd_clock);

@@ -56,7 +56,7 @@ fn ten_thousand_frames_of_random_actions_keep_memory_flat() {
                     viewer.apply(c);
                 }
                 // The window carries these out each frame.
-                viewer.camera_requests.clear();
+                viewer.window_requests.clear();
             },
             viewer,
         );

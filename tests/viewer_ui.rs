@@ -208,7 +208,7 @@ fn browse_asks_the_window_for_a_file_dialog() {
     h.run();
     assert!(
         h.state()
-            .camera_requests
+            .window_requests
             .contains(&skinscope::viewer::UiCommand::BrowseForFile)
     );
 }
