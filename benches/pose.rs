@@ -14,8 +14,8 @@ use skinscope::anim::{
     Skeleton, Skin, SkinPalette, Track, Transform,
 };
 use skinscope::character::Character;
-use skinscope::crowd::Crowd;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::Crowd;
+use skinscope::pose::{CharacterPose, PoseRequest};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -224,21 +224,17 @@ fn benches(c: &mut Criterion) {
     group.bench_function("fox_single", |b| {
         b.iter(|| {
             t = anim::wrap_time(t + DT, fox.clips[walk].duration_secs());
-            pose.sample(&fox, Some(walk), black_box(t), None).unwrap();
-            pose.update(&fox, PaletteMode::Animated).unwrap();
+            pose.evaluate(&fox, &PoseRequest::at(Some(walk), black_box(t)))
+                .unwrap();
         })
     });
     let mut ratio = 0.0;
     group.bench_function("fox_blend", |b| {
         b.iter(|| {
             ratio = anim::wrap_time(ratio + DT, 1.0);
-            let (ta, tb) = (
-                ratio * fox.clips[survey].duration_secs(),
-                ratio * fox.clips[walk].duration_secs(),
-            );
-            pose.sample_two(&fox, (survey, black_box(ta)), (walk, tb), 0.5)
-                .unwrap();
-            pose.update(&fox, PaletteMode::Animated).unwrap();
+            let ta = ratio * fox.clips[survey].duration_secs();
+            let request = PoseRequest::clip(survey, black_box(ta)).with_blend(walk, 0.5);
+            pose.evaluate(&fox, &request).unwrap();
         })
     });
     for n in [67, 256] {

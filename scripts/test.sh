@@ -6,7 +6,8 @@
 #     Vulkan driver is installed; and the Vulkan loader (libvulkan1);
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
 #     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0).
-# Then runs `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
+# Then checks formatting (cargo fmt --check) and lints (cargo clippy -D warnings), and runs
+# `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
 # WGPU_BACKEND says otherwise. The window test starts its own Xvfb when there is no DISPLAY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +50,14 @@ if installed vulkan-validationlayers 2>/dev/null; then
     export WGPU_DEBUG=0
 fi
 export WGPU_BACKEND="${WGPU_BACKEND:-vulkan}"
+
+# Formatting and lints first: they take seconds and fail fast. rustup's default profile has both
+# tools; a minimal one gets them added.
+if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 2>&1; then
+    rustup component add rustfmt clippy
+fi
+cargo fmt --all --check
+cargo clippy --locked --all-targets -- -D warnings
 
 # --all-targets builds the criterion benchmarks too and runs each once (as `cargo bench` would, without
 # the optimised build and the timing).

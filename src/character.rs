@@ -14,10 +14,11 @@
 //! skin maps its palette to skeleton joints (ozz's joint remaps). Skeleton joint indices are a
 //! fourth space, `skeleton_joint_of_node` maps nodes into it.
 
+use std::fmt;
+
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::anim::{Clip, Interpolation, ModelPose, PoseError, Skeleton, Skin, build_palette_into};
-use crate::import::Problem;
 
 /// Everything the viewer needs from one glTF file.
 #[derive(Clone, Debug)]
@@ -243,5 +244,32 @@ impl Character {
             .flat_map(|m| &m.primitives)
             .map(|p| p.positions.len())
             .sum()
+    }
+}
+
+/// One problem in a glTF file: where (a JSON pointer such as `/skins/0/joints/3`; empty for the
+/// file as a whole, e.g. a GLB header) and what, in a plain sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub pointer: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
     }
 }

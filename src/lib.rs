@@ -1,18 +1,19 @@
-//! skinscope: a glTF skinned-character viewer. `anim` is the CPU animation core, `import` reads
-//! glTF into a `character::Character`, `render` is the GPU side.
+//! skinscope: a glTF skinned-character viewer. The layers, each depending only on those before
+//! it: `anim` (the CPU animation stages) <- `character` and `import` (a loaded file) <- `pose`
+//! (what to pose and its evaluation) <- `debug` (lint, exports, colourings, picking) and
+//! `render` (wgpu) <- `draw` (extract and headless frames) <- `viewer` and `ui` <- `app` (the
+//! window). The command line (`src/cli/`) sits on top.
+#![forbid(unsafe_code)]
 
 pub mod anim;
 pub mod app;
 pub mod builtin;
 pub mod character;
-pub mod check;
-pub mod crowd;
-pub mod debug_views;
-pub mod export;
+pub mod debug;
+pub mod draw;
 pub mod glb;
 pub mod import;
-pub mod inspect;
-pub mod posing;
+pub mod pose;
 pub mod render;
 pub mod ui;
 pub mod viewer;

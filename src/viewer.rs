@@ -1,17 +1,16 @@
-//! The viewer's state, apart from any window: the loaded character, what the panel edits
+//! The viewer's state, apart from any window or GPU: the loaded character, what the panel edits
 //! (`Controls`), playback, blending, crossfades, the event log and load errors. The winit loop
-//! (`app`) drives it; tests drive it directly or through the panel.
+//! (`app`) drives it one `frame` at a time; tests drive it directly or through the panel.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_event};
 use crate::character::Character;
-use crate::crowd::Crowd;
-use crate::debug_views::{self, ColorView, PickedVertex};
+use crate::debug::colors::{self, ColorView};
+use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::import;
-use crate::posing::{CharacterPose, PaletteMode};
-use crate::render::renderer::DrawOptions;
+use crate::pose::{CharacterPose, ClipTime, Crowd, PaletteMode, PoseRequest, TimeWrap, Transition};
 
 /// One frame-step: 1/30 s.
 pub const FRAME_STEP_SECS: f32 = 1.0 / 30.0;
@@ -89,6 +88,7 @@ impl Controls {
 }
 
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
+#[must_use]
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     Open(PathBuf),
@@ -102,6 +102,17 @@ pub enum UiCommand {
     Crossfade,
     FrameCamera,
     ResetCamera,
+}
+
+/// What only the window can carry out, asked of it by the viewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowRequest {
+    /// Aim the camera at what is drawn again, keeping its direction (F).
+    FrameCamera,
+    /// Frame what is drawn from the default direction (R, and after a load).
+    ResetCamera,
+    /// Open a file dialog.
+    BrowseForFile,
 }
 
 /// A fired clip event, for the panel's log.
@@ -153,7 +164,7 @@ pub struct Viewer {
     pub recent: Vec<PathBuf>,
     pub stats: Stats,
     /// Commands only the window can carry out: camera moves and the file dialog.
-    pub window_requests: Vec<UiCommand>,
+    pub window_requests: Vec<WindowRequest>,
     /// Counts characters loaded, so a renderer knows when to rebuild.
     generation: u64,
 }
@@ -214,7 +225,7 @@ impl Viewer {
                 self.recent.truncate(RECENT_LEN);
                 self.sync_playback();
                 self.generation += 1;
-                self.window_requests.push(UiCommand::ResetCamera);
+                self.window_requests.push(WindowRequest::ResetCamera);
                 Ok(())
             }
             Err(e) => {
@@ -222,20 +233,6 @@ impl Viewer {
                 self.load_error = Some(message.clone());
                 Err(message)
             }
-        }
-    }
-
-    /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
-    /// bones hidden.
-    pub fn draw_options(&self) -> DrawOptions {
-        let c = &self.controls;
-        DrawOptions {
-            mesh: c.show_mesh,
-            wireframe: c.wireframe,
-            bones: c.show_bones || c.selected_joint.is_some(),
-            grid: c.grid,
-            vertex_colors: c.color_view != ColorView::Material,
-            ..Default::default()
         }
     }
 
@@ -267,9 +264,9 @@ impl Viewer {
                     self.playback.seek(0.0);
                 }
             }
-            UiCommand::FrameCamera | UiCommand::ResetCamera | UiCommand::BrowseForFile => {
-                self.window_requests.push(command)
-            }
+            UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
+            UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
+            UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
         }
     }
 
@@ -379,64 +376,97 @@ impl Viewer {
         self.event_log.truncate(EVENT_LOG_LEN);
     }
 
-    /// Samples and blends the current pose and writes the palettes.
-    pub fn pose_frame(&mut self) {
-        let c = &self.character;
-        let result = if self.controls.blend {
-            let (ta, tb) = self.synced.times_secs();
-            self.pose.sample_two(
-                c,
-                (self.controls.blend_a, ta),
-                (self.controls.blend_b, tb),
-                self.controls.blend_weight,
-            )
-        } else if let Some(fade) = &self.crossfade {
-            let w = if fade.duration_secs > 0.0 {
+    /// One frame of the viewer, in order: the panel's and keyboard's commands are applied, the
+    /// clocks advance by `dt_secs` of wall time, and the character is posed once. What is drawn
+    /// next shows the state after every command of this frame (a Step or a seek included).
+    pub fn frame(&mut self, commands: Vec<UiCommand>, dt_secs: f32) {
+        for command in commands {
+            self.apply(command);
+        }
+        self.advance(dt_secs);
+        let start = std::time::Instant::now();
+        self.pose_frame();
+        self.stats.pose_ms = start.elapsed().as_secs_f32() * 1000.0;
+    }
+
+    /// What the current state poses: the playing clip (or the in-step blend), a crossfade in
+    /// progress, and the palette. The viewer's playheads wrap or clamp their own times, so the
+    /// request clamps.
+    pub fn pose_request(&self) -> PoseRequest {
+        let c = &self.controls;
+        let clip_count = self.character.clips.len();
+        let mut request = PoseRequest {
+            wrap: TimeWrap::Clamp,
+            palette: c.palette,
+            ..PoseRequest::default()
+        };
+        if c.blend {
+            let (time_a, _) = self.synced.times_secs();
+            request.clip = (c.blend_a < clip_count).then_some(ClipTime {
+                clip: c.blend_a,
+                time_secs: time_a,
+            });
+            return request.with_blend(c.blend_b, c.blend_weight);
+        }
+        request.clip = (self.playing_clip < clip_count).then_some(ClipTime {
+            clip: self.playing_clip,
+            time_secs: self.playback.time_secs(),
+        });
+        request.transition = self.crossfade.as_ref().map(|fade| Transition {
+            from: ClipTime {
+                clip: fade.from,
+                time_secs: fade.from_playback.time_secs(),
+            },
+            weight: if fade.duration_secs > 0.0 {
                 fade.elapsed_secs / fade.duration_secs
             } else {
                 1.0
-            };
-            self.pose.sample_two(
-                c,
-                (fade.from, fade.from_playback.time_secs()),
-                (self.playing_clip, self.playback.time_secs()),
-                w,
-            )
-        } else {
-            let clip = (self.playing_clip < c.clips.len()).then_some(self.playing_clip);
-            self.pose.sample(c, clip, self.playback.time_secs(), None)
-        };
-        let result = result.and_then(|_| self.pose.update(c, self.controls.palette));
-        if let Err(e) = result {
+            },
+        });
+        request
+    }
+
+    /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the
+    /// compared palette when they are shown.
+    pub fn pose_frame(&mut self) {
+        let request = self.pose_request();
+        if let Err(e) = self.pose.evaluate(&self.character, &request) {
             log::error!("posing failed: {e}");
         }
+        self.pose_crowd();
+        if self.comparing() {
+            let c = &self.character;
+            self.compare_pose.local.clone_from(&self.pose.local);
+            if let Err(e) = self.compare_pose.compose_local(c, self.controls.compare) {
+                log::error!("posing failed: {e}");
+            }
+        }
+    }
+
+    /// Makes, remakes or drops the crowd as `Controls::crowd` asks, and poses it.
+    fn pose_crowd(&mut self) {
+        let c = &self.character;
         let members = self.controls.crowd.min(100_000);
         if members == 0 {
             self.crowd = None;
-        } else {
-            if self
-                .crowd
-                .as_ref()
-                .is_none_or(|crowd| crowd.len() != members)
-            {
-                let one = self
-                    .pose
-                    .world_bounds(c)
-                    .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
-                let spacing = (one.1 - one.0).max_element().max(1e-3) * 1.2;
-                let clips = (self.controls.blend_a, self.controls.blend_b);
-                self.crowd = Some(Crowd::new(c, members, clips, spacing));
-                self.window_requests.push(UiCommand::FrameCamera);
-            }
-            if let Some(crowd) = self.crowd.as_mut() {
-                crowd.update(c, self.crowd_clock);
-            }
+            return;
         }
-        if self.comparing() {
-            self.compare_pose.local.clone_from(&self.pose.local);
-            if let Err(e) = self.compare_pose.update(c, self.controls.compare) {
-                log::error!("posing failed: {e}");
-            }
+        if self
+            .crowd
+            .as_ref()
+            .is_none_or(|crowd| crowd.len() != members)
+        {
+            let one = self
+                .pose
+                .world_bounds(c)
+                .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
+            let spacing = (one.1 - one.0).max_element().max(1e-3) * 1.2;
+            let clips = (self.controls.blend_a, self.controls.blend_b);
+            self.crowd = Some(Crowd::new(c, members, clips, spacing));
+            self.window_requests.push(WindowRequest::FrameCamera);
+        }
+        if let Some(crowd) = self.crowd.as_mut() {
+            crowd.update(c, self.crowd_clock);
         }
     }
 
@@ -462,7 +492,7 @@ impl Viewer {
             return Vec::new();
         }
         let other = self.comparing().then_some(&self.compare_pose);
-        debug_views::vertex_colors(
+        colors::vertex_colors(
             &self.character,
             self.controls.color_view,
             &self.pose,
@@ -471,77 +501,26 @@ impl Viewer {
         )
     }
 
-    /// A click at `at` (points) in the 3D view `view` seen through `clip_from_world`: selects the
-    /// nearest joint within 10 points (its weighted vertices light up), or else picks the nearest
-    /// vertex within 8 points and lists its influences. Returns whether anything was hit.
-    pub fn pick(
-        &mut self,
-        at: glam::Vec2,
-        view: (glam::Vec2, glam::Vec2),
-        clip_from_world: glam::Mat4,
-    ) -> bool {
-        let (origin, size) = view;
-        let project = |p: glam::Vec3| {
-            let clip = clip_from_world * p.extend(1.0);
-            (clip.w > 0.0).then(|| {
-                let ndc = clip.truncate() / clip.w;
-                origin + glam::Vec2::new((ndc.x + 1.0) * 0.5 * size.x, (1.0 - ndc.y) * 0.5 * size.y)
-            })
-        };
-        let model = self.pose.model.as_slice();
-        let joint = self
-            .character
-            .skins
-            .iter()
-            .flat_map(|s| (0..s.skin.len()).filter_map(|p| s.skin.joint(p)))
-            .filter_map(|j| {
-                Some((
-                    j,
-                    project(glam::Vec3::from(model[j].translation))?.distance(at),
-                ))
-            })
-            .filter(|(_, d)| *d <= 10.0)
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((j, _)) = joint {
-            self.controls.selected_joint = Some(j);
-            if self.controls.color_view == ColorView::Material {
-                self.controls.color_view = ColorView::SelectedJointWeight;
-            }
-            return true;
-        }
-        let mut best: Option<(f32, usize, usize, usize, glam::Vec3)> = None;
-        for (i, instance) in self.character.instances.iter().enumerate() {
-            let world = self.pose.instance_world_positions(&self.character, i);
-            let mut offset = 0;
-            for (p, primitive) in self.character.meshes[instance.mesh]
-                .primitives
-                .iter()
-                .enumerate()
-            {
-                for v in 0..primitive.positions.len() {
-                    let w = world[offset + v];
-                    if let Some(d) = project(w).map(|s| s.distance(at))
-                        && d <= 8.0
-                        && best.is_none_or(|b| d < b.0)
-                    {
-                        best = Some((d, i, p, v, w));
-                    }
+    /// A click at `at` (points) in the 3D view `view`: selects the nearest joint within 10
+    /// points (its weighted vertices light up), or else picks the nearest vertex within 8 points
+    /// and lists its influences. Returns whether anything was hit.
+    pub fn pick(&mut self, at: glam::Vec2, view: &ScreenView) -> bool {
+        match picking::pick(&self.character, &self.pose, at, view) {
+            Pick::Joint(j) => {
+                self.controls.selected_joint = Some(j);
+                if self.controls.color_view == ColorView::Material {
+                    self.controls.color_view = ColorView::SelectedJointWeight;
                 }
-                offset += primitive.positions.len();
+                true
+            }
+            Pick::Vertex(v) => {
+                self.picked_vertex = Some(v);
+                true
+            }
+            Pick::Nothing => {
+                self.picked_vertex = None;
+                false
             }
         }
-        self.picked_vertex = best.map(|(_, instance, primitive, vertex, position)| PickedVertex {
-            instance,
-            primitive,
-            vertex,
-            position,
-            influences: debug_views::vertex_influences(
-                &self.character,
-                instance,
-                primitive,
-                vertex,
-            ),
-        });
-        self.picked_vertex.is_some()
     }
 }

@@ -30,21 +30,20 @@ static GLOBAL: Counting = Counting;
 fn posing_frames_allocate_nothing_after_warm_up() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
     let fox = skinscope::import::load(&path).unwrap();
-    let mut pose = skinscope::posing::CharacterPose::new(&fox);
+    let mut pose = skinscope::pose::CharacterPose::new(&fox);
     let mut playback = skinscope::anim::Playback::new(fox.clips[1].duration_secs());
-    let frame = |pose: &mut skinscope::posing::CharacterPose,
+    let frame = |pose: &mut skinscope::pose::CharacterPose,
                  playback: &mut skinscope::anim::Playback,
                  k: usize| {
         playback.advance(1.0 / 60.0);
         let t = playback.time_secs();
-        if k.is_multiple_of(2) {
-            pose.sample(&fox, Some(1), t, None).unwrap();
+        let request = skinscope::pose::PoseRequest::clip(1, t);
+        let request = if k.is_multiple_of(2) {
+            request
         } else {
-            let blend = skinscope::posing::BlendSpec { b: 2, weight: 0.3 };
-            pose.sample(&fox, Some(1), t, Some(blend)).unwrap();
-        }
-        pose.update(&fox, skinscope::posing::PaletteMode::Animated)
-            .unwrap();
+            request.with_blend(2, 0.3)
+        };
+        pose.evaluate(&fox, &request).unwrap();
     };
     for k in 0..10 {
         frame(&mut pose, &mut playback, k);
@@ -61,6 +60,6 @@ fn posing_frames_allocate_nothing_after_warm_up() {
         after - before
     );
     // The counter works: building a pose allocates.
-    let _another = skinscope::posing::CharacterPose::new(&fox);
+    let _another = skinscope::pose::CharacterPose::new(&fox);
     assert!(ALLOCATIONS.load(Ordering::Relaxed) > after);
 }

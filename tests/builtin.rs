@@ -93,7 +93,7 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
 
 #[test]
 fn walking_plants_the_left_foot_forward_at_its_event() {
-    use skinscope::posing::{CharacterPose, PaletteMode};
+    use skinscope::pose::{CharacterPose, PoseRequest, TimeWrap};
     let c = builtin::character().unwrap();
     let walk = c
         .clips
@@ -102,8 +102,11 @@ fn walking_plants_the_left_foot_forward_at_its_event() {
         .unwrap();
     let foot = |name: &str, t: f32| {
         let mut pose = CharacterPose::new(&c);
-        pose.sample(&c, Some(walk), t, None).unwrap();
-        pose.update(&c, PaletteMode::Animated).unwrap();
+        pose.evaluate(
+            &c,
+            &PoseRequest::at(Some(walk), t).with_wrap(TimeWrap::Clamp),
+        )
+        .unwrap();
         let joint = c.skeleton.find(name).unwrap();
         glam::Vec3::from(pose.model.as_slice()[joint].translation)
     };

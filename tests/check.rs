@@ -11,10 +11,10 @@ use common::{RawGltf, shared};
 use glam::{Mat4, Vec3};
 use serde_json::json;
 use skinscope::character::Character;
-use skinscope::check::{CheckReport, check};
-use skinscope::export::{self, PaletteExport};
+use skinscope::debug::check::{CheckReport, FindingKind, Severity};
+use skinscope::debug::export::{self, PaletteExport};
 use skinscope::import;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
 
 /// Loads a variant as `check` does (non-affine inverse binds kept for diagnosis).
 fn load_raw(raw: &RawGltf) -> Character {
@@ -25,11 +25,21 @@ fn load_raw(raw: &RawGltf) -> Character {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn errors(report: &CheckReport) -> Vec<(&'static str, Option<String>, String)> {
+/// `check` as the command runs it by default: the bind pose, and the first clip at 0 s.
+fn check(c: &Character) -> CheckReport {
+    let request = if c.clips.is_empty() {
+        PoseRequest::default()
+    } else {
+        PoseRequest::clip(0, 0.0)
+    };
+    skinscope::debug::check::check(c, &request)
+}
+
+fn errors(report: &CheckReport) -> Vec<(FindingKind, Option<String>, String)> {
     report
         .findings
         .iter()
-        .filter(|f| f.severity == "error")
+        .filter(|f| f.severity == Severity::Error)
         .map(|f| (f.kind, f.joint.clone(), f.message.clone()))
         .collect()
 }
@@ -78,7 +88,8 @@ fn clean_characters_pass() {
         report
             .findings
             .iter()
-            .any(|f| f.kind == "authored_offset" && f.message.contains("rotation 90.00 deg"))
+            .any(|f| f.kind == FindingKind::AuthoredOffset
+                && f.message.contains("rotation 90.00 deg"))
     );
     let builtin = skinscope::builtin::character().unwrap();
     assert_eq!(errors(&check(&builtin)), []);
@@ -93,7 +104,7 @@ fn a_transposed_inverse_bind_is_flagged_on_its_joint() {
     let report = check(&load_raw(&with_ibms(&raw, &m)));
     let e = errors(&report);
     assert_eq!(e.len(), 1, "{e:?}");
-    assert_eq!(e[0].0, "joint_mismatch");
+    assert_eq!(e[0].0, FindingKind::JointMismatch);
     assert_eq!(e[0].1.as_deref(), Some(joint_name(&raw, k).as_str()));
     assert!(e[0].2.contains("transposed"), "{}", e[0].2);
 }
@@ -113,7 +124,8 @@ fn inverse_binds_missing_the_armature_are_flagged() {
     raw.json["nodes"][0]["matrix"] = json!(armature.to_cols_array());
     let moved = load_raw(&raw);
     let mut pose = CharacterPose::new(&moved);
-    pose.update(&moved, PaletteMode::Bind).unwrap();
+    pose.evaluate(&moved, &PoseRequest::rest(PaletteMode::Bind))
+        .unwrap();
     let skin = &moved.skins[0];
     let world_from_joint = |ordinal: usize| {
         Mat4::from(
@@ -159,7 +171,9 @@ fn identity_and_mirrored_inverse_binds_are_flagged() {
         by_joint(16).2
     );
     assert_eq!(
-        e.iter().filter(|x| x.0 == "joint_mismatch").count(),
+        e.iter()
+            .filter(|x| x.0 == FindingKind::JointMismatch)
+            .count(),
         2,
         "{e:?}"
     );
@@ -182,9 +196,10 @@ fn shuffled_joint_indices_are_flagged() {
     let a = broken.add_u16(&shuffled, "VEC4");
     broken.json["meshes"][0]["primitives"][0]["attributes"]["JOINTS_0"] = json!(a);
     let report = check(&load_raw(&broken));
-    let kinds: Vec<&str> = errors(&report).iter().map(|e| e.0).collect();
+    let kinds: Vec<FindingKind> = errors(&report).iter().map(|e| e.0).collect();
     assert!(
-        kinds.contains(&"implausible_weights") || kinds.contains(&"mesh_off_skeleton"),
+        kinds.contains(&FindingKind::ImplausibleWeights)
+            || kinds.contains(&FindingKind::MeshOffSkeleton),
         "{kinds:?}"
     );
 }
@@ -223,7 +238,7 @@ fn dropped_influences_and_unnormalised_weights_are_errors() {
     let e = errors(&report);
     let dropped = e
         .iter()
-        .find(|x| x.0 == "more_than_four_influences")
+        .find(|x| x.0 == FindingKind::MoreThanFourInfluences)
         .unwrap_or_else(|| panic!("{e:?}"));
     assert!(
         dropped.2.starts_with("1 vertices") && dropped.2.contains("20.0%"),
@@ -232,7 +247,7 @@ fn dropped_influences_and_unnormalised_weights_are_errors() {
     );
     let sums = e
         .iter()
-        .find(|x| x.0 == "weights_not_normalised")
+        .find(|x| x.0 == FindingKind::WeightsNotNormalised)
         .unwrap_or_else(|| panic!("{e:?}"));
     assert!(sums.2.starts_with("1 vertices"), "{}", sums.2);
 }
@@ -294,13 +309,37 @@ fn palette_json_round_trips() {
     let c = import::load(&fox).unwrap();
     let run = c.clips.iter().position(|k| k.clip.name() == "Run").unwrap();
     let mut pose = CharacterPose::new(&c);
-    pose.sample(&c, Some(run), 0.4, None).unwrap();
-    pose.update(&c, PaletteMode::Animated).unwrap();
-    let mut expected = export::palettes(&c, &pose, Some(run), 0.4);
+    pose.evaluate(&c, &PoseRequest::at(Some(run), 0.4)).unwrap();
+    let mut expected = export::palettes(&c, &pose, &PoseRequest::clip(run, 0.4));
     expected.file = parsed.file.clone();
     assert_eq!(parsed, expected, "every float survives the round trip");
     assert_eq!(parsed.instances[0].joints.len(), 24);
-    assert_eq!(parsed.instances[0].joints[7].name, "b_RightUpperArm_06");
+    let joint = &parsed.instances[0].joints[7];
+    assert_eq!(joint.name, "b_RightUpperArm_06");
+    // world_from_joint = world_from_mesh * mesh_from_bind * inverse(joint_from_bind), with the
+    // inverse bind read from the skin: a tester can attach a prop without the hierarchy.
+    let world_from_mesh = Mat4::from_cols_array(&parsed.instances[0].world_from_mesh);
+    let joint_from_bind = c.skins[0].skin.joint_from_bind()[7];
+    let derived =
+        world_from_mesh * Mat4::from_cols_array(&joint.matrix) * joint_from_bind.inverse();
+    let world_from_joint = Mat4::from_cols_array(&joint.world_from_joint);
+    assert!(
+        derived.abs_diff_eq(world_from_joint, 1e-3),
+        "{derived} vs {world_from_joint}"
+    );
+    // The same joint among every node, and every mesh node listed with its transform.
+    let node = parsed
+        .nodes
+        .iter()
+        .find(|n| n.name == "b_RightUpperArm_06")
+        .unwrap();
+    assert_eq!(node.world_from_joint, joint.world_from_joint);
+    assert_eq!(parsed.nodes.len(), c.skeleton.joint_count());
+    assert_eq!(parsed.mesh_nodes.len(), c.instances.len());
+    assert_eq!(
+        parsed.mesh_nodes[0].world_from_mesh,
+        parsed.instances[0].world_from_mesh
+    );
     // The text form lists the same 16 numbers per joint.
     let (_, text, _) = skinscope(&[
         "palette",
@@ -352,9 +391,8 @@ fn posed_obj_matches_the_cpu_reference() {
             .position(|x| x.clip.name() == clip)
             .unwrap_or(0);
         let mut pose = CharacterPose::new(&c);
-        pose.sample(&c, Some(k), time.parse().unwrap(), None)
+        pose.evaluate(&c, &PoseRequest::clip(k, time.parse().unwrap()))
             .unwrap();
-        pose.update(&c, PaletteMode::Animated).unwrap();
         let expected = pose.world_positions(&c);
         assert_eq!(vertices.len(), expected.len(), "{file}");
         for (a, b) in vertices.iter().zip(&expected) {
@@ -393,11 +431,12 @@ fn posed_glb_loads_back_with_the_posed_vertices() {
     assert!(posed.skins.is_empty() && posed.clips.is_empty());
     let c = import::load(&path).unwrap();
     let mut pose = CharacterPose::new(&c);
-    pose.sample(&c, Some(0), 0.9, None).unwrap();
-    pose.update(&c, PaletteMode::Animated).unwrap();
+    pose.evaluate(&c, &PoseRequest::at(Some(0), 0.9)).unwrap();
     let expected = pose.world_positions(&c);
     let mut static_pose = CharacterPose::new(&posed);
-    static_pose.update(&posed, PaletteMode::Animated).unwrap();
+    static_pose
+        .evaluate(&posed, &PoseRequest::default())
+        .unwrap();
     assert_eq!(static_pose.world_positions(&posed), expected);
     // The skinned normals are unit length.
     assert!(

@@ -4,9 +4,8 @@
 mod common;
 
 use skinscope::anim::wrap_time;
-use skinscope::crowd::Crowd;
 use skinscope::import;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, Crowd, PoseRequest};
 
 #[test]
 fn members_are_posed_at_their_own_phase_and_weight() {
@@ -25,9 +24,9 @@ fn members_are_posed_at_their_own_phase_and_weight() {
         let cycle = da + (db - da) * weight;
         let ratio = wrap_time(time / cycle + phase, 1.0);
         let mut pose = CharacterPose::new(&fox);
-        pose.sample_two(&fox, (a, ratio * da), (b, ratio * db), weight)
-            .unwrap();
-        pose.update(&fox, PaletteMode::Animated).unwrap();
+        // Clip A at the member's ratio of its cycle, clip B in step (at the same ratio).
+        let request = PoseRequest::clip(a, ratio * da).with_blend(b, weight);
+        pose.evaluate(&fox, &request).unwrap();
         assert_eq!(
             &crowd.palette[k * len..(k + 1) * len],
             &pose.palette[..],
@@ -55,9 +54,9 @@ fn a_crowd_renders_instanced_from_one_palette_buffer() {
     let gpu = skinscope::render::gpu::Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let fox = import::load(&common::shared("Fox/Fox.glb")).unwrap();
     let silhouette = |crowd| {
-        let request = skinscope::render::headless::FrameRequest {
+        let request = skinscope::draw::headless::FrameRequest {
             size: (160, 120),
-            clip: Some(0),
+            pose: PoseRequest::clip(0, 0.0),
             crowd,
             options: skinscope::render::renderer::DrawOptions {
                 silhouette: true,
@@ -65,7 +64,7 @@ fn a_crowd_renders_instanced_from_one_palette_buffer() {
             },
             ..Default::default()
         };
-        let pixels = skinscope::render::headless::render_frame(&gpu, &fox, &request).unwrap();
+        let pixels = skinscope::draw::headless::render_frame(&gpu, &fox, &request).unwrap();
         pixels.chunks_exact(4).filter(|p| p[0] > 127).count()
     };
     let one = silhouette(None);

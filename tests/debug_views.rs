@@ -5,9 +5,10 @@ mod common;
 
 use glam::{Vec2, Vec3, Vec4};
 use skinscope::builtin;
-use skinscope::debug_views::{ColorView, heat, index_color, vertex_colors};
+use skinscope::debug::colors::{ColorView, heat, index_color, vertex_colors};
+use skinscope::debug::picking::ScreenView;
 use skinscope::import;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest, TimeWrap};
 use skinscope::render::camera::Camera;
 use skinscope::viewer::Viewer;
 
@@ -18,8 +19,13 @@ fn posed(
     t: f32,
 ) -> CharacterPose {
     let mut pose = CharacterPose::new(c);
-    pose.sample(c, clip, t, None).unwrap();
-    pose.update(c, mode).unwrap();
+    pose.evaluate(
+        c,
+        &PoseRequest::at(clip, t)
+            .with_wrap(TimeWrap::Clamp)
+            .with_palette(mode),
+    )
+    .unwrap();
     pose
 }
 
@@ -131,15 +137,18 @@ fn clicking_picks_joints_and_vertices() {
     viewer.pose_frame();
     let (min, max) = viewer.pose.world_bounds(&viewer.character).unwrap();
     let camera = Camera::framing(min, max, 40.0, 800.0 / 600.0);
-    let view = (Vec2::ZERO, Vec2::new(800.0, 600.0));
-    let clip_from_world = camera.clip_from_world(800.0 / 600.0);
+    let view = ScreenView {
+        origin: Vec2::ZERO,
+        size: Vec2::new(800.0, 600.0),
+        clip_from_world: camera.clip_from_world(800.0 / 600.0),
+    };
     // A joint: the left hand.
     let hand = viewer.character.skeleton.find("hand_l").unwrap();
     let at = screen(
         &camera,
         Vec3::from(viewer.pose.model.as_slice()[hand].translation),
     );
-    assert!(viewer.pick(at + Vec2::new(2.0, -1.0), view, clip_from_world));
+    assert!(viewer.pick(at + Vec2::new(2.0, -1.0), &view));
     assert_eq!(viewer.controls.selected_joint, Some(hand));
     assert_eq!(
         viewer.controls.color_view,
@@ -151,7 +160,7 @@ fn clicking_picks_joints_and_vertices() {
     let top = (0..world.len())
         .max_by(|a, b| world[*a].y.total_cmp(&world[*b].y))
         .unwrap();
-    assert!(viewer.pick(screen(&camera, world[top]), view, clip_from_world));
+    assert!(viewer.pick(screen(&camera, world[top]), &view));
     let picked = viewer.picked_vertex.clone().unwrap();
     assert!(
         picked.position.distance(world[top]) < 0.02,
@@ -164,7 +173,7 @@ fn clicking_picks_joints_and_vertices() {
     let total: f32 = picked.influences.iter().map(|i| i.2).sum();
     assert!((total - 1.0).abs() < 1e-6);
     // Empty space picks nothing.
-    assert!(!viewer.pick(Vec2::new(5.0, 5.0), view, clip_from_world));
+    assert!(!viewer.pick(Vec2::new(5.0, 5.0), &view));
     assert!(viewer.picked_vertex.is_none());
 }
 
@@ -196,9 +205,9 @@ fn split_view_compares_the_chosen_palette() {
 fn debug_colours_render_on_the_gpu() {
     let gpu = skinscope::render::gpu::Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
     let fox = import::load(&common::shared("Fox/Fox.glb")).unwrap();
-    let request = skinscope::render::headless::FrameRequest {
+    let request = skinscope::draw::headless::FrameRequest {
         size: (200, 150),
-        clip: Some(0),
+        pose: PoseRequest::clip(0, 0.0),
         color_view: ColorView::DominantJoint,
         options: skinscope::render::renderer::DrawOptions {
             grid: false,
@@ -207,7 +216,7 @@ fn debug_colours_render_on_the_gpu() {
         },
         ..Default::default()
     };
-    let pixels = skinscope::render::headless::render_frame(&gpu, &fox, &request).unwrap();
+    let pixels = skinscope::draw::headless::render_frame(&gpu, &fox, &request).unwrap();
     // Quantised hues of the lit pixels: many joints' colours, not the orange texture.
     let hues: std::collections::BTreeSet<(u8, u8, u8)> = pixels
         .chunks_exact(4)

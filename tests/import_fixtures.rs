@@ -12,7 +12,7 @@ use serde_json::json;
 use skinscope::anim;
 use skinscope::character::Character;
 use skinscope::import::{self, ImportError};
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, PoseRequest, TimeWrap};
 
 fn load(raw: &RawGltf) -> Result<Character, ImportError> {
     import::load_bytes(&raw.to_glb(), Path::new("fixture.glb"))
@@ -29,8 +29,8 @@ fn pointers(e: &ImportError) -> Vec<String> {
 /// The character posed at clip `clip` (or the rest pose) and `t`.
 fn model_at(c: &Character, clip: Option<usize>, t: f32) -> CharacterPose {
     let mut pose = CharacterPose::new(c);
-    pose.sample(c, clip, t, None).unwrap();
-    pose.update(c, PaletteMode::Animated).unwrap();
+    pose.evaluate(c, &PoseRequest::at(clip, t).with_wrap(TimeWrap::Clamp))
+        .unwrap();
     pose
 }
 

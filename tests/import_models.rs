@@ -8,7 +8,7 @@ use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
 use serde_json::{Value, json};
 use skinscope::character::Character;
 use skinscope::import;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, PoseRequest, TimeWrap};
 
 fn load(rel: &str) -> Character {
     let path = shared(rel);
@@ -200,8 +200,11 @@ fn every_file_in_shared_gltf_is_in_the_table() {
 /// The character posed at clip `clip` (or the rest pose) and `time_secs`, palettes written.
 fn pose(c: &Character, clip: Option<usize>, time_secs: f32) -> CharacterPose {
     let mut pose = CharacterPose::new(c);
-    pose.sample(c, clip, time_secs, None).unwrap();
-    pose.update(c, PaletteMode::Animated).unwrap();
+    pose.evaluate(
+        c,
+        &PoseRequest::at(clip, time_secs).with_wrap(TimeWrap::Clamp),
+    )
+    .unwrap();
     pose
 }
 

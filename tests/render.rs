@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 use common::{RawGltf, shared};
 use glam::{Mat4, Vec3};
 use skinscope::character::Character;
+use skinscope::draw::headless::{self, CameraSpec, FrameRequest, render_frame};
 use skinscope::import;
-use skinscope::posing::{CharacterPose, PaletteMode};
+use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest, TimeWrap};
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
-use skinscope::render::headless::{self, CameraSpec, FrameRequest, render_frame};
-use skinscope::render::renderer::{DrawOptions, FrameInput, Posed, Renderer};
+use skinscope::render::offscreen::COLOR_FORMAT;
+use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer, View};
 use skinscope::render::skin_check::{CheckVertex, skin_on_gpu};
 
 fn gpu() -> Gpu {
@@ -46,8 +47,8 @@ fn gpu_skinning_equals_the_cpu_reference_on_real_characters() {
         let c = load(file);
         let mut pose = CharacterPose::new(&c);
         for t in times {
-            pose.sample(&c, Some(0), t, None).unwrap();
-            pose.update(&c, PaletteMode::Animated).unwrap();
+            pose.evaluate(&c, &PoseRequest::at(Some(0), t).with_wrap(TimeWrap::Clamp))
+                .unwrap();
             let (min, max) = pose.world_bounds(&c).unwrap();
             let tolerance = 1e-5 * (max - min).length();
             let mut compared = 0;
@@ -160,13 +161,13 @@ fn fox_silhouette_matches_cpu_projected_triangles() {
     let c = load("Fox/Fox.glb");
     // Seen from the side, where the running fox fills the frame.
     let mut rest = CharacterPose::new(&c);
-    rest.update(&c, PaletteMode::Bind).unwrap();
+    rest.evaluate(&c, &PoseRequest::rest(PaletteMode::Bind))
+        .unwrap();
     let (min, max) = rest.world_bounds(&c).unwrap();
     let center = (min + max) * 0.5;
     let request = FrameRequest {
         size: (320, 240),
-        clip: Some(clip_named(&c, "Run")),
-        time_secs: 0.4,
+        pose: PoseRequest::clip(clip_named(&c, "Run"), 0.4),
         camera: CameraSpec::Explicit {
             eye: center + Vec3::new(2.2 * (max - min).length(), 0.0, 0.0),
             target: Some(center),
@@ -228,7 +229,8 @@ fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
     // rotation is -90 degrees about the cylinder's own axis, so the two renders look alike.
     let c = load("RiggedSimple/RiggedSimple.glb");
     let mut pose = CharacterPose::new(&c);
-    pose.update(&c, PaletteMode::Bind).unwrap();
+    pose.evaluate(&c, &PoseRequest::rest(PaletteMode::Bind))
+        .unwrap();
     let bind = pose.instance_palette(0).unwrap().to_vec();
     let axis_turn = Mat4::from_rotation_z(std::f32::consts::FRAC_PI_2);
     assert!(
@@ -259,45 +261,107 @@ fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
     assert!(f > 0.002, "broken inverse binds: only {f} of pixels differ");
 }
 
-#[test]
-fn paused_frames_upload_no_palette_bytes() {
-    let gpu = gpu();
-    let c = load("CesiumMan/CesiumMan.glb");
-    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, headless::COLOR_FORMAT);
-    let mut pose = CharacterPose::new(&c);
-    let camera = Camera {
+fn still_camera() -> Camera {
+    Camera {
         eye: Vec3::new(0.0, 1.0, 4.0),
         target: Vec3::ZERO,
         fov_y_degrees: 45.0,
         near: 0.1,
         far: 20.0,
-    };
+    }
+}
+
+/// Prepares `view` for `pose` and returns the palette bytes it uploaded.
+fn prepare(
+    renderer: &mut Renderer,
+    gpu: &Gpu,
+    c: &Character,
+    view: View,
+    pose: &CharacterPose,
+) -> u64 {
+    renderer.prepare(
+        view,
+        &gpu.queue,
+        &FrameInput {
+            character: c,
+            posed: skinscope::draw::extract(pose),
+            camera: &still_camera(),
+            aspect: 1.0,
+            bones: &[],
+            options: &DrawOptions::default(),
+        },
+    );
+    renderer.palette_bytes_uploaded
+}
+
+fn posed_at(c: &Character, t: f32) -> CharacterPose {
+    let mut pose = CharacterPose::new(c);
+    pose.evaluate(c, &PoseRequest::clip(0, t)).unwrap();
+    pose
+}
+
+#[test]
+fn paused_frames_upload_no_palette_bytes() {
+    let gpu = gpu();
+    let c = load("CesiumMan/CesiumMan.glb");
+    let capacity = skinscope::draw::capacity(&c, 1);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity);
     let palette_bytes = (1 + 19) * 64;
-    let mut frame = |pose: &CharacterPose| {
-        renderer.prepare(
-            &gpu.queue,
-            &FrameInput {
-                character: &c,
-                posed: Posed::One(pose),
-                camera: &camera,
-                aspect: 1.0,
-                bones: &[],
-                options: &DrawOptions::default(),
-            },
-        );
-        renderer.palette_bytes_uploaded
-    };
-    pose.sample(&c, Some(0), 0.5, None).unwrap();
-    pose.update(&c, PaletteMode::Animated).unwrap();
+    let mut frame = |pose: &CharacterPose| prepare(&mut renderer, &gpu, &c, View::Main, pose);
+    let pose = posed_at(&c, 0.5);
     // Each of the two frames in flight gets the palette once; after that, nothing while paused.
     assert_eq!(frame(&pose), palette_bytes);
     assert_eq!(frame(&pose), palette_bytes);
     for _ in 0..5 {
         assert_eq!(frame(&pose), 0);
     }
-    pose.sample(&c, Some(0), 0.6, None).unwrap();
-    pose.update(&c, PaletteMode::Animated).unwrap();
-    assert_eq!(frame(&pose), palette_bytes);
+    assert_eq!(frame(&posed_at(&c, 0.6)), palette_bytes);
+}
+
+#[test]
+fn a_paused_split_view_uploads_nothing() {
+    // The split view draws two palettes a frame (animated on the left, bind on the right). Each
+    // view has its own palette slot, so once both are written a paused frame uploads nothing.
+    let gpu = gpu();
+    let c = load("CesiumMan/CesiumMan.glb");
+    let capacity = skinscope::draw::capacity(&c, 1);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity);
+    let palette_bytes = (1 + 19) * 64;
+    let animated = posed_at(&c, 0.5);
+    let mut bind = CharacterPose::new(&c);
+    bind.evaluate(&c, &PoseRequest::rest(PaletteMode::Bind))
+        .unwrap();
+    assert_ne!(animated.palette, bind.palette);
+    let frame = |renderer: &mut Renderer| {
+        prepare(renderer, &gpu, &c, View::Main, &animated)
+            + prepare(renderer, &gpu, &c, View::Compared, &bind)
+    };
+    assert_eq!(frame(&mut renderer), 2 * palette_bytes);
+    assert_eq!(frame(&mut renderer), 2 * palette_bytes);
+    for _ in 0..5 {
+        assert_eq!(frame(&mut renderer), 0, "a paused split view");
+    }
+    // Each view draws with its own camera and palette: both paint without a validation error.
+    let target = skinscope::render::offscreen::Offscreen::new(&gpu.device, (64, 32));
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    for (view, x) in [(View::Main, 0.0), (View::Compared, 32.0)] {
+        let options = DrawOptions {
+            viewport: Some([x, 0.0, 32.0, 32.0]),
+            clear: view == View::Main,
+            ..Default::default()
+        };
+        renderer.paint(
+            view,
+            &gpu.device,
+            &mut encoder,
+            &target.view,
+            (64, 32),
+            &options,
+        );
+    }
+    gpu.queue.submit([encoder.finish()]);
+    assert!(pollster::block_on(scope.pop()).is_none());
 }
 
 fn golden_path(name: &str) -> PathBuf {
@@ -312,7 +376,7 @@ fn golden_path(name: &str) -> PathBuf {
 fn check_golden(name: &str, size: (u32, u32), pixels: &[u8]) {
     let path = golden_path(name);
     if std::env::var_os("SKINSCOPE_BLESS").is_some() {
-        headless::write_png(&path, size, pixels).unwrap();
+        skinscope::render::offscreen::write_png(&path, size, pixels).unwrap();
         return;
     }
     let golden = image::open(&path)
@@ -334,7 +398,7 @@ fn check_golden(name: &str, size: (u32, u32), pixels: &[u8]) {
         / (golden.len() / 4) as f64;
     if mean > 1.5 || far_off > 0.01 {
         let failed = std::env::temp_dir().join(format!("skinscope-failed-{name}"));
-        headless::write_png(&failed, size, pixels).unwrap();
+        skinscope::render::offscreen::write_png(&failed, size, pixels).unwrap();
         panic!(
             "{name}: mean difference {mean:.3}, {:.2}% of pixels far off; this run's image is {}",
             far_off * 100.0,
@@ -349,8 +413,7 @@ fn golden_images() {
     let fox = load("Fox/Fox.glb");
     let walk = FrameRequest {
         size: (256, 192),
-        clip: Some(clip_named(&fox, "Walk")),
-        time_secs: 0.3,
+        pose: PoseRequest::clip(clip_named(&fox, "Walk"), 0.3),
         options: DrawOptions {
             bones: true,
             ..Default::default()
@@ -365,8 +428,7 @@ fn golden_images() {
     let man = load("CesiumMan/CesiumMan.glb");
     let wire = FrameRequest {
         size: (192, 256),
-        clip: Some(0),
-        time_secs: 1.1,
+        pose: PoseRequest::clip(0, 1.1),
         options: DrawOptions {
             wireframe: true,
             ..Default::default()

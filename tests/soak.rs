@@ -112,12 +112,12 @@ fn ten_thousand_frames_of_random_actions_keep_memory_flat() {
                 // Cycle the colour views and the crowd through the controls directly.
                 let v = &mut h.state_mut().controls;
                 v.color_view = match next() % 6 {
-                    0 => skinscope::debug_views::ColorView::Material,
-                    1 => skinscope::debug_views::ColorView::DominantJoint,
-                    2 => skinscope::debug_views::ColorView::SelectedJointWeight,
-                    3 => skinscope::debug_views::ColorView::WeightSumDeviation,
-                    4 => skinscope::debug_views::ColorView::InfluenceCount,
-                    _ => skinscope::debug_views::ColorView::Displacement,
+                    0 => skinscope::debug::colors::ColorView::Material,
+                    1 => skinscope::debug::colors::ColorView::DominantJoint,
+                    2 => skinscope::debug::colors::ColorView::SelectedJointWeight,
+                    3 => skinscope::debug::colors::ColorView::WeightSumDeviation,
+                    4 => skinscope::debug::colors::ColorView::InfluenceCount,
+                    _ => skinscope::debug::colors::ColorView::Displacement,
                 };
                 v.crowd = if next() % 10 == 0 { 9 } else { 0 };
             }
@@ -135,7 +135,7 @@ fn ten_thousand_frames_of_random_actions_keep_memory_flat() {
     {
         let v = &mut h.state_mut().controls;
         v.crowd = 0;
-        v.color_view = skinscope::debug_views::ColorView::Material;
+        v.color_view = skinscope::debug::colors::ColorView::Material;
     }
     h.run();
     let growth = LIVE.load(Ordering::Relaxed) - warm;

@@ -5,6 +5,7 @@ mod common;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use skinscope::app::draw_options;
 use skinscope::builtin;
 use skinscope::ui;
 use skinscope::viewer::Viewer;
@@ -27,15 +28,15 @@ fn harness() -> Harness<'static, Viewer> {
 #[test]
 fn toggling_bones_changes_the_render_settings() {
     let mut h = harness();
-    assert!(!h.state().draw_options().bones);
+    assert!(!draw_options(&h.state().controls).bones);
     h.get_by_label("Bones").click();
     h.run();
     assert!(h.state().controls.show_bones);
-    assert!(h.state().draw_options().bones);
+    assert!(draw_options(&h.state().controls).bones);
     h.get_by_label("Wireframe").click();
     h.get_by_label("Grid").click();
     h.run();
-    let o = h.state().draw_options();
+    let o = draw_options(&h.state().controls);
     assert!(o.wireframe && !o.grid && o.mesh);
 }
 
@@ -95,9 +96,12 @@ fn the_blend_slider_sets_the_weight_and_the_pose_follows() {
     let ratio =
         viewer.time_secs() / viewer.character.clips[viewer.controls.blend_a].duration_secs();
     let walk_time = ratio * viewer.character.clips[walk].duration_secs();
-    let mut alone = skinscope::posing::CharacterPose::new(&viewer.character);
+    let mut alone = skinscope::pose::CharacterPose::new(&viewer.character);
     alone
-        .sample(&viewer.character, Some(walk), walk_time, None)
+        .evaluate(
+            &viewer.character,
+            &skinscope::pose::PoseRequest::clip(walk, walk_time),
+        )
         .unwrap();
     for (a, b) in blended.as_slice().iter().zip(alone.local.as_slice()) {
         assert!(a.translation.abs_diff_eq(b.translation, 1e-5));
@@ -192,9 +196,9 @@ fn the_debug_controls_set_the_colour_view_and_the_split() {
     h.run();
     assert_eq!(
         h.state().controls.color_view,
-        skinscope::debug_views::ColorView::InfluenceCount
+        skinscope::debug::colors::ColorView::InfluenceCount
     );
-    assert!(h.state().draw_options().vertex_colors);
+    assert!(draw_options(&h.state().controls).vertex_colors);
     h.get_by_label("Split view, right:").click();
     h.run();
     assert!(h.state().controls.split);
@@ -209,6 +213,64 @@ fn browse_asks_the_window_for_a_file_dialog() {
     assert!(
         h.state()
             .window_requests
-            .contains(&skinscope::viewer::UiCommand::BrowseForFile)
+            .contains(&skinscope::viewer::WindowRequest::BrowseForFile)
     );
+}
+
+/// The panel and the viewer as the window runs them each frame: the panel, then
+/// `Viewer::frame` (its commands, the clocks, the pose once).
+fn window_frames() -> Harness<'static, Viewer> {
+    let viewer = Viewer::new(builtin::character().unwrap(), None);
+    Harness::builder()
+        .with_size((1100.0, 1400.0))
+        .build_ui_state(
+            |ui, viewer: &mut Viewer| {
+                let (commands, _) = ui::show(ui, viewer);
+                viewer.frame(commands, 1.0 / 60.0);
+            },
+            viewer,
+        )
+}
+
+/// The pose drawn is the timeline clip at the playhead, evaluated afresh.
+fn assert_pose_shows_the_playhead(viewer: &Viewer, what: &str) {
+    let (clip, _) = viewer.timeline_clip();
+    let request = skinscope::pose::PoseRequest::clip(clip, viewer.time_secs());
+    let mut expected = skinscope::pose::CharacterPose::new(&viewer.character);
+    expected.evaluate(&viewer.character, &request).unwrap();
+    assert_eq!(viewer.pose.palette, expected.palette, "{what}");
+}
+
+#[test]
+fn the_frame_drawn_after_a_step_a_seek_or_a_clip_change_shows_the_new_time() {
+    let mut h = window_frames();
+    h.get_by_label("Pause").click();
+    h.run();
+    let before = h.state().time_secs();
+    // One frame: the click's command is applied before the clocks and the pose.
+    h.get_by_label("Step >|").click();
+    h.step();
+    let stepped = h.state().time_secs();
+    assert!(
+        (stepped - before - 1.0 / 30.0).abs() < 1e-5,
+        "{before} then {stepped}"
+    );
+    assert_pose_shows_the_playhead(h.state(), "after a step");
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Time (s)")
+        .set_value_accesskit(0.5);
+    h.step();
+    assert!((h.state().time_secs() - 0.5).abs() < 1e-5);
+    assert_pose_shows_the_playhead(h.state(), "after a seek");
+    h.get_by_label("Clip").click();
+    h.run();
+    h.get_by_label("wave (1.60 s)").click();
+    h.step();
+    let wave = h
+        .state()
+        .character
+        .clips
+        .iter()
+        .position(|c| c.clip.name() == "wave");
+    assert_eq!(h.state().timeline_clip().0, wave.unwrap());
+    assert_pose_shows_the_playhead(h.state(), "after a clip change");
 }

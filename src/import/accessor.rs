@@ -4,7 +4,7 @@
 
 use gltf::accessor::{DataType, Dimensions};
 
-use super::problem::Problem;
+use crate::character::Problem;
 
 /// Most components an accessor with no buffer view (all zeros, maybe sparse) may declare: such
 /// data costs nothing in the file, so its size is capped instead of checked against bytes.

@@ -7,10 +7,11 @@ use gltf::json::validation::Checked;
 
 use super::accessor::{Buffers, expect_format, read_f32, read_normalized_f32};
 use super::hierarchy::Hierarchy;
-use super::problem::{Problem, Problems};
+use super::problem::Problems;
 use crate::anim::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Track, TrackError,
 };
+use crate::character::Problem;
 use crate::character::{ChannelInfo, ClipData, MorphTrack};
 
 pub(crate) fn build(
@@ -56,209 +57,303 @@ fn build_one(
     let at = format!("/animations/{}", animation.index());
     let json = &document.as_json().animations[animation.index()];
     let samplers: Vec<gltf::animation::Sampler<'_>> = animation.samplers().collect();
-    let node_count = hierarchy.joint_of_node.len();
     let errors_before = problems.errors.len();
     let mut tracks = Vec::new();
     let mut track_channel = Vec::new();
     let mut morph_tracks = Vec::new();
     let mut channels = Vec::new();
     for (c, channel) in json.channels.iter().enumerate() {
-        let c_at = format!("{at}/channels/{c}");
-        let node = channel.target.node.value();
-        if node >= node_count {
-            problems.error(
-                format!("{c_at}/target/node"),
-                format!("node {node} does not exist (the file has {node_count})"),
-            );
-            continue;
-        }
-        let Checked::Valid(path) = channel.target.path else {
-            problems.error(
-                format!("{c_at}/target/path"),
-                "is not translation, rotation, scale or weights",
-            );
+        let Some(source) =
+            channel_source(document, hierarchy, &samplers, &at, c, channel, problems)
+        else {
             continue;
         };
-        let Some(sampler) = samplers.get(channel.sampler.value()) else {
-            problems.error(
-                format!("{c_at}/sampler"),
-                "refers to a sampler that does not exist",
-            );
+        let Some(mut times) = read_times(source.sampler, &source.s_at, buffers, problems) else {
             continue;
         };
-        let s_at = format!("{at}/samplers/{}", sampler.index());
-        let interp = interpolation(sampler.interpolation());
-        let node_json = &document.as_json().nodes[node];
-        if node_json.skin.is_some()
-            && node_json.mesh.is_some()
-            && path != gltf::animation::Property::MorphTargetWeights
-        {
-            problems.warn(
-                format!("{c_at}/target/path"),
-                format!("animates the transform of node {node}, a skinned mesh node: glTF ignores it for skinning"),
-            );
-        }
-        let Some(mut times) = read_times(sampler, &s_at, buffers, problems) else {
-            continue;
-        };
-        if document.as_json().nodes[node].matrix.is_some()
-            && path != gltf::animation::Property::MorphTargetWeights
-        {
-            problems.warn(
-                format!("{c_at}/target"),
-                format!("animates node {node}, which has a matrix (glTF forbids this); the matrix is decomposed and the channel overrides its part"),
-            );
-        }
-        let output = sampler.output();
-        let out_at = format!("{s_at}/output");
-        if output.view().and_then(|v| v.stride()).is_some() {
-            problems.warn(&out_at, "its buffer view has a byteStride, which glTF forbids for animation data; read with the stride");
-        }
         let keys = times.len();
-        let joint = hierarchy.joint_of_node[node];
-        let path_name;
-        let made: Result<Channel, Problem> = match path {
-            gltf::animation::Property::Translation | gltf::animation::Property::Scale => {
-                path_name = if path == gltf::animation::Property::Translation {
-                    "translation"
-                } else {
-                    "scale"
-                };
-                expect_format(
-                    &output,
-                    &format!("{c_at}/sampler"),
-                    path_name,
-                    &[Dimensions::Vec3],
-                    &[DataType::F32],
-                )
-                .and_then(|_| read_f32(&output, buffers))
-                .and_then(|mut v| {
-                    drop_repeated_times(
-                        &mut times,
-                        &mut v,
-                        3 * interp.values_per_key(),
-                        &s_at,
-                        problems,
-                    );
-                    let values = v.chunks_exact(3).map(Vec3::from_slice).collect();
-                    Track::new(times, values, interp).map_err(|e| track_problem(e, &s_at))
-                })
-                .map(|t| {
-                    if path == gltf::animation::Property::Translation {
-                        Channel::Translation(t)
-                    } else {
-                        Channel::Scale(t)
-                    }
-                })
+        let read = match source.path {
+            Property::Translation | Property::Scale | Property::Rotation => {
+                read_joint_channel(&source, &mut times, buffers, problems).map(Read::Joint)
             }
-            gltf::animation::Property::Rotation => {
-                path_name = "rotation";
-                expect_format(
-                    &output,
-                    &format!("{c_at}/sampler"),
-                    "rotation",
-                    &[Dimensions::Vec4],
-                    &[
-                        DataType::F32,
-                        DataType::I8,
-                        DataType::U8,
-                        DataType::I16,
-                        DataType::U16,
-                    ],
-                )
-                .and_then(|_| read_normalized_f32(&output, buffers))
-                .and_then(|mut v| {
-                    drop_repeated_times(
-                        &mut times,
-                        &mut v,
-                        4 * interp.values_per_key(),
-                        &s_at,
-                        problems,
-                    );
-                    let mut values: Vec<Quat> = v.chunks_exact(4).map(Quat::from_slice).collect();
-                    normalise_key_rotations(&mut values, interp, &out_at, problems);
-                    Track::new(times, values, interp).map_err(|e| track_problem(e, &s_at))
-                })
-                .map(Channel::Rotation)
+            Property::MorphTargetWeights => {
+                read_weights(document, &source, times, buffers, problems).map(Read::Weights)
             }
-            gltf::animation::Property::MorphTargetWeights => {
-                path_name = "weights";
-                let targets = document
-                    .nodes()
-                    .nth(node)
-                    .and_then(|n| n.mesh())
-                    .and_then(|m| m.primitives().next())
-                    .map_or(0, |p| p.morph_targets().len());
-                let result = expect_format(
-                    &output,
-                    &format!("{c_at}/sampler"),
-                    "weights",
-                    &[Dimensions::Scalar],
-                    &[DataType::F32, DataType::I8, DataType::U8, DataType::I16, DataType::U16],
-                )
-                .and_then(|_| read_normalized_f32(&output, buffers))
-                .and_then(|mut values| {
-                    let per_key = targets * interp.values_per_key();
-                    if targets > 0 {
-                        drop_repeated_times(&mut times, &mut values, per_key, &s_at, problems);
-                    }
-                    let keys = times.len();
-                    let expected = keys * per_key;
-                    if targets == 0 {
-                        Err(Problem::new(format!("{c_at}/target"), format!("animates the morph weights of node {node}, whose mesh has no morph targets")))
-                    } else if values.len() != expected {
-                        Err(Problem::new(&out_at, format!("{} weights for {keys} keys of {targets} morph targets ({interp:?}): expected {expected}", values.len())))
-                    } else if values.iter().any(|v| !v.is_finite()) {
-                        Err(Problem::new(&out_at, "has non-finite weights"))
-                    } else {
-                        Ok(values)
-                    }
-                });
-                match result {
-                    Ok(values) => {
-                        channels.push(ChannelInfo {
-                            node,
-                            path: path_name,
-                            interpolation: interp,
-                            keys,
-                        });
-                        morph_tracks.push(MorphTrack {
-                            node,
-                            targets,
-                            times,
-                            values,
-                            interpolation: interp,
-                        });
-                    }
-                    Err(p) => problems.push_error(p),
-                }
+        };
+        let read = match read {
+            Ok(read) => read,
+            Err(p) => {
+                problems.push_error(p);
                 continue;
             }
         };
-        match made {
-            Ok(channel) => {
-                channels.push(ChannelInfo {
-                    node,
-                    path: path_name,
-                    interpolation: interp,
-                    keys,
-                });
+        channels.push(ChannelInfo {
+            node: source.node,
+            path: path_name(source.path),
+            interpolation: source.interp,
+            keys,
+        });
+        match read {
+            Read::Joint(channel) => {
+                let joint = hierarchy.joint_of_node[source.node];
                 tracks.push(JointTrack { joint, channel });
                 track_channel.push(c);
             }
-            Err(p) => problems.push_error(p),
+            Read::Weights(track) => morph_tracks.push(track),
         }
     }
     if problems.errors.len() > errors_before {
         return None;
     }
+    let clip = make_clip(animation, hierarchy, tracks, &track_channel, &at, problems)?;
+    // Morph-only clips last as long as their weights do.
+    Some(ClipData {
+        index: animation.index(),
+        clip,
+        morph_tracks,
+        channels,
+    })
+}
+
+use gltf::animation::Property;
+
+/// What one channel reads into.
+enum Read {
+    Joint(Channel),
+    Weights(MorphTrack),
+}
+
+/// One channel's target and sampler, checked, with the JSON pointers its problems name.
+struct ChannelSource<'s, 'a> {
+    node: usize,
+    path: Property,
+    sampler: &'s gltf::animation::Sampler<'a>,
+    interp: Interpolation,
+    /// `/animations/A/channels/C`, `/animations/A/samplers/S` and its `/output`.
+    c_at: String,
+    s_at: String,
+    out_at: String,
+}
+
+fn path_name(path: Property) -> &'static str {
+    match path {
+        Property::Translation => "translation",
+        Property::Rotation => "rotation",
+        Property::Scale => "scale",
+        Property::MorphTargetWeights => "weights",
+    }
+}
+
+/// Checks a channel's target node, path and sampler, and warns about what glTF forbids but a
+/// viewer can read anyway.
+fn channel_source<'s, 'a>(
+    document: &gltf::Document,
+    hierarchy: &Hierarchy,
+    samplers: &'s [gltf::animation::Sampler<'a>],
+    at: &str,
+    c: usize,
+    channel: &gltf::json::animation::Channel,
+    problems: &mut Problems,
+) -> Option<ChannelSource<'s, 'a>> {
+    let c_at = format!("{at}/channels/{c}");
+    let node = channel.target.node.value();
+    let node_count = hierarchy.joint_of_node.len();
+    if node >= node_count {
+        problems.error(
+            format!("{c_at}/target/node"),
+            format!("node {node} does not exist (the file has {node_count})"),
+        );
+        return None;
+    }
+    let Checked::Valid(path) = channel.target.path else {
+        problems.error(
+            format!("{c_at}/target/path"),
+            "is not translation, rotation, scale or weights",
+        );
+        return None;
+    };
+    let Some(sampler) = samplers.get(channel.sampler.value()) else {
+        problems.error(
+            format!("{c_at}/sampler"),
+            "refers to a sampler that does not exist",
+        );
+        return None;
+    };
+    let s_at = format!("{at}/samplers/{}", sampler.index());
+    let node_json = &document.as_json().nodes[node];
+    let transform = path != Property::MorphTargetWeights;
+    if transform && node_json.skin.is_some() && node_json.mesh.is_some() {
+        problems.warn(
+            format!("{c_at}/target/path"),
+            format!("animates the transform of node {node}, a skinned mesh node: glTF ignores it for skinning"),
+        );
+    }
+    if transform && node_json.matrix.is_some() {
+        problems.warn(
+            format!("{c_at}/target"),
+            format!("animates node {node}, which has a matrix (glTF forbids this); the matrix is decomposed and the channel overrides its part"),
+        );
+    }
+    let out_at = format!("{s_at}/output");
+    if sampler.output().view().and_then(|v| v.stride()).is_some() {
+        problems.warn(&out_at, "its buffer view has a byteStride, which glTF forbids for animation data; read with the stride");
+    }
+    Some(ChannelSource {
+        node,
+        path,
+        sampler,
+        interp: interpolation(sampler.interpolation()),
+        c_at,
+        s_at,
+        out_at,
+    })
+}
+
+/// A translation, rotation or scale track.
+fn read_joint_channel(
+    source: &ChannelSource<'_, '_>,
+    times: &mut Vec<f32>,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Result<Channel, Problem> {
+    let output = source.sampler.output();
+    let (interp, s_at) = (source.interp, &source.s_at);
+    let sampler_at = format!("{}/sampler", source.c_at);
+    let times = std::mem::take(times);
+    if source.path == Property::Rotation {
+        let types = [
+            DataType::F32,
+            DataType::I8,
+            DataType::U8,
+            DataType::I16,
+            DataType::U16,
+        ];
+        expect_format(
+            &output,
+            &sampler_at,
+            "rotation",
+            &[Dimensions::Vec4],
+            &types,
+        )?;
+        let mut v = read_normalized_f32(&output, buffers)?;
+        let mut times = times;
+        drop_repeated_times(
+            &mut times,
+            &mut v,
+            4 * interp.values_per_key(),
+            s_at,
+            problems,
+        );
+        let mut values: Vec<Quat> = v.chunks_exact(4).map(Quat::from_slice).collect();
+        normalise_key_rotations(&mut values, interp, &source.out_at, problems);
+        let track = Track::new(times, values, interp).map_err(|e| track_problem(e, s_at))?;
+        return Ok(Channel::Rotation(track));
+    }
+    let name = path_name(source.path);
+    expect_format(
+        &output,
+        &sampler_at,
+        name,
+        &[Dimensions::Vec3],
+        &[DataType::F32],
+    )?;
+    let mut v = read_f32(&output, buffers)?;
+    let mut times = times;
+    drop_repeated_times(
+        &mut times,
+        &mut v,
+        3 * interp.values_per_key(),
+        s_at,
+        problems,
+    );
+    let values = v.chunks_exact(3).map(Vec3::from_slice).collect();
+    let track = Track::new(times, values, interp).map_err(|e| track_problem(e, s_at))?;
+    Ok(if source.path == Property::Translation {
+        Channel::Translation(track)
+    } else {
+        Channel::Scale(track)
+    })
+}
+
+/// A morph-weight track: `targets` weights per key (three times that for cubic splines).
+fn read_weights(
+    document: &gltf::Document,
+    source: &ChannelSource<'_, '_>,
+    mut times: Vec<f32>,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Result<MorphTrack, Problem> {
+    let (node, interp, out_at) = (source.node, source.interp, &source.out_at);
+    let targets = document
+        .nodes()
+        .nth(node)
+        .and_then(|n| n.mesh())
+        .and_then(|m| m.primitives().next())
+        .map_or(0, |p| p.morph_targets().len());
+    let output = source.sampler.output();
+    let types = [
+        DataType::F32,
+        DataType::I8,
+        DataType::U8,
+        DataType::I16,
+        DataType::U16,
+    ];
+    let sampler_at = format!("{}/sampler", source.c_at);
+    expect_format(
+        &output,
+        &sampler_at,
+        "weights",
+        &[Dimensions::Scalar],
+        &types,
+    )?;
+    let mut values = read_normalized_f32(&output, buffers)?;
+    if targets == 0 {
+        return Err(Problem::new(
+            format!("{}/target", source.c_at),
+            format!("animates the morph weights of node {node}, whose mesh has no morph targets"),
+        ));
+    }
+    let per_key = targets * interp.values_per_key();
+    drop_repeated_times(&mut times, &mut values, per_key, &source.s_at, problems);
+    let keys = times.len();
+    let expected = keys * per_key;
+    if values.len() != expected {
+        return Err(Problem::new(
+            out_at,
+            format!(
+                "{} weights for {keys} keys of {targets} morph targets ({interp:?}): expected {expected}",
+                values.len()
+            ),
+        ));
+    }
+    if values.iter().any(|v| !v.is_finite()) {
+        return Err(Problem::new(out_at, "has non-finite weights"));
+    }
+    Ok(MorphTrack {
+        node,
+        targets,
+        times,
+        values,
+        interpolation: interp,
+    })
+}
+
+/// The clip from its tracks and events; a refusal names the channel or event.
+fn make_clip(
+    animation: &gltf::Animation<'_>,
+    hierarchy: &Hierarchy,
+    tracks: Vec<JointTrack>,
+    track_channel: &[usize],
+    at: &str,
+    problems: &mut Problems,
+) -> Option<Clip> {
     let name = animation
         .name()
         .map(str::to_owned)
         .unwrap_or_else(|| format!("animation {}", animation.index()));
-    let events = read_events(animation, &at, problems);
-    let clip = match Clip::new(name, hierarchy.skeleton.joint_count(), tracks, events) {
-        Ok(clip) => clip,
+    let events = read_events(animation, at, problems);
+    match Clip::new(name, hierarchy.skeleton.joint_count(), tracks, events) {
+        Ok(clip) => Some(clip),
         Err(e) => {
             let pointer = match &e {
                 ClipError::DuplicateTarget { track, .. }
@@ -270,16 +365,9 @@ fn build_one(
                 }
             };
             problems.error(pointer, e.to_string());
-            return None;
+            None
         }
-    };
-    // Morph-only clips last as long as their weights do.
-    Some(ClipData {
-        index: animation.index(),
-        clip,
-        morph_tracks,
-        channels,
-    })
+    }
 }
 
 /// Key times: a float scalar accessor. Missing min/max bounds are computed here, not required.

@@ -11,7 +11,8 @@ use gltf::mesh::Mode;
 
 use super::accessor::{Buffers, expect_format, read_f32, read_normalized_f32, read_u32};
 use super::hierarchy::Hierarchy;
-use super::problem::{Problem, Problems};
+use super::problem::Problems;
+use crate::character::Problem;
 use crate::character::{
     Material, MeshData, MeshInstance, MorphTarget, Primitive, SkinData, Skinning, Texture,
 };
@@ -250,28 +251,7 @@ fn build_primitive(
     ))?;
     let count = positions.len();
 
-    let indices = match primitive.indices() {
-        None => None,
-        Some(accessor) => {
-            let i_at = format!("{at}/indices");
-            problems.take(expect_format(
-                &accessor,
-                &i_at,
-                "index",
-                &[Dimensions::Scalar],
-                &[DataType::U8, DataType::U16, DataType::U32],
-            ))?;
-            let values = problems.take(read_u32(&accessor, buffers))?;
-            if let Some(k) = values.iter().position(|&i| i as usize >= count) {
-                problems.error(
-                    i_at,
-                    format!("index {k} is {}, but there are {count} vertices", values[k]),
-                );
-                return None;
-            }
-            Some(values)
-        }
-    };
+    let indices = read_indices(primitive, at, count, buffers, problems)?;
     let triangles = triangle_list(mode, indices, count, at, problems);
 
     let normals = match primitive.get(&gltf::Semantic::Normals) {
@@ -291,37 +271,98 @@ fn build_primitive(
         None => compute_normals(&positions, triangles.as_deref()),
     };
 
-    let uvs = match primitive.get(&gltf::Semantic::TexCoords(0)) {
-        None => None,
-        Some(accessor) => {
-            let uv_at = attr("TEXCOORD_0");
-            problems.take(expect_format(
-                &accessor,
-                &uv_at,
-                "TEXCOORD_0",
-                &[Dimensions::Vec2],
-                &[
-                    DataType::F32,
-                    DataType::U8,
-                    DataType::U16,
-                    DataType::I8,
-                    DataType::I16,
-                ],
-            ))?;
-            if accessor.count() != count {
-                problems.error(
-                    uv_at,
-                    format!("{} UVs for {count} vertices", accessor.count()),
-                );
-                return None;
-            }
-            let values = problems.take(read_f32(&accessor, buffers))?;
-            Some(values.chunks_exact(2).map(Vec2::from_slice).collect())
-        }
-    };
+    let uvs = read_uvs(primitive, at, count, buffers, problems)?;
 
     let skinning = read_skinning(primitive, at, skin, node, count, buffers, problems)?;
 
+    let morph_targets = read_morph_targets(primitive, at, count, buffers, problems)?;
+
+    let material = read_material(&primitive.material(), buffers, base, textures, problems);
+    Some(Primitive {
+        positions,
+        normals,
+        uvs,
+        indices: triangles,
+        skinning,
+        material,
+        morph_targets,
+    })
+}
+
+/// The index accessor, checked against the vertex count; `Some(None)` without one.
+fn read_indices(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<Vec<u32>>> {
+    let Some(accessor) = primitive.indices() else {
+        return Some(None);
+    };
+    let i_at = format!("{at}/indices");
+    problems.take(expect_format(
+        &accessor,
+        &i_at,
+        "index",
+        &[Dimensions::Scalar],
+        &[DataType::U8, DataType::U16, DataType::U32],
+    ))?;
+    let values = problems.take(read_u32(&accessor, buffers))?;
+    if let Some(k) = values.iter().position(|&i| i as usize >= count) {
+        problems.error(
+            i_at,
+            format!("index {k} is {}, but there are {count} vertices", values[k]),
+        );
+        return None;
+    }
+    Some(Some(values))
+}
+
+/// TEXCOORD_0, one per vertex; `Some(None)` without it.
+fn read_uvs(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<Vec<Vec2>>> {
+    let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
+        return Some(None);
+    };
+    let uv_at = format!("{at}/attributes/TEXCOORD_0");
+    problems.take(expect_format(
+        &accessor,
+        &uv_at,
+        "TEXCOORD_0",
+        &[Dimensions::Vec2],
+        &[
+            DataType::F32,
+            DataType::U8,
+            DataType::U16,
+            DataType::I8,
+            DataType::I16,
+        ],
+    ))?;
+    if accessor.count() != count {
+        problems.error(
+            uv_at,
+            format!("{} UVs for {count} vertices", accessor.count()),
+        );
+        return None;
+    }
+    let values = problems.take(read_f32(&accessor, buffers))?;
+    Some(Some(values.chunks_exact(2).map(Vec2::from_slice).collect()))
+}
+
+/// Each morph target's position, normal and tangent displacements (those it has).
+fn read_morph_targets(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Vec<MorphTarget>> {
     let mut morph_targets = Vec::new();
     for (t, target) in primitive.morph_targets().enumerate() {
         let t_at = format!("{at}/targets/{t}");
@@ -346,17 +387,7 @@ fn build_primitive(
             tangents,
         });
     }
-
-    let material = read_material(&primitive.material(), buffers, base, textures, problems);
-    Some(Primitive {
-        positions,
-        normals,
-        uvs,
-        indices: triangles,
-        skinning,
-        material,
-        morph_targets,
-    })
+    Some(morph_targets)
 }
 
 /// Indices as a triangle list: strips and fans are unrolled; a non-indexed strip or fan gets
@@ -432,6 +463,60 @@ fn read_skinning(
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Option<Option<Skinning>> {
+    let Some((joints, weights, joint_sets)) =
+        skinning_accessors(primitive, at, skin, node, count, problems)?
+    else {
+        return Some(None);
+    };
+    let Some(skin) = skin else {
+        // A mesh no node draws (`node` is None) is only checked.
+        let Some(node) = node else { return Some(None) };
+        problems.warn(
+            format!("/nodes/{node}"),
+            format!("the node has no skin but its mesh has JOINTS_0/WEIGHTS_0 ({at}/attributes/JOINTS_0): drawn rigidly at the node"),
+        );
+        return Some(None);
+    };
+    let extra_weight = extra_weights(primitive, at, joint_sets, count, buffers, problems)?;
+    let joint_values = problems.take(read_u32(&joints, buffers))?;
+    let weight_values = problems.take(read_normalized_f32(&weights, buffers))?;
+    let skinning = influences(
+        at,
+        skin,
+        &joint_values,
+        &weight_values,
+        extra_weight,
+        problems,
+    )?;
+    let weights_at = format!("{at}/attributes/WEIGHTS_0");
+    if skinning.renormalised_vertices > 0 {
+        problems.warn(
+            &weights_at,
+            format!("{} vertices have weights that do not sum to 1 (within {WEIGHT_SUM_TOLERANCE}): renormalised", skinning.renormalised_vertices),
+        );
+    }
+    if skinning.unweighted_vertices > 0 {
+        problems.warn(
+            &weights_at,
+            format!(
+                "{} vertices have all-zero weights: bound to the skin's root joint",
+                skinning.unweighted_vertices
+            ),
+        );
+    }
+    Some(Some(skinning))
+}
+
+/// JOINTS_0 and WEIGHTS_0, checked against each other and the vertex count, and the number of
+/// JOINTS sets; `Some(None)` without either (a skinned node's primitive drawn rigidly).
+fn skinning_accessors<'a>(
+    primitive: &gltf::Primitive<'a>,
+    at: &str,
+    skin: Option<&SkinData>,
+    node: Option<usize>,
+    count: usize,
+    problems: &mut Problems,
+) -> Option<Option<(gltf::Accessor<'a>, gltf::Accessor<'a>, usize)>> {
     let sets = |joints: bool| {
         primitive
             .attributes()
@@ -500,16 +585,19 @@ fn read_skinning(
         );
         return None;
     }
-    let Some(skin) = skin else {
-        // A mesh no node draws (`node` is None) is only checked.
-        let Some(node) = node else { return Some(None) };
-        problems.warn(
-            format!("/nodes/{node}"),
-            format!("the node has no skin but its mesh has JOINTS_0/WEIGHTS_0 ({joints_at}): drawn rigidly at the node"),
-        );
-        return Some(None);
-    };
-    // Weight in sets beyond the first (WEIGHTS_1, ...): the four-weight shader drops it.
+    Some(Some((joints, weights, joint_sets)))
+}
+
+/// Per vertex, the weight in sets beyond the first (WEIGHTS_1, ...), which the four-weight
+/// shader drops; empty when there are no such sets.
+fn extra_weights(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    joint_sets: usize,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Vec<f32>> {
     let mut extra_weight = Vec::new();
     for set in 1..joint_sets as u32 {
         let Some(w) = primitive.get(&gltf::Semantic::Weights(set)) else {
@@ -542,8 +630,22 @@ fn read_skinning(
             "influences beyond the first four (JOINTS_1/WEIGHTS_1) are dropped by the four-weight skinning; the first four are renormalised",
         );
     }
-    let joint_values = problems.take(read_u32(&joints, buffers))?;
-    let weight_values = problems.take(read_normalized_f32(&weights, buffers))?;
+    Some(extra_weight)
+}
+
+/// The first four influences per vertex in palette indices, weights renormalised where they do
+/// not sum to one (with the dropped sets) and all-zero weights bound to the skin's root joint.
+fn influences(
+    at: &str,
+    skin: &SkinData,
+    joint_values: &[u32],
+    weight_values: &[f32],
+    extra_weight: Vec<f32>,
+    problems: &mut Problems,
+) -> Option<Skinning> {
+    let count = joint_values.len() / 4;
+    let joints_at = format!("{at}/attributes/JOINTS_0");
+    let weights_at = format!("{at}/attributes/WEIGHTS_0");
     let joint_count = skin.palette_of_ordinal.len();
     let root = skin.root_joints.first().copied().unwrap_or(0) as u16;
     let mut out_joints = Vec::with_capacity(count);
@@ -593,26 +695,14 @@ fn read_skinning(
         out_joints.push(j);
         out_weights.push(w);
     }
-    if renormalised > 0 {
-        problems.warn(
-            &weights_at,
-            format!("{renormalised} vertices have weights that do not sum to 1 (within {WEIGHT_SUM_TOLERANCE}): renormalised"),
-        );
-    }
-    if unweighted > 0 {
-        problems.warn(
-            &weights_at,
-            format!("{unweighted} vertices have all-zero weights: bound to the skin's root joint"),
-        );
-    }
-    Some(Some(Skinning {
+    Some(Skinning {
         joints: out_joints,
         weights: out_weights,
         renormalised_vertices: renormalised,
         unweighted_vertices: unweighted,
         dropped_weight: extra_weight,
         file_weight_sums,
-    }))
+    })
 }
 
 /// Decoded images by glTF image index (`None`: failed, already warned).

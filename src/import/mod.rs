@@ -13,9 +13,9 @@ mod skins;
 use std::path::{Path, PathBuf};
 
 use problem::Problems;
-pub use problem::{ImportError, Problem, json_pointer};
+pub use problem::{ImportError, json_pointer};
 
-use crate::character::Character;
+use crate::character::{Character, Problem};
 
 /// How strict the importer is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,34 +1,9 @@
-//! Problems found in a file, each located by a JSON pointer, and the error that refuses a file.
+//! The error that refuses a file, and the collector of problems while a file is imported.
 
 use std::fmt;
 use std::path::PathBuf;
 
-/// One problem in a glTF file: where (a JSON pointer such as `/skins/0/joints/3`; empty for the
-/// file as a whole, e.g. a GLB header) and what, in a plain sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Problem {
-    pub pointer: String,
-    pub message: String,
-}
-
-impl Problem {
-    pub fn new(pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self {
-            pointer: pointer.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
-        }
-    }
-}
+use crate::character::Problem;
 
 /// A file that was refused: every error found, and the warnings seen on the way.
 #[derive(Clone, Debug)]

@@ -50,74 +50,7 @@ fn build_one(
         None => vec![Mat4::IDENTITY; joint_nodes.len()],
         Some(accessor) => {
             let ibm_at = format!("{at}/inverseBindMatrices");
-            problems.take(expect_format(
-                &accessor,
-                &ibm_at,
-                "inverse bind matrix",
-                &[Dimensions::Mat4],
-                &[DataType::F32],
-            ))?;
-            if accessor.view().and_then(|v| v.stride()).is_some() {
-                problems.warn(&ibm_at, "its buffer view has a byteStride, which glTF forbids here; read with the stride");
-            }
-            if accessor.count() < joint_nodes.len() {
-                problems.error(
-                    &ibm_at,
-                    format!(
-                        "accessor {} has {} matrices for {} joints",
-                        accessor.index(),
-                        accessor.count(),
-                        joint_nodes.len()
-                    ),
-                );
-                return None;
-            }
-            let values = problems.take(read_f32(&accessor, buffers))?;
-            let mut matrices = Vec::with_capacity(joint_nodes.len());
-            for (ordinal, m) in values.chunks_exact(16).take(joint_nodes.len()).enumerate() {
-                let m = Mat4::from_cols_slice(m);
-                if !m.is_finite() {
-                    problems.error(
-                        &ibm_at,
-                        format!(
-                            "matrix {ordinal} (joint node {}) has non-finite values",
-                            joint_nodes[ordinal]
-                        ),
-                    );
-                    return None;
-                }
-                if !m.row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
-                    let transposed = if m.transpose().row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
-                        " (its transpose is affine: written row-major?)"
-                    } else {
-                        ""
-                    };
-                    let message = format!(
-                        "matrix {ordinal} (joint node {}) is not affine: its last row is {}{transposed}",
-                        joint_nodes[ordinal],
-                        m.row(3)
-                    );
-                    if options.keep_broken_inverse_binds {
-                        problems.warn(&ibm_at, message);
-                        matrices.push(m);
-                        continue;
-                    }
-                    problems.error(&ibm_at, message);
-                    return None;
-                }
-                if m.determinant().abs() <= f32::EPSILON {
-                    problems.error(
-                        &ibm_at,
-                        format!(
-                            "matrix {ordinal} (joint node {}) is not invertible",
-                            joint_nodes[ordinal]
-                        ),
-                    );
-                    return None;
-                }
-                matrices.push(m);
-            }
-            matrices
+            read_inverse_binds(&accessor, &ibm_at, &joint_nodes, buffers, options, problems)?
         }
     };
 
@@ -163,11 +96,12 @@ fn build_one(
         );
     }
 
+    let name = skin
+        .name()
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("skin {}", skin.index()));
     let mut data = SkinData {
-        name: skin
-            .name()
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("skin {}", skin.index())),
+        name,
         index: skin.index(),
         skin: skin_anim,
         ordinal_of_palette,
@@ -175,7 +109,96 @@ fn build_one(
         root_joints: Vec::new(),
         non_joint_ancestors: Vec::new(),
     };
-    let skeleton = &hierarchy.skeleton;
+    find_roots(&mut data, &hierarchy.skeleton);
+    Some(data)
+}
+
+/// The inverse bind matrices, one per joint ordinal: affine and invertible, or refused (a
+/// non-affine one is kept with a warning when the options ask, for diagnosis).
+fn read_inverse_binds(
+    accessor: &gltf::Accessor<'_>,
+    ibm_at: &str,
+    joint_nodes: &[usize],
+    buffers: &Buffers,
+    options: ImportOptions,
+    problems: &mut Problems,
+) -> Option<Vec<Mat4>> {
+    problems.take(expect_format(
+        accessor,
+        ibm_at,
+        "inverse bind matrix",
+        &[Dimensions::Mat4],
+        &[DataType::F32],
+    ))?;
+    if accessor.view().and_then(|v| v.stride()).is_some() {
+        problems.warn(
+            ibm_at,
+            "its buffer view has a byteStride, which glTF forbids here; read with the stride",
+        );
+    }
+    if accessor.count() < joint_nodes.len() {
+        problems.error(
+            ibm_at,
+            format!(
+                "accessor {} has {} matrices for {} joints",
+                accessor.index(),
+                accessor.count(),
+                joint_nodes.len()
+            ),
+        );
+        return None;
+    }
+    let values = problems.take(read_f32(accessor, buffers))?;
+    let mut matrices = Vec::with_capacity(joint_nodes.len());
+    for (ordinal, m) in values.chunks_exact(16).take(joint_nodes.len()).enumerate() {
+        let m = Mat4::from_cols_slice(m);
+        if !m.is_finite() {
+            problems.error(
+                ibm_at,
+                format!(
+                    "matrix {ordinal} (joint node {}) has non-finite values",
+                    joint_nodes[ordinal]
+                ),
+            );
+            return None;
+        }
+        if !m.row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
+            let transposed = if m.transpose().row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
+                " (its transpose is affine: written row-major?)"
+            } else {
+                ""
+            };
+            let message = format!(
+                "matrix {ordinal} (joint node {}) is not affine: its last row is {}{transposed}",
+                joint_nodes[ordinal],
+                m.row(3)
+            );
+            if options.keep_broken_inverse_binds {
+                problems.warn(ibm_at, message);
+                matrices.push(m);
+                continue;
+            }
+            problems.error(ibm_at, message);
+            return None;
+        }
+        if m.determinant().abs() <= f32::EPSILON {
+            problems.error(
+                ibm_at,
+                format!(
+                    "matrix {ordinal} (joint node {}) is not invertible",
+                    joint_nodes[ordinal]
+                ),
+            );
+            return None;
+        }
+        matrices.push(m);
+    }
+    Some(matrices)
+}
+
+/// The skin's root joints (palette indices whose parent is no joint of the skin) and the
+/// non-joint ancestors above them (armatures), from the scene root down.
+fn find_roots(data: &mut SkinData, skeleton: &crate::anim::Skeleton) {
     data.root_joints = (0..data.skin.len())
         .filter(|&p| data.palette_parent(skeleton, p).is_none())
         .collect();
@@ -192,7 +215,6 @@ fn build_one(
     // Skeleton order is parent-before-child: sorting lists them from the scene root down.
     ancestors.sort_unstable();
     data.non_joint_ancestors = ancestors;
-    Some(data)
 }
 
 /// Whether every joint's nearest ancestor that is a joint of the skin comes earlier in the list.

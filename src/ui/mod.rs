@@ -3,9 +3,11 @@
 
 use egui::{Color32, RichText, Stroke, Ui};
 
-use crate::debug_views::ColorView;
-use crate::posing::PaletteMode;
+use crate::debug::colors::ColorView;
+use crate::pose::PaletteMode;
 use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
+
+pub mod overlay;
 
 /// Width of the side panel in points.
 pub const PANEL_WIDTH: f32 = 330.0;

@@ -1,39 +1,24 @@
-//! Posing a whole character for drawing: sample (and blend) clips, compose the hierarchy, and
-//! write one palette for every skinned mesh instance into a single array, plus each instance's
-//! `world_from_mesh`. CPU only; the renderer uploads what this produces. Buffers are sized once,
-//! so posing a frame allocates nothing.
+//! Evaluating a `PoseRequest`: the stages of one frame, in order, into a caller-owned
+//! `CharacterPose` (every palette of every skinned mesh instance in a single array, plus each
+//! instance's `world_from_mesh`). CPU only; the renderer uploads what this produces. Buffers are
+//! sized once, so posing a frame allocates nothing.
 
 use glam::{Mat4, Vec3};
 
-use crate::anim::{
-    self, BlendLayer, ClipCursor, LocalPose, ModelPose, PoseError, SkinPalette, wrap_time,
-};
+use super::request::{ClipTime, PaletteMode, PoseRequest, Transition, clip_time};
+use crate::anim::{self, BlendLayer, ClipCursor, LocalPose, ModelPose, PoseError, SkinPalette};
 use crate::character::Character;
-
-/// Which palette the skinned meshes are drawn with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PaletteMode {
-    /// The sampled (and blended) pose.
-    #[default]
-    Animated,
-    /// The rest pose (node transforms without animation): matches identity when the file's
-    /// inverse binds match its vertex data.
-    Bind,
-    /// Every palette entry the identity: vertices as stored, at their mesh node (rest pose).
-    Identity,
-}
-
-/// Two clips blended in step (phase-aligned): clip `b` is sampled at the same ratio of its
-/// duration as clip `a`, and weighs `weight`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BlendSpec {
-    pub b: usize,
-    pub weight: f32,
-}
 
 /// One draw's palette start in `CharacterPose::palette` (0 is a shared identity entry, used by
 /// unskinned meshes).
 pub const IDENTITY_ENTRY: u32 = 0;
+
+/// Which scratch pose a clip is sampled into.
+#[derive(Clone, Copy)]
+enum Scratch {
+    A,
+    B,
+}
 
 /// A character's pose and palettes for one frame.
 pub struct CharacterPose {
@@ -86,70 +71,88 @@ impl CharacterPose {
         }
     }
 
-    /// Samples clip `clip` at `time_secs` (clip time), optionally blended with a second clip in
-    /// step (at the same ratio of its duration); `None` is the rest pose.
-    pub fn sample(
-        &mut self,
-        c: &Character,
-        clip: Option<usize>,
-        time_secs: f32,
-        blend: Option<BlendSpec>,
-    ) -> Result<(), PoseError> {
-        let Some(a) = clip.filter(|&a| a < c.clips.len()) else {
-            self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
-            return Ok(());
-        };
-        match blend.filter(|b| b.b < c.clips.len()) {
-            None => {
-                let clip_a = &c.clips[a].clip;
-                anim::sample_clip(
-                    &c.skeleton,
-                    clip_a,
-                    time_secs,
-                    &mut self.cursors[a],
-                    &mut self.local,
-                )
-            }
-            Some(spec) => {
-                let duration_a = c.clips[a].clip.duration_secs();
-                let ratio = if duration_a > 0.0 {
-                    wrap_time(time_secs, duration_a) / duration_a
-                } else {
-                    0.0
-                };
-                let time_b = ratio * c.clips[spec.b].clip.duration_secs();
-                self.sample_two(c, (a, time_secs), (spec.b, time_b), spec.weight)
-            }
+    /// Evaluates `request` into this pose: the frame's stages, in the pose pipeline's order.
+    /// Each stage borrows what it needs and writes into buffers this pose owns.
+    ///
+    /// 1. sample and blend: the raw pose (`sample_raw`);
+    /// 2. root motion, extracted from the raw pose before any transition offset (issue 17 plugs
+    ///    in here);
+    /// 3. transition: crossfade from the outgoing clip (`apply_transition`);
+    /// 4. pose layers, masked and additive (issue 16);
+    /// 5. reach IK, then 6. foot IK (issue 17);
+    /// 7. local-to-model and 8. the skin palettes (`compose`).
+    ///
+    /// Morph weights are evaluated beside the joints, from the same clip times (issue 13).
+    pub fn evaluate(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+        // The local pose is sampled under every palette mode: the split view and the
+        // displacement colours compare it under another palette.
+        self.sample_raw(c, request)?;
+        if let Some(transition) = request.transition {
+            self.apply_transition(c, transition, request)?;
         }
+        self.compose(c, request.palette)
     }
 
-    /// Samples two clips at their own times and blends their local poses, `weight` for the
-    /// second (a crossfade, or a phase-aligned blend when the times are in step).
-    pub fn sample_two(
-        &mut self,
-        c: &Character,
-        (a, time_a): (usize, f32),
-        (b, time_b): (usize, f32),
-        weight: f32,
-    ) -> Result<(), PoseError> {
-        let (Some(clip_a), Some(clip_b)) = (c.clips.get(a), c.clips.get(b)) else {
+    /// Stage 1: samples the main clip (the rest pose without one) and blends the in-step clip,
+    /// into `local`.
+    fn sample_raw(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+        let Some(main) = request.clip.filter(|m| m.clip < c.clips.len()) else {
             self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
             return Ok(());
         };
-        anim::sample_clip(
-            &c.skeleton,
-            &clip_a.clip,
-            time_a,
-            &mut self.cursors[a],
-            &mut self.layer_a,
-        )?;
-        anim::sample_clip(
-            &c.skeleton,
-            &clip_b.clip,
-            time_b,
-            &mut self.cursors[b],
-            &mut self.layer_b,
-        )?;
+        let time_a = clip_time(c, main, request.wrap);
+        let Some(blend) = request.blend.filter(|b| b.b < c.clips.len()) else {
+            let clip = &c.clips[main.clip].clip;
+            let cursor = &mut self.cursors[main.clip];
+            return anim::sample_clip(&c.skeleton, clip, time_a, cursor, &mut self.local);
+        };
+        let duration_a = c.clips[main.clip].duration_secs();
+        let ratio = if duration_a > 0.0 {
+            time_a / duration_a
+        } else {
+            0.0
+        };
+        let time_b = ratio * c.clips[blend.b].duration_secs();
+        self.sample_layer(c, main.clip, time_a, Scratch::A)?;
+        self.sample_layer(c, blend.b, time_b, Scratch::B)?;
+        self.blend_scratch(blend.weight)
+    }
+
+    /// Stage 3: a crossfade from the outgoing clip (sampled at its own time) to the raw pose.
+    fn apply_transition(
+        &mut self,
+        c: &Character,
+        transition: Transition,
+        request: &PoseRequest,
+    ) -> Result<(), PoseError> {
+        let ClipTime { clip: from, .. } = transition.from;
+        if from >= c.clips.len() {
+            return Ok(());
+        }
+        let time = clip_time(c, transition.from, request.wrap);
+        self.sample_layer(c, from, time, Scratch::A)?;
+        self.layer_b.clone_from(&self.local);
+        self.blend_scratch(transition.weight)
+    }
+
+    /// Samples clip `clip` at a wrapped time into a scratch pose.
+    fn sample_layer(
+        &mut self,
+        c: &Character,
+        clip: usize,
+        time_secs: f32,
+        into: Scratch,
+    ) -> Result<(), PoseError> {
+        let out = match into {
+            Scratch::A => &mut self.layer_a,
+            Scratch::B => &mut self.layer_b,
+        };
+        let cursor = &mut self.cursors[clip];
+        anim::sample_clip(&c.skeleton, &c.clips[clip].clip, time_secs, cursor, out)
+    }
+
+    /// `local = blend(layer_a * (1 - weight), layer_b * weight)`.
+    fn blend_scratch(&mut self, weight: f32) -> Result<(), PoseError> {
         let w = if weight.is_finite() {
             weight.clamp(0.0, 1.0)
         } else {
@@ -170,8 +173,9 @@ impl CharacterPose {
         anim::blend_poses(&layers, &self.layer_a, &mut self.local)
     }
 
-    /// Composes the hierarchy from `local` and writes every palette and `world_from_mesh`.
-    pub fn update(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
+    /// Stages 7 and 8: composes the hierarchy from `local` (or the rest pose, for the bind and
+    /// identity palettes) and writes every palette and `world_from_mesh`.
+    fn compose(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
         match mode {
             PaletteMode::Animated => {
                 anim::local_to_model(&c.skeleton, &self.local, &mut self.model)?
@@ -185,7 +189,7 @@ impl CharacterPose {
         }
         for (i, instance) in c.instances.iter().enumerate() {
             self.world_from_mesh[i] = c.world_from_mesh(instance, &self.model);
-            let Some(palette) = self.skin_palettes[i].as_mut() else {
+            let Some(palette) = self.skin_palettes[i].as_ref() else {
                 continue;
             };
             let base = self.palette_base[i] as usize;
@@ -197,6 +201,12 @@ impl CharacterPose {
             }
         }
         Ok(())
+    }
+
+    /// Composes an already-set `local` pose (a copy of another pose's, say) under `mode`: what
+    /// the split view and the displacement colours compare with.
+    pub fn compose_local(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
+        self.compose(c, mode)
     }
 
     /// The palette of instance `i`, if skinned.

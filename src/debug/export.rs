@@ -1,12 +1,12 @@
-//! Exports for other tools: the skin palette at a time (text or JSON), and the posed mesh in world
-//! space as OBJ.
+//! Exports for other tools: the skin palettes and world transforms of a posed frame (text or
+//! JSON), and the posed mesh in world space as OBJ or GLB.
 
 use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
 use crate::character::Character;
-use crate::posing::CharacterPose;
+use crate::pose::{CharacterPose, PoseRequest};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PaletteExport {
@@ -15,12 +15,19 @@ pub struct PaletteExport {
     pub time_secs: f32,
     /// One palette per skinned mesh node.
     pub instances: Vec<InstancePalette>,
+    /// Every node of the file (every skeleton joint), posed.
+    pub nodes: Vec<NodeWorld>,
+    /// Every node that draws a mesh, skinned or not.
+    pub mesh_nodes: Vec<MeshNodeWorld>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InstancePalette {
     pub node: usize,
     pub skin: String,
+    /// The mesh node's `world_from_mesh` (16 floats column-major): a palette entry maps bind
+    /// space to mesh space; this maps mesh space to the world.
+    pub world_from_mesh: [f32; 16],
     pub joints: Vec<PaletteEntry>,
 }
 
@@ -30,15 +37,39 @@ pub struct PaletteEntry {
     pub palette_index: usize,
     /// `mesh_from_bind`, 16 floats column-major.
     pub matrix: [f32; 16],
+    /// The joint's `world_from_joint`, 16 floats column-major.
+    pub world_from_joint: [f32; 16],
 }
 
-/// The palettes of every skinned mesh node of a posed character.
-pub fn palettes(
-    c: &Character,
-    pose: &CharacterPose,
-    clip: Option<usize>,
-    time_secs: f32,
-) -> PaletteExport {
+/// A node's posed world transform.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeWorld {
+    /// glTF node index.
+    pub node: usize,
+    pub name: String,
+    /// `world_from_joint`, 16 floats column-major.
+    pub world_from_joint: [f32; 16],
+}
+
+/// A mesh node's posed world transform.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MeshNodeWorld {
+    pub node: usize,
+    pub mesh: String,
+    pub skinned: bool,
+    /// `world_from_mesh`, 16 floats column-major.
+    pub world_from_mesh: [f32; 16],
+}
+
+/// The palettes and world transforms of a character posed by `request`.
+pub fn palettes(c: &Character, pose: &CharacterPose, request: &PoseRequest) -> PaletteExport {
+    let model = pose.model.as_slice();
+    let world = |joint: usize| {
+        model
+            .get(joint)
+            .map_or(glam::Mat4::IDENTITY, |m| glam::Mat4::from(*m))
+            .to_cols_array()
+    };
     let instances = c
         .instances
         .iter()
@@ -49,25 +80,54 @@ pub fn palettes(
             Some(InstancePalette {
                 node: instance.node,
                 skin: skin.name.clone(),
+                world_from_mesh: pose.world_from_mesh[i].to_cols_array(),
                 joints: palette
                     .iter()
                     .enumerate()
-                    .map(|(p, m)| PaletteEntry {
-                        name: c.skeleton.names()[skin.skin.joint(p).unwrap_or(0)].clone(),
-                        palette_index: p,
-                        matrix: m.to_cols_array(),
+                    .map(|(p, m)| {
+                        let joint = skin.skin.joint(p).unwrap_or(0);
+                        PaletteEntry {
+                            name: c.skeleton.names()[joint].clone(),
+                            palette_index: p,
+                            matrix: m.to_cols_array(),
+                            world_from_joint: world(joint),
+                        }
                     })
                     .collect(),
             })
         })
         .collect();
+    let nodes = c
+        .node_of_skeleton_joint
+        .iter()
+        .enumerate()
+        .map(|(joint, &node)| NodeWorld {
+            node,
+            name: c.skeleton.names()[joint].clone(),
+            world_from_joint: world(joint),
+        })
+        .collect();
+    let mesh_nodes = c
+        .instances
+        .iter()
+        .enumerate()
+        .map(|(i, instance)| MeshNodeWorld {
+            node: instance.node,
+            mesh: c.meshes[instance.mesh].name.clone(),
+            skinned: instance.skin.is_some(),
+            world_from_mesh: pose.world_from_mesh[i].to_cols_array(),
+        })
+        .collect();
     PaletteExport {
         file: c.name.clone(),
-        clip: clip
-            .and_then(|k| c.clips.get(k))
+        clip: request
+            .clip
+            .and_then(|k| c.clips.get(k.clip))
             .map(|k| k.clip.name().to_owned()),
-        time_secs,
+        time_secs: request.clip.map_or(0.0, |k| k.time_secs),
         instances,
+        nodes,
+        mesh_nodes,
     }
 }
 

@@ -5,7 +5,7 @@
 use glam::{Vec3, Vec4};
 
 use crate::character::Character;
-use crate::posing::CharacterPose;
+use crate::pose::CharacterPose;
 
 /// What the mesh is coloured by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,47 +154,6 @@ pub fn vertex_colors(
                     colors
                 })
                 .collect()
-        })
-        .collect()
-}
-
-/// What a click on a vertex shows: its influences by joint name, palette index and weight.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PickedVertex {
-    pub instance: usize,
-    pub primitive: usize,
-    pub vertex: usize,
-    pub position: Vec3,
-    pub influences: Vec<(String, usize, f32)>,
-}
-
-/// The influences of one vertex.
-pub fn vertex_influences(
-    c: &Character,
-    instance: usize,
-    primitive: usize,
-    vertex: usize,
-) -> Vec<(String, usize, f32)> {
-    let Some(inst) = c.instances.get(instance) else {
-        return Vec::new();
-    };
-    let Some(skin) = inst.skin.map(|s| &c.skins[s]) else {
-        return Vec::new();
-    };
-    let Some(sk) = c.meshes[inst.mesh]
-        .primitives
-        .get(primitive)
-        .and_then(|p| p.skinning.as_ref())
-    else {
-        return Vec::new();
-    };
-    let (j, w) = (sk.joints[vertex], sk.weights[vertex]);
-    (0..4)
-        .filter(|&k| w[k] > 0.0)
-        .map(|k| {
-            let p = j[k] as usize;
-            let joint = skin.skin.joint(p).unwrap_or(0);
-            (c.skeleton.names()[joint].clone(), p, w[k])
         })
         .collect()
 }

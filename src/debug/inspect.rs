@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use crate::anim::Interpolation;
 use crate::character::Character;
-use crate::import::{ImportError, Problem};
+use crate::character::Problem;
+use crate::import::ImportError;
 
 #[derive(Serialize)]
 pub struct Report {

@@ -5,9 +5,9 @@
 use glam::{Mat4, Vec3};
 use rayon::prelude::*;
 
+use super::{CharacterPose, PoseRequest};
 use crate::anim::wrap_time;
 use crate::character::Character;
-use crate::posing::{CharacterPose, PaletteMode};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Member {
@@ -94,7 +94,8 @@ impl Crowd {
         let (Some(clip_a), Some(clip_b)) = (c.clips.get(a), c.clips.get(b)) else {
             return;
         };
-        let (da, db) = (clip_a.duration_secs(), clip_b.duration_secs());
+        let da = clip_a.duration_secs();
+        let db = clip_b.duration_secs();
         let members = &self.members;
         let instances = self.instances;
         let palette_len = self.palette_len;
@@ -120,9 +121,8 @@ impl Crowd {
                     } else {
                         0.0
                     };
-                    let posed = pose
-                        .sample_two(c, (a, ratio * da), (b, ratio * db), m.weight)
-                        .and_then(|_| pose.update(c, PaletteMode::Animated));
+                    let request = PoseRequest::clip(a, ratio * da).with_blend(b, m.weight);
+                    let posed = pose.evaluate(c, &request);
                     if posed.is_ok() {
                         palette.copy_from_slice(&pose.palette);
                         let shift = Mat4::from_translation(m.offset);

@@ -1,0 +1,454 @@
+//! One frame of the window, in order: input and panel -> apply commands -> advance clocks ->
+//! pose once -> render. Each step is one function here.
+
+use std::time::Instant;
+
+use glam::Vec3;
+use winit::event_loop::ActiveEventLoop;
+
+use super::gfx::Gfx;
+use super::surface::Acquired;
+use super::{App, draw_options};
+use crate::draw;
+use crate::render::camera::{Camera, OrbitCamera};
+use crate::render::lines::{bone_lines_into, joint_marker};
+use crate::render::offscreen::Offscreen;
+use crate::render::renderer::{DrawOptions, FrameInput, View};
+use crate::ui;
+use crate::viewer::{UiCommand, WindowRequest};
+
+/// What the panel step leaves for the render step.
+struct PanelOutput {
+    shapes: Vec<egui::epaint::ClippedShape>,
+    pixels_per_point: f32,
+    /// The rect left for the 3D view, in points.
+    view_rect: egui::Rect,
+    /// egui textures to free once this frame is drawn.
+    textures_to_free: Vec<egui::TextureId>,
+}
+
+/// The 3D view's layout this frame, in physical pixels: the main view, and the compared one
+/// beside it in a split view.
+struct Viewports {
+    main: [f32; 4],
+    compared: Option<[f32; 4]>,
+    /// The main view in points (what a click picks in).
+    main_rect: egui::Rect,
+    aspect: f32,
+}
+
+impl App {
+    /// The whole frame.
+    pub(super) fn frame(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let dt = (now - self.last_frame).as_secs_f32().min(0.25);
+        self.last_frame = now;
+        if self.recover_lost_device(event_loop) {
+            return;
+        }
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let (width, height) = gfx.surface.size();
+        if width == 0 || height == 0 {
+            return;
+        }
+        // 1. Input (queued by the event handlers) and the panel.
+        let panel = self.run_panel();
+        let mut commands = std::mem::take(&mut self.commands);
+        commands.extend(panel.1);
+        // 2-4. Commands, clocks, and the pose, once.
+        self.viewer.frame(commands, dt);
+        self.window_requests();
+        // 5. Render what was posed.
+        self.render(event_loop, panel.0, dt);
+    }
+
+    /// A lost device is rebuilt for the same window (the viewer's state stays). Returns whether
+    /// this frame is skipped.
+    fn recover_lost_device(&mut self, event_loop: &ActiveEventLoop) -> bool {
+        let Some(gfx) = self.gfx.as_ref().filter(|g| g.is_lost()) else {
+            return false;
+        };
+        let window = gfx.window.clone();
+        self.gfx = None;
+        match Gfx::with_window(event_loop, window, &self.viewer) {
+            Ok(new) => {
+                log::warn!("recreated the GPU device after it was lost");
+                self.gfx = Some(new);
+                self.renderer_copies = 1;
+            }
+            Err(e) => {
+                self.result = Err(format!(
+                    "the GPU device was lost and could not be recreated: {e}"
+                ));
+                event_loop.exit();
+            }
+        }
+        true
+    }
+
+    /// Runs the panel (and the joint names over the 3D view, placed with last frame's camera)
+    /// and applies egui's texture updates. Returns what the render step needs and the panel's
+    /// commands.
+    fn run_panel(&mut self) -> (PanelOutput, Vec<UiCommand>) {
+        let Some(gfx) = self.gfx.as_mut() else {
+            unreachable!("run_panel is called with graphics")
+        };
+        let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
+        let mut commands = Vec::new();
+        let mut view_rect = egui::Rect::NOTHING;
+        let viewer = &mut self.viewer;
+        let last = self.last_view.map(|(_, camera, _)| camera);
+        let full_output = gfx.egui_ctx.run_ui(raw_input, |ui| {
+            let (c, rect) = ui::show(ui, viewer);
+            commands = c;
+            view_rect = rect;
+            if let (true, Some(camera)) = (viewer.controls.show_joint_names, last) {
+                // The names label the main (left, when split) view.
+                let main = if viewer.controls.split {
+                    let size = egui::vec2(rect.width() * 0.5, rect.height());
+                    egui::Rect::from_min_size(rect.min, size)
+                } else {
+                    rect
+                };
+                let aspect = main.width() / main.height().max(1.0);
+                ui::overlay::paint_joint_names(ui, viewer, camera.clip_from_world(aspect), main);
+            }
+        });
+        gfx.egui_state
+            .handle_platform_output(&gfx.window, full_output.platform_output);
+        // egui's texture changes are applied now and freed after drawing (dropping them
+        // unhandled panics in debug builds).
+        let mut textures_delta = full_output.textures_delta;
+        for (id, deltas) in &textures_delta.set {
+            for delta in deltas {
+                gfx.egui_renderer
+                    .update_texture(&gfx.device, &gfx.queue, *id, delta);
+            }
+        }
+        let textures_to_free = textures_delta.free.iter().copied().collect();
+        textures_delta.clear();
+        let output = PanelOutput {
+            shapes: full_output.shapes,
+            pixels_per_point: full_output.pixels_per_point,
+            view_rect,
+            textures_to_free,
+        };
+        (output, commands)
+    }
+
+    /// What the viewer asked of the window this frame: the file dialog, saving the recent files,
+    /// and a new renderer for another character or crowd size. (Camera requests are handled by
+    /// `render`, which knows the view's aspect.)
+    fn window_requests(&mut self) {
+        if let Some(i) = self
+            .viewer
+            .window_requests
+            .iter()
+            .position(|r| *r == WindowRequest::BrowseForFile)
+        {
+            self.viewer.window_requests.remove(i);
+            self.browse();
+        }
+        self.dialog_answer();
+        if self.viewer.recent != self.saved_recent {
+            super::recent::save(&self.viewer.recent);
+            self.saved_recent.clone_from(&self.viewer.recent);
+        }
+        let copies = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
+        let generation = self.viewer.character_generation();
+        if generation != self.character_generation || copies != self.renderer_copies {
+            self.character_generation = generation;
+            self.renderer_copies = copies;
+            if let Some(gfx) = self.gfx.as_mut() {
+                gfx.rebuild_renderer(&self.viewer, copies);
+            }
+        }
+    }
+
+    /// Opens what a running file dialog picked, once it answers. The file is loaded now and
+    /// posed next frame.
+    fn dialog_answer(&mut self) {
+        let answer = self.dialog.as_ref().map(|rx| rx.try_recv());
+        match answer {
+            Some(Ok(picked)) => {
+                self.dialog = None;
+                if let Some(path) = picked {
+                    let _ = self.viewer.open(&path);
+                }
+            }
+            Some(Err(std::sync::mpsc::TryRecvError::Disconnected)) => self.dialog = None,
+            Some(Err(std::sync::mpsc::TryRecvError::Empty)) | None => {}
+        }
+    }
+
+    /// Splits the 3D view for a split view (the main palette on the left, the compared one on
+    /// the right).
+    fn viewports(&self, panel: &PanelOutput) -> Viewports {
+        let ppp = panel.pixels_per_point;
+        let r = panel.view_rect;
+        let full = [
+            r.left() * ppp,
+            r.top() * ppp,
+            r.width() * ppp,
+            r.height() * ppp,
+        ];
+        let split = self.viewer.controls.split && self.viewer.crowd.is_none();
+        let (main, compared) = if split {
+            let half = full[2] * 0.5;
+            (
+                [full[0], full[1], half, full[3]],
+                Some([full[0] + half, full[1], half, full[3]]),
+            )
+        } else {
+            (full, None)
+        };
+        Viewports {
+            main,
+            compared,
+            main_rect: egui::Rect::from_min_size(
+                egui::pos2(main[0] / ppp, main[1] / ppp),
+                egui::vec2(main[2] / ppp, main[3] / ppp),
+            ),
+            aspect: (main[2] / main[3].max(1.0)).max(0.1),
+        }
+    }
+
+    /// The camera after this frame's camera requests (framing what is drawn now).
+    fn update_camera(&mut self, aspect: f32) -> Camera {
+        let requests: Vec<WindowRequest> = std::mem::take(&mut self.viewer.window_requests);
+        if self.camera.is_none() || !requests.is_empty() {
+            let (min, max) = self
+                .viewer
+                .world_bounds()
+                .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
+            let framed = OrbitCamera::framing(min, max, 40.0, aspect);
+            for r in &requests {
+                match (r, self.camera.as_mut()) {
+                    // F: aim at the character again, keeping the direction.
+                    (WindowRequest::FrameCamera, Some(cam)) => {
+                        cam.target = framed.target;
+                        cam.distance = framed.distance;
+                        cam.radius = framed.radius;
+                    }
+                    _ => self.camera = Some(framed),
+                }
+            }
+            if self.camera.is_none() {
+                self.camera = Some(framed);
+            }
+        }
+        self.camera.map(|c| c.camera()).unwrap_or(Camera {
+            eye: Vec3::new(0.0, 1.0, 3.0),
+            target: Vec3::ZERO,
+            fov_y_degrees: 40.0,
+            near: 0.01,
+            far: 100.0,
+        })
+    }
+
+    /// The bones overlay and the selected joint's marker for one view.
+    fn bone_lines(&mut self, compared: bool) {
+        let c = &self.viewer.controls;
+        let pose = if compared {
+            &self.viewer.compare_pose
+        } else {
+            &self.viewer.pose
+        };
+        let radius = self.camera.map_or(1.0, |c| c.radius);
+        self.bones.clear();
+        if c.show_bones {
+            bone_lines_into(
+                &self.viewer.character,
+                &pose.model,
+                radius * 0.01,
+                &mut self.bones,
+            );
+        }
+        if let Some(j) = c.selected_joint {
+            joint_marker(&pose.model, j, radius * 0.04, &mut self.bones);
+        }
+    }
+
+    /// Step 5: the 3D views, then egui, into the window (and an offscreen copy for a screenshot).
+    fn render(&mut self, event_loop: &ActiveEventLoop, mut panel: PanelOutput, dt: f32) {
+        let viewports = self.viewports(&panel);
+        let camera = self.update_camera(viewports.aspect);
+        self.last_view = Some((viewports.main_rect, camera, viewports.aspect));
+        self.update_stats(dt);
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let size = gfx.surface.size();
+        let surface_texture = match gfx.surface.acquire(&gfx.device, gfx.window_size()) {
+            Acquired::Texture(t) => t,
+            Acquired::Skip => {
+                gfx.free_textures(&panel.textures_to_free);
+                return;
+            }
+            Acquired::Failed(e) => {
+                self.result = Err(e);
+                event_loop.exit();
+                return;
+            }
+        };
+        let screenshot_now = self
+            .options
+            .frames
+            .is_some_and(|n| self.frames_drawn + 1 >= n);
+        let srgb = gfx.surface.srgb_format();
+        let offscreen = screenshot_now
+            .then(|| Offscreen::with_formats(&gfx.device, size, gfx.surface.format(), &[srgb]));
+        let mut targets = vec![Targets::of(&surface_texture.texture, srgb)];
+        if let Some(o) = &offscreen {
+            targets.push(Targets::of(&o.texture, srgb));
+        }
+        let mut encoder = gfx.device.create_command_encoder(&Default::default());
+        self.paint_views(&mut encoder, &targets, &viewports, &camera);
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let shapes = std::mem::take(&mut panel.shapes);
+        paint_egui(gfx, &mut encoder, &targets, shapes, &panel, size);
+        gfx.queue.submit([encoder.finish()]);
+        gfx.window.pre_present_notify();
+        gfx.queue.present(surface_texture);
+        gfx.free_textures(&panel.textures_to_free);
+        self.frames_drawn += 1;
+        if let Some(o) = offscreen {
+            if let Some(path) = &self.options.screenshot {
+                self.result = save_screenshot(gfx, &o, path);
+            }
+            event_loop.exit();
+        } else if self.options.frames.is_some_and(|n| self.frames_drawn >= n) {
+            event_loop.exit();
+        }
+    }
+
+    fn update_stats(&mut self, dt: f32) {
+        let stats = &mut self.viewer.stats;
+        stats.frame_ms = dt * 1000.0;
+        stats.fps = if dt > 0.0 {
+            0.9 * stats.fps + 0.1 / dt
+        } else {
+            0.0
+        };
+    }
+
+    /// The main view and, in a split view, the compared palette beside it: each view has its
+    /// own camera and palette slot in the renderer, so a paused split view uploads nothing.
+    fn paint_views(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        targets: &[Targets],
+        viewports: &Viewports,
+        camera: &Camera,
+    ) {
+        let main = DrawOptions {
+            viewport: Some(viewports.main),
+            ..draw_options(&self.viewer.controls)
+        };
+        if main.vertex_colors
+            && let Some(gfx) = self.gfx.as_ref()
+        {
+            let colors = self.viewer.vertex_colors();
+            gfx.renderer
+                .set_vertex_colors(&gfx.queue, &self.viewer.character, &colors);
+        }
+        let mut views = vec![(View::Main, main)];
+        if let Some(right) = viewports.compared {
+            let options = DrawOptions {
+                viewport: Some(right),
+                clear: false,
+                ..main
+            };
+            views.push((View::Compared, options));
+        }
+        self.viewer.stats.palette_bytes = 0;
+        for (view, options) in views {
+            self.bone_lines(view == View::Compared);
+            let Some(gfx) = self.gfx.as_mut() else { return };
+            let posed = match (&self.viewer.crowd, view) {
+                (Some(crowd), _) => draw::extract_crowd(crowd),
+                (None, View::Main) => draw::extract(&self.viewer.pose),
+                (None, View::Compared) => draw::extract(&self.viewer.compare_pose),
+            };
+            gfx.renderer.prepare(
+                view,
+                &gfx.queue,
+                &FrameInput {
+                    character: &self.viewer.character,
+                    posed,
+                    camera,
+                    aspect: viewports.aspect,
+                    bones: &self.bones,
+                    options: &options,
+                },
+            );
+            self.viewer.stats.palette_bytes += gfx.renderer.palette_bytes_uploaded;
+            let size = gfx.surface.size();
+            for t in targets {
+                gfx.renderer
+                    .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
+            }
+        }
+    }
+}
+
+/// A texture's two views: sRGB for the 3D view, linear for egui.
+struct Targets {
+    srgb: wgpu::TextureView,
+    linear: wgpu::TextureView,
+}
+
+impl Targets {
+    fn of(texture: &wgpu::Texture, srgb: wgpu::TextureFormat) -> Self {
+        Self {
+            linear: texture.create_view(&Default::default()),
+            srgb: texture.create_view(&wgpu::TextureViewDescriptor {
+                format: Some(srgb),
+                ..Default::default()
+            }),
+        }
+    }
+}
+
+/// The panel, over everything, into each target.
+fn paint_egui(
+    gfx: &mut Gfx,
+    encoder: &mut wgpu::CommandEncoder,
+    targets: &[Targets],
+    shapes: Vec<egui::epaint::ClippedShape>,
+    panel: &PanelOutput,
+    size: (u32, u32),
+) {
+    let paint_jobs = gfx.egui_ctx.tessellate(shapes, panel.pixels_per_point);
+    let screen = egui_wgpu::ScreenDescriptor {
+        size_in_pixels: [size.0, size.1],
+        pixels_per_point: panel.pixels_per_point,
+    };
+    gfx.egui_renderer
+        .update_buffers(&gfx.device, &gfx.queue, encoder, &paint_jobs, &screen);
+    for t in targets {
+        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("egui"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &t.linear,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Load,
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        gfx.egui_renderer
+            .render(&mut pass.forget_lifetime(), &paint_jobs, &screen);
+    }
+}
+
+fn save_screenshot(gfx: &Gfx, target: &Offscreen, path: &std::path::Path) -> Result<(), String> {
+    let pixels = target
+        .read_rgba(&gfx.device, &gfx.queue)
+        .map_err(|e| e.to_string())?;
+    crate::render::offscreen::write_png(path, target.size, &pixels)
+}

@@ -1,0 +1,145 @@
+//! The GPU side of the window: instance, surface, device, the character renderer and egui's.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+use super::surface::Surface;
+use crate::draw;
+use crate::render::gpu::{GpuError, LAVAPIPE_HINT};
+use crate::render::renderer::Renderer;
+use crate::viewer::Viewer;
+
+pub struct Gfx {
+    pub window: Arc<Window>,
+    pub surface: Surface,
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub renderer: Renderer,
+    pub egui_ctx: egui::Context,
+    pub egui_state: egui_winit::State,
+    pub egui_renderer: egui_wgpu::Renderer,
+    _instance: wgpu::Instance,
+    pub adapter: wgpu::Adapter,
+    /// Set by wgpu when the device is lost (driver reset, GPU removed): the next frame rebuilds.
+    lost: Arc<AtomicBool>,
+}
+
+impl Gfx {
+    pub fn new(
+        event_loop: &ActiveEventLoop,
+        viewer: &Viewer,
+        size: (u32, u32),
+    ) -> Result<Self, String> {
+        let attributes = Window::default_attributes()
+            .with_title("skinscope")
+            .with_inner_size(winit::dpi::LogicalSize::new(size.0, size.1));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| format!("cannot open a window: {e}"))?,
+        );
+        Self::with_window(event_loop, window, viewer)
+    }
+
+    /// The GPU side of a window: instance, surface, device, renderers. Also what recovers from a
+    /// lost device (the window stays).
+    pub fn with_window(
+        event_loop: &ActiveEventLoop,
+        window: Arc<Window>,
+        viewer: &Viewer,
+    ) -> Result<Self, String> {
+        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
+            event_loop.owned_display_handle(),
+        ));
+        desc.flags = wgpu::InstanceFlags::from_build_config();
+        let desc = desc.with_env();
+        let backends = desc.backends;
+        let instance = wgpu::Instance::new(desc);
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| format!("cannot draw into the window: {e}"))?;
+        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            compatible_surface: Some(&surface),
+            ..Default::default()
+        }))
+        .map_err(|source| GpuError::NoAdapter { backends, source }.to_string())?;
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("skinscope window"),
+            ..Default::default()
+        }))
+        .map_err(|e| format!("cannot create a GPU device: {e}; {LAVAPIPE_HINT}"))?;
+        let lost = Arc::new(AtomicBool::new(false));
+        let flag = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            log::error!("the GPU device was lost ({reason:?}): {message}");
+            flag.store(true, Ordering::SeqCst);
+        });
+        let inner = window.inner_size();
+        let surface = Surface::new(surface, &adapter, &device, (inner.width, inner.height))?;
+        let renderer = Renderer::new(
+            &device,
+            &queue,
+            &viewer.character,
+            surface.srgb_format(),
+            draw::capacity(&viewer.character, 1),
+        );
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx.clone(),
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(device.limits().max_texture_dimension_2d as usize),
+        );
+        let egui_renderer = egui_wgpu::Renderer::new(
+            &device,
+            surface.format(),
+            egui_wgpu::RendererOptions::default(),
+        );
+        Ok(Self {
+            window,
+            surface,
+            device,
+            queue,
+            renderer,
+            egui_ctx,
+            egui_state,
+            egui_renderer,
+            _instance: instance,
+            adapter,
+            lost,
+        })
+    }
+
+    /// Whether the device was lost since it was made.
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::SeqCst)
+    }
+
+    /// A renderer for the viewer's character and `copies` copies of it, replacing the old one.
+    pub fn rebuild_renderer(&mut self, viewer: &Viewer, copies: usize) {
+        self.renderer = Renderer::new(
+            &self.device,
+            &self.queue,
+            &viewer.character,
+            self.surface.srgb_format(),
+            draw::capacity(&viewer.character, copies),
+        );
+    }
+
+    pub fn window_size(&self) -> (u32, u32) {
+        let inner = self.window.inner_size();
+        (inner.width, inner.height)
+    }
+
+    pub fn free_textures(&mut self, ids: &[egui::TextureId]) {
+        for id in ids {
+            self.egui_renderer.free_texture(id);
+        }
+    }
+}

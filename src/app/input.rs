@@ -1,0 +1,105 @@
+//! Window input the panel did not take: keys, the camera's mouse controls and clicks that pick.
+
+use glam::Vec2;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::keyboard::{Key, NamedKey};
+
+use super::App;
+use crate::debug::picking::ScreenView;
+use crate::pose::PaletteMode;
+use crate::viewer::UiCommand;
+
+impl App {
+    /// A key the panel did not take: toggles edit the controls at once; one-off actions are
+    /// queued and applied with the panel's, in this frame's command step.
+    pub(super) fn handle_key(&mut self, key: &Key) {
+        let c = &mut self.viewer.controls;
+        match key {
+            Key::Named(NamedKey::Space) => c.playing = !c.playing,
+            Key::Named(NamedKey::ArrowLeft) => self.commands.push(UiCommand::Step(-1)),
+            Key::Named(NamedKey::ArrowRight) => self.commands.push(UiCommand::Step(1)),
+            Key::Character(s) => match s.as_str() {
+                "f" | "F" => self.commands.push(UiCommand::FrameCamera),
+                "r" | "R" => self.commands.push(UiCommand::ResetCamera),
+                "b" | "B" => c.show_bones = !c.show_bones,
+                "w" | "W" => c.wireframe = !c.wireframe,
+                "1" => c.palette = PaletteMode::Animated,
+                "2" => c.palette = PaletteMode::Bind,
+                "3" => c.palette = PaletteMode::Identity,
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// Mouse input the panel did not take: orbit (left drag), pan (middle or shift+left drag),
+    /// zoom (wheel).
+    pub(super) fn camera_input(&mut self, event: &WindowEvent, height: f32) {
+        let Some(camera) = self.camera.as_mut() else {
+            return;
+        };
+        match event {
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = *state == ElementState::Pressed;
+                match button {
+                    MouseButton::Left => {
+                        self.mouse.left = down;
+                        if down {
+                            self.mouse.press = self.mouse.position.map(|p| (p, 0.0));
+                        } else if let Some((at, moved)) = self.mouse.press.take()
+                            && moved < 4.0
+                        {
+                            self.click(at);
+                        }
+                    }
+                    MouseButton::Middle => self.mouse.middle = down,
+                    _ => {}
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let p = Vec2::new(position.x as f32, position.y as f32);
+                if let Some(last) = self.mouse.position {
+                    let d = p - last;
+                    if let Some((_, moved)) = self.mouse.press.as_mut() {
+                        *moved += d.length();
+                    }
+                    let pan =
+                        self.mouse.middle || (self.mouse.left && self.mouse.modifiers.shift_key());
+                    if pan {
+                        camera.pan(-d.x / height, d.y / height);
+                    } else if self.mouse.left {
+                        camera.orbit(-d.x * 0.01, d.y * 0.01);
+                    }
+                }
+                self.mouse.position = Some(p);
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => *y,
+                    MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,
+                };
+                camera.zoom(0.9f32.powf(lines));
+            }
+            _ => {}
+        }
+    }
+
+    /// A click (press and release without a drag) at `at` physical pixels: picks a joint or a
+    /// vertex in the main 3D view.
+    fn click(&mut self, at: Vec2) {
+        let (Some(gfx), Some((rect, camera, aspect))) = (self.gfx.as_ref(), self.last_view) else {
+            return;
+        };
+        let ppp = gfx.egui_ctx.pixels_per_point();
+        let at = at / ppp;
+        if !rect.contains(egui::pos2(at.x, at.y)) {
+            return;
+        }
+        let view = ScreenView {
+            origin: Vec2::new(rect.left(), rect.top()),
+            size: Vec2::new(rect.width(), rect.height()),
+            clip_from_world: camera.clip_from_world(aspect),
+        };
+        self.viewer.pick(at, &view);
+    }
+}

@@ -1,0 +1,211 @@
+//! The window: winit's event loop, where the viewer state, the egui panel and the renderer meet.
+//! None of them knows about winit; this folder is the only one that does.
+//!
+//! - `surface`: the window's surface (acquire, reconfigure on resize or loss);
+//! - `gfx`: the device, the character renderer and egui's;
+//! - `frame`: one frame, in order: input and panel -> commands -> clocks -> pose once -> render;
+//! - `input`: keys, camera drags and picking clicks;
+//! - `recent`: the recent-files list between sessions.
+
+mod frame;
+mod gfx;
+mod input;
+mod recent;
+mod surface;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use glam::Vec2;
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::ModifiersState;
+use winit::window::WindowId;
+
+use crate::builtin;
+use crate::debug::colors::ColorView;
+use crate::render::camera::{Camera, OrbitCamera};
+use crate::render::lines::LineVertex;
+use crate::render::renderer::DrawOptions;
+use crate::viewer::{Controls, UiCommand, Viewer};
+use gfx::Gfx;
+
+/// What the command line asks of the window.
+#[derive(Clone, Debug, Default)]
+pub struct AppOptions {
+    /// A file to open at start (default: the built-in character).
+    pub file: Option<PathBuf>,
+    /// Draw this many frames, then exit (for tests and screenshots).
+    pub frames: Option<u64>,
+    /// Save the last frame drawn (panel included) as PNG.
+    pub screenshot: Option<PathBuf>,
+    /// Inner size of the window in logical pixels.
+    pub size: (u32, u32),
+}
+
+/// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
+/// bones hidden.
+pub fn draw_options(c: &Controls) -> DrawOptions {
+    DrawOptions {
+        mesh: c.show_mesh,
+        wireframe: c.wireframe,
+        bones: c.show_bones || c.selected_joint.is_some(),
+        grid: c.grid,
+        vertex_colors: c.color_view != ColorView::Material,
+        ..Default::default()
+    }
+}
+
+/// Opens the window and runs until it is closed (or `frames` are drawn).
+pub fn run(options: AppOptions) -> Result<(), String> {
+    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
+    let character = builtin::character().map_err(|e| e.to_string())?;
+    let mut viewer = Viewer::new(character, None);
+    let saved_recent = recent::load();
+    viewer.recent.clone_from(&saved_recent);
+    if let Some(file) = &options.file {
+        // A bad file leaves the built-in character on screen and the error in the panel.
+        if let Err(e) = viewer.open(file) {
+            log::error!("{e}");
+        }
+    }
+    let mut app = App {
+        options,
+        viewer,
+        gfx: None,
+        camera: None,
+        last_frame: Instant::now(),
+        frames_drawn: 0,
+        mouse: Mouse::default(),
+        commands: Vec::new(),
+        bones: Vec::new(),
+        result: Ok(()),
+        character_generation: 0,
+        last_view: None,
+        renderer_copies: 1,
+        dialog: None,
+        saved_recent,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| format!("the event loop failed: {e}"))?;
+    app.result
+}
+
+#[derive(Default)]
+struct Mouse {
+    position: Option<Vec2>,
+    /// Where the left button went down and how far the cursor has moved since (pixels).
+    press: Option<(Vec2, f32)>,
+    left: bool,
+    middle: bool,
+    modifiers: ModifiersState,
+}
+
+struct App {
+    options: AppOptions,
+    viewer: Viewer,
+    gfx: Option<Gfx>,
+    camera: Option<OrbitCamera>,
+    last_frame: Instant,
+    frames_drawn: u64,
+    mouse: Mouse,
+    /// Commands from the keyboard since the last frame, applied with the panel's.
+    commands: Vec<UiCommand>,
+    bones: Vec<LineVertex>,
+    result: Result<(), String>,
+    /// The viewer's character generation the renderer was built for.
+    character_generation: u64,
+    /// The last frame's main 3D view (points), camera and aspect: what a click picks in.
+    last_view: Option<(egui::Rect, Camera, f32)>,
+    /// Copies the renderer was built for.
+    renderer_copies: usize,
+    /// A file dialog running on its own thread (the window keeps drawing); `None` when closed.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// The recent-files list as last saved.
+    saved_recent: Vec<PathBuf>,
+}
+
+impl App {
+    /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`.
+    fn browse(&mut self) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let picked = rfd::FileDialog::new()
+                .set_title("Open a glTF character")
+                .add_filter("glTF", &["gltf", "glb"])
+                .pick_file();
+            let _ = sender.send(picked);
+        });
+        self.dialog = Some(receiver);
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.gfx.is_some() {
+            return;
+        }
+        match Gfx::new(event_loop, &self.viewer, self.options.size) {
+            Ok(gfx) => {
+                log::info!("adapter: {:?}", gfx.adapter.get_info());
+                self.gfx = Some(gfx);
+                self.character_generation = self.viewer.character_generation();
+                self.last_frame = Instant::now();
+            }
+            Err(e) => {
+                self.result = Err(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        let response = gfx.egui_state.on_window_event(&gfx.window, &event);
+        let egui_wants_pointer =
+            gfx.egui_ctx.is_pointer_over_egui() || gfx.egui_ctx.egui_is_using_pointer();
+        let egui_wants_keys = gfx.egui_ctx.egui_wants_keyboard_input();
+        let height = gfx.surface.size().1.max(1) as f32;
+        match &event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                gfx.surface.resize(&gfx.device, (size.width, size.height))
+            }
+            WindowEvent::RedrawRequested => self.frame(event_loop),
+            WindowEvent::DroppedFile(path) => self.commands.push(UiCommand::Open(path.clone())),
+            WindowEvent::ModifiersChanged(m) => self.mouse.modifiers = m.state(),
+            WindowEvent::KeyboardInput { event: key, .. }
+                if !response.consumed && !egui_wants_keys && key.state == ElementState::Pressed =>
+            {
+                self.handle_key(&key.logical_key);
+            }
+            WindowEvent::MouseInput {
+                state: ElementState::Released,
+                ..
+            } => self.camera_input(&event, height),
+            WindowEvent::MouseInput { .. } | WindowEvent::MouseWheel { .. }
+                if !response.consumed && !egui_wants_pointer =>
+            {
+                self.camera_input(&event, height)
+            }
+            WindowEvent::CursorMoved { .. } => {
+                if response.consumed && !self.mouse.left && !self.mouse.middle {
+                    self.mouse.position = None;
+                }
+                self.camera_input(&event, height);
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(gfx) = &self.gfx {
+            gfx.window.request_redraw();
+        }
+    }
+}

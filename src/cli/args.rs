@@ -1,0 +1,209 @@
+//! The arguments shared by the posing subcommands (`render`, `pose`, `palette`, `check`) and the
+//! value parsers. One clap struct, so every command poses a file the same way.
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use glam::Vec3;
+use skinscope::character::Character;
+use skinscope::import;
+use skinscope::pose::{ClipTime, PaletteMode, PoseRequest};
+
+/// What to pose: a file (default: the built-in character) at a clip time.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PoseArgs {
+    /// A .gltf or .glb file (default: the built-in character).
+    pub file: Option<PathBuf>,
+    /// Clip name or index (default: the first clip, or the rest pose when there is none).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Clip time in seconds; wraps around the clip, whose duration is its latest key over all
+    /// its channels (morph weights included).
+    #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
+    pub time: f32,
+    /// A second clip blended in step with the first: NAME_OR_INDEX:WEIGHT (weight 0..1).
+    #[arg(long)]
+    pub blend: Option<String>,
+    /// Which palette skins the mesh.
+    #[arg(long, value_enum, default_value = "animated")]
+    pub palette: PaletteArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PaletteArg {
+    Animated,
+    Bind,
+    Identity,
+}
+
+impl From<PaletteArg> for PaletteMode {
+    fn from(p: PaletteArg) -> Self {
+        match p {
+            PaletteArg::Animated => PaletteMode::Animated,
+            PaletteArg::Bind => PaletteMode::Bind,
+            PaletteArg::Identity => PaletteMode::Identity,
+        }
+    }
+}
+
+/// A loaded file and the pose request its arguments describe.
+pub struct Posing {
+    pub character: Character,
+    pub request: PoseRequest,
+    /// The path as given (`None`: the built-in character).
+    pub file: Option<PathBuf>,
+}
+
+impl PoseArgs {
+    /// Loads the file (warnings logged) and builds the request.
+    pub fn load(&self) -> Result<Posing, String> {
+        self.load_with(import::ImportOptions::default())
+    }
+
+    pub fn load_with(&self, options: import::ImportOptions) -> Result<Posing, String> {
+        let character = match &self.file {
+            Some(file) => import::load_with(file, options),
+            None => skinscope::builtin::character(),
+        }
+        .map_err(|e| e.to_string())?;
+        let request = self.request(&character)?;
+        Ok(Posing {
+            character,
+            request,
+            file: self.file.clone(),
+        })
+    }
+
+    /// The request these arguments describe for `character`.
+    pub fn request(&self, character: &Character) -> Result<PoseRequest, String> {
+        let clip = match &self.clip {
+            Some(key) => Some(find_clip(character, key)?),
+            None => (!character.clips.is_empty()).then_some(0),
+        };
+        let mut request = PoseRequest {
+            clip: clip.map(|clip| ClipTime {
+                clip,
+                time_secs: self.time,
+            }),
+            palette: self.palette.into(),
+            ..PoseRequest::default()
+        };
+        if let Some(spec) = &self.blend {
+            let (key, weight) = spec
+                .rsplit_once(':')
+                .ok_or_else(|| format!("--blend {spec:?} is not CLIP:WEIGHT"))?;
+            let weight = parse_finite(weight)?;
+            if !(0.0..=1.0).contains(&weight) {
+                return Err(format!("--blend weight {weight} is outside 0..1"));
+            }
+            if clip.is_none() {
+                return Err("--blend needs a first clip, and the file has none".into());
+            }
+            request = request.with_blend(find_clip(character, key)?, weight);
+        }
+        Ok(request)
+    }
+}
+
+/// A clip by name, or by index when no clip has that name.
+pub fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
+    if let Some(i) = character.clips.iter().position(|c| c.clip.name() == key) {
+        return Ok(i);
+    }
+    match key.parse::<usize>() {
+        Ok(i) if i < character.clips.len() => Ok(i),
+        _ => {
+            let names: Vec<String> = character
+                .clips
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{i}: {:?}", c.clip.name()))
+                .collect();
+            Err(format!(
+                "no clip {key:?} in {}; its clips are {}",
+                character.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }
+    }
+}
+
+pub fn parse_finite(s: &str) -> Result<f32, String> {
+    let v: f32 = s
+        .trim()
+        .parse()
+        .map_err(|e| format!("{s:?} is not a number: {e}"))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{s} is not a finite number"))
+    }
+}
+
+pub fn parse_positive(s: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if v > 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be greater than 0"))
+    }
+}
+
+pub fn parse_fov(s: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if v > 0.0 && v < 180.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must be between 0 and 180 degrees"))
+    }
+}
+
+pub fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{s:?} is not WIDTHxHEIGHT"))?;
+    let dim = |d: &str| -> Result<u32, String> {
+        let v: u32 = d
+            .trim()
+            .parse()
+            .map_err(|_| format!("{d:?} in {s:?} is not a positive whole number"))?;
+        if (1..=8192).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} in {s:?} is outside 1..8192"))
+        }
+    };
+    Ok((dim(w)?, dim(h)?))
+}
+
+fn parse_numbers<const N: usize>(s: &str) -> Result<[f32; N], String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != N {
+        return Err(format!("{s:?} needs {N} comma-separated numbers"));
+    }
+    let mut out = [0.0; N];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = parse_finite(p)?;
+    }
+    Ok(out)
+}
+
+pub fn parse_vec3(s: &str) -> Result<Vec3, String> {
+    parse_numbers::<3>(s).map(Vec3::from)
+}
+
+pub fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
+    let v = parse_numbers::<3>(s)?;
+    let mut out = [0u8; 3];
+    for (o, c) in out.iter_mut().zip(v) {
+        if !(0.0..=255.0).contains(&c) || c.fract() != 0.0 {
+            return Err(format!("{c} in {s:?} is not a whole number in 0..255"));
+        }
+        *o = c as u8;
+    }
+    Ok(out)
+}

@@ -1,0 +1,84 @@
+//! The `skinscope` command line: the viewer, and headless subcommands for testers and CI, one
+//! file per subcommand. `main` only parses and dispatches.
+
+pub mod args;
+pub mod check;
+pub mod inspect;
+pub mod palette;
+pub mod pose;
+pub mod render;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use args::{PoseArgs, parse_size};
+use render::RenderArgs;
+
+/// A glTF skinned-character viewer: CPU animation, GPU linear blend skinning, skinning-debug tools.
+#[derive(Parser)]
+#[command(version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// A .gltf or .glb file to open in the viewer (default: the built-in character).
+    pub file: Option<PathBuf>,
+    /// Draw this many frames in the window, then exit (with --screenshot: save the last one).
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// Save the window's last frame (panel included) as PNG; needs --frames.
+    #[arg(long, requires = "frames")]
+    pub screenshot: Option<PathBuf>,
+    /// The window's size in logical pixels.
+    #[arg(long, default_value = "1280x800", value_parser = parse_size)]
+    pub window_size: (u32, u32),
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Describe a glTF file: skins, joints, clips, meshes, influences, warnings and errors.
+    /// Exit status 0 when the file loads, 2 when it is refused.
+    Inspect {
+        file: PathBuf,
+        /// One JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Render a posed character to a PNG without a window.
+    Render(RenderArgs),
+    /// Lint a file's skinning: bind-pose palette consistency, vertices against their joints,
+    /// weights, influences, limits; the posed frame (--clip, --time, --blend, --palette) can be
+    /// posed; bind vs identity renders. Exit status 0 when no error is found, 1 when one is, 2
+    /// when the file cannot be loaded.
+    Check {
+        #[command(flatten)]
+        pose: PoseArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
+    /// (column-major); with --json also every joint's world_from_joint and every mesh node's
+    /// world_from_mesh.
+    Palette {
+        #[command(flatten)]
+        pose: PoseArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
+    /// order, vertices in file order, an `o` per node), or as GLB when --out ends in .glb.
+    Pose {
+        #[command(flatten)]
+        pose: PoseArgs,
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
+    GpuInfo,
+    /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.
+    GenerateBuiltin {
+        /// Where to write it (the committed copy is assets/skinscope_mannequin.glb).
+        #[arg(long)]
+        out: PathBuf,
+    },
+}

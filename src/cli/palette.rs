@@ -1,0 +1,23 @@
+//! `skinscope palette`: the skin palettes (and every joint's and mesh node's world transform) of
+//! a posed frame, as text or JSON.
+
+use skinscope::debug::export;
+use skinscope::pose::CharacterPose;
+
+use super::args::PoseArgs;
+
+pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
+    let posing = args.load()?;
+    let c = &posing.character;
+    let mut pose = CharacterPose::new(c);
+    pose.evaluate(c, &posing.request)
+        .map_err(|e| e.to_string())?;
+    let exported = export::palettes(c, &pose, &posing.request);
+    if json {
+        let text = serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print!("{}", exported.to_text());
+    }
+    Ok(())
+}

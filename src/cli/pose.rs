@@ -1,0 +1,25 @@
+//! `skinscope pose`: the posed mesh in world space, as OBJ or (for `.glb`) GLB.
+
+use std::path::Path;
+
+use skinscope::debug::export;
+use skinscope::pose::CharacterPose;
+
+use super::args::PoseArgs;
+
+pub fn run(args: &PoseArgs, out: &Path) -> Result<(), String> {
+    let posing = args.load()?;
+    let c = &posing.character;
+    let mut pose = CharacterPose::new(c);
+    pose.evaluate(c, &posing.request)
+        .map_err(|e| e.to_string())?;
+    let glb = out
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    let bytes = if glb {
+        export::posed_glb(c, &pose)
+    } else {
+        export::posed_obj(c, &pose).into_bytes()
+    };
+    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))
+}

@@ -1,0 +1,602 @@
+//! `skinscope check`: a skinning lint. It reads the bind pose the way a skinning bug shows up:
+//! every joint's bind-pose palette entry (mesh space) should be one common matrix, the identity
+//! when the vertices are authored in the mesh node's space; vertices should sit near the joints
+//! that move them; weights should sum to one within four influences.
+
+use glam::{Mat4, Vec3};
+use serde::Serialize;
+
+use crate::character::Character;
+use crate::character::{MeshInstance, SkinData};
+use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
+
+/// Entries closer than this (rotation/scale elements; translation relative to the character's
+/// size) count as equal.
+const TOLERANCE: f32 = 1e-3;
+
+/// How much a finding matters: errors make `check` exit 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Info,
+}
+
+impl Severity {
+    fn label(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// What a finding is about (serialised in snake case, e.g. `"joint_mismatch"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// A joint's bind-pose palette entry differs from the skin's common one.
+    JointMismatch,
+    /// Every joint's bind entry is one common offset (vertices authored in another space).
+    AuthoredOffset,
+    MeshOffSkeleton,
+    ImplausibleWeights,
+    WeightsNotNormalised,
+    MoreThanFourInfluences,
+    UnusedJoints,
+    Limits,
+    /// The requested frame (or the bind pose) could not be posed.
+    PoseFailed,
+    /// The requested frame's palette holds non-finite numbers.
+    NonFinitePalette,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Finding {
+    pub severity: Severity,
+    pub kind: FindingKind,
+    /// The joint concerned, by name, when there is one.
+    pub joint: Option<String>,
+    pub palette_index: Option<usize>,
+    pub message: String,
+}
+
+impl Finding {
+    fn error(kind: FindingKind, joint: Option<(String, usize)>, message: String) -> Self {
+        Self {
+            severity: Severity::Error,
+            kind,
+            palette_index: joint.as_ref().map(|j| j.1),
+            joint: joint.map(|j| j.0),
+            message,
+        }
+    }
+
+    fn info(kind: FindingKind, message: String) -> Self {
+        Self {
+            severity: Severity::Info,
+            kind,
+            joint: None,
+            palette_index: None,
+            message,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SkinCheck {
+    pub skin: String,
+    pub mesh_node: usize,
+    /// The bind-pose palette entry most joints share (column-major), and whether it is the
+    /// identity.
+    pub common_matrix: [f32; 16],
+    pub common_is_identity: bool,
+    pub joints: usize,
+    pub max_influences: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    pub file: String,
+    pub skins: Vec<SkinCheck>,
+    pub findings: Vec<Finding>,
+    /// Fraction of pixels that differ between bind and identity renders (when a GPU was there).
+    pub bind_identity_pixel_difference: Option<f64>,
+}
+
+impl CheckReport {
+    pub fn errors(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = format!("{}\n", self.file);
+        for skin in &self.skins {
+            let m = Mat4::from_cols_array(&skin.common_matrix);
+            let _ = writeln!(
+                s,
+                "skin {:?} on node {}: {} joints, at most {} influences per vertex; common bind entry {}",
+                skin.skin,
+                skin.mesh_node,
+                skin.joints,
+                skin.max_influences,
+                if skin.common_is_identity {
+                    "identity".to_string()
+                } else {
+                    describe(&m)
+                }
+            );
+        }
+        if let Some(f) = self.bind_identity_pixel_difference {
+            let _ = writeln!(
+                s,
+                "bind vs identity renders: {:.3}% of pixels differ",
+                f * 100.0
+            );
+        }
+        for f in &self.findings {
+            let _ = writeln!(s, "{:<5} {}", f.severity.label(), f.message);
+        }
+        let _ = writeln!(s, "{} errors", self.errors());
+        s
+    }
+}
+
+fn difference(a: &Mat4, b: &Mat4, size: f32) -> f32 {
+    let linear = (a.x_axis - b.x_axis)
+        .abs()
+        .max_element()
+        .max((a.y_axis - b.y_axis).abs().max_element())
+        .max((a.z_axis - b.z_axis).abs().max_element());
+    let translation = (a.w_axis - b.w_axis).abs().max_element() / size.max(1e-6);
+    linear.max(translation)
+}
+
+/// A matrix in words: translation, rotation and scale.
+fn describe(m: &Mat4) -> String {
+    let (scale, rotation, translation) = m.to_scale_rotation_translation();
+    let (axis, angle) = rotation.to_axis_angle();
+    format!(
+        "translation ({:.4}, {:.4}, {:.4}), rotation {:.2} deg about ({:.3}, {:.3}, {:.3}), scale ({:.4}, {:.4}, {:.4})",
+        translation.x,
+        translation.y,
+        translation.z,
+        angle.to_degrees(),
+        axis.x,
+        axis.y,
+        axis.z,
+        scale.x,
+        scale.y,
+        scale.z
+    )
+}
+
+/// Engine limits on joints per skin worth knowing.
+const JOINT_LIMITS: [usize; 3] = [72, 128, 256];
+
+/// Lints a character's skinning: the bind pose (always), and the frame `request` poses (it must
+/// pose, with finite palettes). A failure to pose is reported as an error finding.
+pub fn check(c: &Character, request: &PoseRequest) -> CheckReport {
+    let mut findings = Vec::new();
+    let mut skins = Vec::new();
+    let mut pose = CharacterPose::new(c);
+    match pose.evaluate(c, &PoseRequest::rest(PaletteMode::Bind)) {
+        Ok(()) => {
+            for (i, instance) in c.instances.iter().enumerate() {
+                if let Some(skin) = check_skin(c, &pose, i, instance, &mut findings) {
+                    skins.push(skin);
+                }
+            }
+        }
+        Err(e) => findings.push(Finding::error(
+            FindingKind::PoseFailed,
+            None,
+            format!("the bind pose cannot be posed: {e}"),
+        )),
+    }
+    morph_limits(c, &mut findings);
+    check_posed_frame(c, request, &mut findings);
+    CheckReport {
+        file: c.name.clone(),
+        skins,
+        findings,
+        bind_identity_pixel_difference: None,
+    }
+}
+
+/// The frame the request describes must pose, with finite palettes.
+fn check_posed_frame(c: &Character, request: &PoseRequest, findings: &mut Vec<Finding>) {
+    let mut pose = CharacterPose::new(c);
+    if let Err(e) = pose.evaluate(c, request) {
+        findings.push(Finding::error(
+            FindingKind::PoseFailed,
+            None,
+            format!("the requested frame cannot be posed: {e}"),
+        ));
+        return;
+    }
+    let bad = pose.palette.iter().filter(|m| !m.is_finite()).count();
+    if bad > 0 {
+        findings.push(Finding::error(
+            FindingKind::NonFinitePalette,
+            None,
+            format!("{bad} palette entries of the requested frame hold non-finite numbers"),
+        ));
+    }
+}
+
+/// One skinned mesh node in the bind pose: what its checks share.
+struct SkinContext<'a> {
+    c: &'a Character,
+    skin: &'a SkinData,
+    instance: &'a MeshInstance,
+    /// Bind-pose palette (mesh space).
+    palette: &'a [Mat4],
+    /// The mesh's size: the diagonal of its vertices' bounds.
+    size: f32,
+    mesh_from_world: Mat4,
+    model: &'a [glam::Affine3A],
+}
+
+impl SkinContext<'_> {
+    fn name_of(&self, p: usize) -> (String, usize) {
+        let joint = self.skin.skin.joint(p).unwrap_or(0);
+        (self.c.skeleton.names()[joint].clone(), p)
+    }
+}
+
+fn check_skin(
+    c: &Character,
+    pose: &CharacterPose,
+    i: usize,
+    instance: &MeshInstance,
+    findings: &mut Vec<Finding>,
+) -> Option<SkinCheck> {
+    let skin = &c.skins[instance.skin?];
+    let palette = pose.instance_palette(i)?;
+    let positions = c.meshes[instance.mesh]
+        .primitives
+        .iter()
+        .flat_map(|p| p.positions.iter().copied());
+    let (lo, hi) = positions.fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
+    let size = if lo.x <= hi.x {
+        (hi - lo).length().max(1e-6)
+    } else {
+        1.0
+    };
+    let ctx = SkinContext {
+        c,
+        skin,
+        instance,
+        palette,
+        size,
+        mesh_from_world: pose.world_from_mesh[i].inverse(),
+        model: pose.model.as_slice(),
+    };
+    let (common, common_is_identity) = common_entry(&ctx, findings);
+    bind_entries(&ctx, common, findings);
+    let influences = influences(&ctx, common);
+    influence_findings(&ctx, &influences, findings);
+    unused_joints(&ctx, &influences.used, findings);
+    let over: Vec<String> = JOINT_LIMITS
+        .iter()
+        .filter(|&&l| skin.skin.len() > l)
+        .map(|l| l.to_string())
+        .collect();
+    findings.push(Finding::info(
+        FindingKind::Limits,
+        format!(
+            "skin {:?}: {} joints{}; at most {} influences per vertex",
+            skin.name,
+            skin.skin.len(),
+            if over.is_empty() {
+                " (within the common limits of 72, 128 and 256)".to_string()
+            } else {
+                format!(" (over the limits of {})", over.join(", "))
+            },
+            influences.max_influences
+        ),
+    ));
+    Some(SkinCheck {
+        skin: skin.name.clone(),
+        mesh_node: instance.node,
+        common_matrix: common.to_cols_array(),
+        common_is_identity,
+        joints: skin.skin.len(),
+        max_influences: influences.max_influences,
+    })
+}
+
+/// The bind entry most joints agree with, and whether it is the identity (an authored offset is
+/// reported as information).
+fn common_entry(ctx: &SkinContext<'_>, findings: &mut Vec<Finding>) -> (Mat4, bool) {
+    let agree = |m: &Mat4| {
+        ctx.palette
+            .iter()
+            .filter(|o| difference(m, o, ctx.size) < TOLERANCE)
+            .count()
+    };
+    let common = ctx
+        .palette
+        .iter()
+        .max_by_key(|m| agree(m))
+        .copied()
+        .unwrap_or(Mat4::IDENTITY);
+    let common_is_identity = difference(&common, &Mat4::IDENTITY, ctx.size) < TOLERANCE;
+    if !common_is_identity {
+        findings.push(Finding::info(
+            FindingKind::AuthoredOffset,
+            format!(
+                "skin {:?}: the vertices are authored in another node's space than the mesh node's; every joint's bind entry is one common offset: {}",
+                ctx.skin.name,
+                describe(&common)
+            ),
+        ));
+    }
+    (common, common_is_identity)
+}
+
+/// Each joint whose bind entry differs from the common one, with the likely reasons.
+fn bind_entries(ctx: &SkinContext<'_>, common: Mat4, findings: &mut Vec<Finding>) {
+    for (p, entry) in ctx.palette.iter().enumerate() {
+        let d = difference(entry, &common, ctx.size);
+        if d < TOLERANCE {
+            continue;
+        }
+        let off = (*entry * common.inverse()).to_scale_rotation_translation();
+        let moved = off.2.length();
+        let turned = off.1.to_axis_angle().1.to_degrees();
+        let why = mismatch_reasons(ctx, p, common);
+        findings.push(Finding::error(
+            FindingKind::JointMismatch,
+            Some(ctx.name_of(p)),
+            format!(
+                "joint {:?} (palette {p}): its bind entry differs from the skin's common one by {:.4} (moves {:.4}, turns {:.2} deg){}",
+                ctx.name_of(p).0,
+                d,
+                moved,
+                turned,
+                if why.is_empty() { String::new() } else { format!("; {}", why.join("; ")) }
+            ),
+        ));
+    }
+}
+
+/// Why joint `p`'s bind entry may differ: a transposed inverse bind, one made without the
+/// armature's non-joint ancestors, a flipped handedness, an identity.
+fn mismatch_reasons(ctx: &SkinContext<'_>, p: usize, common: Mat4) -> Vec<String> {
+    let (skin, size) = (ctx.skin, ctx.size);
+    let joint = skin.skin.joint(p).unwrap_or(0);
+    let world_from_joint = Mat4::from(ctx.model[joint]);
+    let ibm = skin.skin.joint_from_bind()[p];
+    let mut why = Vec::new();
+    if difference(
+        &(ctx.mesh_from_world * world_from_joint * ibm.transpose()),
+        &common,
+        size,
+    ) < TOLERANCE
+    {
+        why.push("its inverse bind matrix matches when transposed (written row-major)".to_string());
+    }
+    // The armature's non-joint ancestors: the parent chain above the skin's root joint.
+    let ancestors = skin
+        .root_joints
+        .first()
+        .and_then(|&r| skin.skin.joint(r))
+        .and_then(|r| ctx.c.skeleton.parent(r))
+        .map_or(Mat4::IDENTITY, |a| Mat4::from(ctx.model[a]));
+    let without_ancestors = (ancestors.inverse() * world_from_joint).inverse();
+    if ancestors != Mat4::IDENTITY && difference(&ibm, &without_ancestors, size) < TOLERANCE {
+        why.push(
+            "its inverse bind matches the joint only without the armature's non-joint ancestors"
+                .to_string(),
+        );
+    }
+    if ibm.determinant() < 0.0 && common.determinant() > 0.0 {
+        why.push("its inverse bind has a negative determinant (flips handedness)".to_string());
+    }
+    if ibm.abs_diff_eq(Mat4::IDENTITY, 1e-6) && !world_from_joint.abs_diff_eq(Mat4::IDENTITY, 1e-4)
+    {
+        why.push("its inverse bind is the identity".to_string());
+    }
+    why
+}
+
+/// What the vertices' influences say, against where the bind pose puts the joints.
+#[derive(Default)]
+struct Influences {
+    max_influences: usize,
+    vertices: usize,
+    /// Vertices farther than half the mesh's size from every joint that weights them.
+    far: usize,
+    implausible: usize,
+    /// (vertex, dominant joint, nearest unweighted joint, their distances)
+    first_implausible: Option<(usize, usize, usize, f32, f32)>,
+    renormalised: usize,
+    dropped_vertices: usize,
+    dropped_max: f32,
+    /// Palette indices some vertex weights.
+    used: Vec<bool>,
+}
+
+fn influences(ctx: &SkinContext<'_>, common: Mat4) -> Influences {
+    let skin = ctx.skin;
+    // Where the bind pose puts each joint, in mesh space.
+    let joint_at: Vec<Vec3> = (0..skin.skin.len())
+        .map(|p| {
+            (ctx.mesh_from_world * Mat4::from(ctx.model[skin.skin.joint(p).unwrap_or(0)]))
+                .w_axis
+                .truncate()
+        })
+        .collect();
+    let mut out = Influences {
+        used: vec![false; skin.skin.len()],
+        ..Influences::default()
+    };
+    for primitive in &ctx.c.meshes[ctx.instance.mesh].primitives {
+        out.vertices += primitive.positions.len();
+        let Some(sk) = &primitive.skinning else {
+            continue;
+        };
+        out.renormalised += sk.renormalised_vertices + sk.unweighted_vertices;
+        for &e in &sk.dropped_weight {
+            if e > 1e-4 {
+                out.dropped_vertices += 1;
+                out.dropped_max = out.dropped_max.max(e);
+            }
+        }
+        for (v, (j, w)) in sk.joints.iter().zip(&sk.weights).enumerate() {
+            // Where the bind pose puts the vertex, in mesh space (as the joints are).
+            let bound = common.transform_point3(primitive.positions[v]);
+            vertex_influences(ctx.size, &joint_at, bound, v, j, w, &mut out);
+        }
+    }
+    out
+}
+
+/// One vertex's influences into the tallies.
+fn vertex_influences(
+    size: f32,
+    joint_at: &[Vec3],
+    bound: Vec3,
+    v: usize,
+    j: &[u16; 4],
+    w: &[f32; 4],
+    out: &mut Influences,
+) {
+    let influences: Vec<(usize, f32)> = (0..4)
+        .filter(|&k| w[k] > 0.0)
+        .map(|k| (j[k] as usize, w[k]))
+        .collect();
+    out.max_influences = out.max_influences.max(influences.len());
+    for &(joint, _) in &influences {
+        if let Some(u) = out.used.get_mut(joint) {
+            *u = true;
+        }
+    }
+    let Some(&(dominant, _)) = influences.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return;
+    };
+    let distance = |joint: usize| joint_at.get(joint).map_or(f32::MAX, |p| p.distance(bound));
+    let nearest_weighted = influences
+        .iter()
+        .map(|&(joint, _)| distance(joint))
+        .fold(f32::MAX, f32::min);
+    if nearest_weighted > 0.5 * size {
+        out.far += 1;
+    }
+    let d_dominant = distance(dominant);
+    let unweighted_nearest = (0..joint_at.len())
+        .filter(|k| !influences.iter().any(|&(joint, _)| joint == *k))
+        .map(|k| (k, distance(k)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    if let Some((near, d_near)) = unweighted_nearest
+        && d_dominant > 0.25 * size
+        && d_near < d_dominant * 0.25
+    {
+        out.implausible += 1;
+        out.first_implausible
+            .get_or_insert((v, dominant, near, d_dominant, d_near));
+    }
+}
+
+fn influence_findings(ctx: &SkinContext<'_>, stats: &Influences, findings: &mut Vec<Finding>) {
+    let vertex_count = stats.vertices.max(1);
+    let far = stats.far;
+    if far * 20 > vertex_count {
+        findings.push(Finding::error(
+            FindingKind::MeshOffSkeleton,
+            None,
+            format!(
+                "skin {:?}: the mesh does not sit on its skeleton: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them; the inverse binds agree with each other but not with the vertex data",
+                ctx.skin.name,
+                0.5 * ctx.size
+            ),
+        ));
+    }
+    if let Some((v, dominant, near, dd, dn)) = stats.first_implausible {
+        findings.push(Finding::error(
+            FindingKind::ImplausibleWeights,
+            Some(ctx.name_of(dominant)),
+            format!(
+                "{} vertices are weighted to a far joint while a near one gets nothing, e.g. vertex {v}: {:?} at {dd:.3} weighs most, {:?} at {dn:.3} weighs nothing",
+                stats.implausible,
+                ctx.name_of(dominant).0,
+                ctx.name_of(near).0
+            ),
+        ));
+    }
+    if stats.renormalised > 0 {
+        findings.push(Finding::error(
+            FindingKind::WeightsNotNormalised,
+            None,
+            format!(
+                "{} vertices have weights that do not sum to 1 (the importer renormalised them)",
+                stats.renormalised
+            ),
+        ));
+    }
+    if stats.dropped_vertices > 0 {
+        findings.push(Finding::error(
+            FindingKind::MoreThanFourInfluences,
+            None,
+            format!(
+                "{} vertices have more than 4 influences; the 4-weight shader drops up to {:.1}% of a vertex's weight",
+                stats.dropped_vertices,
+                stats.dropped_max * 100.0
+            ),
+        ));
+    }
+}
+
+/// Joints no vertex uses and that are no ancestor of a used joint.
+fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Finding>) {
+    let (skin, skeleton) = (ctx.skin, &ctx.c.skeleton);
+    let ancestor_of_used = |p: usize| {
+        let joint = skin.skin.joint(p).unwrap_or(0);
+        (0..skin.skin.len()).filter(|&q| used[q]).any(|q| {
+            let mut a = skin.skin.joint(q).and_then(|j| skeleton.parent(j));
+            while let Some(x) = a {
+                if x == joint {
+                    return true;
+                }
+                a = skeleton.parent(x);
+            }
+            false
+        })
+    };
+    let unused: Vec<String> = (0..skin.skin.len())
+        .filter(|&p| !used[p] && !ancestor_of_used(p))
+        .map(|p| ctx.name_of(p).0)
+        .collect();
+    if !unused.is_empty() {
+        findings.push(Finding::info(
+            FindingKind::UnusedJoints,
+            format!(
+                "skin {:?}: joints no vertex uses (nor any joint below them): {}",
+                skin.name,
+                unused.join(", ")
+            ),
+        ));
+    }
+}
+
+fn morph_limits(c: &Character, findings: &mut Vec<Finding>) {
+    for mesh in &c.meshes {
+        let targets = mesh.morph_weights.len();
+        if targets > 8 {
+            findings.push(Finding::info(
+                FindingKind::Limits,
+                format!(
+                    "mesh {:?}: {targets} morph targets (over 8{})",
+                    mesh.name,
+                    if targets > 64 { " and 64" } else { "" }
+                ),
+            ));
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! Skinning-debug tools over a posed character, CPU only: the `check` lint, exports (palettes,
+//! posed OBJ and GLB), the debug colourings, picking, and the `inspect` report.
+
+pub mod check;
+pub mod colors;
+pub mod export;
+pub mod inspect;
+pub mod picking;

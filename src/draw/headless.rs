@@ -1,0 +1,284 @@
+//! One frame drawn without a window: a `FrameRequest` (the pose request, a camera, how to draw) is
+//! posed, framed, drawn offscreen and read back as sRGB RGBA8 pixels.
+
+use glam::Vec3;
+
+use super::{capacity, extract, extract_crowd, rest_bounds};
+use crate::character::Character;
+use crate::debug::colors::{self, ColorView};
+use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
+use crate::render::camera::Camera;
+use crate::render::gpu::Gpu;
+use crate::render::lines::bone_lines_into;
+use crate::render::offscreen::{COLOR_FORMAT, Offscreen};
+use crate::render::renderer::{DrawOptions, FrameInput, Renderer, View};
+
+/// Where the camera is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CameraSpec {
+    /// Frame the posed character's bounds, from the front.
+    Auto { fov_y_degrees: f32 },
+    /// An explicit camera; `None` planes are chosen from the character's size.
+    Explicit {
+        eye: Vec3,
+        target: Option<Vec3>,
+        fov_y_degrees: f32,
+        near: Option<f32>,
+        far: Option<f32>,
+    },
+}
+
+/// One headless frame: which pose, seen how, drawn how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameRequest {
+    pub size: (u32, u32),
+    /// What to pose (clip times wrap by the clip's duration).
+    pub pose: PoseRequest,
+    /// Debug colours instead of materials; `Displacement` compares with `compare`.
+    pub color_view: ColorView,
+    pub compare: PaletteMode,
+    /// Draw this many copies on a grid, each at its own phase and blend of the request's clip
+    /// and its blend's clip (instanced from one palette buffer).
+    pub crowd: Option<usize>,
+    pub camera: CameraSpec,
+    pub options: DrawOptions,
+}
+
+impl Default for FrameRequest {
+    fn default() -> Self {
+        Self {
+            size: (1280, 720),
+            pose: PoseRequest::default(),
+            color_view: ColorView::Material,
+            compare: PaletteMode::Bind,
+            crowd: None,
+            camera: CameraSpec::Auto {
+                fov_y_degrees: 45.0,
+            },
+            options: Default::default(),
+        }
+    }
+}
+
+/// Poses the character as asked and returns the camera that sees it.
+pub fn pose_and_frame(
+    character: &Character,
+    pose: &mut CharacterPose,
+    request: &FrameRequest,
+) -> Result<Camera, String> {
+    pose.evaluate(character, &request.pose)
+        .map_err(|e| e.to_string())?;
+    let bounds = pose
+        .world_bounds(character)
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
+    Ok(camera_for(request, bounds))
+}
+
+/// The request's camera, framing `(min, max)` unless it is explicit (then only its missing
+/// planes come from the bounds).
+fn camera_for(request: &FrameRequest, (min, max): (Vec3, Vec3)) -> Camera {
+    let aspect = request.size.0 as f32 / request.size.1.max(1) as f32;
+    match request.camera {
+        CameraSpec::Auto { fov_y_degrees } => Camera::framing(min, max, fov_y_degrees, aspect),
+        CameraSpec::Explicit {
+            eye,
+            target,
+            fov_y_degrees,
+            near,
+            far,
+        } => {
+            let center = (min + max) * 0.5;
+            let radius = ((max - min).length() * 0.5).max(1e-3);
+            let target = target.unwrap_or(center);
+            let distance = eye.distance(center);
+            Camera {
+                eye,
+                target,
+                fov_y_degrees,
+                near: near.unwrap_or(((distance - 2.0 * radius).max(distance * 0.01)).max(1e-4)),
+                far: far.unwrap_or(distance + 4.0 * radius),
+            }
+        }
+    }
+}
+
+/// Renders one frame of `character` offscreen and returns its sRGB RGBA8 pixels.
+pub fn render_frame(
+    gpu: &Gpu,
+    character: &Character,
+    request: &FrameRequest,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = request.size;
+    if w == 0 || h == 0 || w > 8192 || h > 8192 {
+        return Err(format!("size {w}x{h} is outside 1x1..8192x8192"));
+    }
+    if let Some(members) = request.crowd {
+        return render_crowd(gpu, character, request, members);
+    }
+    let mut pose = CharacterPose::new(character);
+    let camera = pose_and_frame(character, &mut pose, request)?;
+    let mut renderer = Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        character,
+        COLOR_FORMAT,
+        capacity(character, 1),
+    );
+    let mut bones = Vec::new();
+    if request.options.bones {
+        let (min, max) = pose.world_bounds(character).unwrap_or_default();
+        bone_lines_into(
+            character,
+            &pose.model,
+            (max - min).length() * 0.01,
+            &mut bones,
+        );
+    }
+    let mut options = request.options;
+    if request.color_view != ColorView::Material {
+        let mut compare = CharacterPose::new(character);
+        compare.local.clone_from(&pose.local);
+        compare
+            .compose_local(character, request.compare)
+            .map_err(|e| e.to_string())?;
+        let colors =
+            colors::vertex_colors(character, request.color_view, &pose, Some(&compare), None);
+        renderer.set_vertex_colors(&gpu.queue, character, &colors);
+        options.vertex_colors = true;
+    }
+    let target = Offscreen::new(&gpu.device, request.size);
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    renderer.prepare(
+        View::Main,
+        &gpu.queue,
+        &FrameInput {
+            character,
+            posed: extract(&pose),
+            camera: &camera,
+            aspect: w as f32 / h as f32,
+            bones: &bones,
+            options: &options,
+        },
+    );
+    paint_and_read(gpu, &mut renderer, &target, scope, &options)
+}
+
+/// Paints what `prepare` wrote into `target`, checks the validation scope opened before, and
+/// reads the pixels back.
+fn paint_and_read(
+    gpu: &Gpu,
+    renderer: &mut Renderer,
+    target: &Offscreen,
+    scope: wgpu::ErrorScopeGuard,
+    options: &DrawOptions,
+) -> Result<Vec<u8>, String> {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.paint(
+        View::Main,
+        &gpu.device,
+        &mut encoder,
+        &target.view,
+        target.size,
+        options,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(format!("GPU validation error: {error}"));
+    }
+    target
+        .read_rgba(&gpu.device, &gpu.queue)
+        .map_err(|e| e.to_string())
+}
+
+/// A crowd of `members` copies: posed in parallel, drawn instanced, timed (logged at info level).
+fn render_crowd(
+    gpu: &Gpu,
+    character: &Character,
+    request: &FrameRequest,
+    members: usize,
+) -> Result<Vec<u8>, String> {
+    if members == 0 || members > 100_000 {
+        return Err(format!("a crowd of {members} is outside 1..=100000"));
+    }
+    let a = request.pose.clip.map_or(0, |c| c.clip);
+    let b = request.pose.blend.map_or(a, |blend| blend.b);
+    let time_secs = request.pose.clip.map_or(0.0, |c| c.time_secs);
+    let one = rest_bounds(character);
+    let footprint = (one.1 - one.0).max_element().max(1e-3);
+    let mut crowd = Crowd::new(character, members, (a, b), footprint * 1.2);
+    let start = std::time::Instant::now();
+    crowd.update(character, time_secs);
+    let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let camera = match request.camera {
+        CameraSpec::Auto { .. } => camera_for(request, crowd.bounds(one)),
+        CameraSpec::Explicit { .. } => {
+            let mut unused = CharacterPose::new(character);
+            pose_and_frame(character, &mut unused, request)?
+        }
+    };
+    let mut renderer = Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        character,
+        COLOR_FORMAT,
+        capacity(character, members),
+    );
+    let target = Offscreen::new(&gpu.device, request.size);
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let start = std::time::Instant::now();
+    let options = DrawOptions {
+        bones: false,
+        ..request.options
+    };
+    renderer.prepare(
+        View::Main,
+        &gpu.queue,
+        &FrameInput {
+            character,
+            posed: extract_crowd(&crowd),
+            camera: &camera,
+            aspect: request.size.0 as f32 / request.size.1.max(1) as f32,
+            bones: &[],
+            options: &options,
+        },
+    );
+    let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options)?;
+    log::info!(
+        "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
+        renderer.palette_bytes_uploaded,
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    Ok(pixels)
+}
+
+/// Fraction of pixels (any channel off by more than 2) that differ between the rest-pose (bind)
+/// and identity-palette renders of a character, both seen by one camera framed on the rest pose.
+/// Nearly 0 when the file's inverse binds match its vertex data.
+pub fn bind_identity_difference(
+    gpu: &Gpu,
+    character: &Character,
+    size: u32,
+) -> Result<f64, String> {
+    let (min, max) = rest_bounds(character);
+    let camera = Camera::framing(min, max, 40.0, 1.0);
+    let request = |palette| FrameRequest {
+        size: (size, size),
+        pose: PoseRequest::rest(palette),
+        camera: CameraSpec::Explicit {
+            eye: camera.eye,
+            target: Some(camera.target),
+            fov_y_degrees: camera.fov_y_degrees,
+            near: Some(camera.near),
+            far: Some(camera.far),
+        },
+        ..Default::default()
+    };
+    let a = render_frame(gpu, character, &request(PaletteMode::Bind))?;
+    let b = render_frame(gpu, character, &request(PaletteMode::Identity))?;
+    let differing = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count();
+    Ok(differing as f64 / (a.len() / 4).max(1) as f64)
+}

@@ -1,0 +1,50 @@
+//! From posed characters to pixels, above the renderer: the extract step (a pose or a crowd as
+//! the renderer's plain data) and one frame drawn without a window (`headless`), which the
+//! `render` and `check` commands and the tests use.
+
+pub mod headless;
+
+use glam::Vec3;
+
+use crate::character::Character;
+use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
+use crate::render::renderer::{Capacity, Posed};
+
+/// One posed character as the renderer reads it.
+pub fn extract(pose: &CharacterPose) -> Posed<'_> {
+    Posed {
+        palette: &pose.palette,
+        palette_stride: pose.palette.len(),
+        palette_base: &pose.palette_base,
+        world_from_mesh: &pose.world_from_mesh,
+    }
+}
+
+/// Every member of a crowd as the renderer reads it.
+pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
+    Posed {
+        palette: &crowd.palette,
+        palette_stride: crowd.palette_len(),
+        palette_base: &crowd.palette_base,
+        world_from_mesh: &crowd.world_from_mesh,
+    }
+}
+
+/// Bounds of the character's rest pose; a unit cube around the origin when it has no vertices
+/// or cannot be posed.
+pub fn rest_bounds(character: &Character) -> (Vec3, Vec3) {
+    let mut pose = CharacterPose::new(character);
+    pose.evaluate(character, &PoseRequest::rest(PaletteMode::Bind))
+        .ok()
+        .and_then(|_| pose.world_bounds(character))
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
+}
+
+/// What a renderer needs to hold `copies` copies of the character.
+pub fn capacity(character: &Character, copies: usize) -> Capacity {
+    Capacity {
+        copies,
+        palette_entries: CharacterPose::new(character).palette.len(),
+        grid_around: rest_bounds(character),
+    }
+}

@@ -1,0 +1,19 @@
+//! Posing a character for one frame, CPU only: the request (what to pose, plain data), its
+//! evaluation through the pose pipeline's stages, and crowds of posed copies.
+//!
+//! The frame's stages, in order (each borrows its inputs and writes a caller-owned output):
+//!
+//! ```text
+//! sample and blend (raw) -> root motion -> transition -> pose layers -> reach IK -> foot IK
+//!     -> local-to-model -> skin palette          (morph weights evaluated beside the joints)
+//! ```
+//!
+//! `CharacterPose::evaluate` runs them; stages not built yet are named there, where they plug in.
+
+mod crowd;
+mod evaluate;
+mod request;
+
+pub use crowd::Crowd;
+pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
+pub use request::{BlendSpec, ClipTime, PaletteMode, PoseRequest, TimeWrap, Transition, clip_time};

@@ -1,0 +1,120 @@
+//! What to pose, as plain data: the window, every subcommand, the crowd and the tests build a
+//! `PoseRequest`, and `CharacterPose::evaluate` turns it into the frame's pose. A frame seen in the
+//! viewer can therefore be reproduced from the command line exactly.
+
+use crate::character::Character;
+
+/// Which palette the skinned meshes are drawn with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PaletteMode {
+    /// The sampled (and blended) pose.
+    #[default]
+    Animated,
+    /// The rest pose (node transforms without animation): matches identity when the file's
+    /// inverse binds match its vertex data.
+    Bind,
+    /// Every palette entry the identity: vertices as stored, at their mesh node (rest pose).
+    Identity,
+}
+
+/// How a clip time outside `[0, duration]` is brought into the clip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TimeWrap {
+    /// Floor-modulo by the clip's duration (a looping clip; the command line's rule).
+    #[default]
+    Loop,
+    /// Clamped to `[0, duration]` (a clip played once: its last frame holds).
+    Clamp,
+}
+
+/// A clip at a time, in that clip's seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClipTime {
+    /// Index into `Character::clips`.
+    pub clip: usize,
+    pub time_secs: f32,
+}
+
+/// A second clip blended in step (phase-aligned) with the main one: sampled at the same ratio of
+/// its duration as the main clip, weighing `weight` (0..1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlendSpec {
+    pub b: usize,
+    pub weight: f32,
+}
+
+/// A transition in progress from an outgoing clip to the request's main clip (a crossfade):
+/// the outgoing clip is sampled at its own time and weighs `1 - weight`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transition {
+    pub from: ClipTime,
+    /// Weight of the incoming (main) pose, 0 at the start of the transition, 1 at its end.
+    pub weight: f32,
+}
+
+/// One frame's pose, described. `Default` is the rest pose under the animated palette.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PoseRequest {
+    /// The main clip and its time; `None` is the rest pose.
+    pub clip: Option<ClipTime>,
+    /// A second clip blended in step with the main one.
+    pub blend: Option<BlendSpec>,
+    /// How clip times are wrapped into their clips (every clip of the request alike).
+    pub wrap: TimeWrap,
+    /// A crossfade from another clip, applied to the raw (sampled and blended) pose.
+    pub transition: Option<Transition>,
+    pub palette: PaletteMode,
+}
+
+impl PoseRequest {
+    /// The rest pose drawn with `palette`.
+    pub fn rest(palette: PaletteMode) -> Self {
+        Self {
+            palette,
+            ..Self::default()
+        }
+    }
+
+    /// Clip `clip` at `time_secs`, looping, animated palette.
+    pub fn clip(clip: usize, time_secs: f32) -> Self {
+        Self::at(Some(clip), time_secs)
+    }
+
+    /// Clip `clip` (the rest pose for `None`) at `time_secs`, looping, animated palette.
+    pub fn at(clip: Option<usize>, time_secs: f32) -> Self {
+        Self {
+            clip: clip.map(|clip| ClipTime { clip, time_secs }),
+            ..Self::default()
+        }
+    }
+
+    /// The same request with a clip blended in step.
+    pub fn with_blend(self, b: usize, weight: f32) -> Self {
+        Self {
+            blend: Some(BlendSpec { b, weight }),
+            ..self
+        }
+    }
+
+    /// The same request with clip times wrapped by `wrap`.
+    pub fn with_wrap(self, wrap: TimeWrap) -> Self {
+        Self { wrap, ..self }
+    }
+
+    /// The same request drawn with another palette.
+    pub fn with_palette(self, palette: PaletteMode) -> Self {
+        Self { palette, ..self }
+    }
+}
+
+/// A clip's time brought into the clip by `wrap`, using glTF's duration: the clip's largest key
+/// time over all its channels, morph weights included (`ClipData::duration_secs`). Every command
+/// and the window wrap through this one function.
+pub fn clip_time(c: &Character, at: ClipTime, wrap: TimeWrap) -> f32 {
+    let duration = c.clips.get(at.clip).map_or(0.0, |k| k.duration_secs());
+    match wrap {
+        TimeWrap::Loop => crate::anim::wrap_time(at.time_secs, duration),
+        TimeWrap::Clamp if at.time_secs.is_finite() => at.time_secs.clamp(0.0, duration),
+        TimeWrap::Clamp => 0.0,
+    }
+}

@@ -1,0 +1,125 @@
+//! World-space line overlays: the ground grid, the bones and the selected joint's marker.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec3;
+
+use crate::anim::ModelPose;
+use crate::character::Character;
+
+/// A coloured world-space line vertex (bones, grid).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct LineVertex {
+    pub position: [f32; 3],
+    pub color: [f32; 4],
+}
+
+/// A ground grid on y = 0 around `bounds` (min, max; the character's rest pose).
+pub fn grid_lines((min, max): (Vec3, Vec3)) -> Vec<LineVertex> {
+    let radius = ((max - min).length() * 0.5).max(1e-3);
+    // A step of 1, 2 or 5 times a power of ten, about a tenth of the character.
+    let raw = radius / 5.0;
+    let magnitude = 10f32.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(raw);
+    let n = 10;
+    let center = ((min + max) * 0.5 / step).round() * step;
+    let mut out = Vec::new();
+    for i in -n..=n {
+        let color = if i == 0 {
+            [0.45, 0.45, 0.5, 1.0]
+        } else {
+            [0.3, 0.3, 0.34, 1.0]
+        };
+        let o = i as f32 * step;
+        let e = n as f32 * step;
+        for (a, b) in [
+            (
+                Vec3::new(center.x + o, 0.0, center.z - e),
+                Vec3::new(center.x + o, 0.0, center.z + e),
+            ),
+            (
+                Vec3::new(center.x - e, 0.0, center.z + o),
+                Vec3::new(center.x + e, 0.0, center.z + o),
+            ),
+        ] {
+            out.push(LineVertex {
+                position: a.to_array(),
+                color,
+            });
+            out.push(LineVertex {
+                position: b.to_array(),
+                color,
+            });
+        }
+    }
+    out
+}
+
+/// A large bright cross at one skeleton joint (the selected joint).
+pub fn joint_marker(model: &ModelPose, joint: usize, size: f32, out: &mut Vec<LineVertex>) {
+    let Some(m) = model.as_slice().get(joint) else {
+        return;
+    };
+    let at = Vec3::from(m.translation);
+    let color = [0.2, 1.0, 0.9, 1.0];
+    for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+        out.push(LineVertex {
+            position: (at - axis * size).to_array(),
+            color,
+        });
+        out.push(LineVertex {
+            position: (at + axis * size).to_array(),
+            color,
+        });
+    }
+}
+
+/// The bones overlay of a posed skeleton (`model`, every skeleton joint's `world_from_joint`): a
+/// segment from each skin joint to its parent joint, and a small cross at every joint, `size`
+/// long; written into a reused vector (cleared first).
+pub fn bone_lines_into(
+    character: &Character,
+    model: &ModelPose,
+    size: f32,
+    out: &mut Vec<LineVertex>,
+) {
+    out.clear();
+    let model = model.as_slice();
+    let segment = [1.0, 0.85, 0.2, 1.0];
+    let point = [1.0, 0.35, 0.25, 1.0];
+    for skin in &character.skins {
+        for p in 0..skin.skin.len() {
+            let Some(joint) = skin.skin.joint(p) else {
+                continue;
+            };
+            let at = Vec3::from(model[joint].translation);
+            if let Some(parent) = skin
+                .palette_parent(&character.skeleton, p)
+                .and_then(|pp| skin.skin.joint(pp))
+            {
+                out.push(LineVertex {
+                    position: Vec3::from(model[parent].translation).to_array(),
+                    color: segment,
+                });
+                out.push(LineVertex {
+                    position: at.to_array(),
+                    color: segment,
+                });
+            }
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                out.push(LineVertex {
+                    position: (at - axis * size).to_array(),
+                    color: point,
+                });
+                out.push(LineVertex {
+                    position: (at + axis * size).to_array(),
+                    color: point,
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The renderer's bind group layouts and pipelines, built once per target colour format.
+//!
+//! Bind groups: 0 = camera + per-draw data, 1 = skin palette (see `skinning.wgsl`), 2 = material;
+//! the line pipelines bind the camera alone.
+
+use super::lines::LineVertex;
+use super::shaders;
+
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+/// A vertex as the mesh pipelines read it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct GpuVertex {
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    pub uv: [f32; 2],
+    pub joints: [u32; 4],
+    pub weights: [f32; 4],
+}
+
+const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
+    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x4, 4 => Float32x4
+];
+const COLOR_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![5 => Float32x4];
+const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
+    wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
+
+pub struct Layouts {
+    pub scene: wgpu::BindGroupLayout,
+    pub palette: wgpu::BindGroupLayout,
+    pub material: wgpu::BindGroupLayout,
+    pub line: wgpu::BindGroupLayout,
+}
+
+pub struct Pipelines {
+    pub shaded: wgpu::RenderPipeline,
+    pub wireframe: wgpu::RenderPipeline,
+    pub silhouette: wgpu::RenderPipeline,
+    pub grid: wgpu::RenderPipeline,
+    /// The bones overlay, drawn on top of everything.
+    pub overlay: wgpu::RenderPipeline,
+}
+
+fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn storage_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+impl Layouts {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
+            device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(label),
+                entries,
+            })
+        };
+        let texture = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let sampler = wgpu::BindGroupLayoutEntry {
+            binding: 1,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        };
+        Self {
+            scene: layout("scene", &[uniform_entry(0, both), storage_entry(1, both)]),
+            palette: layout("palette", &[storage_entry(0, wgpu::ShaderStages::VERTEX)]),
+            material: layout("material", &[texture, sampler]),
+            line: layout("lines", &[uniform_entry(0, wgpu::ShaderStages::VERTEX)]),
+        }
+    }
+}
+
+fn depth_state(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: Default::default(),
+        bias: Default::default(),
+    }
+}
+
+impl Pipelines {
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Self {
+        let triangles = wgpu::PrimitiveTopology::TriangleList;
+        let lines = wgpu::PrimitiveTopology::LineList;
+        let less = wgpu::CompareFunction::Less;
+        let less_equal = wgpu::CompareFunction::LessEqual;
+        let mesh = MeshPipelines::new(device, layouts, color_format);
+        let line = LinePipelines::new(device, layouts, color_format);
+        Self {
+            shaded: mesh.build("shaded", "fs_shaded", triangles, depth_state(true, less)),
+            wireframe: mesh.build(
+                "wireframe",
+                "fs_wireframe",
+                lines,
+                depth_state(false, less_equal),
+            ),
+            silhouette: mesh.build(
+                "silhouette",
+                "fs_silhouette",
+                triangles,
+                depth_state(true, less),
+            ),
+            // The grid hides behind the character; bones are drawn on top of everything.
+            grid: line.build("grid", less_equal),
+            overlay: line.build("bones", wgpu::CompareFunction::Always),
+        }
+    }
+}
+
+/// What every mesh pipeline shares: the module, the layout and the vertex buffers.
+struct MeshPipelines<'a> {
+    device: &'a wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+}
+
+impl<'a> MeshPipelines<'a> {
+    fn new(device: &'a wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Self {
+        Self {
+            device,
+            module: device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("mesh.wgsl"),
+                source: wgpu::ShaderSource::Wgsl(shaders::MESH.into()),
+            }),
+            layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("mesh"),
+                bind_group_layouts: &[
+                    Some(&layouts.scene),
+                    Some(&layouts.palette),
+                    Some(&layouts.material),
+                ],
+                immediate_size: 0,
+            }),
+            color_format,
+        }
+    }
+
+    fn build(
+        &self,
+        label: &str,
+        fragment: &str,
+        topology: wgpu::PrimitiveTopology,
+        depth: wgpu::DepthStencilState,
+    ) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&self.layout),
+                vertex: wgpu::VertexState {
+                    module: &self.module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: Default::default(),
+                    buffers: &[
+                        Some(wgpu::VertexBufferLayout {
+                            array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &VERTEX_ATTRIBUTES,
+                        }),
+                        Some(wgpu::VertexBufferLayout {
+                            array_stride: 16,
+                            step_mode: wgpu::VertexStepMode::Vertex,
+                            attributes: &COLOR_ATTRIBUTES,
+                        }),
+                    ],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology,
+                    cull_mode: None,
+                    ..Default::default()
+                },
+                depth_stencil: Some(depth),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.module,
+                    entry_point: Some(fragment),
+                    compilation_options: Default::default(),
+                    targets: &[Some(self.color_format.into())],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+}
+
+/// What the line pipelines share.
+struct LinePipelines<'a> {
+    device: &'a wgpu::Device,
+    module: wgpu::ShaderModule,
+    layout: wgpu::PipelineLayout,
+    color_format: wgpu::TextureFormat,
+}
+
+impl<'a> LinePipelines<'a> {
+    fn new(device: &'a wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Self {
+        Self {
+            device,
+            module: device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("lines.wgsl"),
+                source: wgpu::ShaderSource::Wgsl(shaders::LINES.into()),
+            }),
+            layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("lines"),
+                bind_group_layouts: &[Some(&layouts.line)],
+                immediate_size: 0,
+            }),
+            color_format,
+        }
+    }
+
+    fn build(&self, label: &str, depth_compare: wgpu::CompareFunction) -> wgpu::RenderPipeline {
+        self.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&self.layout),
+                vertex: wgpu::VertexState {
+                    module: &self.module,
+                    entry_point: Some("vs_line"),
+                    compilation_options: Default::default(),
+                    buffers: &[Some(wgpu::VertexBufferLayout {
+                        array_stride: std::mem::size_of::<LineVertex>() as u64,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &LINE_ATTRIBUTES,
+                    })],
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::LineList,
+                    ..Default::default()
+                },
+                depth_stencil: Some(depth_state(false, depth_compare)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &self.module,
+                    entry_point: Some("fs_line"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(self.color_format.into())],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    }
+}

@@ -1,0 +1,37 @@
+//! Text over the 3D view: each skin joint's name beside it.
+
+use glam::{Mat4, Vec3};
+
+use crate::viewer::Viewer;
+
+/// Each skin joint's name beside it, over the 3D view `view` seen through `clip_from_world`.
+pub fn paint_joint_names(ui: &egui::Ui, viewer: &Viewer, clip_from_world: Mat4, view: egui::Rect) {
+    let painter = ui.ctx().layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        ui.scope_id().with("joint-names"),
+    ));
+    let painter = painter.with_clip_rect(view);
+    let font = egui::FontId::proportional(11.0);
+    let model = viewer.pose.model.as_slice();
+    for skin in &viewer.character.skins {
+        for joint in (0..skin.skin.len()).filter_map(|p| skin.skin.joint(p)) {
+            let p = Vec3::from(model[joint].translation);
+            let clip = clip_from_world * p.extend(1.0);
+            if clip.w <= 0.0 {
+                continue;
+            }
+            let ndc = clip.truncate() / clip.w;
+            let pos = egui::pos2(
+                view.left() + (ndc.x + 1.0) * 0.5 * view.width() + 4.0,
+                view.top() + (1.0 - ndc.y) * 0.5 * view.height() - 6.0,
+            );
+            painter.text(
+                pos,
+                egui::Align2::LEFT_CENTER,
+                &viewer.character.skeleton.names()[joint],
+                font.clone(),
+                egui::Color32::from_rgb(255, 240, 180),
+            );
+        }
+    }
+}
