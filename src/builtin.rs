@@ -194,8 +194,17 @@ fn build_meshes() -> (MeshBuilder, MeshBuilder) {
     let p = bind_positions();
     let mut body = MeshBuilder::default();
     let mut skin = MeshBuilder::default();
+    torso(&mut body, &p);
+    neck_and_head(&mut skin, &p);
+    for side in ["l", "r"] {
+        arm_and_leg(&mut body, &mut skin, &p, side);
+    }
+    (body, skin)
+}
+
+/// The torso from below the pelvis to the neck, weighted by height between the spine joints.
+fn torso(body: &mut MeshBuilder, p: &[Vec3]) {
     let j = joint;
-    // Torso from below the pelvis to the neck, weighted by height between the spine joints.
     let spine = [
         j("pelvis"),
         j("spine_01"),
@@ -246,7 +255,10 @@ fn build_meshes() -> (MeshBuilder, MeshBuilder) {
             out
         },
     );
-    // Neck and head.
+}
+
+fn neck_and_head(skin: &mut MeshBuilder, p: &[Vec3]) {
+    let j = joint;
     skin.tube(
         p[j("neck")] - Vec3::Y * 0.02,
         p[j("head")] + Vec3::Y * 0.02,
@@ -266,84 +278,86 @@ fn build_meshes() -> (MeshBuilder, MeshBuilder) {
         1.1,
         |_| vec![(j("head"), 1.0)],
     );
-    for side in ["l", "r"] {
-        let n = |base: &str| j(&format!("{base}_{side}"));
-        let at = |base: &str| p[n(base)];
-        // Shoulder pad from the clavicle to the upper arm.
-        body.tube(
-            at("clavicle") - Vec3::Y * 0.02,
-            at("upperarm"),
-            6,
-            12,
-            capsule(0.06, 0.3),
-            0.9,
-            limb_zone(n("clavicle"), Some(j("spine_03")), Some(n("upperarm")), 0.6),
-        );
-        body.tube(
-            at("upperarm"),
-            at("forearm"),
-            12,
-            14,
-            capsule(0.055, 0.12),
-            1.0,
-            limb(n("upperarm"), Some(n("clavicle")), Some(n("forearm"))),
-        );
-        body.tube(
-            at("forearm"),
-            at("hand"),
-            12,
-            14,
-            capsule(0.045, 0.1),
-            1.0,
-            limb(n("forearm"), Some(n("upperarm")), Some(n("hand"))),
-        );
-        skin.tube(
-            at("hand") - Vec3::Y * 0.01,
-            at("hand") - Vec3::Y * 0.17,
-            8,
-            12,
-            capsule(0.045, 0.35),
-            0.45,
-            limb_zone(n("hand"), Some(n("forearm")), None, 0.4),
-        );
-        body.tube(
-            at("thigh") + Vec3::Y * 0.05,
-            at("shin"),
-            14,
-            16,
-            capsule(0.085, 0.12),
-            1.0,
-            limb(n("thigh"), Some(j("pelvis")), Some(n("shin"))),
-        );
-        body.tube(
-            at("shin"),
-            at("foot"),
-            14,
-            16,
-            capsule(0.06, 0.1),
-            1.0,
-            limb(n("shin"), Some(n("thigh")), Some(n("foot"))),
-        );
-        body.tube(
-            at("foot") + Vec3::new(0.0, -0.02, -0.05),
-            at("toe"),
-            8,
-            12,
-            capsule(0.045, 0.25),
-            0.6,
-            limb_zone(n("foot"), Some(n("shin")), Some(n("toe")), 0.6),
-        );
-        body.tube(
-            at("toe"),
-            at("toe") + Vec3::new(0.0, 0.0, 0.07),
-            5,
-            12,
-            capsule(0.04, 0.5),
-            0.55,
-            limb(n("toe"), Some(n("foot")), None),
-        );
-    }
-    (body, skin)
+}
+
+/// One side's shoulder, arm, hand, leg, foot and toe.
+fn arm_and_leg(body: &mut MeshBuilder, skin: &mut MeshBuilder, p: &[Vec3], side: &str) {
+    let j = joint;
+    let n = |base: &str| j(&format!("{base}_{side}"));
+    let at = |base: &str| p[n(base)];
+    // Shoulder pad from the clavicle to the upper arm.
+    body.tube(
+        at("clavicle") - Vec3::Y * 0.02,
+        at("upperarm"),
+        6,
+        12,
+        capsule(0.06, 0.3),
+        0.9,
+        limb_zone(n("clavicle"), Some(j("spine_03")), Some(n("upperarm")), 0.6),
+    );
+    body.tube(
+        at("upperarm"),
+        at("forearm"),
+        12,
+        14,
+        capsule(0.055, 0.12),
+        1.0,
+        limb(n("upperarm"), Some(n("clavicle")), Some(n("forearm"))),
+    );
+    body.tube(
+        at("forearm"),
+        at("hand"),
+        12,
+        14,
+        capsule(0.045, 0.1),
+        1.0,
+        limb(n("forearm"), Some(n("upperarm")), Some(n("hand"))),
+    );
+    skin.tube(
+        at("hand") - Vec3::Y * 0.01,
+        at("hand") - Vec3::Y * 0.17,
+        8,
+        12,
+        capsule(0.045, 0.35),
+        0.45,
+        limb_zone(n("hand"), Some(n("forearm")), None, 0.4),
+    );
+    body.tube(
+        at("thigh") + Vec3::Y * 0.05,
+        at("shin"),
+        14,
+        16,
+        capsule(0.085, 0.12),
+        1.0,
+        limb(n("thigh"), Some(j("pelvis")), Some(n("shin"))),
+    );
+    body.tube(
+        at("shin"),
+        at("foot"),
+        14,
+        16,
+        capsule(0.06, 0.1),
+        1.0,
+        limb(n("shin"), Some(n("thigh")), Some(n("foot"))),
+    );
+    body.tube(
+        at("foot") + Vec3::new(0.0, -0.02, -0.05),
+        at("toe"),
+        8,
+        12,
+        capsule(0.045, 0.25),
+        0.6,
+        limb_zone(n("foot"), Some(n("shin")), Some(n("toe")), 0.6),
+    );
+    body.tube(
+        at("toe"),
+        at("toe") + Vec3::new(0.0, 0.0, 0.07),
+        5,
+        12,
+        capsule(0.04, 0.5),
+        0.55,
+        limb(n("toe"), Some(n("foot")), None),
+    );
 }
 
 /// A joint's local rotation as a function of clip time.

@@ -109,125 +109,14 @@ fn interpolation_name(i: Interpolation) -> &'static str {
 
 impl Report {
     pub fn of_character(file: &str, c: &Character) -> Self {
-        let skeleton = &c.skeleton;
-        let name_of = |joint: usize| skeleton.names()[joint].clone();
-        let skins = c
-            .skins
-            .iter()
-            .enumerate()
-            .map(|(s, skin)| SkinReport {
-                name: skin.name.clone(),
-                index: skin.index,
-                joint_count: skin.skin.len(),
-                root_joints: skin
-                    .root_joints
-                    .iter()
-                    .filter_map(|&p| skin.skin.joint(p))
-                    .map(name_of)
-                    .collect(),
-                non_joint_ancestors: skin
-                    .non_joint_ancestors
-                    .iter()
-                    .map(|&j| name_of(j))
-                    .collect(),
-                mesh_nodes: c
-                    .instances
-                    .iter()
-                    .filter(|i| i.skin == Some(s))
-                    .map(|i| i.node)
-                    .collect(),
-                joints: (0..skin.skin.len())
-                    .map(|p| {
-                        let joint = skin.skin.joint(p).unwrap_or(0);
-                        let parent = skin.palette_parent(skeleton, p);
-                        JointReport {
-                            palette_index: p,
-                            ordinal: skin.ordinal_of_palette[p],
-                            node: c.node_of_skeleton_joint[joint],
-                            name: name_of(joint),
-                            parent,
-                            parent_node: parent
-                                .and_then(|pp| skin.skin.joint(pp))
-                                .map(|j| c.node_of_skeleton_joint[j]),
-                        }
-                    })
-                    .collect(),
-            })
-            .collect();
-        let clips = c
-            .clips
-            .iter()
-            .map(|clip| {
-                let mut interpolations: Vec<&'static str> = Vec::new();
-                for ch in &clip.channels {
-                    let name = interpolation_name(ch.interpolation);
-                    if !interpolations.contains(&name) {
-                        interpolations.push(name);
-                    }
-                }
-                ClipReport {
-                    name: clip.clip.name().to_owned(),
-                    duration_secs: clip.duration_secs(),
-                    channels: clip.channels.len(),
-                    interpolations,
-                    morph_channels: clip.morph_tracks.len(),
-                    events: clip
-                        .clip
-                        .events()
-                        .iter()
-                        .map(|e| EventReport {
-                            name: e.name.clone(),
-                            time_secs: e.time_secs,
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
-        let meshes = c
-            .meshes
-            .iter()
-            .map(|m| MeshReport {
-                name: m.name.clone(),
-                index: m.index,
-                vertices: m.primitives.iter().map(|p| p.positions.len()).sum(),
-                triangles: m
-                    .primitives
-                    .iter()
-                    .map(|p| p.indices.as_ref().map_or(p.positions.len(), Vec::len) / 3)
-                    .sum(),
-                primitives: m.primitives.len(),
-                skinned: m.primitives.iter().any(|p| p.skinning.is_some()),
-                morph_targets: m.morph_weights.len(),
-                textured: m
-                    .primitives
-                    .iter()
-                    .any(|p| p.material.base_color_texture.is_some()),
-            })
-            .collect();
-        let mut influences = InfluenceReport::default();
-        for skinning in c
-            .meshes
-            .iter()
-            .flat_map(|m| &m.primitives)
-            .filter_map(|p| p.skinning.as_ref())
-        {
-            influences.renormalised_vertices += skinning.renormalised_vertices;
-            influences.unweighted_vertices += skinning.unweighted_vertices;
-            for w in &skinning.weights {
-                let n = w.iter().filter(|&&x| x > 0.0).count();
-                influences.vertices_by_influences[n] += 1;
-                influences.max_influences = influences.max_influences.max(n);
-                influences.skinned_vertices += 1;
-            }
-        }
         Report {
             file: file.to_owned(),
             loaded: true,
-            nodes: skeleton.joint_count(),
-            skins,
-            clips,
-            meshes,
-            influences,
+            nodes: c.skeleton.joint_count(),
+            skins: skin_reports(c),
+            clips: clip_reports(c),
+            meshes: mesh_reports(c),
+            influences: influence_report(c),
             warnings: problems(&c.warnings),
             errors: Vec::new(),
         }
@@ -363,4 +252,125 @@ impl Report {
         }
         s
     }
+}
+
+fn skin_reports(c: &Character) -> Vec<SkinReport> {
+    let skeleton = &c.skeleton;
+    let name_of = |joint: usize| skeleton.names()[joint].clone();
+    c.skins
+        .iter()
+        .enumerate()
+        .map(|(s, skin)| SkinReport {
+            name: skin.name.clone(),
+            index: skin.index,
+            joint_count: skin.skin.len(),
+            root_joints: skin
+                .root_joints
+                .iter()
+                .filter_map(|&p| skin.skin.joint(p))
+                .map(name_of)
+                .collect(),
+            non_joint_ancestors: skin
+                .non_joint_ancestors
+                .iter()
+                .map(|&j| name_of(j))
+                .collect(),
+            mesh_nodes: c
+                .instances
+                .iter()
+                .filter(|i| i.skin == Some(s))
+                .map(|i| i.node)
+                .collect(),
+            joints: (0..skin.skin.len())
+                .map(|p| {
+                    let joint = skin.skin.joint(p).unwrap_or(0);
+                    let parent = skin.palette_parent(skeleton, p);
+                    JointReport {
+                        palette_index: p,
+                        ordinal: skin.ordinal_of_palette[p],
+                        node: c.node_of_skeleton_joint[joint],
+                        name: name_of(joint),
+                        parent,
+                        parent_node: parent
+                            .and_then(|pp| skin.skin.joint(pp))
+                            .map(|j| c.node_of_skeleton_joint[j]),
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn clip_reports(c: &Character) -> Vec<ClipReport> {
+    c.clips
+        .iter()
+        .map(|clip| {
+            let mut interpolations: Vec<&'static str> = Vec::new();
+            for ch in &clip.channels {
+                let name = interpolation_name(ch.interpolation);
+                if !interpolations.contains(&name) {
+                    interpolations.push(name);
+                }
+            }
+            ClipReport {
+                name: clip.clip.name().to_owned(),
+                duration_secs: clip.duration_secs(),
+                channels: clip.channels.len(),
+                interpolations,
+                morph_channels: clip.morph_tracks.len(),
+                events: clip
+                    .clip
+                    .events()
+                    .iter()
+                    .map(|e| EventReport {
+                        name: e.name.clone(),
+                        time_secs: e.time_secs,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+fn mesh_reports(c: &Character) -> Vec<MeshReport> {
+    c.meshes
+        .iter()
+        .map(|m| MeshReport {
+            name: m.name.clone(),
+            index: m.index,
+            vertices: m.primitives.iter().map(|p| p.positions.len()).sum(),
+            triangles: m
+                .primitives
+                .iter()
+                .map(|p| p.indices.as_ref().map_or(p.positions.len(), Vec::len) / 3)
+                .sum(),
+            primitives: m.primitives.len(),
+            skinned: m.primitives.iter().any(|p| p.skinning.is_some()),
+            morph_targets: m.morph_weights.len(),
+            textured: m
+                .primitives
+                .iter()
+                .any(|p| p.material.base_color_texture.is_some()),
+        })
+        .collect()
+}
+
+fn influence_report(c: &Character) -> InfluenceReport {
+    let mut influences = InfluenceReport::default();
+    for skinning in c
+        .meshes
+        .iter()
+        .flat_map(|m| &m.primitives)
+        .filter_map(|p| p.skinning.as_ref())
+    {
+        influences.renormalised_vertices += skinning.renormalised_vertices;
+        influences.unweighted_vertices += skinning.unweighted_vertices;
+        for w in &skinning.weights {
+            let n = w.iter().filter(|&&x| x > 0.0).count();
+            influences.vertices_by_influences[n] += 1;
+            influences.max_influences = influences.max_influences.max(n);
+            influences.skinned_vertices += 1;
+        }
+    }
+    influences
 }
