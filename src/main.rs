@@ -23,7 +23,7 @@ fn main() -> ExitCode {
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))
         }
         Some(Command::GpuInfo) => Gpu::headless()
-            .map(|gpu| println!("{}", gpu.describe()))
+            .map(|gpu| cli::out::println(&gpu.describe()))
             .map_err(|e| e.to_string()),
         None => skinscope::app::run(skinscope::app::AppOptions {
             file: cli.file,

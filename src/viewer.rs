@@ -12,6 +12,9 @@ use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::import;
 use crate::pose::{CharacterPose, ClipTime, Crowd, PaletteMode, PoseRequest, TimeWrap, Transition};
 
+/// The largest crowd the panel offers, whatever the GPU.
+pub const MAX_PANEL_CROWD: usize = 10_000;
+
 /// One frame-step: 1/30 s.
 pub const FRAME_STEP_SECS: f32 = 1.0 / 30.0;
 const EVENT_LOG_LEN: usize = 12;
@@ -150,6 +153,9 @@ pub struct Viewer {
     pub picked_vertex: Option<PickedVertex>,
     /// The crowd, when `Controls::crowd` asks for one.
     pub crowd: Option<Crowd>,
+    /// The largest crowd the window's GPU can draw for this character (set by the window;
+    /// `Controls::crowd` is clamped to it).
+    pub crowd_limit: usize,
     crowd_clock: f32,
     pub controls: Controls,
     /// Where the character came from (`None`: built in).
@@ -177,6 +183,7 @@ impl Viewer {
             compare_pose: CharacterPose::new(&character),
             picked_vertex: None,
             crowd: None,
+            crowd_limit: MAX_PANEL_CROWD,
             crowd_clock: 0.0,
             controls,
             source,
@@ -446,7 +453,8 @@ impl Viewer {
     /// Makes, remakes or drops the crowd as `Controls::crowd` asks, and poses it.
     fn pose_crowd(&mut self) {
         let c = &self.character;
-        let members = self.controls.crowd.min(100_000);
+        self.controls.crowd = self.controls.crowd.min(self.crowd_limit);
+        let members = self.controls.crowd;
         if members == 0 {
             self.crowd = None;
             return;

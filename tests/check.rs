@@ -18,11 +18,7 @@ use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
 
 /// Loads a variant as `check` does (non-affine inverse binds kept for diagnosis).
 fn load_raw(raw: &RawGltf) -> Character {
-    let options = import::ImportOptions {
-        keep_broken_inverse_binds: true,
-    };
-    import::load_bytes_with(&raw.to_glb(), Path::new("variant.glb"), options)
-        .unwrap_or_else(|e| panic!("{e}"))
+    import::load_bytes(&raw.to_glb(), Path::new("variant.glb")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `check` as the command runs it by default: the bind pose, and the first clip at 0 s.

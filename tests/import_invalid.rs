@@ -69,7 +69,9 @@ const CASES: &[(&str, Expect)] = &[
         "buffer_view/unresolved_buffer.gltf",
         Refused("/bufferViews/0/buffer", true),
     ),
-    ("glb/length_mismatch.glb", Refused("", true)),
+    // The header declares one byte more than the file has: every chunk is whole, so the file loads
+    // with a warning (the validator calls it an error).
+    ("glb/length_mismatch.glb", Loads(&[""])),
     (
         "mesh/morph_attribute_invalid_count.gltf",
         Refused("/meshes/0/primitives/0/targets/0/POSITION", true),
@@ -122,8 +124,10 @@ const CASES: &[(&str, Expect)] = &[
         Refused("/skins/0/skeleton", true),
     ),
     (
+        // Not affine: loaded with a warning and drawn as the file says (a skinning-debug tool
+        // shows broken skins; the validator calls it an error).
         "skin_data/invalid_ibm.gltf",
-        Refused("/skins/0/inverseBindMatrices", true),
+        Loads(&["/skins/0/inverseBindMatrices"]),
     ),
 ];
 

@@ -161,6 +161,7 @@ impl App {
             self.renderer_copies = copies;
             if let Some(gfx) = self.gfx.as_mut() {
                 gfx.rebuild_renderer(&self.viewer, copies);
+                self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
             }
         }
     }

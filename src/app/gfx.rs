@@ -132,6 +132,12 @@ impl Gfx {
         );
     }
 
+    /// The largest crowd of the viewer's character this device can draw (at most the panel's).
+    pub fn crowd_limit(&self, viewer: &Viewer) -> usize {
+        draw::max_crowd(&self.device.limits(), &viewer.character)
+            .min(crate::viewer::MAX_PANEL_CROWD)
+    }
+
     pub fn window_size(&self) -> (u32, u32) {
         let inner = self.window.inner_size();
         (inner.width, inner.height)

@@ -153,6 +153,7 @@ impl ApplicationHandler for App {
         match Gfx::new(event_loop, &self.viewer, self.options.size) {
             Ok(gfx) => {
                 log::info!("adapter: {:?}", gfx.adapter.get_info());
+                self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
                 self.gfx = Some(gfx);
                 self.character_generation = self.viewer.character_generation();
                 self.last_frame = Instant::now();

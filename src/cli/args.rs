@@ -55,14 +55,10 @@ pub struct Posing {
 }
 
 impl PoseArgs {
-    /// Loads the file (warnings logged) and builds the request.
+    /// Loads the file and builds the request.
     pub fn load(&self) -> Result<Posing, String> {
-        self.load_with(import::ImportOptions::default())
-    }
-
-    pub fn load_with(&self, options: import::ImportOptions) -> Result<Posing, String> {
         let character = match &self.file {
-            Some(file) => import::load_with(file, options),
+            Some(file) => import::load(file),
             None => skinscope::builtin::character(),
         }
         .map_err(|e| e.to_string())?;

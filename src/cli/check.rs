@@ -5,17 +5,13 @@ use std::process::ExitCode;
 
 use skinscope::debug::check;
 use skinscope::draw::headless;
-use skinscope::import;
 use skinscope::render::gpu::Gpu;
 
 use super::args::PoseArgs;
+use super::out;
 
 pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
-    // Non-affine inverse binds load (with a warning) so that they can be diagnosed.
-    let options = import::ImportOptions {
-        keep_broken_inverse_binds: true,
-    };
-    let posing = match pose.load_with(options) {
+    let posing = match pose.load() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("skinscope: {e}");
@@ -37,12 +33,9 @@ pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
         }
     }
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        out::println(&serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
-        print!("{}", report.to_text());
+        out::print(&report.to_text());
     }
     if report.errors() > 0 {
         ExitCode::from(1)

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use skinscope::debug::inspect::Report;
 use skinscope::import;
 
+use super::out;
+
 pub fn run(file: &Path, json: bool) -> ExitCode {
     let name = file.display().to_string();
     let (report, code) = match import::load(file) {
@@ -16,9 +18,9 @@ pub fn run(file: &Path, json: bool) -> ExitCode {
         }
     };
     if json {
-        println!("{}", report.to_json());
+        out::println(&report.to_json());
     } else {
-        print!("{}", report.to_text());
+        out::print(&report.to_text());
     }
     code
 }

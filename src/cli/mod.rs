@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 pub mod inspect;
+pub mod out;
 pub mod palette;
 pub mod pose;
 pub mod render;

@@ -5,6 +5,7 @@ use skinscope::debug::export;
 use skinscope::pose::CharacterPose;
 
 use super::args::PoseArgs;
+use super::out;
 
 pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
     let posing = args.load()?;
@@ -15,9 +16,9 @@ pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
     let exported = export::palettes(c, &pose, &posing.request);
     if json {
         let text = serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?;
-        println!("{text}");
+        out::println(&text);
     } else {
-        print!("{}", exported.to_text());
+        out::print(&exported.to_text());
     }
     Ok(())
 }

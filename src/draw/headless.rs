@@ -60,6 +60,9 @@ impl Default for FrameRequest {
     }
 }
 
+/// The largest crowd `render --crowd` accepts, whatever the GPU.
+pub const MAX_CROWD: usize = 100_000;
+
 /// Poses the character as asked and returns the camera that sees it.
 pub fn pose_and_frame(
     character: &Character,
@@ -197,8 +200,15 @@ fn render_crowd(
     request: &FrameRequest,
     members: usize,
 ) -> Result<Vec<u8>, String> {
-    if members == 0 || members > 100_000 {
-        return Err(format!("a crowd of {members} is outside 1..=100000"));
+    if members == 0 || members > MAX_CROWD {
+        return Err(format!("a crowd of {members} is outside 1..={MAX_CROWD}"));
+    }
+    let most = super::max_crowd(&gpu.device.limits(), character);
+    if members > most {
+        return Err(format!(
+            "a crowd of {members} copies of {} does not fit this GPU's buffers; the largest it can draw is {most}",
+            character.name
+        ));
     }
     let a = request.pose.clip.map_or(0, |c| c.clip);
     let b = request.pose.blend.map_or(a, |blend| blend.b);

@@ -40,6 +40,12 @@ pub fn rest_bounds(character: &Character) -> (Vec3, Vec3) {
         .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
 }
 
+/// The largest crowd of `character` a device with `limits` can draw.
+pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {
+    let entries = CharacterPose::new(character).palette.len();
+    Capacity::max_copies(limits, character, entries)
+}
+
 /// What a renderer needs to hold `copies` copies of the character.
 pub fn capacity(character: &Character, copies: usize) -> Capacity {
     Capacity {

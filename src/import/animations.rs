@@ -47,6 +47,55 @@ fn track_problem(e: TrackError, sampler_at: &str) -> Problem {
     Problem::new(format!("{sampler_at}/{field}"), e.to_string())
 }
 
+/// The channels whose target path this viewer does not animate (`pointer`, from
+/// KHR_animation_pointer, say): each is warned about and made parseable (a placeholder node), and
+/// its JSON pointer returned, so that validation and `build` skip it. A file whose channels all
+/// animate something keeps its JSON as it is.
+pub(crate) fn set_aside_unsupported_channels(
+    json: &mut serde_json::Value,
+    problems: &mut Problems,
+) -> Vec<String> {
+    let mut skipped = Vec::new();
+    let Some(animations) = json
+        .get_mut("animations")
+        .and_then(serde_json::Value::as_array_mut)
+    else {
+        return skipped;
+    };
+    for (a, animation) in animations.iter_mut().enumerate() {
+        let Some(channels) = animation
+            .get_mut("channels")
+            .and_then(serde_json::Value::as_array_mut)
+        else {
+            continue;
+        };
+        for (c, channel) in channels.iter_mut().enumerate() {
+            let Some(target) = channel
+                .get_mut("target")
+                .and_then(serde_json::Value::as_object_mut)
+            else {
+                continue;
+            };
+            let Some(path) = target.get("path").and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if matches!(path, "translation" | "rotation" | "scale" | "weights") {
+                continue;
+            }
+            let at = format!("/animations/{a}/channels/{c}");
+            problems.warn(
+                format!("{at}/target/path"),
+                format!(
+                    "animates {path:?}, which this viewer does not animate: the channel is skipped"
+                ),
+            );
+            target.entry("node").or_insert(serde_json::json!(0));
+            skipped.push(at);
+        }
+    }
+    skipped
+}
+
 fn build_one(
     document: &gltf::Document,
     animation: &gltf::Animation<'_>,
@@ -156,6 +205,10 @@ fn channel_source<'s, 'a>(
     problems: &mut Problems,
 ) -> Option<ChannelSource<'s, 'a>> {
     let c_at = format!("{at}/channels/{c}");
+    let Checked::Valid(path) = channel.target.path else {
+        // An unknown path was warned about and set aside before parsing.
+        return None;
+    };
     let node = channel.target.node.value();
     let node_count = hierarchy.joint_of_node.len();
     if node >= node_count {
@@ -165,13 +218,6 @@ fn channel_source<'s, 'a>(
         );
         return None;
     }
-    let Checked::Valid(path) = channel.target.path else {
-        problems.error(
-            format!("{c_at}/target/path"),
-            "is not translation, rotation, scale or weights",
-        );
-        return None;
-    };
     let Some(sampler) = samplers.get(channel.sampler.value()) else {
         problems.error(
             format!("{c_at}/sampler"),

@@ -46,6 +46,23 @@ pub(crate) fn build(
             );
         }
         let Some(mesh) = node.mesh() else { continue };
+        // A node's own default weights must match its mesh's targets, as the mesh's must.
+        let targets = mesh
+            .primitives()
+            .next()
+            .map_or(0, |p| p.morph_targets().len());
+        if let Some(w) = node.weights()
+            && w.len() != targets
+        {
+            problems.error(
+                format!("{at}/weights"),
+                format!(
+                    "{} default weights for the {targets} morph targets of its mesh {}",
+                    w.len(),
+                    mesh.index()
+                ),
+            );
+        }
         let skin_position = node
             .skin()
             .and_then(|s| skins.iter().position(|d| d.index == s.index()));

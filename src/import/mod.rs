@@ -5,6 +5,7 @@
 
 mod accessor;
 mod animations;
+mod container;
 mod hierarchy;
 mod meshes;
 mod problem;
@@ -17,21 +18,8 @@ pub use problem::{ImportError, json_pointer};
 
 use crate::character::{Character, Problem};
 
-/// How strict the importer is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ImportOptions {
-    /// Load inverse bind matrices that are not affine (last row not 0,0,0,1), with a warning,
-    /// instead of refusing the file: `check` diagnoses them (a matrix written row-major, say).
-    pub keep_broken_inverse_binds: bool,
-}
-
 /// Loads a `.gltf` or `.glb` file.
 pub fn load(path: &Path) -> Result<Character, ImportError> {
-    load_with(path, ImportOptions::default())
-}
-
-/// `load` with options.
-pub fn load_with(path: &Path, options: ImportOptions) -> Result<Character, ImportError> {
     let refuse = |message: String| ImportError {
         file: path.to_path_buf(),
         errors: vec![Problem::new("", message)],
@@ -41,26 +29,17 @@ pub fn load_with(path: &Path, options: ImportOptions) -> Result<Character, Impor
         return Err(refuse("is a directory, not a glTF file".into()));
     }
     let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    load_bytes_with(&bytes, path, options)
+    load_bytes(&bytes, path)
 }
 
 /// Loads glTF from bytes; `path` names the file in messages and locates external buffers and
 /// images (relative to its folder).
 pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
-    load_bytes_with(bytes, path, ImportOptions::default())
-}
-
-/// `load_bytes` with options.
-pub fn load_bytes_with(
-    bytes: &[u8],
-    path: &Path,
-    options: ImportOptions,
-) -> Result<Character, ImportError> {
     let mut problems = Problems::default();
     // A panic here is a bug in the importer or a library under it; the file is refused, and
     // whatever the caller had loaded stays.
     let character = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        import(bytes, path, options, &mut problems)
+        import(bytes, path, &mut problems)
     }))
     .unwrap_or_else(|panic| {
         let what = panic
@@ -92,18 +71,29 @@ pub fn load_bytes_with(
     }
 }
 
-fn import(
-    bytes: &[u8],
-    path: &Path,
-    options: ImportOptions,
-    problems: &mut Problems,
-) -> Option<Character> {
-    let gltf = match gltf::Gltf::from_slice_without_validation(bytes) {
-        Ok(g) => g,
+fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Character> {
+    let glb_name = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    let split = container::split(bytes, glb_name, problems)?;
+    let mut json: serde_json::Value = match serde_json::from_slice(split.json) {
+        Ok(v) => v,
         Err(e) => {
-            problems.error("", describe_parse_error(&e));
+            problems.error("", format!("not valid glTF JSON: {e}"));
             return None;
         }
+    };
+    let skipped_channels = animations::set_aside_unsupported_channels(&mut json, problems);
+    let root: gltf::json::Root = match serde_json::from_value(json) {
+        Ok(root) => root,
+        Err(e) => {
+            problems.error("", format!("not valid glTF JSON: {e}"));
+            return None;
+        }
+    };
+    let gltf = gltf::Gltf {
+        document: gltf::Document::from_json_without_validation(root),
+        blob: split.bin.map(<[u8]>::to_vec),
     };
     // The gltf crate's validation indexes POSITION accessors without checking them first (a panic
     // on a bad index): check those here.
@@ -133,6 +123,13 @@ fn import(
     {
         for (path, error) in errors {
             let pointer = json_pointer(path.as_str());
+            // Channels this viewer does not animate were set aside with a warning.
+            if skipped_channels
+                .iter()
+                .any(|c| pointer.starts_with(&format!("{c}/")))
+            {
+                continue;
+            }
             // glTF allows an accessor without a buffer view (all zeros, maybe sparse); the gltf
             // crate does not. The accessor reader handles it.
             let zero_filled = error == gltf::json::validation::Error::Missing
@@ -171,7 +168,7 @@ fn import(
         return None;
     }
     let hierarchy = hierarchy::build(document, problems)?;
-    let skins = skins::build(document, &buffers, &hierarchy, options, problems);
+    let skins = skins::build(document, &buffers, &hierarchy, problems);
     let (meshes, instances) =
         meshes::build(document, &buffers, &base, &hierarchy, &skins, problems);
     let clips = animations::build(document, &buffers, &hierarchy, problems);
@@ -192,14 +189,6 @@ fn import(
         clips,
         warnings: Vec::new(),
     })
-}
-
-fn describe_parse_error(e: &gltf::Error) -> String {
-    match e {
-        gltf::Error::Binary(b) => format!("bad GLB container: {b:?}"),
-        gltf::Error::Deserialize(d) => format!("not valid glTF JSON: {d}"),
-        other => other.to_string(),
-    }
 }
 
 fn describe_validation_error(e: gltf::json::validation::Error) -> String {

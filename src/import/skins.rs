@@ -4,7 +4,6 @@
 use glam::Mat4;
 use gltf::accessor::{DataType, Dimensions};
 
-use super::ImportOptions;
 use super::accessor::{Buffers, expect_format, read_f32};
 use super::hierarchy::Hierarchy;
 use super::problem::Problems;
@@ -15,12 +14,11 @@ pub(crate) fn build(
     document: &gltf::Document,
     buffers: &Buffers,
     hierarchy: &Hierarchy,
-    options: ImportOptions,
     problems: &mut Problems,
 ) -> Vec<SkinData> {
     document
         .skins()
-        .filter_map(|skin| build_one(&skin, buffers, hierarchy, options, problems))
+        .filter_map(|skin| build_one(&skin, buffers, hierarchy, problems))
         .collect()
 }
 
@@ -28,7 +26,6 @@ fn build_one(
     skin: &gltf::Skin<'_>,
     buffers: &Buffers,
     hierarchy: &Hierarchy,
-    options: ImportOptions,
     problems: &mut Problems,
 ) -> Option<SkinData> {
     let at = format!("/skins/{}", skin.index());
@@ -50,7 +47,11 @@ fn build_one(
         None => vec![Mat4::IDENTITY; joint_nodes.len()],
         Some(accessor) => {
             let ibm_at = format!("{at}/inverseBindMatrices");
-            read_inverse_binds(&accessor, &ibm_at, &joint_nodes, buffers, options, problems)?
+            let names: Vec<&str> = joint_nodes
+                .iter()
+                .map(|&n| hierarchy.skeleton.names()[hierarchy.joint_of_node[n]].as_str())
+                .collect();
+            read_inverse_binds(&accessor, &ibm_at, &joint_nodes, &names, buffers, problems)?
         }
     };
 
@@ -113,14 +114,15 @@ fn build_one(
     Some(data)
 }
 
-/// The inverse bind matrices, one per joint ordinal: affine and invertible, or refused (a
-/// non-affine one is kept with a warning when the options ask, for diagnosis).
+/// The inverse bind matrices, one per joint ordinal. Non-finite ones refuse the file; a matrix
+/// that is not affine (written row-major, say) or not invertible loads with a warning naming its
+/// joint and is drawn as the file says, so the bug can be seen (`check` diagnoses it).
 fn read_inverse_binds(
     accessor: &gltf::Accessor<'_>,
     ibm_at: &str,
     joint_nodes: &[usize],
+    joint_names: &[&str],
     buffers: &Buffers,
-    options: ImportOptions,
     problems: &mut Problems,
 ) -> Option<Vec<Mat4>> {
     problems.take(expect_format(
@@ -149,17 +151,26 @@ fn read_inverse_binds(
         return None;
     }
     let values = problems.take(read_f32(accessor, buffers))?;
+    if accessor.view().is_none() && accessor.sparse().is_none() {
+        problems.warn(
+            ibm_at,
+            format!(
+                "accessor {} has no buffer view: its matrices are zeros (glTF's rule), so every vertex of the skin collapses to the mesh node's origin",
+                accessor.index()
+            ),
+        );
+        return Some(vec![Mat4::ZERO; joint_nodes.len()]);
+    }
     let mut matrices = Vec::with_capacity(joint_nodes.len());
     for (ordinal, m) in values.chunks_exact(16).take(joint_nodes.len()).enumerate() {
         let m = Mat4::from_cols_slice(m);
+        let joint = format!(
+            "matrix {ordinal} (joint node {} {:?})",
+            joint_nodes[ordinal],
+            joint_names.get(ordinal).copied().unwrap_or_default()
+        );
         if !m.is_finite() {
-            problems.error(
-                ibm_at,
-                format!(
-                    "matrix {ordinal} (joint node {}) has non-finite values",
-                    joint_nodes[ordinal]
-                ),
-            );
+            problems.error(ibm_at, format!("{joint} has non-finite values"));
             return None;
         }
         if !m.row(3).abs_diff_eq(glam::Vec4::W, 1e-5) {
@@ -168,28 +179,18 @@ fn read_inverse_binds(
             } else {
                 ""
             };
-            let message = format!(
-                "matrix {ordinal} (joint node {}) is not affine: its last row is {}{transposed}",
-                joint_nodes[ordinal],
-                m.row(3)
-            );
-            if options.keep_broken_inverse_binds {
-                problems.warn(ibm_at, message);
-                matrices.push(m);
-                continue;
-            }
-            problems.error(ibm_at, message);
-            return None;
-        }
-        if m.determinant().abs() <= f32::EPSILON {
-            problems.error(
+            problems.warn(
                 ibm_at,
                 format!(
-                    "matrix {ordinal} (joint node {}) is not invertible",
-                    joint_nodes[ordinal]
+                    "{joint} is not affine: its last row is {}{transposed}; drawn as the file says",
+                    m.row(3)
                 ),
             );
-            return None;
+        } else if m.determinant().abs() <= f32::EPSILON {
+            problems.warn(
+                ibm_at,
+                format!("{joint} is not invertible; drawn as the file says"),
+            );
         }
         matrices.push(m);
     }

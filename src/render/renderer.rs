@@ -133,6 +133,34 @@ pub struct Capacity {
     pub grid_around: (Vec3, Vec3),
 }
 
+impl Capacity {
+    /// The most copies of `character` (with `palette_entries` per copy) whose palettes and
+    /// per-draw data fit a storage buffer binding of a device with `limits`.
+    pub fn max_copies(
+        limits: &wgpu::Limits,
+        character: &Character,
+        palette_entries: usize,
+    ) -> usize {
+        let binding = limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size);
+        let palette = (palette_entries.max(1) * size_of::<Mat4>()) as u64;
+        let draws = (draw_slots(character).len().max(1) * size_of::<DrawUniform>()) as u64;
+        usize::try_from(binding / palette.max(draws)).unwrap_or(usize::MAX)
+    }
+}
+
+/// (instance, mesh, primitive) per draw slot: every primitive of every mesh instance.
+fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
+    let mut draws = Vec::new();
+    for (i, instance) in character.instances.iter().enumerate() {
+        for p in 0..character.meshes[instance.mesh].primitives.len() {
+            draws.push((i, instance.mesh, p));
+        }
+    }
+    draws
+}
+
 /// One frame in flight's buffers of one view.
 struct FrameBuffers {
     palette: wgpu::Buffer,
@@ -177,7 +205,8 @@ pub struct Renderer {
 
 impl Renderer {
     /// Uploads the character's meshes and textures, builds the pipelines for targets of
-    /// `color_format`, and sizes every buffer for `capacity`.
+    /// `color_format`, and sizes every buffer for `capacity`. Copies beyond what the device's
+    /// limits hold (`Capacity::max_copies`) are not drawn: callers refuse or clamp first.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
@@ -185,19 +214,15 @@ impl Renderer {
         color_format: wgpu::TextureFormat,
         capacity: Capacity,
     ) -> Self {
+        let most = Capacity::max_copies(&device.limits(), character, capacity.palette_entries);
         let capacity = Capacity {
-            copies: capacity.copies.max(1),
+            copies: capacity.copies.clamp(1, most.max(1)),
             palette_entries: capacity.palette_entries.max(1),
             ..capacity
         };
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, color_format);
-        let mut draws = Vec::new();
-        for (i, instance) in character.instances.iter().enumerate() {
-            for p in 0..character.meshes[instance.mesh].primitives.len() {
-                draws.push((i, instance.mesh, p));
-            }
-        }
+        let draws = draw_slots(character);
         // Per joint a segment and a cross, plus the selected joint's marker.
         let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let sizes = BufferSizes {

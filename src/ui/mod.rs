@@ -249,16 +249,17 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
         ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
     });
+    let limit = viewer.crowd_limit;
     ui.horizontal(|ui| {
         ui.label("Crowd");
         ui.add(
             egui::DragValue::new(&mut c.crowd)
-                .range(0..=10_000)
+                .range(0..=limit)
                 .speed(10.0),
         )
-        .on_hover_text(
-            "copies on a grid, each at its own phase and weight of the blend's clips A and B",
-        );
+        .on_hover_text(format!(
+            "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
+        ));
     });
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {

@@ -1,0 +1,21 @@
+//! Standard output for the subcommands: a reader that stops early (`skinscope inspect --json F |
+//! head -1`) closes the pipe, and the command then stops writing quietly, as Unix tools do,
+//! instead of panicking in `println!`.
+
+use std::io::Write;
+
+/// Writes `text` to standard output. A closed pipe is not an error; any other failure is
+/// reported on standard error.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush())
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("skinscope: cannot write to standard output: {e}");
+    }
+}
+
+/// `print` with a line break after `text`.
+pub fn println(text: &str) {
+    print(&format!("{text}\n"));
+}

@@ -1,0 +1,285 @@
+//! What a new user ran into (issue 12): each case failed before its fix.
+
+mod common;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use common::{RawGltf, shared};
+use glam::Mat4;
+use serde_json::json;
+use skinscope::import;
+
+fn skinscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(args)
+        .output()
+        .expect("run skinscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skinscope-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn fox() -> PathBuf {
+    shared("Fox/Fox.glb")
+}
+
+// Crashes.
+
+#[test]
+fn a_crowd_beyond_the_gpus_buffers_is_refused_naming_the_largest() {
+    // Fox: 24 joints + the identity entry = 25 palette entries of 64 bytes per copy; the default
+    // device's storage binding holds 128 MiB: 134,217,728 / 1,600 = 83,886 copies.
+    let out = temp_dir("crowd").join("crowd.png");
+    let (code, _, err) = skinscope(&[
+        "render",
+        fox().to_str().unwrap(),
+        "--crowd",
+        "100000",
+        "--size",
+        "64x64",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the largest it can draw is 83886"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn the_renderer_never_writes_past_its_buffers() {
+    // The window once prepared a 2,000-member crowd with a renderer built for fewer copies.
+    let gpu = skinscope::render::gpu::Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let fox = import::load(&fox()).unwrap();
+    let capacity = skinscope::draw::capacity(&fox, 1);
+    let mut renderer = skinscope::render::renderer::Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        &fox,
+        skinscope::render::offscreen::COLOR_FORMAT,
+        capacity,
+    );
+    let mut crowd = skinscope::pose::Crowd::new(&fox, 2000, (0, 1), 2.0);
+    crowd.update(&fox, 0.5);
+    let camera = skinscope::render::camera::Camera::framing(
+        glam::Vec3::splat(-1.0),
+        glam::Vec3::ONE,
+        40.0,
+        1.0,
+    );
+    renderer.prepare(
+        skinscope::render::renderer::View::Main,
+        &gpu.queue,
+        &skinscope::render::renderer::FrameInput {
+            character: &fox,
+            posed: skinscope::draw::extract_crowd(&crowd),
+            camera: &camera,
+            aspect: 1.0,
+            bones: &[],
+            options: &Default::default(),
+        },
+    );
+    // One copy's palette, not 2,000.
+    assert_eq!(renderer.palette_bytes_uploaded, 25 * 64);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    for args in [
+        vec!["inspect", "--json"],
+        vec!["palette", "--json"],
+        vec!["palette"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(&args)
+            .arg(fox())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the first line is written (`| head -0`).
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+// Refusals that should be loads.
+
+/// Fox with joint 6's inverse bind written row-major (transposed).
+fn fox_with_a_transposed_inverse_bind() -> RawGltf {
+    let mut raw = RawGltf::read_glb(&fox());
+    let ibm = raw.json["skins"][0]["inverseBindMatrices"]
+        .as_u64()
+        .unwrap() as usize;
+    let mut m: Vec<f32> = raw
+        .read(ibm)
+        .into_iter()
+        .flatten()
+        .map(|v| v as f32)
+        .collect();
+    let t = Mat4::from_cols_slice(&m[96..112]).transpose();
+    m[96..112].copy_from_slice(&t.to_cols_array());
+    let new = raw.add_f32(&m, "MAT4");
+    raw.json["skins"][0]["inverseBindMatrices"] = json!(new);
+    raw
+}
+
+#[test]
+fn a_transposed_inverse_bind_loads_with_a_warning_naming_its_joint_and_is_drawn() {
+    let raw = fox_with_a_transposed_inverse_bind();
+    let c = import::load_bytes(&raw.to_glb(), Path::new("transposed.glb")).unwrap();
+    let warning = c
+        .warnings
+        .iter()
+        .find(|w| w.pointer == "/skins/0/inverseBindMatrices")
+        .unwrap_or_else(|| panic!("{:?}", c.warnings));
+    let joint = raw.json["skins"][0]["joints"][6].as_u64().unwrap() as usize;
+    let name = raw.json["nodes"][joint]["name"].as_str().unwrap();
+    assert!(warning.message.contains(name), "{warning}");
+    assert!(warning.message.contains("written row-major?"), "{warning}");
+    // Every command takes it: render draws it (exploded), inspect and palette load it.
+    let dir = temp_dir("transposed");
+    let file = dir.join("transposed.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = file.to_str().unwrap();
+    let png = dir.join("t.png");
+    let (code, _, err) = skinscope(&[
+        "render",
+        file,
+        "--size",
+        "64x64",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(skinscope(&["inspect", file]).0, 0);
+    assert_eq!(skinscope(&["palette", file]).0, 0);
+}
+
+#[test]
+fn an_inverse_bind_accessor_without_a_buffer_view_reads_as_zeros_with_a_warning() {
+    // Valid glTF (the validator's skin/valid.gltf has this shape): an accessor without a buffer
+    // view is all zeros.
+    let mut raw = RawGltf::read_glb(&shared("RiggedSimple/RiggedSimple.glb"));
+    let joints = raw.json["skins"][0]["joints"].as_array().unwrap().len();
+    raw.json["accessors"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"componentType": 5126, "count": joints, "type": "MAT4"}));
+    let zeros = raw.json["accessors"].as_array().unwrap().len() - 1;
+    raw.json["skins"][0]["inverseBindMatrices"] = json!(zeros);
+    let c = import::load_bytes(&raw.to_glb(), Path::new("zeros.glb")).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.pointer == "/skins/0/inverseBindMatrices" && w.message.contains("zeros")),
+        "{:?}",
+        c.warnings
+    );
+    assert!(
+        c.skins[0]
+            .skin
+            .joint_from_bind()
+            .iter()
+            .all(|m| *m == Mat4::ZERO)
+    );
+}
+
+#[test]
+fn a_channel_this_viewer_does_not_animate_is_skipped_with_a_warning() {
+    let mut raw = RawGltf::read_glb(&shared("CesiumMan/CesiumMan.glb"));
+    let channels = raw.json["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap();
+    let count = channels.len();
+    // KHR_animation_pointer: no node, the property in the extension.
+    channels.push(json!({"sampler": 0, "target": {"path": "pointer",
+        "extensions": {"KHR_animation_pointer": {"pointer": "/materials/0/alpha"}}}}));
+    raw.json["extensionsUsed"] = json!(["KHR_animation_pointer"]);
+    let c = import::load_bytes(&raw.to_glb(), Path::new("pointer.glb")).unwrap();
+    let pointer = format!("/animations/0/channels/{count}/target/path");
+    assert!(
+        c.warnings.iter().any(|w| w.pointer == pointer),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(c.clips[0].channels.len(), count, "the other channels play");
+}
+
+#[test]
+fn glb_lengths_that_disagree_with_the_file_warn() {
+    let glb = RawGltf::read_glb(&shared("RiggedSimple/RiggedSimple.glb")).to_glb();
+    // The header declares 8 bytes fewer than the file has (the gltf crate loaded this silently).
+    let mut short = glb.clone();
+    let declared = (glb.len() as u32 - 8).to_le_bytes();
+    short[8..12].copy_from_slice(&declared);
+    let c = import::load_bytes(&short, Path::new("short.glb")).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.pointer.is_empty() && w.message.contains("declares"))
+    );
+    // Bytes after the last chunk: its length disagrees with the file.
+    let mut trailing = glb.clone();
+    trailing.extend_from_slice(&[0; 16]);
+    let total = (trailing.len() as u32).to_le_bytes();
+    trailing[8..12].copy_from_slice(&total);
+    let c = import::load_bytes(&trailing, Path::new("trailing.glb")).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.pointer.is_empty() && w.message.contains("follow the GLB's last chunk")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn a_node_whose_weights_do_not_match_its_mesh_targets_is_refused_like_the_mesh() {
+    let mut raw = RawGltf::new();
+    let positions = raw.add_f32(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let delta = raw.add_f32(&[0.0; 9], "VEC3");
+    let mesh = raw.add_mesh(
+        json!({"primitives": [{"attributes": {"POSITION": positions},
+        "targets": [{"POSITION": delta}]}]}),
+    );
+    let node = raw.add_node(json!({"mesh": mesh, "weights": [0.5, 0.5]}));
+    raw.add_root(node);
+    let e = import::load_bytes(&raw.to_glb(), Path::new("weights.glb")).unwrap_err();
+    assert!(
+        e.errors.iter().any(|p| p.pointer == "/nodes/0/weights"),
+        "{e}"
+    );
+}
+
+// Messages.
+
+#[test]
+fn files_that_are_not_gltf_say_what_they_are() {
+    let png =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/viewer.png")).unwrap();
+    let e = import::load_bytes(&png, Path::new("picture.glb")).unwrap_err();
+    assert!(e.to_string().contains("not a GLB (no glTF magic"), "{e}");
+    let e = import::load_bytes(&[0x13, 0x37, 0x00, 0xff], Path::new("random.glb")).unwrap_err();
+    assert!(e.to_string().contains("not a GLB (no glTF magic"), "{e}");
+    let e = import::load_bytes(&[], Path::new("empty.glb")).unwrap_err();
+    assert!(e.to_string().contains("the file is empty"), "{e}");
+}
