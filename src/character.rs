@@ -40,6 +40,9 @@ pub struct Character {
     pub clips: Vec<ClipData>,
     /// Problems the importer worked around, each with its JSON pointer.
     pub warnings: Vec<Problem>,
+    /// glTF rules the file relies on that a reader may not expect (a skinned mesh node's
+    /// transform is ignored): not problems; `inspect` lists them.
+    pub notes: Vec<Problem>,
 }
 
 /// One glTF skin, in palette order.
@@ -56,6 +59,8 @@ pub struct SkinData {
     pub palette_of_ordinal: Vec<usize>,
     /// Palette indices of the joints whose parent is not a joint of this skin.
     pub root_joints: Vec<usize>,
+    /// Whether the file gives inverse bind matrices (without them each is the identity).
+    pub has_inverse_binds: bool,
     /// Skeleton joints above the root joints that are not joints of this skin (armatures), from
     /// the scene root down.
     pub non_joint_ancestors: Vec<usize>,

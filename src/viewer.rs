@@ -97,6 +97,8 @@ pub enum UiCommand {
     Open(PathBuf),
     /// Ask the window for a file dialog.
     BrowseForFile,
+    /// Play, or pause; at the end of a clip played once, Play starts it again.
+    PlayPause,
     /// Move the playhead to this clip time (no events fire).
     Seek(f32),
     /// Step by whole frames (1/30 s); negative steps back.
@@ -253,6 +255,7 @@ impl Viewer {
             UiCommand::Open(path) => {
                 let _ = self.open(&path);
             }
+            UiCommand::PlayPause => self.play_pause(),
             UiCommand::Seek(t) => self.seek(t),
             UiCommand::Step(frames) => {
                 self.seek(self.time_secs() + frames as f32 * FRAME_STEP_SECS)
@@ -286,7 +289,11 @@ impl Viewer {
             PlaybackMode::Once
         };
         if self.playing_clip != c.clip {
+            // Another clip keeps the playhead's phase: the same ratio of its own duration.
+            let ratio = self.playback.ratio();
             self.playback = Playback::new(self.duration(c.clip));
+            self.playback.mode = mode;
+            self.playback.seek_ratio(ratio);
             self.playing_clip = c.clip;
         }
         self.playback.speed = c.speed;
@@ -330,6 +337,38 @@ impl Viewer {
         } else {
             self.playback.seek(t);
         }
+    }
+
+    /// Whether a clip played once has run to its end (its start, playing backwards): the play
+    /// button then offers Play, which starts it again.
+    pub fn at_end(&self) -> bool {
+        if self.controls.looping {
+            return false;
+        }
+        let (_, duration) = self.timeline_clip();
+        let t = self.time_secs();
+        duration > 0.0
+            && if self.controls.speed < 0.0 {
+                t <= 0.0
+            } else {
+                t >= duration
+            }
+    }
+
+    fn play_pause(&mut self) {
+        if self.controls.playing && !self.at_end() {
+            self.controls.playing = false;
+            return;
+        }
+        if self.at_end() {
+            let (_, duration) = self.timeline_clip();
+            self.seek(if self.controls.speed < 0.0 {
+                duration
+            } else {
+                0.0
+            });
+        }
+        self.controls.playing = true;
     }
 
     /// Whether a crossfade is running.
@@ -456,7 +495,10 @@ impl Viewer {
         self.controls.crowd = self.controls.crowd.min(self.crowd_limit);
         let members = self.controls.crowd;
         if members == 0 {
-            self.crowd = None;
+            if self.crowd.take().is_some() {
+                // Back to one character: frame it again.
+                self.window_requests.push(WindowRequest::FrameCamera);
+            }
             return;
         }
         if self
@@ -485,9 +527,10 @@ impl Viewer {
             && (self.controls.split || self.controls.color_view == ColorView::Displacement)
     }
 
-    /// Bounds of what is drawn: the posed character, or the whole crowd.
+    /// Bounds of what is drawn: the character over its current clip's whole motion (what F
+    /// frames), or the whole crowd.
     pub fn world_bounds(&self) -> Option<(glam::Vec3, glam::Vec3)> {
-        let one = self.pose.world_bounds(&self.character)?;
+        let one = crate::pose::motion_bounds(&self.character, &self.pose_request())?;
         Some(match &self.crowd {
             Some(crowd) => crowd.bounds(one),
             None => one,

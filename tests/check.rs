@@ -442,3 +442,109 @@ fn posed_glb_loads_back_with_the_posed_vertices() {
             .all(|n| (n.length() - 1.0).abs() < 1e-4)
     );
 }
+
+#[test]
+fn a_rest_pose_that_differs_from_the_bind_pose_is_information() {
+    // Valid AssetGenerator files: the inverse binds agree with the vertices, the nodes' rest pose
+    // turns joint1 by 30 degrees (and places joint0 elsewhere). glTF allows this.
+    for k in ["00", "01", "02", "03", "05"] {
+        let file = format!("AssetGenerator/Animation_Skin/Animation_Skin_{k}.gltf");
+        let report = check(&import::load(&shared(&file)).unwrap());
+        assert_eq!(errors(&report), [], "{file}");
+        let rest: Vec<&str> = report
+            .findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::RestPoseDiffers)
+            .map(|f| f.message.as_str())
+            .collect();
+        assert!(
+            rest.iter()
+                .any(|m| m.starts_with("rest pose differs from bind pose at joint1 by 30 deg")),
+            "{file}: {rest:?}"
+        );
+    }
+    // Without inverse bind matrices (each the identity): legal, information.
+    let file = "AssetGenerator/Animation_Skin/Animation_Skin_04.gltf";
+    let report = check(&import::load(&shared(file)).unwrap());
+    assert_eq!(errors(&report), []);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.kind == FindingKind::NoInverseBinds && f.severity == Severity::Info)
+    );
+}
+
+#[test]
+fn an_unused_joint_is_a_warning_in_the_summary() {
+    let mut raw = RawGltf::new();
+    raw.add_node(json!({"name": "a", "children": [1, 2]}));
+    raw.add_node(json!({"name": "b", "translation": [0.0, 1.0, 0.0]}));
+    raw.add_node(json!({"name": "spare", "translation": [1.0, 0.0, 0.0]}));
+    let ibm: Vec<f32> = [
+        Mat4::IDENTITY,
+        Mat4::from_translation(-Vec3::Y),
+        Mat4::from_translation(-Vec3::X),
+    ]
+    .iter()
+    .flat_map(|m| m.to_cols_array())
+    .collect();
+    let ibm = raw.add_f32(&ibm, "MAT4");
+    raw.push(
+        "skins",
+        json!({"joints": [0, 1, 2], "inverseBindMatrices": ibm}),
+    );
+    let positions = raw.add_f32(&[0.0, 0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.95, 0.0], "VEC3");
+    let joints = raw.add_u16(&[0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], "VEC4");
+    let weights = raw.add_f32(&[1.0, 0.0, 0.0, 0.0].repeat(3), "VEC4");
+    let mesh = raw.add_mesh(json!({"primitives": [{"attributes": {"POSITION": positions, "JOINTS_0": joints, "WEIGHTS_0": weights}}]}));
+    let node = raw.add_node(json!({"mesh": mesh, "skin": 0}));
+    raw.add_root(0);
+    raw.add_root(node);
+    let report = check(&load_raw(&raw));
+    let unused = report
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::UnusedJoints)
+        .unwrap();
+    assert_eq!(unused.severity, Severity::Warning);
+    assert!(unused.message.contains("spare"), "{}", unused.message);
+    assert_eq!(report.warnings(), 1);
+    assert!(
+        report.to_text().ends_with("0 errors, 1 warnings\n"),
+        "{}",
+        report.to_text()
+    );
+}
+
+#[test]
+fn a_mesh_off_its_skeleton_names_the_armature_that_would_fit_it() {
+    // Fox's joints hang under `root`, its mesh node does not. Move `root` far away and write
+    // inverse binds that include it: the vertex data lacks the armature's move.
+    let mut raw = common::RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let armature = Mat4::from_translation(Vec3::new(0.0, 400.0, 0.0));
+    raw.json["nodes"][0]["matrix"] = json!(armature.to_cols_array());
+    let moved = load_raw(&raw);
+    let mut pose = CharacterPose::new(&moved);
+    pose.evaluate(&moved, &PoseRequest::rest(PaletteMode::Bind))
+        .unwrap();
+    let skin = &moved.skins[0];
+    let m: Vec<Mat4> = (0..24)
+        .map(|k| {
+            let joint = skin.skin.joint(skin.palette_of_ordinal[k]).unwrap();
+            Mat4::from(pose.model.as_slice()[joint]).inverse() * pose.world_from_mesh[0]
+        })
+        .collect();
+    let report = check(&load_raw(&with_ibms(&raw, &m)));
+    let off = errors(&report)
+        .into_iter()
+        .find(|e| e.0 == FindingKind::MeshOffSkeleton)
+        .unwrap_or_else(|| panic!("{:?}", errors(&report)));
+    assert!(
+        off.2.contains(
+            "they fit when node 0 \"root\"'s transform is applied to the vertices (the inverse binds include it, the vertex data does not)"
+        ),
+        "{}",
+        off.2
+    );
+}

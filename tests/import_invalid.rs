@@ -177,7 +177,12 @@ fn every_malformed_file_is_refused_or_loads_with_warnings() {
                 }
             }
             (Loads(warnings), Ok(c)) => {
-                let got: Vec<&str> = c.warnings.iter().map(|p| p.pointer.as_str()).collect();
+                let got: Vec<&str> = c
+                    .warnings
+                    .iter()
+                    .chain(&c.notes)
+                    .map(|p| p.pointer.as_str())
+                    .collect();
                 for w in *warnings {
                     if !got.contains(w) {
                         failures.push(format!("{rel}: expected a warning at {w}, got {got:?}"));

@@ -8,7 +8,7 @@ use winit::window::Window;
 
 use super::surface::Surface;
 use crate::draw;
-use crate::render::gpu::{GpuError, LAVAPIPE_HINT};
+use crate::render::gpu::{GpuError, LAVAPIPE_HINT, backend_choices};
 use crate::render::renderer::Renderer;
 use crate::viewer::Viewer;
 
@@ -25,6 +25,36 @@ pub struct Gfx {
     pub adapter: wgpu::Adapter,
     /// Set by wgpu when the device is lost (driver reset, GPU removed): the next frame rebuilds.
     lost: Arc<AtomicBool>,
+}
+
+/// An instance, the window's surface and an adapter that can draw into it, trying the backends
+/// of `backend_choices` in order.
+fn adapter_for(
+    event_loop: &ActiveEventLoop,
+    window: &Arc<Window>,
+) -> Result<(wgpu::Instance, wgpu::Surface<'static>, wgpu::Adapter), String> {
+    let mut last = String::from("no backend to try");
+    for backends in backend_choices() {
+        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
+            event_loop.owned_display_handle(),
+        ));
+        desc.flags = wgpu::InstanceFlags::from_build_config();
+        desc.backends = backends;
+        let instance = wgpu::Instance::new(desc.with_env());
+        let surface = instance
+            .create_surface(window.clone())
+            .map_err(|e| format!("cannot draw into the window: {e}"))?;
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            compatible_surface: Some(&surface),
+            ..Default::default()
+        };
+        match pollster::block_on(instance.request_adapter(&options)) {
+            Ok(adapter) => return Ok((instance, surface, adapter)),
+            Err(source) => last = GpuError::NoAdapter { backends, source }.to_string(),
+        }
+    }
+    Err(last)
 }
 
 impl Gfx {
@@ -51,22 +81,7 @@ impl Gfx {
         window: Arc<Window>,
         viewer: &Viewer,
     ) -> Result<Self, String> {
-        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
-            event_loop.owned_display_handle(),
-        ));
-        desc.flags = wgpu::InstanceFlags::from_build_config();
-        let desc = desc.with_env();
-        let backends = desc.backends;
-        let instance = wgpu::Instance::new(desc);
-        let surface = instance
-            .create_surface(window.clone())
-            .map_err(|e| format!("cannot draw into the window: {e}"))?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            compatible_surface: Some(&surface),
-            ..Default::default()
-        }))
-        .map_err(|source| GpuError::NoAdapter { backends, source }.to_string())?;
+        let (instance, surface, adapter) = adapter_for(event_loop, &window)?;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("skinscope window"),
             ..Default::default()

@@ -15,7 +15,7 @@ impl App {
     pub(super) fn handle_key(&mut self, key: &Key) {
         let c = &mut self.viewer.controls;
         match key {
-            Key::Named(NamedKey::Space) => c.playing = !c.playing,
+            Key::Named(NamedKey::Space) => self.commands.push(UiCommand::PlayPause),
             Key::Named(NamedKey::ArrowLeft) => self.commands.push(UiCommand::Step(-1)),
             Key::Named(NamedKey::ArrowRight) => self.commands.push(UiCommand::Step(1)),
             Key::Character(s) => match s.as_str() {

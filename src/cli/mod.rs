@@ -71,7 +71,8 @@ pub enum Command {
     Pose {
         #[command(flatten)]
         pose: PoseArgs,
-        #[arg(long)]
+        /// The file to write: .obj or .glb.
+        #[arg(long, value_parser = pose::parse_mesh_path)]
         out: PathBuf,
     },
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.

@@ -13,7 +13,11 @@ pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
     let mut pose = CharacterPose::new(c);
     pose.evaluate(c, &posing.request)
         .map_err(|e| e.to_string())?;
-    let exported = export::palettes(c, &pose, &posing.request);
+    let mut exported = export::palettes(c, &pose, &posing.request);
+    if let Some(file) = &posing.file {
+        // The path as the user gave it, not just its file name.
+        exported.file = file.display().to_string();
+    }
     if json {
         let text = serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?;
         out::println(&text);

@@ -7,6 +7,19 @@ use skinscope::pose::CharacterPose;
 
 use super::args::PoseArgs;
 
+/// Meshes `pose` writes, by extension.
+pub fn parse_mesh_path(s: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(s);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("obj" | "glb") => Ok(path),
+        _ => Err(format!("{s:?}: the posed mesh is written as .obj or .glb")),
+    }
+}
+
 pub fn run(args: &PoseArgs, out: &Path) -> Result<(), String> {
     let posing = args.load()?;
     let c = &posing.character;

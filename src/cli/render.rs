@@ -14,12 +14,59 @@ use super::args::{
     PaletteArg, PoseArgs, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3,
 };
 
+fn parse_crowd(s: &str) -> Result<usize, String> {
+    let max = headless::MAX_CROWD;
+    match s.trim().parse::<i64>() {
+        Ok(n) if (1..=max as i64).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!("a crowd of {n} is outside 1..={max}")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// Images `render` writes, by extension.
+fn parse_image_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match image_format(&path) {
+        Some(_) => Ok(path),
+        None => Err(format!("{s:?}: the image must end in .png, .jpg or .jpeg")),
+    }
+}
+
+fn image_format(path: &std::path::Path) -> Option<image::ImageFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some(image::ImageFormat::Png),
+        "jpg" | "jpeg" => Some(image::ImageFormat::Jpeg),
+        _ => None,
+    }
+}
+
+/// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel).
+fn write_image(path: &std::path::Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+    if image_format(path) == Some(image::ImageFormat::Jpeg) {
+        let rgb: Vec<u8> = rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        return image::save_buffer_with_format(
+            path,
+            &rgb,
+            size.0,
+            size.1,
+            image::ExtendedColorType::Rgb8,
+            image::ImageFormat::Jpeg,
+        )
+        .map_err(|e| format!("cannot write {}: {e}", path.display()));
+    }
+    write_png(path, size, rgba)
+}
+
 #[derive(clap::Args)]
 pub struct RenderArgs {
     #[command(flatten)]
     pub pose: PoseArgs,
-    /// The PNG to write.
-    #[arg(long)]
+    /// The image to write: .png, or .jpg / .jpeg.
+    #[arg(long, value_parser = parse_image_path)]
     pub out: PathBuf,
     /// Image size in pixels.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
@@ -33,20 +80,20 @@ pub struct RenderArgs {
     /// Background colour, R,G,B in 0..255.
     #[arg(long, value_parser = parse_rgb)]
     pub background: Option<[u8; 3]>,
-    /// Camera position X,Y,Z (default: framed from the front).
-    #[arg(long, value_parser = parse_vec3, allow_negative_numbers = true)]
+    /// Camera position X,Y,Z (default: framed on the clip's whole motion, three-quarter view).
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
     pub eye: Option<Vec3>,
     /// Point looked at X,Y,Z (default: the character's centre).
-    #[arg(long, value_parser = parse_vec3, allow_negative_numbers = true)]
+    #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
     pub target: Option<Vec3>,
-    /// Vertical field of view in degrees.
-    #[arg(long, default_value_t = 45.0, value_parser = parse_fov)]
+    /// Vertical field of view in degrees (0..180).
+    #[arg(long, default_value_t = 45.0, value_parser = parse_fov, allow_hyphen_values = true)]
     pub fov_y: f32,
-    /// Near plane distance.
-    #[arg(long, value_parser = parse_positive)]
+    /// Near plane distance (greater than 0, less than --far).
+    #[arg(long, value_parser = parse_positive, allow_hyphen_values = true)]
     pub near: Option<f32>,
     /// Far plane distance.
-    #[arg(long, value_parser = parse_positive)]
+    #[arg(long, value_parser = parse_positive, allow_hyphen_values = true)]
     pub far: Option<f32>,
     /// Every mesh flat white on black, no grid or overlays (mask comparisons).
     #[arg(long)]
@@ -54,9 +101,9 @@ pub struct RenderArgs {
     /// Colour the mesh for skinning debugging instead of by its materials.
     #[arg(long, value_enum, default_value = "material")]
     pub color_by: ColorArg,
-    /// Draw this many copies on a grid, each at its own phase and weight of a blend of --clip and
-    /// --blend's clip (or of --clip alone).
-    #[arg(long)]
+    /// Draw this many copies on a grid (1..100000), each at its own phase and weight of a blend
+    /// of --clip and --blend's clip (or of --clip alone).
+    #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<usize>,
     /// The palette `--color-by displacement` compares with.
     #[arg(long, value_enum, default_value = "bind")]
@@ -95,6 +142,18 @@ fn srgb_to_linear(c: u8) -> f64 {
 
 impl RenderArgs {
     fn camera(&self) -> Result<CameraSpec, String> {
+        if let (Some(near), Some(far)) = (self.near, self.far)
+            && near >= far
+        {
+            return Err(format!("--near {near} must be less than --far {far}"));
+        }
+        if let (Some(eye), Some(target)) = (self.eye, self.target)
+            && eye.distance(target) <= f32::EPSILON * eye.length().max(1.0)
+        {
+            return Err(format!(
+                "--eye and --target are the same point ({eye}): the camera looks nowhere"
+            ));
+        }
         match self.eye {
             Some(eye) => Ok(CameraSpec::Explicit {
                 eye,
@@ -129,6 +188,7 @@ impl RenderArgs {
 pub fn run(args: &RenderArgs) -> Result<(), String> {
     let posing = args.pose.load()?;
     let character = &posing.character;
+    // Notes (glTF's rules the file relies on) are for `inspect`; warnings, once each.
     for w in &character.warnings {
         log::warn!("{}: {w}", character.name);
     }
@@ -143,5 +203,5 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let pixels = headless::render_frame(&gpu, character, &request)?;
-    write_png(&args.out, args.size, &pixels)
+    write_image(&args.out, args.size, &pixels)
 }

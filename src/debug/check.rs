@@ -19,6 +19,7 @@ const TOLERANCE: f32 = 1e-3;
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
+    Warning,
     Info,
 }
 
@@ -26,6 +27,7 @@ impl Severity {
     fn label(self) -> &'static str {
         match self {
             Severity::Error => "error",
+            Severity::Warning => "warn",
             Severity::Info => "info",
         }
     }
@@ -39,6 +41,11 @@ pub enum FindingKind {
     JointMismatch,
     /// Every joint's bind entry is one common offset (vertices authored in another space).
     AuthoredOffset,
+    /// A joint's rest pose (its node transform) differs from its bind pose by a rotation: legal
+    /// glTF, the inverse binds agree with the vertices.
+    RestPoseDiffers,
+    /// The skin has no inverse bind matrices (each the identity): legal glTF.
+    NoInverseBinds,
     MeshOffSkeleton,
     ImplausibleWeights,
     WeightsNotNormalised,
@@ -69,6 +76,13 @@ impl Finding {
             palette_index: joint.as_ref().map(|j| j.1),
             joint: joint.map(|j| j.0),
             message,
+        }
+    }
+
+    fn warning(kind: FindingKind, message: String) -> Self {
+        Self {
+            severity: Severity::Warning,
+            ..Self::info(kind, message)
         }
     }
 
@@ -106,9 +120,17 @@ pub struct CheckReport {
 
 impl CheckReport {
     pub fn errors(&self) -> usize {
+        self.count(Severity::Error)
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    fn count(&self, severity: Severity) -> usize {
         self.findings
             .iter()
-            .filter(|f| f.severity == Severity::Error)
+            .filter(|f| f.severity == severity)
             .count()
     }
 
@@ -141,7 +163,7 @@ impl CheckReport {
         for f in &self.findings {
             let _ = writeln!(s, "{:<5} {}", f.severity.label(), f.message);
         }
-        let _ = writeln!(s, "{} errors", self.errors());
+        let _ = writeln!(s, "{} errors, {} warnings", self.errors(), self.warnings());
         s
     }
 }
@@ -277,10 +299,33 @@ fn check_skin(
         mesh_from_world: pose.world_from_mesh[i].inverse(),
         model: pose.model.as_slice(),
     };
-    let (common, common_is_identity) = common_entry(&ctx, findings);
-    bind_entries(&ctx, common, findings);
-    let influences = influences(&ctx, common);
-    influence_findings(&ctx, &influences, findings);
+    let (common, common_is_identity) = if skin.has_inverse_binds {
+        common_entry(&ctx, findings)
+    } else {
+        findings.push(Finding::info(
+            FindingKind::NoInverseBinds,
+            format!(
+                "skin {:?} has no inverse bind matrices: each is the identity (glTF's default), so its vertices are read in each joint's own space",
+                skin.name
+            ),
+        ));
+        (Mat4::IDENTITY, true)
+    };
+    let class = if skin.has_inverse_binds {
+        bind_entries(&ctx, common, findings)
+    } else {
+        vec![BindClass::Agrees; palette.len()]
+    };
+    let joint_at = joint_positions(&ctx, common, &class);
+    let influences = influences(&ctx, common, &joint_at);
+    influence_findings(
+        &ctx,
+        &influences,
+        skin.has_inverse_binds,
+        common,
+        &joint_at,
+        findings,
+    );
     unused_joints(&ctx, &influences.used, findings);
     let over: Vec<String> = JOINT_LIMITS
         .iter()
@@ -320,12 +365,18 @@ fn common_entry(ctx: &SkinContext<'_>, findings: &mut Vec<Finding>) -> (Mat4, bo
             .filter(|o| difference(m, o, ctx.size) < TOLERANCE)
             .count()
     };
-    let common = ctx
-        .palette
-        .iter()
-        .max_by_key(|m| agree(m))
-        .copied()
-        .unwrap_or(Mat4::IDENTITY);
+    // The identity when as many joints agree with it as with any entry, or when no two joints
+    // agree (every joint's rest pose differs from its bind pose, say); else the majority.
+    let best = ctx.palette.iter().map(agree).max().unwrap_or(0);
+    let common = if best <= 1 || agree(&Mat4::IDENTITY) == best {
+        Mat4::IDENTITY
+    } else {
+        ctx.palette
+            .iter()
+            .find(|m| agree(m) == best)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY)
+    };
     let common_is_identity = difference(&common, &Mat4::IDENTITY, ctx.size) < TOLERANCE;
     if !common_is_identity {
         findings.push(Finding::info(
@@ -340,30 +391,137 @@ fn common_entry(ctx: &SkinContext<'_>, findings: &mut Vec<Finding>) -> (Mat4, bo
     (common, common_is_identity)
 }
 
-/// Each joint whose bind entry differs from the common one, with the likely reasons.
-fn bind_entries(ctx: &SkinContext<'_>, common: Mat4, findings: &mut Vec<Finding>) {
+/// How a joint's bind entry compares with the skin's common one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BindClass {
+    /// Its entry is the common one.
+    Agrees,
+    /// Its rest pose (or an ancestor's) differs from its bind pose by rotations: legal glTF.
+    RestDiffers,
+    /// Its inverse bind disagrees with the skeleton: an error.
+    Broken,
+}
+
+/// Each joint whose bind entry differs from the common one, visited parent-first. Its inverse
+/// bind is broken when it is not an invertible affine matrix of the common handedness, or when
+/// the bind pose it describes changes the joint's offset from its parent or its scale: a rest
+/// pose moves a skeleton by rotations (and places its roots), it does not stretch bones. That
+/// is an error, with the likely reasons. Otherwise the inverse binds agree with the skeleton and
+/// the rest pose differs from the bind pose, which glTF allows: information, once per joint
+/// whose own local transform differs (not for the joints below it). Below a broken joint the
+/// comparison continues from the parent's rest pose, so one broken matrix is one error.
+fn bind_entries(
+    ctx: &SkinContext<'_>,
+    common: Mat4,
+    findings: &mut Vec<Finding>,
+) -> Vec<BindClass> {
+    let skin = ctx.skin;
+    let ibms = skin.skin.joint_from_bind();
+    let rest_model =
+        |p: usize| ctx.mesh_from_world * Mat4::from(ctx.model[skin.skin.joint(p).unwrap_or(0)]);
+    let bind_model = |p: usize| common * ibms[p].inverse();
+    let mut class = vec![BindClass::Agrees; ctx.palette.len()];
     for (p, entry) in ctx.palette.iter().enumerate() {
-        let d = difference(entry, &common, ctx.size);
-        if d < TOLERANCE {
+        if difference(entry, &common, ctx.size) < TOLERANCE {
             continue;
         }
-        let off = (*entry * common.inverse()).to_scale_rotation_translation();
-        let moved = off.2.length();
-        let turned = off.1.to_axis_angle().1.to_degrees();
-        let why = mismatch_reasons(ctx, p, common);
-        findings.push(Finding::error(
-            FindingKind::JointMismatch,
-            Some(ctx.name_of(p)),
-            format!(
-                "joint {:?} (palette {p}): its bind entry differs from the skin's common one by {:.4} (moves {:.4}, turns {:.2} deg){}",
-                ctx.name_of(p).0,
-                d,
-                moved,
-                turned,
-                if why.is_empty() { String::new() } else { format!("; {}", why.join("; ")) }
-            ),
-        ));
+        let parent = skin.palette_parent(&ctx.c.skeleton, p);
+        let (parent_bind, parent_rest) = match parent {
+            Some(q) if class[q] != BindClass::Broken => (bind_model(q), rest_model(q)),
+            Some(q) => (rest_model(q), rest_model(q)),
+            None => (Mat4::IDENTITY, Mat4::IDENTITY),
+        };
+        let local_bind = parent_bind.inverse() * bind_model(p);
+        let local_rest = parent_rest.inverse() * rest_model(p);
+        let (bind_scale, _, bind_offset) = local_bind.to_scale_rotation_translation();
+        let (rest_scale, _, rest_offset) = local_rest.to_scale_rotation_translation();
+        let same_bone =
+            parent.is_none() || (bind_offset - rest_offset).length() < TOLERANCE * ctx.size;
+        let same_scale = (bind_scale - rest_scale).abs().max_element() < TOLERANCE;
+        class[p] = if invertible_affine(ibms[p], common) && same_bone && same_scale {
+            BindClass::RestDiffers
+        } else {
+            BindClass::Broken
+        };
+        if class[p] == BindClass::Broken {
+            broken_entry(ctx, p, *entry, common, findings);
+        } else if difference(&local_bind, &local_rest, ctx.size) >= TOLERANCE {
+            findings.push(rest_differs(ctx, p, local_bind, local_rest));
+        }
     }
+    class
+}
+
+/// An invertible affine matrix whose handedness is the common entry's.
+fn invertible_affine(ibm: Mat4, common: Mat4) -> bool {
+    let det = ibm.determinant();
+    ibm.row(3).abs_diff_eq(glam::Vec4::W, 1e-5)
+        && det.abs() > f32::EPSILON
+        && (det > 0.0) == (common.determinant() > 0.0)
+}
+
+fn rest_differs(ctx: &SkinContext<'_>, p: usize, local_bind: Mat4, local_rest: Mat4) -> Finding {
+    let (_, turn, _) = (local_rest * local_bind.inverse()).to_scale_rotation_translation();
+    let degrees = turn.to_axis_angle().1.to_degrees();
+    let degrees = if degrees > 180.0 {
+        360.0 - degrees
+    } else {
+        degrees
+    };
+    let moved = (local_rest.w_axis - local_bind.w_axis).truncate().length();
+    Finding::info(
+        FindingKind::RestPoseDiffers,
+        format!(
+            "rest pose differs from bind pose at {} by {degrees:.0} deg{} (the inverse binds agree with the vertices; glTF allows this)",
+            ctx.name_of(p).0,
+            if moved > TOLERANCE * ctx.size {
+                format!(" and {moved:.3} in position")
+            } else {
+                String::new()
+            }
+        ),
+    )
+}
+
+/// Where each joint stood when the mesh was bound, in mesh space: as its inverse bind says, or
+/// its rest position where the inverse bind is broken or absent.
+fn joint_positions(ctx: &SkinContext<'_>, common: Mat4, class: &[BindClass]) -> Vec<Vec3> {
+    let skin = ctx.skin;
+    (0..skin.skin.len())
+        .map(|p| {
+            let rest = ctx.mesh_from_world * Mat4::from(ctx.model[skin.skin.joint(p).unwrap_or(0)]);
+            let m = match class.get(p) {
+                Some(BindClass::RestDiffers) => common * skin.skin.joint_from_bind()[p].inverse(),
+                _ => rest,
+            };
+            m.w_axis.truncate()
+        })
+        .collect()
+}
+
+/// The error for a joint whose inverse bind disagrees with its skeleton.
+fn broken_entry(
+    ctx: &SkinContext<'_>,
+    p: usize,
+    entry: Mat4,
+    common: Mat4,
+    findings: &mut Vec<Finding>,
+) {
+    let d = difference(&entry, &common, ctx.size);
+    let off = (entry * common.inverse()).to_scale_rotation_translation();
+    let why = mismatch_reasons(ctx, p, common);
+    findings.push(Finding::error(
+        FindingKind::JointMismatch,
+        Some(ctx.name_of(p)),
+        format!(
+            "joint {:?} (palette {p}): its bind entry differs from the skin's common one by {:.4} (moves {:.4}, turns {:.2} deg){}",
+            ctx.name_of(p).0,
+            d,
+            off.2.length(),
+            off.1.to_axis_angle().1.to_degrees(),
+            if why.is_empty() { String::new() } else { format!("; {}", why.join("; ")) }
+        ),
+    ));
 }
 
 /// Why joint `p`'s bind entry may differ: a transposed inverse bind, one made without the
@@ -423,16 +581,9 @@ struct Influences {
     used: Vec<bool>,
 }
 
-fn influences(ctx: &SkinContext<'_>, common: Mat4) -> Influences {
+/// The vertices' influences, against where the joints stood when the mesh was bound.
+fn influences(ctx: &SkinContext<'_>, common: Mat4, joint_at: &[Vec3]) -> Influences {
     let skin = ctx.skin;
-    // Where the bind pose puts each joint, in mesh space.
-    let joint_at: Vec<Vec3> = (0..skin.skin.len())
-        .map(|p| {
-            (ctx.mesh_from_world * Mat4::from(ctx.model[skin.skin.joint(p).unwrap_or(0)]))
-                .w_axis
-                .truncate()
-        })
-        .collect();
     let mut out = Influences {
         used: vec![false; skin.skin.len()],
         ..Influences::default()
@@ -452,7 +603,7 @@ fn influences(ctx: &SkinContext<'_>, common: Mat4) -> Influences {
         for (v, (j, w)) in sk.joints.iter().zip(&sk.weights).enumerate() {
             // Where the bind pose puts the vertex, in mesh space (as the joints are).
             let bound = common.transform_point3(primitive.positions[v]);
-            vertex_influences(ctx.size, &joint_at, bound, v, j, w, &mut out);
+            vertex_influences(ctx.size, joint_at, bound, v, j, w, &mut out);
         }
     }
     out
@@ -504,19 +655,32 @@ fn vertex_influences(
     }
 }
 
-fn influence_findings(ctx: &SkinContext<'_>, stats: &Influences, findings: &mut Vec<Finding>) {
+/// The weights' findings; where the bind pose places the vertices (`placed`), also whether the
+/// mesh sits on its skeleton.
+fn influence_findings(
+    ctx: &SkinContext<'_>,
+    stats: &Influences,
+    placed: bool,
+    common: Mat4,
+    joint_at: &[Vec3],
+    findings: &mut Vec<Finding>,
+) {
     let vertex_count = stats.vertices.max(1);
     let far = stats.far;
-    if far * 20 > vertex_count {
+    if placed && far * 20 > vertex_count {
         findings.push(Finding::error(
             FindingKind::MeshOffSkeleton,
             None,
             format!(
-                "skin {:?}: the mesh does not sit on its skeleton: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them; the inverse binds agree with each other but not with the vertex data",
+                "skin {:?}: the mesh does not sit on its skeleton: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them; the inverse binds agree with each other but not with the vertex data{}",
                 ctx.skin.name,
-                0.5 * ctx.size
+                0.5 * ctx.size,
+                ancestors_that_fit(ctx, common, joint_at, far)
             ),
         ));
+    }
+    if !placed {
+        return;
     }
     if let Some((v, dominant, near, dd, dn)) = stats.first_implausible {
         findings.push(Finding::error(
@@ -553,6 +717,74 @@ fn influence_findings(ctx: &SkinContext<'_>, stats: &Influences, findings: &mut 
     }
 }
 
+/// When the vertices sit on their joints once a non-joint ancestor's transform (an armature) is
+/// applied to them or undone, which one: the inverse binds include it and the vertex data omits
+/// it, or the other way round. Empty when none fits.
+fn ancestors_that_fit(
+    ctx: &SkinContext<'_>,
+    common: Mat4,
+    joint_at: &[Vec3],
+    far: usize,
+) -> String {
+    let mut best: Option<(usize, String)> = None;
+    for &a in &ctx.skin.non_joint_ancestors {
+        let mesh_from_a = ctx.mesh_from_world * Mat4::from(ctx.model[a]);
+        let name = &ctx.c.skeleton.names()[a];
+        let node = ctx.c.node_of_skeleton_joint[a];
+        for (fix, how) in [
+            (
+                mesh_from_a,
+                "applied to the vertices (the inverse binds include it, the vertex data does not)",
+            ),
+            (
+                mesh_from_a.inverse(),
+                "undone on the vertices (the vertex data includes it, the inverse binds do not)",
+            ),
+        ] {
+            let n = far_vertices(ctx, fix * common, joint_at);
+            if n * 20 <= ctx_vertex_count(ctx) && best.as_ref().is_none_or(|b| n < b.0) {
+                best = Some((
+                    n,
+                    format!("; they fit when node {node} {name:?}'s transform is {how}"),
+                ));
+            }
+        }
+    }
+    best.filter(|b| b.0 < far).map_or(String::new(), |b| b.1)
+}
+
+fn ctx_vertex_count(ctx: &SkinContext<'_>) -> usize {
+    ctx.c.meshes[ctx.instance.mesh]
+        .primitives
+        .iter()
+        .map(|p| p.positions.len())
+        .sum::<usize>()
+        .max(1)
+}
+
+/// Vertices farther than half the mesh's size from every joint that weights them, with the
+/// vertices placed by `mesh_from_vertex` and the joints at `joint_at`.
+fn far_vertices(ctx: &SkinContext<'_>, mesh_from_vertex: Mat4, joint_at: &[Vec3]) -> usize {
+    let mut far = 0;
+    for primitive in &ctx.c.meshes[ctx.instance.mesh].primitives {
+        let Some(sk) = &primitive.skinning else {
+            continue;
+        };
+        for (v, (j, w)) in sk.joints.iter().zip(&sk.weights).enumerate() {
+            let at = mesh_from_vertex.transform_point3(primitive.positions[v]);
+            let nearest = (0..4)
+                .filter(|&k| w[k] > 0.0)
+                .filter_map(|k| joint_at.get(j[k] as usize))
+                .map(|p| p.distance(at))
+                .fold(f32::MAX, f32::min);
+            if nearest > 0.5 * ctx.size {
+                far += 1;
+            }
+        }
+    }
+    far
+}
+
 /// Joints no vertex uses and that are no ancestor of a used joint.
 fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Finding>) {
     let (skin, skeleton) = (ctx.skin, &ctx.c.skeleton);
@@ -574,7 +806,7 @@ fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Findin
         .map(|p| ctx.name_of(p).0)
         .collect();
     if !unused.is_empty() {
-        findings.push(Finding::info(
+        findings.push(Finding::warning(
             FindingKind::UnusedJoints,
             format!(
                 "skin {:?}: joints no vertex uses (nor any joint below them): {}",

@@ -151,8 +151,45 @@ impl PaletteExport {
     }
 }
 
+/// World-space normals of instance `i`'s vertices, skinned as the shader does, primitive after
+/// primitive.
+fn instance_world_normals(c: &Character, pose: &CharacterPose, i: usize) -> Vec<glam::Vec3> {
+    let Some(instance) = c.instances.get(i) else {
+        return Vec::new();
+    };
+    let world_from_mesh = pose.world_from_mesh[i];
+    let palette = pose.instance_palette(i);
+    let mut out = Vec::new();
+    for primitive in &c.meshes[instance.mesh].primitives {
+        for (v, &n) in primitive.normals.iter().enumerate() {
+            let normal = match (palette, &primitive.skinning) {
+                (Some(palette), Some(s)) => {
+                    crate::anim::skin_normal(palette, s.joints[v].map(u32::from), s.weights[v], n)
+                        .unwrap_or(n)
+                }
+                _ => n,
+            };
+            out.push(
+                world_from_mesh
+                    .transform_vector3(normal)
+                    .normalize_or(glam::Vec3::Y),
+            );
+        }
+    }
+    out
+}
+
+fn triangles_of(primitive: &crate::character::Primitive) -> Vec<u32> {
+    let n = primitive.positions.len();
+    primitive
+        .indices
+        .clone()
+        .unwrap_or_else(|| (0..(n - n % 3) as u32).collect())
+}
+
 /// The posed character in world space as Wavefront OBJ: an `o` per mesh node (scene order), its
-/// primitives' vertices in file order, triangles as `f` lines.
+/// primitives' vertices in file order with skinned normals (`vn`) and texture coordinates (`vt`,
+/// v flipped: OBJ's origin is bottom-left, glTF's top-left), triangles as `f v/vt/vn` lines.
 pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
     let mut s = format!("# {} posed by skinscope; world space\n", c.name);
     let mut base = 1usize;
@@ -163,23 +200,23 @@ pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
         for p in &world {
             let _ = writeln!(s, "v {} {} {}", p.x, p.y, p.z);
         }
+        for n in instance_world_normals(c, pose, i) {
+            let _ = writeln!(s, "vn {} {} {}", n.x, n.y, n.z);
+        }
+        // One vt per vertex (0, 0 where a primitive has no UVs), so v, vt and vn share indices.
+        for primitive in &c.meshes[instance.mesh].primitives {
+            for v in 0..primitive.positions.len() {
+                let uv = primitive.uvs.as_ref().map_or(glam::Vec2::ZERO, |uv| uv[v]);
+                let _ = writeln!(s, "vt {} {}", uv.x, 1.0 - uv.y);
+            }
+        }
         let mut first = base;
         for primitive in &c.meshes[instance.mesh].primitives {
-            let n = primitive.positions.len();
-            let triangles: Vec<u32> = primitive
-                .indices
-                .clone()
-                .unwrap_or_else(|| (0..(n - n % 3) as u32).collect());
-            for t in triangles.chunks_exact(3) {
-                let _ = writeln!(
-                    s,
-                    "f {} {} {}",
-                    first + t[0] as usize,
-                    first + t[1] as usize,
-                    first + t[2] as usize
-                );
+            for t in triangles_of(primitive).chunks_exact(3) {
+                let [a, b, d] = [t[0], t[1], t[2]].map(|k| first + k as usize);
+                let _ = writeln!(s, "f {a}/{a}/{a} {b}/{b}/{b} {d}/{d}/{d}");
             }
-            first += n;
+            first += primitive.positions.len();
         }
         base += world.len();
     }
@@ -188,7 +225,8 @@ pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
 
 /// The posed character in world space as GLB: one unskinned mesh node per mesh node of the file
 /// (scene order, named after it), its primitives' vertices in file order with skinned normals,
-/// triangles, and base colour factors. Other tools open it as a static snapshot of the pose.
+/// texture coordinates, triangles, and base colour factors and textures (PNG). Other tools open
+/// it as a static, textured snapshot of the pose.
 pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
     use crate::glb::GlbWriter;
     use serde_json::json;
@@ -197,47 +235,30 @@ pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
     let mut roots = Vec::new();
     for (i, instance) in c.instances.iter().enumerate() {
         let world = pose.instance_world_positions(c, i);
-        let world_from_mesh = pose.world_from_mesh[i];
-        let palette = pose.instance_palette(i);
+        let normals = instance_world_normals(c, pose, i);
         let mut primitives = Vec::new();
         let mut offset = 0;
         for primitive in &c.meshes[instance.mesh].primitives {
             let n = primitive.positions.len();
-            let positions: Vec<f32> = world[offset..offset + n]
+            let range = offset..offset + n;
+            offset += n;
+            let positions: Vec<f32> = world[range.clone()]
                 .iter()
                 .flat_map(|p| p.to_array())
                 .collect();
-            let normals: Vec<f32> = (0..n)
-                .flat_map(|v| {
-                    let normal = match (palette, &primitive.skinning) {
-                        (Some(palette), Some(s)) => crate::anim::skin_normal(
-                            palette,
-                            s.joints[v].map(u32::from),
-                            s.weights[v],
-                            primitive.normals[v],
-                        )
-                        .unwrap_or(primitive.normals[v]),
-                        _ => primitive.normals[v],
-                    };
-                    world_from_mesh
-                        .transform_vector3(normal)
-                        .normalize_or(glam::Vec3::Y)
-                        .to_array()
-                })
-                .collect();
-            offset += n;
-            let position = w.floats(&positions, "VEC3", true, Some(34962));
-            let normal = w.floats(&normals, "VEC3", false, Some(34962));
-            let triangles: Vec<u32> = primitive
-                .indices
-                .clone()
-                .unwrap_or_else(|| (0..(n - n % 3) as u32).collect());
-            let indices = w.indices(&triangles);
-            let material = w.push(
-                "materials",
-                json!({"pbrMetallicRoughness": {"baseColorFactor": primitive.material.base_color_factor.to_array(), "metallicFactor": 0.0}}),
-            );
-            primitives.push(json!({"attributes": {"POSITION": position, "NORMAL": normal}, "indices": indices, "material": material}));
+            let normals: Vec<f32> = normals[range].iter().flat_map(|p| p.to_array()).collect();
+            let mut attributes = json!({
+                "POSITION": w.floats(&positions, "VEC3", true, Some(34962)),
+                "NORMAL": w.floats(&normals, "VEC3", false, Some(34962)),
+            });
+            if let Some(uvs) = &primitive.uvs {
+                let uvs: Vec<f32> = uvs.iter().flat_map(|uv| uv.to_array()).collect();
+                attributes["TEXCOORD_0"] = json!(w.floats(&uvs, "VEC2", false, Some(34962)));
+            }
+            let indices = w.indices(&triangles_of(primitive));
+            let material = posed_material(&mut w, &primitive.material);
+            primitives
+                .push(json!({"attributes": attributes, "indices": indices, "material": material}));
         }
         let mesh = w.push(
             "meshes",
@@ -249,4 +270,35 @@ pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
     w.json["scenes"] = json!([{"nodes": roots}]);
     w.json["scene"] = json!(0);
     w.finish()
+}
+
+/// A material with the base colour factor and, when the primitive has one, its base colour
+/// texture, embedded as PNG.
+fn posed_material(w: &mut crate::glb::GlbWriter, material: &crate::character::Material) -> usize {
+    use serde_json::json;
+    let mut pbr = json!({
+        "baseColorFactor": material.base_color_factor.to_array(),
+        "metallicFactor": 0.0
+    });
+    if let Some(t) = &material.base_color_texture {
+        let mut png = Vec::new();
+        let encoded = image::codecs::png::PngEncoder::new(&mut png);
+        let written = image::ImageEncoder::write_image(
+            encoded,
+            &t.rgba8,
+            t.width,
+            t.height,
+            image::ExtendedColorType::Rgba8,
+        );
+        if written.is_ok() {
+            let view = w.view(&png, None);
+            let image = w.push(
+                "images",
+                json!({"bufferView": view, "mimeType": "image/png"}),
+            );
+            let texture = w.push("textures", json!({"source": image}));
+            pbr["baseColorTexture"] = json!({"index": texture});
+        }
+    }
+    w.push("materials", json!({"pbrMetallicRoughness": pbr}))
 }

@@ -17,6 +17,8 @@ pub struct Report {
     pub meshes: Vec<MeshReport>,
     pub influences: InfluenceReport,
     pub warnings: Vec<ProblemReport>,
+    /// glTF rules the file relies on (not problems).
+    pub notes: Vec<ProblemReport>,
     pub errors: Vec<ProblemReport>,
 }
 
@@ -118,6 +120,7 @@ impl Report {
             meshes: mesh_reports(c),
             influences: influence_report(c),
             warnings: problems(&c.warnings),
+            notes: problems(&c.notes),
             errors: Vec::new(),
         }
     }
@@ -132,6 +135,7 @@ impl Report {
             meshes: Vec::new(),
             influences: InfluenceReport::default(),
             warnings: problems(&e.warnings),
+            notes: Vec::new(),
             errors: problems(&e.errors),
         }
     }
@@ -237,7 +241,11 @@ impl Report {
                 i.unweighted_vertices
             );
         }
-        for (title, list) in [("warnings", &self.warnings), ("errors", &self.errors)] {
+        for (title, list) in [
+            ("notes", &self.notes),
+            ("warnings", &self.warnings),
+            ("errors", &self.errors),
+        ] {
             if !list.is_empty() {
                 let _ = writeln!(s, "\n{title}");
                 for p in list {

@@ -6,7 +6,7 @@ use glam::Vec3;
 use super::{capacity, extract, extract_crowd, rest_bounds};
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
-use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
+use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest, motion_bounds};
 use crate::render::camera::Camera;
 use crate::render::gpu::Gpu;
 use crate::render::lines::bone_lines_into;
@@ -71,9 +71,9 @@ pub fn pose_and_frame(
 ) -> Result<Camera, String> {
     pose.evaluate(character, &request.pose)
         .map_err(|e| e.to_string())?;
-    let bounds = pose
-        .world_bounds(character)
-        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
+    // Framed on the clip's whole motion, so frames at different times share one camera.
+    let bounds =
+        motion_bounds(character, &request.pose).unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
     Ok(camera_for(request, bounds))
 }
 

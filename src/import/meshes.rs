@@ -121,7 +121,7 @@ fn warn_ignored_transforms(node: usize, hierarchy: &Hierarchy, problems: &mut Pr
         n = hierarchy.parent_of_node[i];
     }
     if !chain.is_empty() {
-        problems.warn(
+        problems.note(
             format!("/nodes/{node}"),
             format!(
                 "transforms of the skinned mesh node and its parents (nodes {chain:?}) do not move a skinned mesh (glTF rule): ignored for skinning"

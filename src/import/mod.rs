@@ -56,6 +56,7 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
     match character {
         Some(mut c) if problems.errors.is_empty() => {
             c.warnings = problems.warnings;
+            c.notes = problems.notes;
             Ok(c)
         }
         _ => {
@@ -188,6 +189,7 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
         instances,
         clips,
         warnings: Vec::new(),
+        notes: Vec::new(),
     })
 }
 

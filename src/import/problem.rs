@@ -36,6 +36,9 @@ impl std::error::Error for ImportError {}
 pub(crate) struct Problems {
     pub errors: Vec<Problem>,
     pub warnings: Vec<Problem>,
+    /// What the file relies on that glTF defines but a reader may not expect (a skinned mesh
+    /// node's transform being ignored): not a problem, reported by `inspect`.
+    pub notes: Vec<Problem>,
 }
 
 impl Problems {
@@ -45,6 +48,10 @@ impl Problems {
 
     pub fn warn(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
         self.warnings.push(Problem::new(pointer, message));
+    }
+
+    pub fn note(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
+        self.notes.push(Problem::new(pointer, message));
     }
 
     pub fn push_error(&mut self, problem: Problem) {

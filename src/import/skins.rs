@@ -108,6 +108,7 @@ fn build_one(
         ordinal_of_palette,
         palette_of_ordinal,
         root_joints: Vec::new(),
+        has_inverse_binds: skin.inverse_bind_matrices().is_some(),
         non_joint_ancestors: Vec::new(),
     };
     find_roots(&mut data, &hierarchy.skeleton);

@@ -10,10 +10,12 @@
 //!
 //! `CharacterPose::evaluate` runs them; stages not built yet are named there, where they plug in.
 
+mod bounds;
 mod crowd;
 mod evaluate;
 mod request;
 
+pub use bounds::{MOTION_SAMPLES, motion_bounds};
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use request::{BlendSpec, ClipTime, PaletteMode, PoseRequest, TimeWrap, Transition, clip_time};

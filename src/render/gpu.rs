@@ -25,6 +25,16 @@ pub enum GpuError {
     Validation(String),
 }
 
+/// The backends to try, in order: `WGPU_BACKEND` when set; otherwise the primary ones (Vulkan,
+/// Metal, DirectX 12), then OpenGL only if none of them has an adapter. Creating a GL instance
+/// where Vulkan works would only log EGL errors on a machine without a GPU.
+pub fn backend_choices() -> Vec<wgpu::Backends> {
+    match std::env::var("WGPU_BACKEND") {
+        Ok(_) => vec![wgpu::Backends::from_env().unwrap_or(wgpu::Backends::all())],
+        Err(_) => vec![wgpu::Backends::PRIMARY, wgpu::Backends::SECONDARY],
+    }
+}
+
 /// An instance, adapter, device and queue.
 pub struct Gpu {
     pub instance: wgpu::Instance,
@@ -37,17 +47,26 @@ impl Gpu {
     /// A device without a window, on whatever adapter exists. Backends and debug flags follow the
     /// environment (`WGPU_BACKEND`, `WGPU_DEBUG`, `WGPU_VALIDATION`, ...).
     pub fn headless() -> Result<Self, GpuError> {
-        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-        desc.flags = wgpu::InstanceFlags::from_build_config();
-        let desc = desc.with_env();
-        let backends = desc.backends;
-        let instance = wgpu::Instance::new(desc);
-        let options = wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::HighPerformance,
-            ..Default::default()
-        };
-        let adapter = pollster::block_on(instance.request_adapter(&options))
-            .map_err(|source| GpuError::NoAdapter { backends, source })?;
+        let mut last = None;
+        for backends in backend_choices() {
+            let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+            desc.flags = wgpu::InstanceFlags::from_build_config();
+            desc.backends = backends;
+            let desc = desc.with_env();
+            let instance = wgpu::Instance::new(desc);
+            let options = wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            };
+            match pollster::block_on(instance.request_adapter(&options)) {
+                Ok(adapter) => return Self::on(instance, adapter),
+                Err(source) => last = Some(GpuError::NoAdapter { backends, source }),
+            }
+        }
+        Err(last.unwrap_or(GpuError::Readback("no backend to try".into())))
+    }
+
+    fn on(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self, GpuError> {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("skinscope"),
             required_features: wgpu::Features::empty(),

@@ -95,6 +95,7 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
         .iter()
         .map(|c| (c.clip.name().to_owned(), c.duration_secs()))
         .collect();
+    let at_end = viewer.at_end();
     let c = &mut viewer.controls;
     let label = |i: usize| {
         clips
@@ -112,10 +113,14 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
     });
     ui.horizontal(|ui| {
         if ui
-            .button(if c.playing { "Pause" } else { "Play" })
+            .button(if c.playing && !at_end {
+                "Pause"
+            } else {
+                "Play"
+            })
             .clicked()
         {
-            c.playing = !c.playing;
+            commands.push(UiCommand::PlayPause);
         }
         if ui.button("|< Step").on_hover_text("back 1/30 s").clicked() {
             commands.push(UiCommand::Step(-1));
