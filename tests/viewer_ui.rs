@@ -274,3 +274,161 @@ fn the_frame_drawn_after_a_step_a_seek_or_a_clip_change_shows_the_new_time() {
     assert_eq!(h.state().timeline_clip().0, wave.unwrap());
     assert_pose_shows_the_playhead(h.state(), "after a clip change");
 }
+
+#[test]
+fn a_clip_played_once_offers_play_at_its_end_and_play_restarts_it() {
+    let mut h = window_frames();
+    h.get_by_label("Loop").click();
+    h.run();
+    assert!(!h.state().controls.looping);
+    // Run the walk (1 s) to its end.
+    for _ in 0..5 {
+        h.state_mut().frame(Vec::new(), 0.25);
+    }
+    h.run();
+    assert!(h.state().at_end());
+    assert!(h.state().controls.playing);
+    h.get_by_label("Play").click();
+    h.step();
+    assert!(!h.state().at_end());
+    assert!(h.state().time_secs() < 0.1, "{}", h.state().time_secs());
+    assert!(h.state().controls.playing);
+    h.run();
+    assert!(h.query_by_label("Pause").is_some());
+}
+
+#[test]
+fn switching_clips_keeps_the_playheads_phase() {
+    let mut h = window_frames();
+    h.get_by_label("Pause").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Time (s)")
+        .set_value_accesskit(0.75);
+    h.run();
+    assert!((h.state().time_secs() - 0.75).abs() < 1e-3);
+    // walk (1 s) at 75% -> wave (1.6 s) at 75%: 1.2 s, not a time clamped to either clip.
+    h.get_by_label("Clip").click();
+    h.run();
+    h.get_by_label("wave (1.60 s)").click();
+    h.run();
+    let t = h.state().time_secs();
+    assert!((t - 1.2).abs() < 1e-3, "{t}");
+}
+
+#[test]
+fn a_crowd_set_back_to_zero_reframes_and_f_frames_the_whole_clip() {
+    use skinscope::viewer::WindowRequest;
+    let mut viewer = Viewer::new(builtin::character().unwrap(), None);
+    viewer.controls.crowd = 4;
+    viewer.frame(Vec::new(), 0.0);
+    viewer.window_requests.clear();
+    viewer.controls.crowd = 0;
+    viewer.frame(Vec::new(), 0.0);
+    assert!(viewer.window_requests.contains(&WindowRequest::FrameCamera));
+    // F frames the wave's whole motion: the raised arm at the top of the wave is inside.
+    let wave = viewer
+        .character
+        .clips
+        .iter()
+        .position(|c| c.clip.name() == "wave")
+        .unwrap();
+    viewer.controls.clip = wave;
+    viewer.controls.playing = false;
+    viewer.frame(Vec::new(), 0.0);
+    let (lo, hi) = viewer.world_bounds().unwrap();
+    for k in 0..=16 {
+        let t = 1.6 * k as f32 / 16.0;
+        let mut pose = skinscope::pose::CharacterPose::new(&viewer.character);
+        pose.evaluate(
+            &viewer.character,
+            &skinscope::pose::PoseRequest::clip(wave, t)
+                .with_wrap(skinscope::pose::TimeWrap::Clamp),
+        )
+        .unwrap();
+        let (a, b) = pose.world_bounds(&viewer.character).unwrap();
+        let slack = 0.02 * (hi - lo).length();
+        assert!(
+            a.cmpge(lo - slack).all() && b.cmple(hi + slack).all(),
+            "t = {t}"
+        );
+    }
+}
+
+#[test]
+fn the_split_view_and_the_colourings_are_labelled() {
+    let mut h = harness();
+    h.get_by_label("Split view, right:").click();
+    h.run();
+    assert!(h.query_by_label("left: animated palette").is_some());
+    assert!(h.query_by_label("right: bind palette").is_some());
+    h.get_by_label("Colour by").click();
+    h.run();
+    h.get_by_label("influence count").click();
+    h.run();
+    for entry in [
+        "1 influence",
+        "4 influences",
+        "more than 4 (some weight dropped)",
+    ] {
+        assert!(h.query_by_label(entry).is_some(), "{entry}");
+    }
+    h.get_by_label("Colour by").click();
+    h.run();
+    h.get_by_label("dominant joint").click();
+    h.run();
+    assert!(h.query_by_label("pelvis (palette 0)").is_some());
+}
+
+#[test]
+fn a_long_error_wraps_within_the_panel() {
+    let mut h = harness();
+    let long = format!("/{}/missing.glb", "a_very_long_folder_name".repeat(12));
+    h.state_mut().controls.path = long.clone();
+    h.run();
+    h.get_by_label("Open").click();
+    h.run();
+    let label = h.get_by_label_contains("Could not open");
+    // Within the panel (and its margins), where the unbroken path would run far beyond it.
+    let panel = skinscope::ui::PANEL_WIDTH + 16.0;
+    assert!(
+        label.rect().width() <= panel,
+        "{} wide in a {panel} panel",
+        label.rect().width()
+    );
+}
+
+#[test]
+fn the_time_field_shows_three_decimals() {
+    let mut h = harness();
+    h.get_by_label("Pause").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Time (s)")
+        .set_value_accesskit(0.25);
+    h.run();
+    // The slider's number field, as a reader sees it: always three decimals ("0.25" before).
+    assert!(h.query_by_value("0.250").is_some());
+}
+
+#[test]
+fn joint_names_that_would_overlap_are_skipped() {
+    use egui::{Rect, pos2, vec2};
+    let at = |x: f32, y: f32| Rect::from_min_size(pos2(x, y), vec2(40.0, 12.0));
+    let shown = skinscope::ui::overlay::place_labels(&[
+        at(0.0, 0.0),
+        at(10.0, 5.0),  // on top of the first
+        at(0.0, 20.0),  // clear below
+        at(45.0, 0.0),  // clear beside
+        at(30.0, 25.0), // over the third
+    ]);
+    assert_eq!(shown, [true, false, true, true, false]);
+}
+
+#[test]
+fn browse_without_a_desktop_portal_says_why() {
+    let problem = skinscope::app::file_dialog_problem(None).unwrap();
+    assert!(problem.contains("desktop portal"), "{problem}");
+    assert!(
+        skinscope::app::file_dialog_problem(Some(std::ffi::OsStr::new("unix:path=/run/bus")))
+            .is_none()
+    );
+}

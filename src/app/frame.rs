@@ -173,8 +173,20 @@ impl App {
         match answer {
             Some(Ok(picked)) => {
                 self.dialog = None;
-                if let Some(path) = picked {
-                    let _ = self.viewer.open(&path);
+                let quick = self
+                    .dialog_opened
+                    .take()
+                    .is_some_and(|t| t.elapsed() < super::DIALOG_FAILED_WITHIN);
+                match picked {
+                    Some(path) => {
+                        let _ = self.viewer.open(&path);
+                    }
+                    None if quick => {
+                        self.viewer.load_error = Some(
+                            "the file dialog closed at once: no desktop portal answered (see the log); type the file's path above, or drop the file on the window".into(),
+                        )
+                    }
+                    None => {}
                 }
             }
             Some(Err(std::sync::mpsc::TryRecvError::Disconnected)) => self.dialog = None,

@@ -85,6 +85,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         last_view: None,
         renderer_copies: 1,
         dialog: None,
+        dialog_opened: None,
         saved_recent,
     };
     event_loop
@@ -123,16 +124,38 @@ struct App {
     renderer_copies: usize,
     /// A file dialog running on its own thread (the window keeps drawing); `None` when closed.
     dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// When the running dialog was opened.
+    dialog_opened: Option<Instant>,
     /// The recent-files list as last saved.
     saved_recent: Vec<PathBuf>,
 }
 
+/// Why the file dialog cannot open, when that can be told before trying: on Linux rfd asks the
+/// desktop portal over the D-Bus session bus (`session_bus`: `DBUS_SESSION_BUS_ADDRESS`).
+pub fn file_dialog_problem(session_bus: Option<&std::ffi::OsStr>) -> Option<String> {
+    let needs_portal = cfg!(all(unix, not(target_os = "macos")));
+    (needs_portal && session_bus.is_none_or(|b| b.is_empty())).then(|| {
+        "the file dialog needs a desktop portal (xdg-desktop-portal on a D-Bus session), and there is none: type the file's path above, or drop the file on the window".to_string()
+    })
+}
+
+/// A dialog that closes this quickly was not answered by a person: its portal failed.
+const DIALOG_FAILED_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
+
 impl App {
-    /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`.
+    /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`. When no
+    /// dialog can open, the panel says why.
     fn browse(&mut self) {
         if self.dialog.is_some() {
             return;
         }
+        if let Some(problem) =
+            file_dialog_problem(std::env::var_os("DBUS_SESSION_BUS_ADDRESS").as_deref())
+        {
+            self.viewer.load_error = Some(problem);
+            return;
+        }
+        self.dialog_opened = Some(Instant::now());
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let picked = rfd::FileDialog::new()

@@ -11,7 +11,8 @@ use crate::character::Character;
 pub const MOTION_SAMPLES: usize = 24;
 
 /// Bounds (min, max) of the posed vertices over the request's whole main clip (the blend in
-/// step, the transition as requested), sampled at `MOTION_SAMPLES` times; the request's own
+/// step, the transition as requested), sampled at `MOTION_SAMPLES` times that do not depend on
+/// the request's own time, so every frame of a clip gets the same bounds; the request's own
 /// frame alone for the rest pose or a bind or identity palette. `None` without vertices.
 pub fn motion_bounds(c: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3)> {
     let mut pose = CharacterPose::new(c);
@@ -21,10 +22,10 @@ pub fn motion_bounds(c: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3
             bounds = Some(bounds.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
         }
     };
-    pose.evaluate(c, request).ok()?;
-    add(&pose);
     let animated = request.palette == PaletteMode::Animated;
     let Some(main) = request.clip.filter(|m| animated && m.clip < c.clips.len()) else {
+        pose.evaluate(c, request).ok()?;
+        add(&pose);
         return bounds;
     };
     let duration = c.clips[main.clip].duration_secs();

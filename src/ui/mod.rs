@@ -7,6 +7,7 @@ use crate::debug::colors::ColorView;
 use crate::pose::PaletteMode;
 use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
 
+pub mod legend;
 pub mod overlay;
 
 /// Width of the side panel in points.
@@ -22,7 +23,39 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
         .show(ui, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| panel(ui, viewer, &mut commands));
         });
-    (commands, ui.available_rect_before_wrap())
+    let view = ui.available_rect_before_wrap();
+    if viewer.controls.split && viewer.comparing() {
+        split_labels(ui, viewer, view);
+    }
+    (commands, view)
+}
+
+fn palette_name(mode: PaletteMode) -> &'static str {
+    match mode {
+        PaletteMode::Animated => "animated",
+        PaletteMode::Bind => "bind",
+        PaletteMode::Identity => "identity",
+    }
+}
+
+/// Each half of the split view named by the palette it shows.
+fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
+    let halves = [
+        ("left", view.left(), viewer.controls.palette),
+        ("right", view.center().x, viewer.controls.compare),
+    ];
+    for (side, x, mode) in halves {
+        egui::Area::new(ui.make_persistent_id(("split-label", side)))
+            .fixed_pos(egui::pos2(x + 8.0, view.top() + 8.0))
+            .interactable(false)
+            .show(ui.ctx(), |ui| {
+                ui.label(
+                    RichText::new(format!("{side}: {} palette", palette_name(mode)))
+                        .color(Color32::WHITE)
+                        .background_color(Color32::from_black_alpha(140)),
+                );
+            });
+    }
 }
 
 /// The panel's sections.
@@ -77,11 +110,25 @@ fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         });
     }
     if let Some(error) = &viewer.load_error {
-        ui.colored_label(
-            Color32::from_rgb(255, 110, 100),
-            format!("Could not open: {error}"),
-        );
+        error_label(ui, &format!("Could not open: {error}"));
     }
+}
+
+/// An error in red, wrapped to the panel's width anywhere (paths have no spaces to break at).
+fn error_label(ui: &mut Ui, text: &str) {
+    let mut job = egui::text::LayoutJob::single_section(
+        text.to_owned(),
+        egui::TextFormat::simple(
+            egui::FontId::proportional(13.0),
+            Color32::from_rgb(255, 110, 100),
+        ),
+    );
+    job.wrap = egui::text::TextWrapping {
+        max_width: ui.available_width(),
+        break_anywhere: true,
+        ..Default::default()
+    };
+    ui.add(egui::Label::new(job).wrap());
 }
 
 fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
@@ -151,7 +198,7 @@ fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     let response = ui.add(
         egui::Slider::new(&mut time, 0.0..=duration.max(FRAME_STEP_SECS))
             .text("Time (s)")
-            .max_decimals(3),
+            .fixed_decimals(3),
     );
     // A focused slider writes back its value rounded to the decimals it shows; only a real move
     // (more than that rounding) is a seek.
@@ -298,7 +345,10 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
         ui.radio_value(&mut c.compare, PaletteMode::Bind, "Bind");
         ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
     });
-    if c.color_view == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
+    let choice = c.color_view;
+    legend::show(ui, viewer);
+    let c = &mut viewer.controls;
+    if choice == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
         ui.label(RichText::new("click a joint, or pick one in the skeleton").weak());
     }
     ui.label(RichText::new("click a joint to select it, a vertex to list its weights").weak());
@@ -431,7 +481,7 @@ fn problems_section(ui: &mut Ui, viewer: &Viewer) {
     .default_open(viewer.load_error.is_some())
     .show(ui, |ui| {
         if let Some(e) = &viewer.load_error {
-            ui.colored_label(Color32::from_rgb(255, 110, 100), e);
+            error_label(ui, e);
         }
         for w in warnings {
             ui.label(format!("warning {w}"));
