@@ -1,14 +1,16 @@
-// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl and skinning.wgsl.
+// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl, morph.wgsl and
+// skinning.wgsl.
 
 // One draw: an instance's primitive. `palette_base` is where its skin's palette starts (0: the
-// shared identity entry, for unskinned meshes).
+// shared identity entry, for unskinned meshes); `morph_first` and `morph_count` are its non-zero
+// morph weights in `morph_active`, `morph_vertices` its vertex count (the deltas' stride).
 struct Draw {
     world_from_mesh: mat4x4<f32>,
     base_color: vec4<f32>,
     palette_base: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    morph_first: u32,
+    morph_count: u32,
+    morph_vertices: u32,
 }
 
 @group(0) @binding(1) var<storage, read> draws: array<Draw>;
@@ -35,9 +37,14 @@ struct VertexOut {
 
 // The draw index arrives as the instance index (each draw is issued as instance i..i+1).
 @vertex
-fn vs_main(v: VertexIn, @builtin(instance_index) draw_index: u32) -> VertexOut {
+fn vs_main(
+    v: VertexIn,
+    @builtin(instance_index) draw_index: u32,
+    @builtin(vertex_index) vertex: u32,
+) -> VertexOut {
     let d = draws[draw_index];
-    let skinned = skin_vertex(d.palette_base, v.position, v.normal, v.joints, v.weights);
+    let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
+    let skinned = skin_vertex(d.palette_base, m.position, m.normal, v.joints, v.weights);
     let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;

@@ -1,6 +1,6 @@
-// GPU-equals-CPU check: skins an array of vertices with `skin_vertex` in a compute pass, so tests
-// (and `skinscope check`) can compare the shader's skinning with the CPU reference.
-// Composed after skinning.wgsl.
+// GPU-equals-CPU check: morphs and skins an array of vertices with `morph_vertex` and
+// `skin_vertex` in a compute pass, so tests can compare the shaders' functions with the CPU
+// reference. Composed after morph.wgsl and skinning.wgsl.
 
 struct CheckVertex {
     position: vec4<f32>,
@@ -12,6 +12,8 @@ struct CheckVertex {
 struct CheckParams {
     vertex_count: u32,
     palette_base: u32,
+    morph_first: u32,
+    morph_count: u32,
 }
 
 @group(0) @binding(0) var<storage, read> vertices: array<CheckVertex>;
@@ -26,7 +28,8 @@ fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let v = vertices[i];
-    let s = skin_vertex(params.palette_base, v.position.xyz, v.normal.xyz, v.joints, v.weights);
+    let m = morph_vertex(params.morph_first, params.morph_count, params.vertex_count, i, v.position.xyz, v.normal.xyz);
+    let s = skin_vertex(params.palette_base, m.position, m.normal, v.joints, v.weights);
     skinned[2u * i] = vec4<f32>(s.position, 1.0);
     skinned[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
 }

@@ -92,6 +92,8 @@ pub struct MeshInstance {
     pub mesh: usize,
     /// Index into `Character::skins` when the mesh is skinned.
     pub skin: Option<usize>,
+    /// Morph weights when no clip drives them: the node's `weights`, else the mesh's.
+    pub default_weights: Vec<f32>,
 }
 
 /// One glTF mesh (for one skin, see `Character::meshes`).
@@ -103,6 +105,8 @@ pub struct MeshData {
     pub primitives: Vec<Primitive>,
     /// Default morph target weights (`mesh.weights`), one per target.
     pub morph_weights: Vec<f32>,
+    /// The targets' names (`mesh.extras.targetNames`, else their indices), one per target.
+    pub target_names: Vec<String>,
 }
 
 /// Triangles with their vertex attributes, in the mesh node's space.
@@ -117,7 +121,7 @@ pub struct Primitive {
     /// Skinning influences in palette indices of the instance's skin, weights summing to one.
     pub skinning: Option<Skinning>,
     pub material: Material,
-    /// Morph targets, kept for later: displacements per vertex.
+    /// Morph targets: displacements per vertex, applied before skinning.
     pub morph_targets: Vec<MorphTarget>,
 }
 
@@ -175,7 +179,7 @@ pub struct ClipData {
     pub index: usize,
     /// Joint and rigid-node tracks (targets are skeleton joints).
     pub clip: Clip,
-    /// Morph-weight tracks, kept for later.
+    /// Morph-weight tracks, one per animated mesh node.
     pub morph_tracks: Vec<MorphTrack>,
     /// One entry per glTF channel, in file order.
     pub channels: Vec<ChannelInfo>,

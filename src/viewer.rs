@@ -10,7 +10,9 @@ use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::import;
-use crate::pose::{CharacterPose, ClipTime, Crowd, PaletteMode, PoseRequest, TimeWrap, Transition};
+use crate::pose::{
+    CharacterPose, ClipTime, Crowd, MorphOverride, PaletteMode, PoseRequest, TimeWrap, Transition,
+};
 
 /// The largest crowd the panel offers, whatever the GPU.
 pub const MAX_PANEL_CROWD: usize = 10_000;
@@ -55,6 +57,10 @@ pub struct Controls {
     pub crowd: usize,
     /// The path typed in the panel's file field.
     pub path: String,
+    /// Hold the morph sliders against the clip's weights.
+    pub morph_override: bool,
+    /// The morph sliders: per `Character::meshes` entry, one weight per target.
+    pub morph_sliders: Vec<Vec<f32>>,
 }
 
 impl Controls {
@@ -86,6 +92,8 @@ impl Controls {
             compare: PaletteMode::Bind,
             crowd: 0,
             path: String::new(),
+            morph_override: false,
+            morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
         }
     }
 }
@@ -446,6 +454,7 @@ impl Viewer {
             palette: c.palette,
             ..PoseRequest::default()
         };
+        request.morph_overrides = self.morph_overrides();
         if c.blend {
             let (time_a, _) = self.synced.times_secs();
             request.clip = (c.blend_a < clip_count).then_some(ClipTime {
@@ -470,6 +479,38 @@ impl Viewer {
             },
         });
         request
+    }
+
+    /// The sliders as overrides, when the switch holds them against the clip.
+    fn morph_overrides(&self) -> Vec<MorphOverride> {
+        let c = &self.controls;
+        if !c.morph_override {
+            return Vec::new();
+        }
+        self.character
+            .meshes
+            .iter()
+            .zip(&c.morph_sliders)
+            .flat_map(|(mesh, sliders)| {
+                sliders
+                    .iter()
+                    .enumerate()
+                    .map(|(target, &weight)| MorphOverride {
+                        mesh: mesh.index,
+                        target,
+                        weight,
+                    })
+            })
+            .collect()
+    }
+
+    /// The live morph weights of each mesh (of the first node drawing it), for the panel.
+    pub fn live_morph_weights(&self, mesh: usize) -> &[f32] {
+        self.character
+            .instances
+            .iter()
+            .position(|i| i.mesh == mesh)
+            .map_or(&[], |i| self.pose.morph.of(i))
     }
 
     /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the

@@ -441,3 +441,53 @@ fn golden_images() {
         &render_frame(&gpu, &man, &wire).unwrap(),
     );
 }
+
+#[test]
+fn morphed_silhouettes_match_cpu_projected_triangles() {
+    // The vertex shader's morph (before skinning) against the CPU reference, through the real
+    // pipeline: AnimatedMorphCube squashed mid-clip, and MorphPrimitivesTest at its defaults.
+    let gpu = gpu();
+    for (file, time) in [
+        ("AnimatedMorphCube/AnimatedMorphCube.glb", 1.5),
+        ("MorphPrimitivesTest/MorphPrimitivesTest.glb", 0.0),
+    ] {
+        let c = load(file);
+        let request = FrameRequest {
+            size: (240, 180),
+            pose: if c.clips.is_empty() {
+                PoseRequest::default()
+            } else {
+                PoseRequest::clip(0, time)
+            },
+            options: DrawOptions {
+                silhouette: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let pixels = render_frame(&gpu, &c, &request).unwrap();
+        let gpu_mask: Vec<bool> = pixels.chunks_exact(4).map(|p| p[0] > 127).collect();
+        let mut pose = CharacterPose::new(&c);
+        let camera = headless::pose_and_frame(&c, &mut pose, &request).unwrap();
+        assert!(pose.morph.weights.iter().any(|w| *w != 0.0), "{file}");
+        let cpu_mask = cpu_silhouette(
+            &c,
+            &pose,
+            camera.clip_from_world(240.0 / 180.0),
+            request.size,
+        );
+        let both = gpu_mask
+            .iter()
+            .zip(&cpu_mask)
+            .filter(|(a, b)| **a && **b)
+            .count();
+        let either = gpu_mask
+            .iter()
+            .zip(&cpu_mask)
+            .filter(|(a, b)| **a || **b)
+            .count();
+        let iou = both as f64 / either.max(1) as f64;
+        assert!(either > 240 * 180 / 50, "{file}: {either} pixels");
+        assert!(iou >= 0.98, "{file}: IoU {iou}");
+    }
+}

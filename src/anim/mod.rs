@@ -18,6 +18,7 @@
 //! ```
 
 mod clip;
+mod morph;
 mod playback;
 mod pose;
 mod sample;
@@ -28,6 +29,7 @@ pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
     TrackValue,
 };
+pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };

@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use glam::Vec3;
 use skinscope::character::Character;
 use skinscope::import;
-use skinscope::pose::{ClipTime, PaletteMode, PoseRequest};
+use skinscope::pose::{ClipTime, MorphOverride, PaletteMode, PoseRequest};
 
 /// What to pose: a file (default: the built-in character) at a clip time.
 #[derive(clap::Args, Clone, Debug)]
@@ -27,6 +27,10 @@ pub struct PoseArgs {
     /// Which palette skins the mesh.
     #[arg(long, value_enum, default_value = "animated")]
     pub palette: PaletteArg,
+    /// A morph target's weight on top of the clip's: MESH:TARGET=WEIGHT, mesh and target by
+    /// name or index (repeatable).
+    #[arg(long, allow_hyphen_values = true)]
+    pub morph: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -97,8 +101,67 @@ impl PoseArgs {
             }
             request = request.with_blend(find_clip(character, key)?, weight);
         }
+        request.morph_overrides = self
+            .morph
+            .iter()
+            .map(|spec| parse_morph(character, spec))
+            .collect::<Result<_, _>>()?;
         Ok(request)
     }
+}
+
+/// `MESH:TARGET=WEIGHT`, mesh and target by name (`mesh.extras.targetNames`) or index.
+fn parse_morph(character: &Character, spec: &str) -> Result<MorphOverride, String> {
+    let bad = || format!("--morph {spec:?} is not MESH:TARGET=WEIGHT");
+    let (target_at, weight) = spec.rsplit_once('=').ok_or_else(bad)?;
+    let (mesh_key, target_key) = target_at.rsplit_once(':').ok_or_else(bad)?;
+    let weight = parse_finite(weight)?;
+    let mesh = character
+        .meshes
+        .iter()
+        .find(|m| m.name == mesh_key)
+        .or_else(|| {
+            let index: usize = mesh_key.parse().ok()?;
+            character.meshes.iter().find(|m| m.index == index)
+        })
+        .ok_or_else(|| {
+            let names: Vec<String> = character
+                .meshes
+                .iter()
+                .filter(|m| !m.target_names.is_empty())
+                .map(|m| format!("{}: {:?}", m.index, m.name))
+                .collect();
+            format!(
+                "--morph {spec:?}: no mesh {mesh_key:?}; the meshes with morph targets are {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )
+        })?;
+    let target = mesh
+        .target_names
+        .iter()
+        .position(|n| n == target_key)
+        .or_else(|| {
+            target_key
+                .parse()
+                .ok()
+                .filter(|&t| t < mesh.target_names.len())
+        })
+        .ok_or_else(|| {
+            format!(
+                "--morph {spec:?}: mesh {:?} has no target {target_key:?}; its targets are {}",
+                mesh.name,
+                mesh.target_names.join(", ")
+            )
+        })?;
+    Ok(MorphOverride {
+        mesh: mesh.index,
+        target,
+        weight,
+    })
 }
 
 /// A clip by name, or by index when no clip has that name.

@@ -117,6 +117,7 @@ pub enum ColorArg {
     WeightSum,
     Influences,
     Displacement,
+    MorphDisplacement,
 }
 
 impl From<ColorArg> for ColorView {
@@ -127,6 +128,7 @@ impl From<ColorArg> for ColorView {
             ColorArg::WeightSum => ColorView::WeightSumDeviation,
             ColorArg::Influences => ColorView::InfluenceCount,
             ColorArg::Displacement => ColorView::Displacement,
+            ColorArg::MorphDisplacement => ColorView::MorphDisplacement,
         }
     }
 }

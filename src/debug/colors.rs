@@ -23,6 +23,8 @@ pub enum ColorView {
     InfluenceCount,
     /// Distance each vertex moves between the compared palettes, as a heat map.
     Displacement,
+    /// How far morphing moved each vertex this frame (bind space), as a heat map.
+    MorphDisplacement,
 }
 
 /// A stable, distinct colour for an index: hues spaced by the golden angle, with brightness and
@@ -98,6 +100,16 @@ pub fn vertex_colors(
                 .iter()
                 .map(|primitive| {
                     let n = primitive.positions.len();
+                    if view == ColorView::MorphDisplacement {
+                        offset += n;
+                        let (morphed, _) =
+                            crate::pose::morphed_vertices(primitive, pose.morph.of(i));
+                        return morphed
+                            .iter()
+                            .zip(&primitive.positions)
+                            .map(|(m, p)| heat(m.distance(*p) / (0.1 * size)))
+                            .collect();
+                    }
                     let colors = (0..n)
                         .map(|v| {
                             let Some(sk) = primitive.skinning.as_ref().filter(|_| skin.is_some())
@@ -111,7 +123,7 @@ pub fn vertex_colors(
                             };
                             let (j, w) = (sk.joints[v], sk.weights[v]);
                             match view {
-                                ColorView::Material => Vec4::ONE,
+                                ColorView::Material | ColorView::MorphDisplacement => Vec4::ONE,
                                 ColorView::DominantJoint => {
                                     let k =
                                         (0..4).max_by(|a, b| w[*a].total_cmp(&w[*b])).unwrap_or(0);

@@ -51,12 +51,15 @@ pub struct NodeWorld {
     pub world_from_joint: [f32; 16],
 }
 
-/// A mesh node's posed world transform.
+/// A mesh node's posed world transform and morph weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeshNodeWorld {
     pub node: usize,
     pub mesh: String,
     pub skinned: bool,
+    /// The frame's morph weights, one per target (empty without targets).
+    #[serde(default)]
+    pub morph_weights: Vec<f32>,
     /// `world_from_mesh`, 16 floats column-major.
     pub world_from_mesh: [f32; 16],
 }
@@ -115,6 +118,7 @@ pub fn palettes(c: &Character, pose: &CharacterPose, request: &PoseRequest) -> P
             node: instance.node,
             mesh: c.meshes[instance.mesh].name.clone(),
             skinned: instance.skin.is_some(),
+            morph_weights: pose.morph.of(i).to_vec(),
             world_from_mesh: pose.world_from_mesh[i].to_cols_array(),
         })
         .collect();
@@ -161,7 +165,9 @@ fn instance_world_normals(c: &Character, pose: &CharacterPose, i: usize) -> Vec<
     let palette = pose.instance_palette(i);
     let mut out = Vec::new();
     for primitive in &c.meshes[instance.mesh].primitives {
-        for (v, &n) in primitive.normals.iter().enumerate() {
+        // Morphed in bind space, then skinned.
+        let (_, normals) = crate::pose::morphed_vertices(primitive, pose.morph.of(i));
+        for (v, &n) in normals.iter().enumerate() {
             let normal = match (palette, &primitive.skinning) {
                 (Some(palette), Some(s)) => {
                     crate::anim::skin_normal(palette, s.joints[v].map(u32::from), s.weights[v], n)

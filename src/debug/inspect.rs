@@ -54,7 +54,27 @@ pub struct ClipReport {
     pub channels: usize,
     pub interpolations: Vec<&'static str>,
     pub morph_channels: usize,
+    /// Each morph-weight track: the node it animates, its targets, keys and interpolation.
+    pub weight_tracks: Vec<WeightTrackReport>,
     pub events: Vec<EventReport>,
+}
+
+#[derive(Serialize)]
+pub struct WeightTrackReport {
+    pub node: usize,
+    pub targets: usize,
+    pub keys: usize,
+    pub interpolation: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct TargetReport {
+    pub name: String,
+    /// The attributes the target displaces ("POSITION", "NORMAL", "TANGENT"), over all
+    /// primitives.
+    pub attributes: Vec<&'static str>,
+    /// The mesh's default weight for it.
+    pub default_weight: f32,
 }
 
 #[derive(Serialize)]
@@ -72,6 +92,8 @@ pub struct MeshReport {
     pub primitives: usize,
     pub skinned: bool,
     pub morph_targets: usize,
+    /// The morph targets by name (`extras.targetNames`, else their index).
+    pub targets: Vec<TargetReport>,
     pub textured: bool,
 }
 
@@ -203,6 +225,13 @@ impl Report {
                         String::new()
                     }
                 );
+                for t in &c.weight_tracks {
+                    let _ = writeln!(
+                        s,
+                        "    weights of node {}: {} targets, {} keys ({})",
+                        t.node, t.targets, t.keys, t.interpolation
+                    );
+                }
                 for e in &c.events {
                     let _ = writeln!(s, "    event {:?} at {:.3} s", e.name, e.time_secs);
                 }
@@ -227,6 +256,15 @@ impl Report {
                         String::new()
                     }
                 );
+                for (k, t) in m.targets.iter().enumerate() {
+                    let _ = writeln!(
+                        s,
+                        "    target {k} {:?}: {}; default weight {}",
+                        t.name,
+                        t.attributes.join(", "),
+                        t.default_weight
+                    );
+                }
             }
         }
         let i = &self.influences;
@@ -326,6 +364,16 @@ fn clip_reports(c: &Character) -> Vec<ClipReport> {
                 channels: clip.channels.len(),
                 interpolations,
                 morph_channels: clip.morph_tracks.len(),
+                weight_tracks: clip
+                    .morph_tracks
+                    .iter()
+                    .map(|t| WeightTrackReport {
+                        node: t.node,
+                        targets: t.targets,
+                        keys: t.times.len(),
+                        interpolation: interpolation_name(t.interpolation),
+                    })
+                    .collect(),
                 events: clip
                     .clip
                     .events()
@@ -335,6 +383,33 @@ fn clip_reports(c: &Character) -> Vec<ClipReport> {
                         time_secs: e.time_secs,
                     })
                     .collect(),
+            }
+        })
+        .collect()
+}
+
+fn target_reports(m: &crate::character::MeshData) -> Vec<TargetReport> {
+    m.target_names
+        .iter()
+        .enumerate()
+        .map(|(t, name)| {
+            let has = |pick: fn(&crate::character::MorphTarget) -> bool| {
+                m.primitives
+                    .iter()
+                    .any(|p| p.morph_targets.get(t).is_some_and(pick))
+            };
+            let attributes = [
+                ("POSITION", has(|x| x.positions.is_some())),
+                ("NORMAL", has(|x| x.normals.is_some())),
+                ("TANGENT", has(|x| x.tangents.is_some())),
+            ]
+            .into_iter()
+            .filter_map(|(name, present)| present.then_some(name))
+            .collect();
+            TargetReport {
+                name: name.clone(),
+                attributes,
+                default_weight: m.morph_weights.get(t).copied().unwrap_or(0.0),
             }
         })
         .collect()
@@ -355,6 +430,7 @@ fn mesh_reports(c: &Character) -> Vec<MeshReport> {
             primitives: m.primitives.len(),
             skinned: m.primitives.iter().any(|p| p.skinning.is_some()),
             morph_targets: m.morph_weights.len(),
+            targets: target_reports(m),
             textured: m
                 .primitives
                 .iter()

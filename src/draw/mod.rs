@@ -17,6 +17,9 @@ pub fn extract(pose: &CharacterPose) -> Posed<'_> {
         palette_stride: pose.palette.len(),
         palette_base: &pose.palette_base,
         world_from_mesh: &pose.world_from_mesh,
+        morph_weights: &pose.morph.weights,
+        morph_stride: pose.morph.weights.len(),
+        morph_base: &pose.morph.base,
     }
 }
 
@@ -27,6 +30,9 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         palette_stride: crowd.palette_len(),
         palette_base: &crowd.palette_base,
         world_from_mesh: &crowd.world_from_mesh,
+        morph_weights: &crowd.morph_weights,
+        morph_stride: crowd.morph_stride,
+        morph_base: &crowd.morph_base,
     }
 }
 
@@ -48,9 +54,11 @@ pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {
 
 /// What a renderer needs to hold `copies` copies of the character.
 pub fn capacity(character: &Character, copies: usize) -> Capacity {
+    let pose = CharacterPose::new(character);
     Capacity {
         copies,
-        palette_entries: CharacterPose::new(character).palette.len(),
+        palette_entries: pose.palette.len(),
+        morph_weights: pose.morph.weights.len(),
         grid_around: rest_bounds(character),
     }
 }

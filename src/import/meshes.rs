@@ -94,11 +94,16 @@ pub(crate) fn build(
                 meshes.len() - 1
             }
         };
+        let default_weights = match node.weights() {
+            Some(w) if w.len() == targets => w.to_vec(),
+            _ => meshes[mesh_slot].morph_weights.clone(),
+        };
         instances.push(MeshInstance {
             node: node_index,
             skeleton_joint: hierarchy.joint_of_node[node_index],
             mesh: mesh_slot,
             skin: skin_position,
+            default_weights,
         });
     }
     // Meshes no scene node draws are still checked: a broken mesh is a broken file.
@@ -175,6 +180,7 @@ fn build_mesh(
     if problems.errors.len() > errors_before {
         return None;
     }
+    let target_names = target_names(mesh, targets);
     Some(MeshData {
         name: mesh
             .name()
@@ -183,7 +189,26 @@ fn build_mesh(
         index: mesh.index(),
         primitives,
         morph_weights,
+        target_names,
     })
+}
+
+/// The targets' names from `mesh.extras.targetNames` (the convention Blender and three.js
+/// follow), else their indices.
+fn target_names(mesh: &gltf::Mesh<'_>, targets: usize) -> Vec<String> {
+    let named: Option<Vec<String>> = mesh
+        .extras()
+        .as_ref()
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|v| {
+            v.get("targetNames")?
+                .as_array()?
+                .iter()
+                .map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .filter(|names: &Vec<String>| names.len() == targets);
+    named.unwrap_or_else(|| (0..targets).map(|t| t.to_string()).collect())
 }
 
 fn vec3s(values: Vec<f32>) -> Vec<Vec3> {

@@ -29,13 +29,13 @@ pub fn motion_bounds(c: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3
         return bounds;
     };
     let duration = c.clips[main.clip].duration_secs();
+    let mut at = PoseRequest {
+        wrap: TimeWrap::Clamp,
+        ..request.clone()
+    };
     for k in 0..MOTION_SAMPLES {
         let time_secs = duration * k as f32 / (MOTION_SAMPLES - 1) as f32;
-        let at = PoseRequest {
-            clip: Some(ClipTime { time_secs, ..main }),
-            wrap: TimeWrap::Clamp,
-            ..*request
-        };
+        at.clip = Some(ClipTime { time_secs, ..main });
         if pose.evaluate(c, &at).is_ok() {
             add(&pose);
         }

@@ -30,6 +30,11 @@ pub struct Crowd {
     pub world_from_mesh: Vec<Mat4>,
     /// Where each instance's palette starts within a member's entries.
     pub palette_base: Vec<u32>,
+    /// Each member's morph weights, `morph_stride` per member (at least one slot each).
+    pub morph_weights: Vec<f32>,
+    pub morph_stride: usize,
+    /// Instance `i`'s weights within a member's: `morph_base[i]..morph_base[i + 1]`.
+    pub morph_base: Vec<u32>,
     instances: usize,
     /// One pose scratch per block of members, made once: a frame allocates nothing.
     scratch: Vec<CharacterPose>,
@@ -67,6 +72,9 @@ impl Crowd {
             palette: vec![Mat4::IDENTITY; template.palette.len() * count],
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len() * count],
             palette_base: template.palette_base.clone(),
+            morph_weights: vec![0.0; template.morph.weights.len().max(1) * count],
+            morph_stride: template.morph.weights.len().max(1),
+            morph_base: template.morph.base.clone(),
             instances: c.instances.len(),
             scratch: (0..count.div_ceil(BLOCK))
                 .map(|_| CharacterPose::new(c))
@@ -99,18 +107,21 @@ impl Crowd {
         let members = &self.members;
         let instances = self.instances;
         let palette_len = self.palette_len;
+        let stride = self.morph_stride;
         self.palette
             .par_chunks_mut(palette_len * BLOCK)
             .zip(
                 self.world_from_mesh
                     .par_chunks_mut(instances.max(1) * BLOCK),
             )
+            .zip(self.morph_weights.par_chunks_mut(stride * BLOCK))
             .zip(self.scratch.par_iter_mut())
             .enumerate()
-            .for_each(|(block, ((palettes, worlds), pose))| {
-                for (i, (palette, world)) in palettes
+            .for_each(|(block, (((palettes, worlds), morphs), pose))| {
+                for (i, ((palette, world), morph)) in palettes
                     .chunks_mut(palette_len)
                     .zip(worlds.chunks_mut(instances.max(1)))
+                    .zip(morphs.chunks_mut(stride))
                     .enumerate()
                 {
                     let m = members[block * BLOCK + i];
@@ -128,6 +139,10 @@ impl Crowd {
                         let shift = Mat4::from_translation(m.offset);
                         for (w, p) in world.iter_mut().zip(&pose.world_from_mesh) {
                             *w = shift * *p;
+                        }
+                        if !pose.morph.is_empty() {
+                            let weights = &pose.morph.weights;
+                            morph[..weights.len()].copy_from_slice(weights);
                         }
                     }
                 }

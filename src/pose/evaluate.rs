@@ -5,6 +5,7 @@
 
 use glam::{Mat4, Vec3};
 
+use super::morph::{MorphWeights, morphed_vertices};
 use super::request::{ClipTime, PaletteMode, PoseRequest, Transition, clip_time};
 use crate::anim::{self, BlendLayer, ClipCursor, LocalPose, ModelPose, PoseError, SkinPalette};
 use crate::character::Character;
@@ -34,6 +35,8 @@ pub struct CharacterPose {
     pub palette_base: Vec<u32>,
     /// `world_from_mesh` per instance.
     pub world_from_mesh: Vec<Mat4>,
+    /// Every instance's morph weights, evaluated beside the joints.
+    pub morph: MorphWeights,
 }
 
 impl CharacterPose {
@@ -68,6 +71,7 @@ impl CharacterPose {
             palette: vec![Mat4::IDENTITY; next as usize],
             palette_base,
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len()],
+            morph: MorphWeights::new(c),
         }
     }
 
@@ -90,6 +94,7 @@ impl CharacterPose {
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
         }
+        self.morph.evaluate(c, request);
         self.compose(c, request.palette)
     }
 
@@ -231,9 +236,12 @@ impl CharacterPose {
         };
         let world_from_mesh = self.world_from_mesh[i];
         let palette = self.instance_palette(i);
+        let weights = self.morph.of(i);
         let mut out = Vec::new();
         for primitive in &c.meshes[instance.mesh].primitives {
-            for (v, &p) in primitive.positions.iter().enumerate() {
+            // Morphing happens in bind space, before skinning.
+            let (positions, _) = morphed_vertices(primitive, weights);
+            for (v, &p) in positions.iter().enumerate() {
                 let mesh_space = match (palette, &primitive.skinning) {
                     (Some(palette), Some(s)) => {
                         anim::skin_position(palette, s.joints[v].map(u32::from), s.weights[v], p)

@@ -13,9 +13,11 @@
 mod bounds;
 mod crowd;
 mod evaluate;
+mod morph;
 mod request;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
+pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use request::{BlendSpec, ClipTime, PaletteMode, PoseRequest, TimeWrap, Transition, clip_time};

@@ -53,7 +53,7 @@ pub struct Transition {
 }
 
 /// One frame's pose, described. `Default` is the rest pose under the animated palette.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PoseRequest {
     /// The main clip and its time; `None` is the rest pose.
     pub clip: Option<ClipTime>,
@@ -64,6 +64,8 @@ pub struct PoseRequest {
     /// A crossfade from another clip, applied to the raw (sampled and blended) pose.
     pub transition: Option<Transition>,
     pub palette: PaletteMode,
+    /// Morph weights set by hand, on top of the clip's.
+    pub morph_overrides: Vec<super::MorphOverride>,
 }
 
 impl PoseRequest {
@@ -99,6 +101,14 @@ impl PoseRequest {
     /// The same request with clip times wrapped by `wrap`.
     pub fn with_wrap(self, wrap: TimeWrap) -> Self {
         Self { wrap, ..self }
+    }
+
+    /// The same request with morph weights set by hand on top of the clip's.
+    pub fn with_morphs(self, morph_overrides: Vec<super::MorphOverride>) -> Self {
+        Self {
+            morph_overrides,
+            ..self
+        }
     }
 
     /// The same request drawn with another palette.

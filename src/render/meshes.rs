@@ -18,6 +18,33 @@ pub struct GpuPrimitive {
     /// Unique triangle edges as a line list (portable wireframe, unlike polygon-mode lines).
     pub edges: (wgpu::Buffer, u32),
     pub material: wgpu::BindGroup,
+    /// Morph deltas (`morph_deltas`): positions and normals, uploaded once; a zero stands in
+    /// when the primitive has no targets.
+    pub morph_positions: wgpu::Buffer,
+    pub morph_normals: wgpu::Buffer,
+    /// Targets the GPU morphs (0 when the deltas would not fit a storage binding).
+    pub morph_targets: u32,
+}
+
+/// A primitive's morph deltas as the shader reads them: target-major, three floats per vertex
+/// (target t, vertex v at `3 * (t * vertex_count + v)`), zeros where a target has none;
+/// positions, then normals.
+pub fn morph_deltas(p: &Primitive) -> (Vec<f32>, Vec<f32>) {
+    let n = p.positions.len();
+    let flatten = |pick: fn(&crate::character::MorphTarget) -> Option<&Vec<glam::Vec3>>| {
+        let mut out = Vec::with_capacity(3 * n * p.morph_targets.len());
+        for target in &p.morph_targets {
+            match pick(target) {
+                Some(d) if d.len() == n => out.extend(d.iter().flat_map(|v| v.to_array())),
+                _ => out.extend(std::iter::repeat_n(0.0, 3 * n)),
+            }
+        }
+        out
+    };
+    (
+        flatten(|t| t.positions.as_ref()),
+        flatten(|t| t.normals.as_ref()),
+    )
 }
 
 /// Every mesh's primitives, uploaded: `[mesh][primitive]`, as `Character::meshes`.
@@ -54,6 +81,28 @@ fn upload_primitive(
     };
     let vertices = vertices_of(p);
     let edges = edges_of(p);
+    let (positions, normals) = morph_deltas(p);
+    let limit = device.limits().max_storage_buffer_binding_size;
+    let fits = (positions.len() * 4) as u64 <= limit;
+    if !fits {
+        log::warn!(
+            "a primitive's {} morph targets over {} vertices exceed a storage binding ({limit} bytes): drawn unmorphed",
+            p.morph_targets.len(),
+            p.positions.len()
+        );
+    }
+    let deltas = |values: &[f32]| {
+        let values = if fits && !values.is_empty() {
+            values
+        } else {
+            &[0.0][..]
+        };
+        buffer(
+            "morph deltas",
+            bytemuck::cast_slice(values),
+            wgpu::BufferUsages::STORAGE,
+        )
+    };
     let no_colors = vec![[1.0f32; 4]; vertices.len().max(1)];
     GpuPrimitive {
         colors: buffer(
@@ -84,6 +133,13 @@ fn upload_primitive(
             edges.len() as u32,
         ),
         material: materials.bind_group(p.material.base_color_texture.as_ref()),
+        morph_positions: deltas(&positions),
+        morph_normals: deltas(&normals),
+        morph_targets: if fits {
+            p.morph_targets.len() as u32
+        } else {
+            0
+        },
     }
 }
 

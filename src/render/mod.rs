@@ -7,6 +7,7 @@ pub mod camera;
 pub mod gpu;
 pub mod lines;
 mod meshes;
+pub use meshes::morph_deltas;
 pub mod offscreen;
 mod pipelines;
 pub mod renderer;

@@ -31,6 +31,8 @@ pub struct Layouts {
     pub palette: wgpu::BindGroupLayout,
     pub material: wgpu::BindGroupLayout,
     pub line: wgpu::BindGroupLayout,
+    /// The frame's non-zero morph weights and a primitive's deltas (`morph.wgsl`).
+    pub morph: wgpu::BindGroupLayout,
 }
 
 pub struct Pipelines {
@@ -98,6 +100,14 @@ impl Layouts {
             palette: layout("palette", &[storage_entry(0, wgpu::ShaderStages::VERTEX)]),
             material: layout("material", &[texture, sampler]),
             line: layout("lines", &[uniform_entry(0, wgpu::ShaderStages::VERTEX)]),
+            morph: layout(
+                "morph",
+                &[
+                    storage_entry(0, wgpu::ShaderStages::VERTEX),
+                    storage_entry(1, wgpu::ShaderStages::VERTEX),
+                    storage_entry(2, wgpu::ShaderStages::VERTEX),
+                ],
+            ),
         }
     }
 }
@@ -167,6 +177,7 @@ impl<'a> MeshPipelines<'a> {
                     Some(&layouts.scene),
                     Some(&layouts.palette),
                     Some(&layouts.material),
+                    Some(&layouts.morph),
                 ],
                 immediate_size: 0,
             }),

@@ -57,7 +57,9 @@ struct DrawUniform {
     world_from_mesh: [f32; 16],
     base_color: [f32; 4],
     palette_base: u32,
-    _pad: [u32; 3],
+    morph_first: u32,
+    morph_count: u32,
+    morph_vertices: u32,
 }
 
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
@@ -71,6 +73,12 @@ pub struct Posed<'a> {
     pub palette_base: &'a [u32],
     /// `world_from_mesh` per copy per mesh instance, copies major.
     pub world_from_mesh: &'a [Mat4],
+    /// Every copy's morph weights, copy after copy (`morph_stride` each).
+    pub morph_weights: &'a [f32],
+    /// Weights per copy.
+    pub morph_stride: usize,
+    /// Mesh instance `i`'s weights within its copy's: `morph_base[i]..morph_base[i + 1]`.
+    pub morph_base: &'a [u32],
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -129,6 +137,8 @@ pub struct Capacity {
     pub copies: usize,
     /// Palette entries per copy (`CharacterPose::palette`'s length).
     pub palette_entries: usize,
+    /// Morph weights per copy (every instance's targets).
+    pub morph_weights: usize,
     /// The grid is laid around these bounds (min, max; the character's rest pose).
     pub grid_around: (Vec3, Vec3),
 }
@@ -165,6 +175,11 @@ fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
 struct FrameBuffers {
     palette: wgpu::Buffer,
     draws: wgpu::Buffer,
+    /// Non-zero morph weights as (target, weight bits); one bind group per mesh primitive
+    /// pairs them with its deltas: `[mesh][primitive]`.
+    morph_active: wgpu::Buffer,
+    morph_groups: Vec<Vec<wgpu::BindGroup>>,
+    morph_generation: u64,
     scene_group: wgpu::BindGroup,
     palette_group: wgpu::BindGroup,
     /// Bone lines of this frame slot and how many vertices they hold.
@@ -184,6 +199,8 @@ struct ViewSlot {
     palette_generation: u64,
     draw_data: Vec<DrawUniform>,
     draws_generation: u64,
+    morph_active: Vec<[u32; 2]>,
+    morph_generation: u64,
 }
 
 pub struct Renderer {
@@ -195,12 +212,17 @@ pub struct Renderer {
     draws: Vec<(usize, usize, usize)>,
     capacity: Capacity,
     draw_scratch: Vec<DrawUniform>,
+    /// This frame's non-zero morph weights, and each (copy, instance)'s range in them.
+    morph_scratch: Vec<[u32; 2]>,
+    morph_ranges: Vec<(u32, u32)>,
     primitives: Vec<Vec<GpuPrimitive>>,
     grid: (wgpu::Buffer, u32),
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
     /// Palette bytes written by the last `prepare`.
     pub palette_bytes_uploaded: u64,
+    /// Morph-weight bytes written by the last `prepare` (non-zero weights only).
+    pub morph_bytes_uploaded: u64,
 }
 
 impl Renderer {
@@ -229,10 +251,12 @@ impl Renderer {
             palette: (capacity.palette_entries * capacity.copies * size_of::<Mat4>()) as u64,
             draws: (draws.len().max(1) * capacity.copies * size_of::<DrawUniform>()) as u64,
             bones: (bone_capacity * size_of::<LineVertex>()) as u64,
+            morph: (capacity.morph_weights.max(1) * capacity.copies * 8) as u64,
         };
+        let primitives = meshes::upload(device, queue, &layouts, character);
         let views = View::ALL
             .iter()
-            .map(|_| ViewSlot::new(device, &layouts, sizes))
+            .map(|_| ViewSlot::new(device, &layouts, sizes, &primitives))
             .collect();
         let grid = grid_lines(capacity.grid_around);
         let grid_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -246,11 +270,14 @@ impl Renderer {
             draws,
             capacity,
             draw_scratch: Vec::new(),
-            primitives: meshes::upload(device, queue, &layouts, character),
+            morph_scratch: Vec::new(),
+            morph_ranges: Vec::new(),
+            primitives,
             grid: (grid_buffer, grid.len() as u32),
             bone_capacity,
             depth: None,
             palette_bytes_uploaded: 0,
+            morph_bytes_uploaded: 0,
         }
     }
 
@@ -264,6 +291,7 @@ impl Renderer {
     /// last written, the bone lines when given. Copies beyond the capacity are not drawn.
     pub fn prepare(&mut self, view: View, queue: &wgpu::Queue, frame: &FrameInput<'_>) {
         let copies = self.capacity.copies;
+        self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
         let slot = &mut self.views[view.index()];
         slot.frame = (slot.frame + 1) % slot.frames.len();
@@ -279,6 +307,10 @@ impl Renderer {
             std::mem::swap(&mut self.draw_scratch, &mut slot.draw_data);
             slot.draws_generation += 1;
         }
+        if self.morph_scratch != slot.morph_active {
+            std::mem::swap(&mut self.morph_scratch, &mut slot.morph_active);
+            slot.morph_generation += 1;
+        }
         let buffers = &mut slot.frames[slot.frame];
         self.palette_bytes_uploaded = 0;
         if buffers.palette_generation != slot.palette_generation {
@@ -291,11 +323,54 @@ impl Renderer {
             queue.write_buffer(&buffers.draws, 0, bytemuck::cast_slice(&slot.draw_data));
             buffers.draws_generation = slot.draws_generation;
         }
+        self.morph_bytes_uploaded = 0;
+        if buffers.morph_generation != slot.morph_generation && !slot.morph_active.is_empty() {
+            let bytes: &[u8] = bytemuck::cast_slice(&slot.morph_active);
+            queue.write_buffer(&buffers.morph_active, 0, bytes);
+            buffers.morph_generation = slot.morph_generation;
+            self.morph_bytes_uploaded = bytes.len() as u64;
+        }
         let n = frame.bones.len().min(self.bone_capacity);
         if n > 0 {
             queue.write_buffer(&buffers.bones.0, 0, bytemuck::cast_slice(&frame.bones[..n]));
         }
         buffers.bones.1 = n as u32;
+    }
+
+    /// The frame's non-zero morph weights into `morph_scratch`, and each (copy, instance)'s
+    /// range of them into `morph_ranges` (copies major). Only what the GPU draws is kept: the
+    /// shader loops over these alone.
+    fn fill_morph_active(&mut self, frame: &FrameInput<'_>, copies: usize) {
+        let Posed {
+            morph_weights,
+            morph_stride,
+            morph_base,
+            ..
+        } = frame.posed;
+        let instances = frame.character.instances.len();
+        self.morph_scratch.clear();
+        self.morph_ranges.clear();
+        let limit = self.capacity.morph_weights * copies;
+        for k in 0..copies {
+            for i in 0..instances {
+                let first = self.morph_scratch.len() as u32;
+                let (Some(&a), Some(&b)) = (morph_base.get(i), morph_base.get(i + 1)) else {
+                    self.morph_ranges.push((first, 0));
+                    continue;
+                };
+                let start = k * morph_stride;
+                let weights = morph_weights
+                    .get(start + a as usize..start + b as usize)
+                    .unwrap_or(&[]);
+                for (t, &w) in weights.iter().enumerate() {
+                    if w != 0.0 && self.morph_scratch.len() < limit {
+                        self.morph_scratch.push([t as u32, w.to_bits()]);
+                    }
+                }
+                let count = self.morph_scratch.len() as u32 - first;
+                self.morph_ranges.push((first, count));
+            }
+        }
     }
 
     /// The per-draw data of a frame into `draw_scratch`: each draw slot once per copy.
@@ -318,11 +393,22 @@ impl Renderer {
                     .copied()
                     .unwrap_or(Mat4::IDENTITY);
                 let base = palette_base.get(i).copied().unwrap_or(0);
+                let primitive = &self.primitives[mesh][p];
+                let (morph_first, morph_count) = match primitive.morph_targets {
+                    0 => (0, 0),
+                    _ => self
+                        .morph_ranges
+                        .get(k * instances + i)
+                        .copied()
+                        .unwrap_or((0, 0)),
+                };
                 self.draw_scratch.push(DrawUniform {
                     world_from_mesh: world.to_cols_array(),
                     base_color: factor.to_array(),
                     palette_base: (k * palette_stride) as u32 + base,
-                    _pad: [0; 3],
+                    morph_first,
+                    morph_count,
+                    morph_vertices: primitive.vertex_count,
                 });
             }
         }
@@ -392,7 +478,7 @@ impl Renderer {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &frame.scene_group, &[]);
             pass.set_bind_group(1, &frame.palette_group, &[]);
-            self.draw_meshes(&mut pass, edges);
+            self.draw_meshes(&mut pass, frame, edges);
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
             pass.set_pipeline(&self.pipelines.overlay);
@@ -403,13 +489,14 @@ impl Renderer {
     }
 
     /// Every draw slot, instanced over the copies: triangles, or their edges.
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, edges: bool) {
+    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBuffers, edges: bool) {
         let n = self.capacity.copies as u32;
         for (draw, &(_, mesh, p)) in self.draws.iter().enumerate() {
             let primitive = &self.primitives[mesh][p];
             // This slot's draw data for every copy: the instance range of the call.
             let copies = draw as u32 * n..(draw as u32 + 1) * n;
             pass.set_bind_group(2, &primitive.material, &[]);
+            pass.set_bind_group(3, &frame.morph_groups[mesh][p], &[]);
             pass.set_vertex_buffer(0, primitive.vertices.slice(..));
             pass.set_vertex_buffer(1, primitive.colors.slice(..));
             if edges {
@@ -511,10 +598,16 @@ struct BufferSizes {
     palette: u64,
     draws: u64,
     bones: u64,
+    morph: u64,
 }
 
 impl ViewSlot {
-    fn new(device: &wgpu::Device, layouts: &Layouts, sizes: BufferSizes) -> Self {
+    fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        sizes: BufferSizes,
+        primitives: &[Vec<GpuPrimitive>],
+    ) -> Self {
         let camera = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("camera"),
             size: size_of::<CameraUniform>() as u64,
@@ -530,7 +623,7 @@ impl ViewSlot {
             }],
         });
         let frames = (0..FRAMES_IN_FLIGHT)
-            .map(|f| FrameBuffers::new(device, layouts, &camera, sizes, f))
+            .map(|f| FrameBuffers::new(device, layouts, &camera, sizes, primitives, f))
             .collect();
         Self {
             camera,
@@ -541,6 +634,8 @@ impl ViewSlot {
             palette_generation: 0,
             draw_data: Vec::new(),
             draws_generation: 0,
+            morph_active: Vec::new(),
+            morph_generation: 0,
         }
     }
 }
@@ -551,6 +646,7 @@ impl FrameBuffers {
         layouts: &Layouts,
         camera: &wgpu::Buffer,
         sizes: BufferSizes,
+        primitives: &[Vec<GpuPrimitive>],
         f: usize,
     ) -> Self {
         let buffer = |label: &str, size, usage| {
@@ -564,6 +660,7 @@ impl FrameBuffers {
         let palette = buffer("palette", sizes.palette, wgpu::BufferUsages::STORAGE);
         let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
         let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
+        let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
         let group = |label, layout, entries: &[wgpu::BindGroupEntry<'_>]| {
             device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(label),
@@ -584,6 +681,23 @@ impl FrameBuffers {
                 &[entry(0, camera), entry(1, &draws)],
             ),
             palette_group: group("palette", &layouts.palette, &[entry(0, &palette)]),
+            morph_groups: primitives
+                .iter()
+                .map(|mesh| {
+                    mesh.iter()
+                        .map(|p| {
+                            let entries = [
+                                entry(0, &morph_active),
+                                entry(1, &p.morph_positions),
+                                entry(2, &p.morph_normals),
+                            ];
+                            group("morph", &layouts.morph, &entries)
+                        })
+                        .collect()
+                })
+                .collect(),
+            morph_active,
+            morph_generation: 0,
             palette,
             draws,
             bones: (bones, 0),

@@ -1,5 +1,6 @@
-//! Runs the WGSL `skin_vertex` on the GPU over a list of vertices, for comparison with the CPU
-//! reference (`anim::skin_position` / `anim::skin_normal`).
+//! Runs the WGSL `morph_vertex` and `skin_vertex` on the GPU over a list of vertices, for
+//! comparison with the CPU reference (`anim::morph_vertex`, `anim::skin_position`,
+//! `anim::skin_normal`).
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
@@ -34,7 +35,18 @@ impl CheckVertex {
 struct CheckParams {
     vertex_count: u32,
     palette_base: u32,
-    _pad: [u32; 2],
+    morph_first: u32,
+    morph_count: u32,
+}
+
+/// Morph targets for the check, laid out as the renderer uploads them: deltas target-major, three
+/// floats per vertex (`render::meshes::morph_deltas`), and the non-zero weights as
+/// (target, weight).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckMorph<'a> {
+    pub positions: &'a [f32],
+    pub normals: &'a [f32],
+    pub active: &'a [(u32, f32)],
 }
 
 /// Skinned (position, normal) of each vertex, computed by the shader's `skin_vertex`.
@@ -42,6 +54,17 @@ pub fn skin_on_gpu(
     gpu: &Gpu,
     palette: &[Mat4],
     vertices: &[CheckVertex],
+) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
+    morph_and_skin_on_gpu(gpu, palette, vertices, CheckMorph::default())
+}
+
+/// Morphed, then skinned (position, normal) of each vertex, computed by the shaders'
+/// `morph_vertex` and `skin_vertex`.
+pub fn morph_and_skin_on_gpu(
+    gpu: &Gpu,
+    palette: &[Mat4],
+    vertices: &[CheckVertex],
+    morph: CheckMorph<'_>,
 ) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
     if vertices.is_empty() {
         return Ok(Vec::new());
@@ -82,8 +105,32 @@ pub fn skin_on_gpu(
     let params = CheckParams {
         vertex_count: vertices.len() as u32,
         palette_base: 0,
-        _pad: [0; 2],
+        morph_first: 0,
+        morph_count: morph.active.len() as u32,
     };
+    // Storage bindings must not be empty: a zero stands in for absent data.
+    let or_zero = |data: &[f32]| -> Vec<f32> {
+        if data.is_empty() {
+            vec![0.0]
+        } else {
+            data.to_vec()
+        }
+    };
+    let active: Vec<[u32; 2]> = morph
+        .active
+        .iter()
+        .map(|&(t, w)| [t, w.to_bits()])
+        .chain(std::iter::once([0, 0]))
+        .collect();
+    let morph_active = storage("morph active", bytemuck::cast_slice(&active));
+    let morph_positions = storage(
+        "morph positions",
+        bytemuck::cast_slice(&or_zero(morph.positions)),
+    );
+    let morph_normals = storage(
+        "morph normals",
+        bytemuck::cast_slice(&or_zero(morph.normals)),
+    );
     let params_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("check params"),
         contents: bytemuck::bytes_of(&params),
@@ -115,12 +162,31 @@ pub fn skin_on_gpu(
             resource: palette_buffer.as_entire_binding(),
         }],
     });
+    let morph_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("check morph"),
+        layout: &pipeline.get_bind_group_layout(3),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: morph_active.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: morph_positions.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: morph_normals.as_entire_binding(),
+            },
+        ],
+    });
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &io_group, &[]);
         pass.set_bind_group(1, &palette_group, &[]);
+        pass.set_bind_group(3, &morph_group, &[]);
         pass.dispatch_workgroups((vertices.len() as u32).div_ceil(64), 1, 1);
     }
     gpu.queue.submit([encoder.finish()]);

@@ -84,6 +84,8 @@ pub fn show(ui: &mut Ui, viewer: &Viewer) {
                 "more than 4 (some weight dropped)",
             );
         }
-        ColorView::Displacement => scale(ui, "moved 0", "10% of the size or more"),
+        ColorView::Displacement | ColorView::MorphDisplacement => {
+            scale(ui, "moved 0", "10% of the size or more")
+        }
     }
 }

@@ -70,6 +70,7 @@ pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     ui.separator();
     view_section(ui, viewer, commands);
     ui.separator();
+    morph_section(ui, viewer);
     debug_section(ui, viewer);
     ui.separator();
     joints_section(ui, viewer);
@@ -323,6 +324,45 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
     });
 }
 
+/// Each morphed mesh's targets by name, a slider each: live weights, or (with the switch on)
+/// weights held against the clip.
+fn morph_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let morphed: Vec<usize> = (0..viewer.character.meshes.len())
+        .filter(|&m| !viewer.character.meshes[m].target_names.is_empty())
+        .collect();
+    if morphed.is_empty() {
+        return;
+    }
+    ui.checkbox(
+        &mut viewer.controls.morph_override,
+        "Override the clip's morph weights",
+    );
+    for m in morphed {
+        if !viewer.controls.morph_override {
+            let live = viewer.live_morph_weights(m).to_vec();
+            if let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) {
+                sliders.clone_from(&live);
+            }
+        }
+        let mesh = &viewer.character.meshes[m];
+        let held = viewer.controls.morph_override;
+        ui.label(RichText::new(format!("{} morph targets", mesh.name)).strong());
+        let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) else {
+            continue;
+        };
+        ui.add_enabled_ui(held, |ui| {
+            for (name, weight) in mesh.target_names.iter().zip(sliders.iter_mut()) {
+                ui.add(
+                    egui::Slider::new(weight, 0.0..=1.0)
+                        .text(name)
+                        .fixed_decimals(3),
+                );
+            }
+        });
+    }
+    ui.separator();
+}
+
 fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
     let c = &mut viewer.controls;
     egui::ComboBox::from_label("Colour by")
@@ -335,6 +375,7 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
                 ColorView::WeightSumDeviation,
                 ColorView::InfluenceCount,
                 ColorView::Displacement,
+                ColorView::MorphDisplacement,
             ] {
                 ui.selectable_value(&mut c.color_view, view, color_view_name(view));
             }
@@ -374,6 +415,7 @@ fn color_view_name(view: ColorView) -> &'static str {
         ColorView::WeightSumDeviation => "weight-sum deviation",
         ColorView::InfluenceCount => "influence count",
         ColorView::Displacement => "displacement vs the compared palette",
+        ColorView::MorphDisplacement => "morph displacement",
     }
 }
 
