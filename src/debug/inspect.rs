@@ -182,91 +182,9 @@ impl Report {
                 self.clips.len()
             );
         }
-        for skin in &self.skins {
-            let _ = writeln!(
-                s,
-                "\nskin {} {:?}: {} joints, root {}, drives mesh nodes {:?}",
-                skin.index,
-                skin.name,
-                skin.joint_count,
-                skin.root_joints.join(", "),
-                skin.mesh_nodes
-            );
-            if !skin.non_joint_ancestors.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "  non-joint ancestors: {}",
-                    skin.non_joint_ancestors.join(" > ")
-                );
-            }
-            let _ = writeln!(s, "  palette  ordinal  node  parent  name");
-            for j in &skin.joints {
-                let parent = j.parent.map_or("-".to_string(), |p| p.to_string());
-                let _ = writeln!(
-                    s,
-                    "  {:>7}  {:>7}  {:>4}  {:>6}  {}",
-                    j.palette_index, j.ordinal, j.node, parent, j.name
-                );
-            }
-        }
-        if !self.clips.is_empty() {
-            let _ = writeln!(s, "\nclips");
-            for c in &self.clips {
-                let _ = writeln!(
-                    s,
-                    "  {:?}: {:.3} s, {} channels ({}){}",
-                    c.name,
-                    c.duration_secs,
-                    c.channels,
-                    c.interpolations.join(", "),
-                    if c.morph_channels > 0 {
-                        format!(", {} morph-weight channels", c.morph_channels)
-                    } else {
-                        String::new()
-                    }
-                );
-                for t in &c.weight_tracks {
-                    let _ = writeln!(
-                        s,
-                        "    weights of node {}: {} targets, {} keys ({})",
-                        t.node, t.targets, t.keys, t.interpolation
-                    );
-                }
-                for e in &c.events {
-                    let _ = writeln!(s, "    event {:?} at {:.3} s", e.name, e.time_secs);
-                }
-            }
-        }
-        if !self.meshes.is_empty() {
-            let _ = writeln!(s, "\nmeshes");
-            for m in &self.meshes {
-                let _ = writeln!(
-                    s,
-                    "  {} {:?}: {} vertices, {} triangles, {} primitives{}{}{}",
-                    m.index,
-                    m.name,
-                    m.vertices,
-                    m.triangles,
-                    m.primitives,
-                    if m.skinned { ", skinned" } else { "" },
-                    if m.textured { ", textured" } else { "" },
-                    if m.morph_targets > 0 {
-                        format!(", {} morph targets", m.morph_targets)
-                    } else {
-                        String::new()
-                    }
-                );
-                for (k, t) in m.targets.iter().enumerate() {
-                    let _ = writeln!(
-                        s,
-                        "    target {k} {:?}: {}; default weight {}",
-                        t.name,
-                        t.attributes.join(", "),
-                        t.default_weight
-                    );
-                }
-            }
-        }
+        self.skins_text(&mut s);
+        self.clips_text(&mut s);
+        self.meshes_text(&mut s);
         let i = &self.influences;
         if i.skinned_vertices > 0 {
             let _ = writeln!(
@@ -297,6 +215,106 @@ impl Report {
             }
         }
         s
+    }
+
+    /// Each skin with its joints in palette order.
+    fn skins_text(&self, s: &mut String) {
+        use std::fmt::Write;
+        for skin in &self.skins {
+            let _ = writeln!(
+                s,
+                "\nskin {} {:?}: {} joints, root {}, drives mesh nodes {:?}",
+                skin.index,
+                skin.name,
+                skin.joint_count,
+                skin.root_joints.join(", "),
+                skin.mesh_nodes
+            );
+            if !skin.non_joint_ancestors.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "  non-joint ancestors: {}",
+                    skin.non_joint_ancestors.join(" > ")
+                );
+            }
+            let _ = writeln!(s, "  palette  ordinal  node  parent  name");
+            for j in &skin.joints {
+                let parent = j.parent.map_or("-".to_string(), |p| p.to_string());
+                let _ = writeln!(
+                    s,
+                    "  {:>7}  {:>7}  {:>4}  {:>6}  {}",
+                    j.palette_index, j.ordinal, j.node, parent, j.name
+                );
+            }
+        }
+    }
+
+    /// Each clip with its weight tracks and events.
+    fn clips_text(&self, s: &mut String) {
+        use std::fmt::Write;
+        if !self.clips.is_empty() {
+            let _ = writeln!(s, "\nclips");
+            for c in &self.clips {
+                let _ = writeln!(
+                    s,
+                    "  {:?}: {:.3} s, {} channels ({}){}",
+                    c.name,
+                    c.duration_secs,
+                    c.channels,
+                    c.interpolations.join(", "),
+                    if c.morph_channels > 0 {
+                        format!(", {} morph-weight channels", c.morph_channels)
+                    } else {
+                        String::new()
+                    }
+                );
+                for t in &c.weight_tracks {
+                    let _ = writeln!(
+                        s,
+                        "    weights of node {}: {} targets, {} keys ({})",
+                        t.node, t.targets, t.keys, t.interpolation
+                    );
+                }
+                for e in &c.events {
+                    let _ = writeln!(s, "    event {:?} at {:.3} s", e.name, e.time_secs);
+                }
+            }
+        }
+    }
+
+    /// Each mesh with its morph targets.
+    fn meshes_text(&self, s: &mut String) {
+        use std::fmt::Write;
+        if !self.meshes.is_empty() {
+            let _ = writeln!(s, "\nmeshes");
+            for m in &self.meshes {
+                let _ = writeln!(
+                    s,
+                    "  {} {:?}: {} vertices, {} triangles, {} primitives{}{}{}",
+                    m.index,
+                    m.name,
+                    m.vertices,
+                    m.triangles,
+                    m.primitives,
+                    if m.skinned { ", skinned" } else { "" },
+                    if m.textured { ", textured" } else { "" },
+                    if m.morph_targets > 0 {
+                        format!(", {} morph targets", m.morph_targets)
+                    } else {
+                        String::new()
+                    }
+                );
+                for (k, t) in m.targets.iter().enumerate() {
+                    let _ = writeln!(
+                        s,
+                        "    target {k} {:?}: {}; default weight {}",
+                        t.name,
+                        t.attributes.join(", "),
+                        t.default_weight
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -86,6 +86,50 @@ pub fn morph_and_skin_on_gpu(
         compilation_options: Default::default(),
         cache: None,
     });
+    let groups = bind_groups(device, &pipeline, palette, vertices, morph);
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(0, &groups.io, &[]);
+        pass.set_bind_group(1, &groups.palette, &[]);
+        pass.set_bind_group(3, &groups.morph, &[]);
+        pass.dispatch_workgroups((vertices.len() as u32).div_ceil(64), 1, 1);
+    }
+    gpu.queue.submit([encoder.finish()]);
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(GpuError::Validation(error.to_string()));
+    }
+    let bytes = gpu.read_buffer(&groups.out, groups.out_size)?;
+    let rows: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
+    Ok(rows
+        .chunks_exact(2)
+        .map(|pair| {
+            (
+                Vec3::from_slice(&pair[0][..3]),
+                Vec3::from_slice(&pair[1][..3]),
+            )
+        })
+        .collect())
+}
+
+/// The check's bind groups and its output buffer.
+struct CheckGroups {
+    io: wgpu::BindGroup,
+    palette: wgpu::BindGroup,
+    morph: wgpu::BindGroup,
+    out: wgpu::Buffer,
+    out_size: u64,
+}
+
+/// Uploads the vertices, palette and morph data and binds them as `skin_check.wgsl` reads them.
+fn bind_groups(
+    device: &wgpu::Device,
+    pipeline: &wgpu::ComputePipeline,
+    palette: &[Mat4],
+    vertices: &[CheckVertex],
+    morph: CheckMorph<'_>,
+) -> CheckGroups {
     let storage = |label, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some(label),
@@ -180,28 +224,11 @@ pub fn morph_and_skin_on_gpu(
             },
         ],
     });
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(0, &io_group, &[]);
-        pass.set_bind_group(1, &palette_group, &[]);
-        pass.set_bind_group(3, &morph_group, &[]);
-        pass.dispatch_workgroups((vertices.len() as u32).div_ceil(64), 1, 1);
+    CheckGroups {
+        io: io_group,
+        palette: palette_group,
+        morph: morph_group,
+        out: out_buffer,
+        out_size,
     }
-    gpu.queue.submit([encoder.finish()]);
-    if let Some(error) = pollster::block_on(scope.pop()) {
-        return Err(GpuError::Validation(error.to_string()));
-    }
-    let bytes = gpu.read_buffer(&out_buffer, out_size)?;
-    let rows: &[[f32; 4]] = bytemuck::cast_slice(&bytes);
-    Ok(rows
-        .chunks_exact(2)
-        .map(|pair| {
-            (
-                Vec3::from_slice(&pair[0][..3]),
-                Vec3::from_slice(&pair[1][..3]),
-            )
-        })
-        .collect())
 }
