@@ -2,6 +2,7 @@
 # Runs every skinscope test, on a machine with or without a GPU (Debian 12 or Ubuntu).
 #
 # Installs only what is missing, with apt-get (through sudo when not root):
+#   - g++, for the meshopt crate's C++ (EXT_meshopt_compression);
 #   - a Vulkan driver: Mesa's software Vulkan driver, lavapipe (mesa-vulkan-drivers), when no
 #     Vulkan driver is installed; and the Vulkan loader (libvulkan1);
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
@@ -21,7 +22,7 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-    for package in libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
+    for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
         installed "$package" || missing+=("$package")
     done
     if ! compgen -G "/usr/share/vulkan/icd.d/*.json" >/dev/null &&

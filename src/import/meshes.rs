@@ -320,6 +320,7 @@ fn build_primitive(
     let morph_targets = read_morph_targets(primitive, at, count, buffers, problems)?;
 
     let material = read_material(&primitive.material(), buffers, base, textures, problems);
+    let uvs = uvs.map(|uvs| transform_uvs(&primitive.material(), uvs));
     Some(Primitive {
         positions,
         normals,
@@ -329,6 +330,26 @@ fn build_primitive(
         material,
         morph_targets,
     })
+}
+
+/// The base colour texture's KHR_texture_transform (offset, rotation, scale) applied to the
+/// texture coordinates, glTF's `T * R * S`; the coordinates as they are without one.
+fn transform_uvs(material: &gltf::Material<'_>, uvs: Vec<Vec2>) -> Vec<Vec2> {
+    let Some(t) = material
+        .pbr_metallic_roughness()
+        .base_color_texture()
+        .and_then(|info| info.texture_transform())
+    else {
+        return uvs;
+    };
+    let ([ox, oy], [sx, sy], r) = (t.offset(), t.scale(), t.rotation());
+    let (sin, cos) = r.sin_cos();
+    uvs.into_iter()
+        .map(|uv| {
+            let (u, v) = (uv.x * sx, uv.y * sy);
+            Vec2::new(cos * u + sin * v + ox, -sin * u + cos * v + oy)
+        })
+        .collect()
 }
 
 /// The index accessor, checked against the vertex count; `Some(None)` without one.

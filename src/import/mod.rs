@@ -6,6 +6,7 @@
 mod accessor;
 mod animations;
 mod container;
+mod extensions;
 mod hierarchy;
 mod meshes;
 mod problem;
@@ -85,6 +86,10 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
         }
     };
     let skipped_channels = animations::set_aside_unsupported_channels(&mut json, problems);
+    let meshopt = extensions::prepare(&mut json, problems);
+    if !problems.errors.is_empty() {
+        return None;
+    }
     let root: gltf::json::Root = match serde_json::from_value(json) {
         Ok(root) => root,
         Err(e) => {
@@ -161,7 +166,8 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    let buffers = load_buffers(document, &base, gltf.blob.clone(), problems);
+    let mut buffers = load_buffers(document, &base, gltf.blob.clone(), &meshopt, problems);
+    extensions::decode(&meshopt, &mut buffers, problems);
     for p in accessor::check_all(document, &buffers) {
         problems.push_error(p);
     }
@@ -211,11 +217,18 @@ fn load_buffers(
     document: &gltf::Document,
     base: &Path,
     mut blob: Option<Vec<u8>>,
+    meshopt: &extensions::Meshopt,
     problems: &mut Problems,
 ) -> Vec<Result<Vec<u8>, String>> {
     let mut buffers = Vec::new();
     for buffer in document.buffers() {
         let at = format!("/buffers/{}", buffer.index());
+        if !meshopt.loads(buffer.index()) {
+            // A meshopt fallback (its views are decoded from compressed data) or a buffer the
+            // decoded bytes fill.
+            buffers.push(Err("EXT_meshopt_compression: decoded, not loaded".into()));
+            continue;
+        }
         let data = match buffer.source() {
             gltf::buffer::Source::Bin => match blob.take() {
                 Some(b) => Ok(b),
