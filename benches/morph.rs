@@ -86,6 +86,9 @@ fn rippled_grid(active: usize) -> Character {
         clips: Vec::new(),
         warnings: Vec::new(),
         notes: Vec::new(),
+        scenes: vec!["grid".into()],
+        scene: 0,
+        cameras: Vec::new(),
     }
 }
 

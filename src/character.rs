@@ -43,6 +43,38 @@ pub struct Character {
     /// glTF rules the file relies on that a reader may not expect (a skinned mesh node's
     /// transform is ignored): not problems; `inspect` lists them.
     pub notes: Vec<Problem>,
+    /// The file's scenes by name (`scene N` when unnamed), and the one displayed.
+    pub scenes: Vec<String>,
+    pub scene: usize,
+    /// The displayed scene's camera nodes, in scene order.
+    pub cameras: Vec<CameraData>,
+}
+
+/// A camera node of the displayed scene: glTF's camera looks down its node's -Z, +Y up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CameraData {
+    /// The camera's name (`/cameras/N`), else its node's, else `camera N`.
+    pub name: String,
+    /// glTF node index; its skeleton joint's `world_from_joint` places the camera (animated).
+    pub node: usize,
+    pub skeleton_joint: usize,
+    pub projection: Projection,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Projection {
+    Perspective {
+        yfov_radians: f32,
+        znear: f32,
+        /// Infinite when absent.
+        zfar: Option<f32>,
+    },
+    Orthographic {
+        /// Half the view's height.
+        ymag: f32,
+        znear: f32,
+        zfar: f32,
+    },
 }
 
 /// One glTF skin, in palette order.

@@ -57,6 +57,8 @@ pub struct Controls {
     pub crowd: usize,
     /// The path typed in the panel's file field.
     pub path: String,
+    /// Look through the file's camera (`Character::cameras`) instead of the orbit camera.
+    pub file_camera: Option<usize>,
     /// Hold the morph sliders against the clip's weights.
     pub morph_override: bool,
     /// The morph sliders: per `Character::meshes` entry, one weight per target.
@@ -92,6 +94,7 @@ impl Controls {
             compare: PaletteMode::Bind,
             crowd: 0,
             path: String::new(),
+            file_camera: None,
             morph_override: false,
             morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
         }
@@ -103,6 +106,8 @@ impl Controls {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     Open(PathBuf),
+    /// Show another scene of the current file (`/scenes/N`).
+    OpenScene(usize),
     /// Ask the window for a file dialog.
     BrowseForFile,
     /// Play, or pause; at the end of a clip played once, Play starts it again.
@@ -222,7 +227,19 @@ impl Viewer {
 
     /// Opens a file. On failure the current character stays and the error is kept for the panel.
     pub fn open(&mut self, path: &Path) -> Result<(), String> {
-        match import::load(path) {
+        self.open_with(path, import::LoadOptions::default())
+    }
+
+    /// Shows scene `scene` of the current file.
+    pub fn open_scene(&mut self, scene: usize) -> Result<(), String> {
+        let Some(path) = self.source.clone() else {
+            return Err("the built-in character has one scene".into());
+        };
+        self.open_with(&path, import::LoadOptions { scene: Some(scene) })
+    }
+
+    fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), String> {
+        match import::load_with(path, options) {
             Ok(character) => {
                 let mut controls = Controls::for_character(&character);
                 controls.path = path.display().to_string();
@@ -262,6 +279,11 @@ impl Viewer {
         match command {
             UiCommand::Open(path) => {
                 let _ = self.open(&path);
+            }
+            UiCommand::OpenScene(scene) => {
+                if let Err(e) = self.open_scene(scene) {
+                    self.load_error = Some(e);
+                }
             }
             UiCommand::PlayPause => self.play_pause(),
             UiCommand::Seek(t) => self.seek(t),

@@ -262,13 +262,7 @@ fn bind_and_identity_palettes_agree_only_where_the_file_is_consistent() {
 }
 
 fn still_camera() -> Camera {
-    Camera {
-        eye: Vec3::new(0.0, 1.0, 4.0),
-        target: Vec3::ZERO,
-        fov_y_degrees: 45.0,
-        near: 0.1,
-        far: 20.0,
-    }
+    Camera::look_at(Vec3::new(0.0, 1.0, 4.0), Vec3::ZERO, 45.0, 0.1, 20.0)
 }
 
 /// Prepares `view` for `pose` and returns the palette bytes it uploaded.

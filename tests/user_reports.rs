@@ -409,7 +409,14 @@ fn render_help_and_the_readme_list_the_same_options() {
     let start = readme.find("-- render [FILE]").unwrap();
     let block = &readme[start..];
     let block = &block[..block.find("\ncargo run --release -- [FILE]").unwrap()];
-    let posing = ["--clip", "--time", "--blend", "--palette", "--morph"];
+    let posing = [
+        "--clip",
+        "--time",
+        "--blend",
+        "--palette",
+        "--morph",
+        "--scene",
+    ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));
     documented.extend(posing.iter().map(|s| s.to_string()));

@@ -226,8 +226,25 @@ impl App {
         }
     }
 
-    /// The camera after this frame's camera requests (framing what is drawn now).
+    /// The camera after this frame's camera requests (framing what is drawn now), or the file's
+    /// camera the panel picked.
     fn update_camera(&mut self, aspect: f32) -> Camera {
+        let viewer = &self.viewer;
+        if let Some(camera) = viewer
+            .controls
+            .file_camera
+            .and_then(|k| viewer.character.cameras.get(k))
+        {
+            let world_from_camera = viewer
+                .pose
+                .model
+                .as_slice()
+                .get(camera.skeleton_joint)
+                .map_or(glam::Mat4::IDENTITY, |m| glam::Mat4::from(*m));
+            let camera = Camera::from_node(world_from_camera, camera.projection);
+            self.viewer.window_requests.clear();
+            return camera;
+        }
         let requests: Vec<WindowRequest> = std::mem::take(&mut self.viewer.window_requests);
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
@@ -250,13 +267,13 @@ impl App {
                 self.camera = Some(framed);
             }
         }
-        self.camera.map(|c| c.camera()).unwrap_or(Camera {
-            eye: Vec3::new(0.0, 1.0, 3.0),
-            target: Vec3::ZERO,
-            fov_y_degrees: 40.0,
-            near: 0.01,
-            far: 100.0,
-        })
+        self.camera.map(|c| c.camera()).unwrap_or(Camera::look_at(
+            Vec3::new(0.0, 1.0, 3.0),
+            Vec3::ZERO,
+            40.0,
+            0.01,
+            100.0,
+        ))
     }
 
     /// The bones overlay and the selected joint's marker for one view.

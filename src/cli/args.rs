@@ -31,6 +31,9 @@ pub struct PoseArgs {
     /// name or index (repeatable).
     #[arg(long, allow_hyphen_values = true)]
     pub morph: Vec<String>,
+    /// The scene to show, by name or index (default: the file's default scene).
+    #[arg(long)]
+    pub scene: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -59,13 +62,23 @@ pub struct Posing {
 }
 
 impl PoseArgs {
-    /// Loads the file and builds the request.
+    /// Loads the file (the scene asked for) and builds the request.
     pub fn load(&self) -> Result<Posing, String> {
-        let character = match &self.file {
+        let mut character = match &self.file {
             Some(file) => import::load(file),
             None => skinscope::builtin::character(),
         }
         .map_err(|e| e.to_string())?;
+        if let Some(key) = &self.scene {
+            let scene = find_scene(&character, key)?;
+            if scene != character.scene {
+                let Some(file) = &self.file else {
+                    return Err("the built-in character has one scene".into());
+                };
+                let options = import::LoadOptions { scene: Some(scene) };
+                character = import::load_with(file, options).map_err(|e| e.to_string())?;
+            }
+        }
         let request = self.request(&character)?;
         Ok(Posing {
             character,
@@ -162,6 +175,48 @@ fn parse_morph(character: &Character, spec: &str) -> Result<MorphOverride, Strin
         target,
         weight,
     })
+}
+
+/// A scene by name, or by index when no scene has that name.
+fn find_scene(character: &Character, key: &str) -> Result<usize, String> {
+    if let Some(i) = character.scenes.iter().position(|s| s == key) {
+        return Ok(i);
+    }
+    match key.parse::<usize>() {
+        Ok(i) if i < character.scenes.len() => Ok(i),
+        _ => Err(format!(
+            "no scene {key:?} in {}; its scenes are {}",
+            character.name,
+            character.scenes.join(", ")
+        )),
+    }
+}
+
+/// A camera of the displayed scene by name, or by index when none has that name.
+pub fn find_camera(character: &Character, key: &str) -> Result<usize, String> {
+    if let Some(i) = character.cameras.iter().position(|c| c.name == key) {
+        return Ok(i);
+    }
+    match key.parse::<usize>() {
+        Ok(i) if i < character.cameras.len() => Ok(i),
+        _ => {
+            let names: Vec<String> = character
+                .cameras
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{i}: {:?}", c.name))
+                .collect();
+            Err(format!(
+                "no camera {key:?} in {}'s scene; its cameras are {}",
+                character.name,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        }
+    }
 }
 
 /// A clip by name, or by index when no clip has that name.

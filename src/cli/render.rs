@@ -80,6 +80,9 @@ pub struct RenderArgs {
     /// Background colour, R,G,B in 0..255.
     #[arg(long, value_parser = parse_rgb)]
     pub background: Option<[u8; 3]>,
+    /// One of the file's cameras, by name or index (instead of --eye).
+    #[arg(long, conflicts_with = "eye")]
+    pub camera: Option<String>,
     /// Camera position X,Y,Z (default: framed on the clip's whole motion, three-quarter view).
     #[arg(long, value_parser = parse_vec3, allow_hyphen_values = true)]
     pub eye: Option<Vec3>,
@@ -143,7 +146,10 @@ fn srgb_to_linear(c: u8) -> f64 {
 }
 
 impl RenderArgs {
-    fn camera(&self) -> Result<CameraSpec, String> {
+    fn camera(&self, character: &skinscope::character::Character) -> Result<CameraSpec, String> {
+        if let Some(key) = &self.camera {
+            return super::args::find_camera(character, key).map(CameraSpec::File);
+        }
         if let (Some(near), Some(far)) = (self.near, self.far)
             && near >= far
         {
@@ -200,7 +206,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         color_view: args.color_by.into(),
         compare: args.compare.into(),
         crowd: args.crowd,
-        camera: args.camera()?,
+        camera: args.camera(character)?,
         options: args.draw_options(),
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;

@@ -16,8 +16,10 @@ use crate::render::renderer::{DrawOptions, FrameInput, Renderer, View};
 /// Where the camera is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CameraSpec {
-    /// Frame the posed character's bounds, from the front.
+    /// Frame the character's whole motion, from a three-quarter view.
     Auto { fov_y_degrees: f32 },
+    /// The file's camera `k` (`Character::cameras`), posed with the character.
+    File(usize),
     /// An explicit camera; `None` planes are chosen from the character's size.
     Explicit {
         eye: Vec3,
@@ -71,6 +73,18 @@ pub fn pose_and_frame(
 ) -> Result<Camera, String> {
     pose.evaluate(character, &request.pose)
         .map_err(|e| e.to_string())?;
+    if let CameraSpec::File(k) = request.camera {
+        let camera = character
+            .cameras
+            .get(k)
+            .ok_or_else(|| format!("no camera {k} in {}", character.name))?;
+        let world_from_camera = pose
+            .model
+            .as_slice()
+            .get(camera.skeleton_joint)
+            .map_or(glam::Mat4::IDENTITY, |m| glam::Mat4::from(*m));
+        return Ok(Camera::from_node(world_from_camera, camera.projection));
+    }
     // Framed on the clip's whole motion, so frames at different times share one camera.
     let bounds =
         motion_bounds(character, &request.pose).unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
@@ -94,14 +108,16 @@ fn camera_for(request: &FrameRequest, (min, max): (Vec3, Vec3)) -> Camera {
             let radius = ((max - min).length() * 0.5).max(1e-3);
             let target = target.unwrap_or(center);
             let distance = eye.distance(center);
-            Camera {
+            Camera::look_at(
                 eye,
                 target,
                 fov_y_degrees,
-                near: near.unwrap_or(((distance - 2.0 * radius).max(distance * 0.01)).max(1e-4)),
-                far: far.unwrap_or(distance + 4.0 * radius),
-            }
+                near.unwrap_or(((distance - 2.0 * radius).max(distance * 0.01)).max(1e-4)),
+                far.unwrap_or(distance + 4.0 * radius),
+            )
         }
+        // Placed by `pose_and_frame`, which has the posed camera node.
+        CameraSpec::File(_) => Camera::framing(min, max, 45.0, aspect),
     }
 }
 
@@ -221,7 +237,7 @@ fn render_crowd(
     let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
     let camera = match request.camera {
         CameraSpec::Auto { .. } => camera_for(request, crowd.bounds(one)),
-        CameraSpec::Explicit { .. } => {
+        CameraSpec::Explicit { .. } | CameraSpec::File(_) => {
             let mut unused = CharacterPose::new(character);
             pose_and_frame(character, &mut unused, request)?
         }

@@ -14,11 +14,17 @@ pub(crate) struct Hierarchy {
     pub parent_of_node: Vec<Option<usize>>,
     /// Nodes of the displayed scene, depth-first from its roots.
     pub scene_nodes: Vec<usize>,
+    /// Index of the displayed scene (`/scenes/N`; 0 without scenes).
+    pub scene: usize,
     /// Whether each node's transform is not the identity.
     pub has_transform: Vec<bool>,
 }
 
-pub(crate) fn build(document: &gltf::Document, problems: &mut Problems) -> Option<Hierarchy> {
+pub(crate) fn build(
+    document: &gltf::Document,
+    scene: Option<usize>,
+    problems: &mut Problems,
+) -> Option<Hierarchy> {
     let n = document.nodes().len();
     let mut parent_of_node: Vec<Option<usize>> = vec![None; n];
     let errors_before = problems.errors.len();
@@ -103,10 +109,23 @@ pub(crate) fn build(document: &gltf::Document, problems: &mut Problems) -> Optio
         }
     };
 
-    let scene_roots: Vec<usize> = match document
-        .default_scene()
-        .or_else(|| document.scenes().next())
-    {
+    let chosen = match scene {
+        Some(s) => match document.scenes().nth(s) {
+            Some(scene) => Some(scene),
+            None => {
+                problems.error(
+                    "/scenes",
+                    format!("no scene {s}: the file has {}", document.scenes().count()),
+                );
+                return None;
+            }
+        },
+        None => document
+            .default_scene()
+            .or_else(|| document.scenes().next()),
+    };
+    let scene_index = chosen.as_ref().map_or(0, |s| s.index());
+    let scene_roots: Vec<usize> = match chosen {
         Some(scene) => scene.nodes().map(|n| n.index()).collect(),
         None => (0..n).filter(|&i| parent_of_node[i].is_none()).collect(),
     };
@@ -132,6 +151,7 @@ pub(crate) fn build(document: &gltf::Document, problems: &mut Problems) -> Optio
         joint_of_node,
         parent_of_node,
         scene_nodes,
+        scene: scene_index,
         has_transform,
     })
 }

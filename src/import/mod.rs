@@ -17,10 +17,22 @@ use std::path::{Path, PathBuf};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
 
-use crate::character::{Character, Problem};
+use crate::character::{CameraData, Character, Problem, Projection};
 
-/// Loads a `.gltf` or `.glb` file.
+/// What to load of a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The scene to display (`/scenes/N`); `None` is the file's default scene.
+    pub scene: Option<usize>,
+}
+
+/// Loads a `.gltf` or `.glb` file (its default scene).
 pub fn load(path: &Path) -> Result<Character, ImportError> {
+    load_with(path, LoadOptions::default())
+}
+
+/// Loads a `.gltf` or `.glb` file, as `options` say.
+pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportError> {
     let refuse = |message: String| ImportError {
         file: path.to_path_buf(),
         errors: vec![Problem::new("", message)],
@@ -30,17 +42,26 @@ pub fn load(path: &Path) -> Result<Character, ImportError> {
         return Err(refuse("is a directory, not a glTF file".into()));
     }
     let bytes = std::fs::read(path).map_err(|e| refuse(format!("cannot read the file: {e}")))?;
-    load_bytes(&bytes, path)
+    load_bytes_with(&bytes, path, options)
 }
 
 /// Loads glTF from bytes; `path` names the file in messages and locates external buffers and
 /// images (relative to its folder).
 pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
+    load_bytes_with(bytes, path, LoadOptions::default())
+}
+
+/// `load_bytes` as `options` say.
+pub fn load_bytes_with(
+    bytes: &[u8],
+    path: &Path,
+    options: LoadOptions,
+) -> Result<Character, ImportError> {
     let mut problems = Problems::default();
     // A panic here is a bug in the importer or a library under it; the file is refused, and
     // whatever the caller had loaded stays.
     let character = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        import(bytes, path, &mut problems)
+        import(bytes, path, options, &mut problems)
     }))
     .unwrap_or_else(|panic| {
         let what = panic
@@ -73,7 +94,12 @@ pub fn load_bytes(bytes: &[u8], path: &Path) -> Result<Character, ImportError> {
     }
 }
 
-fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Character> {
+fn import(
+    bytes: &[u8],
+    path: &Path,
+    options: LoadOptions,
+    problems: &mut Problems,
+) -> Option<Character> {
     let glb_name = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
@@ -174,7 +200,8 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
     if !problems.errors.is_empty() {
         return None;
     }
-    let hierarchy = hierarchy::build(document, problems)?;
+    let hierarchy = hierarchy::build(document, options.scene, problems)?;
+    let cameras = cameras(document, &hierarchy, problems);
     let skins = skins::build(document, &buffers, &hierarchy, problems);
     let (meshes, instances) =
         meshes::build(document, &buffers, &base, &hierarchy, &skins, problems);
@@ -196,7 +223,76 @@ fn import(bytes: &[u8], path: &Path, problems: &mut Problems) -> Option<Characte
         clips,
         warnings: Vec::new(),
         notes: Vec::new(),
+        scenes: document
+            .scenes()
+            .map(|s| {
+                s.name()
+                    .map_or_else(|| format!("scene {}", s.index()), str::to_owned)
+            })
+            .collect(),
+        scene: hierarchy.scene,
+        cameras,
     })
+}
+
+/// The displayed scene's camera nodes, in scene order.
+fn cameras(
+    document: &gltf::Document,
+    hierarchy: &hierarchy::Hierarchy,
+    problems: &mut Problems,
+) -> Vec<CameraData> {
+    let nodes: Vec<gltf::Node<'_>> = document.nodes().collect();
+    hierarchy
+        .scene_nodes
+        .iter()
+        .filter_map(|&n| {
+            let camera = nodes[n].camera()?;
+            let projection = match camera.projection() {
+                gltf::camera::Projection::Perspective(p) => Projection::Perspective {
+                    yfov_radians: p.yfov(),
+                    znear: p.znear(),
+                    zfar: p.zfar(),
+                },
+                gltf::camera::Projection::Orthographic(o) => Projection::Orthographic {
+                    ymag: o.ymag(),
+                    znear: o.znear(),
+                    zfar: o.zfar(),
+                },
+            };
+            let usable = match projection {
+                Projection::Perspective {
+                    yfov_radians,
+                    znear,
+                    zfar,
+                } => {
+                    yfov_radians > 0.0
+                        && yfov_radians < std::f32::consts::PI
+                        && znear > 0.0
+                        && zfar.is_none_or(|f| f > znear)
+                }
+                Projection::Orthographic { ymag, znear, zfar } => {
+                    ymag.is_normal() && znear >= 0.0 && zfar > znear
+                }
+            };
+            if !usable {
+                problems.warn(
+                    format!("/cameras/{}", camera.index()),
+                    format!("{projection:?} cannot project (glTF needs a field of view in (0, 180) degrees and 0 < znear < zfar): the camera is not offered"),
+                );
+                return None;
+            }
+            let name = camera
+                .name()
+                .or_else(|| nodes[n].name())
+                .map_or_else(|| format!("camera {}", camera.index()), str::to_owned);
+            Some(CameraData {
+                name,
+                node: n,
+                skeleton_joint: hierarchy.joint_of_node[n],
+                projection,
+            })
+        })
+        .collect()
 }
 
 fn describe_validation_error(e: gltf::json::validation::Error) -> String {

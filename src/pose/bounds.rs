@@ -18,7 +18,7 @@ pub fn motion_bounds(c: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3
     let mut pose = CharacterPose::new(c);
     let mut bounds: Option<(Vec3, Vec3)> = None;
     let mut add = |pose: &CharacterPose| {
-        if let Some((lo, hi)) = pose.world_bounds(c) {
+        if let Some((lo, hi)) = pose.framing_bounds(c) {
             bounds = Some(bounds.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
         }
     };

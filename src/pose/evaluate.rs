@@ -265,4 +265,37 @@ impl CharacterPose {
                 .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
         )
     }
+
+    /// What a camera frames: the posed vertices' bounds, without an unskinned mesh that
+    /// encloses every other one (a sky dome or a room around the character), so a model inside
+    /// a closed environment is framed on its contents.
+    pub fn framing_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
+        let boxes: Vec<Option<(Vec3, Vec3)>> = (0..c.instances.len())
+            .map(|i| {
+                let points = self.instance_world_positions(c, i);
+                let first = *points.first()?;
+                Some(
+                    points
+                        .iter()
+                        .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
+                )
+            })
+            .collect();
+        let contains = |outer: (Vec3, Vec3), inner: (Vec3, Vec3)| {
+            outer.0.cmplt(inner.0).all() && outer.1.cmpgt(inner.1).all()
+        };
+        let enclosing = |i: usize| {
+            let Some(outer) = boxes[i] else { return false };
+            c.instances[i].skin.is_none()
+                && boxes.iter().filter(|b| b.is_some()).count() > 1
+                && boxes
+                    .iter()
+                    .enumerate()
+                    .all(|(j, b)| j == i || b.is_none_or(|inner| contains(outer, inner)))
+        };
+        (0..boxes.len())
+            .filter(|&i| !enclosing(i))
+            .filter_map(|i| boxes[i])
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+    }
 }

@@ -3,7 +3,8 @@
 
 use glam::{Mat4, Vec3};
 
-/// A perspective camera looking from `eye` at `target`, up = +Y.
+/// A camera looking from `eye` at `target` with `up` (+Y for the viewer's own cameras); a
+/// perspective one unless `orthographic_ymag` (half the view's height) is set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
     pub eye: Vec3,
@@ -12,27 +13,87 @@ pub struct Camera {
     pub fov_y_degrees: f32,
     pub near: f32,
     pub far: f32,
+    pub up: Vec3,
+    pub orthographic_ymag: Option<f32>,
 }
 
 impl Camera {
+    /// A perspective camera, +Y up.
+    pub fn look_at(eye: Vec3, target: Vec3, fov_y_degrees: f32, near: f32, far: f32) -> Self {
+        Self {
+            eye,
+            target,
+            fov_y_degrees,
+            near,
+            far,
+            up: Vec3::Y,
+            orthographic_ymag: None,
+        }
+    }
+
+    /// A glTF camera node's view: it looks down the node's -Z with its +Y up, from
+    /// `world_from_camera` (its posed node transform; scale is ignored). The Khronos Sample
+    /// Viewer, like this one, takes the aspect from the viewport, not the file.
+    pub fn from_node(world_from_camera: Mat4, projection: crate::character::Projection) -> Self {
+        let (_, rotation, eye) = world_from_camera.to_scale_rotation_translation();
+        let forward = rotation * Vec3::NEG_Z;
+        let up = rotation * Vec3::Y;
+        let (fov_y_degrees, near, far, ortho) = match projection {
+            crate::character::Projection::Perspective {
+                yfov_radians,
+                znear,
+                zfar,
+            } => (
+                yfov_radians.to_degrees(),
+                znear,
+                zfar.unwrap_or(znear * 1e6),
+                None,
+            ),
+            crate::character::Projection::Orthographic { ymag, znear, zfar } => {
+                (45.0, znear, zfar, Some(ymag.abs()))
+            }
+        };
+        Self {
+            eye,
+            target: eye + forward,
+            fov_y_degrees,
+            near,
+            far,
+            up,
+            orthographic_ymag: ortho,
+        }
+    }
+
     /// `clip_from_world = projection * view`, depth in [0, 1] (wgpu).
     pub fn clip_from_world(&self, aspect: f32) -> Mat4 {
-        let up = if (self.eye - self.target)
-            .normalize_or_zero()
-            .abs()
-            .abs_diff_eq(Vec3::Y, 1e-6)
-        {
-            Vec3::Z
+        let forward = (self.target - self.eye).normalize_or_zero();
+        let up = if forward.cross(self.up).length_squared() < 1e-12 {
+            // Looking along `up`: any perpendicular will do.
+            if forward.abs().abs_diff_eq(Vec3::Y, 1e-6) {
+                Vec3::Z
+            } else {
+                Vec3::Y
+            }
         } else {
-            Vec3::Y
+            self.up
         };
+        let view = glam::camera::rh::view::look_at_mat4(self.eye, self.target, up);
         // wgpu's clip space is DirectX's: z in [0, 1], y up.
-        glam::camera::rh::proj::directx::perspective(
-            self.fov_y_degrees.to_radians(),
-            aspect,
-            self.near,
-            self.far,
-        ) * glam::camera::rh::view::look_at_mat4(self.eye, self.target, up)
+        let projection = match self.orthographic_ymag {
+            Some(ymag) => {
+                let xmag = ymag * aspect;
+                glam::camera::rh::proj::directx::orthographic(
+                    -xmag, xmag, -ymag, ymag, self.near, self.far,
+                )
+            }
+            None => glam::camera::rh::proj::directx::perspective(
+                self.fov_y_degrees.to_radians(),
+                aspect,
+                self.near,
+                self.far,
+            ),
+        };
+        projection * view
     }
 
     /// A camera that sees the box `min..max` whole (see `OrbitCamera::framing`).
@@ -100,13 +161,13 @@ impl OrbitCamera {
     }
 
     pub fn camera(&self) -> Camera {
-        Camera {
-            eye: self.eye(),
-            target: self.target,
-            fov_y_degrees: self.fov_y_degrees,
-            near: (self.distance - 2.0 * self.radius).max(self.distance * 0.01),
-            far: self.distance + 4.0 * self.radius,
-        }
+        Camera::look_at(
+            self.eye(),
+            self.target,
+            self.fov_y_degrees,
+            (self.distance - 2.0 * self.radius).max(self.distance * 0.01),
+            self.distance + 4.0 * self.radius,
+        )
     }
 
     /// Turns about the target by the given angles; pitch stays short of the poles.

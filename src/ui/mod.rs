@@ -314,6 +314,7 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
             "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
         ));
     });
+    camera_and_scene(ui, viewer, commands);
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             commands.push(UiCommand::FrameCamera);
@@ -361,6 +362,45 @@ fn morph_section(ui: &mut Ui, viewer: &mut Viewer) {
         });
     }
     ui.separator();
+}
+
+/// The file's cameras (or the orbit camera) and, when it has several, its scenes.
+fn camera_and_scene(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    let names: Vec<String> = viewer
+        .character
+        .cameras
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    if !names.is_empty() {
+        let c = &mut viewer.controls;
+        let shown = c
+            .file_camera
+            .and_then(|k| names.get(k).cloned())
+            .unwrap_or_else(|| "orbit".to_string());
+        egui::ComboBox::from_label("Camera")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut c.file_camera, None, "orbit");
+                for (k, name) in names.iter().enumerate() {
+                    ui.selectable_value(&mut c.file_camera, Some(k), name);
+                }
+            });
+    }
+    let scenes = &viewer.character.scenes;
+    if scenes.len() > 1 {
+        let mut scene = viewer.character.scene;
+        egui::ComboBox::from_label("Scene")
+            .selected_text(scenes.get(scene).cloned().unwrap_or_default())
+            .show_ui(ui, |ui| {
+                for (k, name) in scenes.iter().enumerate() {
+                    ui.selectable_value(&mut scene, k, name);
+                }
+            });
+        if scene != viewer.character.scene {
+            commands.push(UiCommand::OpenScene(scene));
+        }
+    }
 }
 
 fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
