@@ -11,6 +11,12 @@ struct Draw {
     morph_first: u32,
     morph_count: u32,
     morph_vertices: u32,
+    // MASK: fragments with alpha below it are discarded (negative: never).
+    alpha_cutoff: f32,
+    // BLEND (1): the fragment keeps its alpha; otherwise opaque.
+    alpha_blend: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 @group(0) @binding(1) var<storage, read> draws: array<Draw>;
@@ -60,12 +66,16 @@ fn vs_main(
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let d = draws[in.draw];
     let material = textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color;
+    if material.a < d.alpha_cutoff {
+        discard;
+    }
     let albedo = select(material, in.color, camera.mode.x == 1u);
     let len = length(in.normal);
     var n = select(vec3<f32>(0.0, 1.0, 0.0), in.normal / len, len > 0.0);
     n = select(-n, n, front);
     let diffuse = max(dot(n, -camera.light_dir.xyz), 0.0);
-    return vec4<f32>(albedo.rgb * (0.3 + 0.7 * diffuse), 1.0);
+    let alpha = select(1.0, albedo.a, d.alpha_blend == 1u);
+    return vec4<f32>(albedo.rgb * (0.3 + 0.7 * diffuse), alpha);
 }
 
 @fragment
@@ -75,5 +85,11 @@ fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
 
 @fragment
 fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
+    // Cut-outs (MASK) are holes in the silhouette too.
+    let d = draws[in.draw];
+    let alpha = (textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color).a;
+    if alpha < d.alpha_cutoff {
+        discard;
+    }
     return vec4<f32>(1.0, 1.0, 1.0, 1.0);
 }

@@ -138,8 +138,9 @@ impl MeshBuilder {
                     base + (r * sides + s1) as u32,
                 );
                 let (j0, j1) = (i0 + sides as u32, i1 + sides as u32);
-                // Counter-clockwise seen from outside.
-                self.indices.extend([i0, j0, i1, i1, j0, j1]);
+                // Counter-clockwise seen from outside (the ring's angle turns counter-clockwise
+                // about the axis, so i1 follows i0 and j0 lies further along the axis).
+                self.indices.extend([i0, i1, j0, i1, j1, j0]);
             }
         }
     }

@@ -185,6 +185,21 @@ pub struct Material {
     /// Linear RGBA factor.
     pub base_color_factor: Vec4,
     pub base_color_texture: Option<Texture>,
+    /// Both faces drawn; otherwise back faces are culled (the winding flips under a node with
+    /// a negative determinant).
+    pub double_sided: bool,
+    pub alpha_mode: AlphaMode,
+}
+
+/// glTF's `alphaMode`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha ignored.
+    Opaque,
+    /// Fragments with alpha below the cutoff are discarded.
+    Mask { cutoff: f32 },
+    /// Blended over what is behind, drawn after everything opaque, farthest first.
+    Blend,
 }
 
 impl Default for Material {
@@ -192,6 +207,9 @@ impl Default for Material {
         Self {
             base_color_factor: Vec4::ONE,
             base_color_texture: None,
+            // glTF's default material is single-sided.
+            double_sided: false,
+            alpha_mode: AlphaMode::Opaque,
         }
     }
 }

@@ -14,7 +14,8 @@ use super::hierarchy::Hierarchy;
 use super::problem::Problems;
 use crate::character::Problem;
 use crate::character::{
-    Material, MeshData, MeshInstance, MorphTarget, Primitive, SkinData, Skinning, Texture,
+    AlphaMode, Material, MeshData, MeshInstance, MorphTarget, Primitive, SkinData, Skinning,
+    Texture,
 };
 
 /// Weight sums further than this from one are renormalised (three.js does the same).
@@ -814,6 +815,14 @@ fn read_material(
     Material {
         base_color_factor: Vec4::from(pbr.base_color_factor()),
         base_color_texture,
+        double_sided: material.double_sided(),
+        alpha_mode: match material.alpha_mode() {
+            gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+            gltf::material::AlphaMode::Mask => AlphaMode::Mask {
+                cutoff: material.alpha_cutoff().unwrap_or(0.5),
+            },
+            gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+        },
     }
 }
 

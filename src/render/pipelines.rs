@@ -35,10 +35,48 @@ pub struct Layouts {
     pub morph: wgpu::BindGroupLayout,
 }
 
+/// Which faces a triangle pipeline culls: glTF draws single-sided materials with back faces
+/// culled, counter-clockwise in front, and flips the winding under a negative determinant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Faces {
+    Both,
+    FrontCcw,
+    FrontCw,
+}
+
+impl Faces {
+    const ALL: [Faces; 3] = [Faces::Both, Faces::FrontCcw, Faces::FrontCw];
+
+    pub fn index(self) -> usize {
+        match self {
+            Faces::Both => 0,
+            Faces::FrontCcw => 1,
+            Faces::FrontCw => 2,
+        }
+    }
+
+    fn primitive_state(self) -> wgpu::PrimitiveState {
+        let (cull_mode, front_face) = match self {
+            Faces::Both => (None, wgpu::FrontFace::Ccw),
+            Faces::FrontCcw => (Some(wgpu::Face::Back), wgpu::FrontFace::Ccw),
+            Faces::FrontCw => (Some(wgpu::Face::Back), wgpu::FrontFace::Cw),
+        };
+        wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode,
+            front_face,
+            ..Default::default()
+        }
+    }
+}
+
 pub struct Pipelines {
-    pub shaded: wgpu::RenderPipeline,
+    /// Shaded, by `Faces::index`: opaque and masked materials.
+    pub shaded: Vec<wgpu::RenderPipeline>,
+    /// Shaded and blended over what is behind (alpha mode BLEND), no depth writes.
+    pub blended: Vec<wgpu::RenderPipeline>,
     pub wireframe: wgpu::RenderPipeline,
-    pub silhouette: wgpu::RenderPipeline,
+    pub silhouette: Vec<wgpu::RenderPipeline>,
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
     pub overlay: wgpu::RenderPipeline,
@@ -128,26 +166,45 @@ impl Pipelines {
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
     ) -> Self {
-        let triangles = wgpu::PrimitiveTopology::TriangleList;
         let lines = wgpu::PrimitiveTopology::LineList;
         let less = wgpu::CompareFunction::Less;
         let less_equal = wgpu::CompareFunction::LessEqual;
         let mesh = MeshPipelines::new(device, layouts, color_format);
         let line = LinePipelines::new(device, layouts, color_format);
+        let triangles = |label, fragment, depth: wgpu::DepthStencilState, blend| {
+            Faces::ALL
+                .iter()
+                .map(|faces| {
+                    mesh.build(
+                        label,
+                        fragment,
+                        faces.primitive_state(),
+                        depth.clone(),
+                        blend,
+                    )
+                })
+                .collect()
+        };
+        let line_state = wgpu::PrimitiveState {
+            topology: lines,
+            ..Default::default()
+        };
         Self {
-            shaded: mesh.build("shaded", "fs_shaded", triangles, depth_state(true, less)),
+            shaded: triangles("shaded", "fs_shaded", depth_state(true, less), None),
+            blended: triangles(
+                "blended",
+                "fs_shaded",
+                depth_state(false, less),
+                Some(wgpu::BlendState::ALPHA_BLENDING),
+            ),
             wireframe: mesh.build(
                 "wireframe",
                 "fs_wireframe",
-                lines,
+                line_state,
                 depth_state(false, less_equal),
+                None,
             ),
-            silhouette: mesh.build(
-                "silhouette",
-                "fs_silhouette",
-                triangles,
-                depth_state(true, less),
-            ),
+            silhouette: triangles("silhouette", "fs_silhouette", depth_state(true, less), None),
             // The grid hides behind the character; bones are drawn on top of everything.
             grid: line.build("grid", less_equal),
             overlay: line.build("bones", wgpu::CompareFunction::Always),
@@ -189,8 +246,9 @@ impl<'a> MeshPipelines<'a> {
         &self,
         label: &str,
         fragment: &str,
-        topology: wgpu::PrimitiveTopology,
+        primitive: wgpu::PrimitiveState,
         depth: wgpu::DepthStencilState,
+        blend: Option<wgpu::BlendState>,
     ) -> wgpu::RenderPipeline {
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -213,18 +271,18 @@ impl<'a> MeshPipelines<'a> {
                         }),
                     ],
                 },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    cull_mode: None,
-                    ..Default::default()
-                },
+                primitive,
                 depth_stencil: Some(depth),
                 multisample: Default::default(),
                 fragment: Some(wgpu::FragmentState {
                     module: &self.module,
                     entry_point: Some(fragment),
                     compilation_options: Default::default(),
-                    targets: &[Some(self.color_format.into())],
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: self.color_format,
+                        blend,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
                 }),
                 multiview_mask: None,
                 cache: None,

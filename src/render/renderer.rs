@@ -15,8 +15,8 @@ use wgpu::util::DeviceExt;
 use super::camera::Camera;
 use super::lines::{LineVertex, grid_lines};
 use super::meshes::{self, GpuPrimitive};
-use super::pipelines::{DEPTH_FORMAT, Layouts, Pipelines};
-use crate::character::Character;
+use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, Pipelines};
+use crate::character::{AlphaMode, Character};
 
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
 pub const FRAMES_IN_FLIGHT: usize = 2;
@@ -60,6 +60,11 @@ struct DrawUniform {
     morph_first: u32,
     morph_count: u32,
     morph_vertices: u32,
+    /// Fragments with alpha below it are discarded (MASK); negative: never.
+    alpha_cutoff: f32,
+    /// 1: the fragment keeps its alpha (BLEND); 0: opaque.
+    alpha_blend: u32,
+    _pad: [u32; 2],
 }
 
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
@@ -201,6 +206,10 @@ struct ViewSlot {
     draws_generation: u64,
     morph_active: Vec<[u32; 2]>,
     morph_generation: u64,
+    /// Per draw slot, which faces its pipeline culls (its material, its node's determinant).
+    faces: Vec<Faces>,
+    /// The draw slots of blended materials, farthest from this view's camera first.
+    blend_order: Vec<usize>,
 }
 
 pub struct Renderer {
@@ -210,6 +219,8 @@ pub struct Renderer {
     /// copy: draw data index `slot * copies + copy`, the copy being the instance index of the
     /// draw call.
     draws: Vec<(usize, usize, usize)>,
+    /// The draw slots of opaque and masked materials, in draw order.
+    opaque: Vec<usize>,
     capacity: Capacity,
     draw_scratch: Vec<DrawUniform>,
     /// This frame's non-zero morph weights, and each (copy, instance)'s range in them.
@@ -245,6 +256,12 @@ impl Renderer {
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, color_format);
         let draws = draw_slots(character);
+        let opaque = (0..draws.len())
+            .filter(|&d| {
+                let (_, mesh, p) = draws[d];
+                character.meshes[mesh].primitives[p].material.alpha_mode != AlphaMode::Blend
+            })
+            .collect();
         // Per joint a segment and a cross, plus the selected joint's marker.
         let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let sizes = BufferSizes {
@@ -268,6 +285,7 @@ impl Renderer {
             pipelines,
             views,
             draws,
+            opaque,
             capacity,
             draw_scratch: Vec::new(),
             morph_scratch: Vec::new(),
@@ -294,6 +312,7 @@ impl Renderer {
         self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
         let slot = &mut self.views[view.index()];
+        faces_and_blend_order(frame, &self.draws, &self.opaque, slot);
         slot.frame = (slot.frame + 1) % slot.frames.len();
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&camera_uniform(frame)));
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
@@ -384,9 +403,13 @@ impl Renderer {
         let instances = frame.character.instances.len();
         self.draw_scratch.clear();
         for &(i, mesh, p) in &self.draws {
-            let factor: Vec4 = frame.character.meshes[mesh].primitives[p]
-                .material
-                .base_color_factor;
+            let material = &frame.character.meshes[mesh].primitives[p].material;
+            let factor: Vec4 = material.base_color_factor;
+            let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
+                AlphaMode::Opaque => (-1.0, 0),
+                AlphaMode::Mask { cutoff } => (cutoff, 0),
+                AlphaMode::Blend => (-1.0, 1),
+            };
             for k in 0..copies {
                 let world = world_from_mesh
                     .get(k * instances + i)
@@ -409,6 +432,9 @@ impl Renderer {
                     morph_first,
                     morph_count,
                     morph_vertices: primitive.vertex_count,
+                    alpha_cutoff,
+                    alpha_blend,
+                    _pad: [0; 2],
                 });
             }
         }
@@ -467,18 +493,23 @@ impl Renderer {
             pass.draw(0..self.grid.1, 0..1);
         }
         let p = &self.pipelines;
-        let mesh_passes: &[(&wgpu::RenderPipeline, bool)] = match options {
-            o if o.silhouette => &[(&p.silhouette, false)],
-            o if o.mesh && o.wireframe => &[(&p.shaded, false), (&p.wireframe, true)],
-            o if o.mesh => &[(&p.shaded, false)],
-            o if o.wireframe => &[(&p.wireframe, true)],
-            _ => &[],
-        };
-        for &(pipeline, edges) in mesh_passes {
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, &frame.scene_group, &[]);
-            pass.set_bind_group(1, &frame.palette_group, &[]);
-            self.draw_meshes(&mut pass, frame, edges);
+        pass.set_bind_group(0, &frame.scene_group, &[]);
+        pass.set_bind_group(1, &frame.palette_group, &[]);
+        let all: Vec<usize> = (0..self.draws.len()).collect();
+        if options.silhouette {
+            self.draw_meshes(&mut pass, frame, slot, &all, Some(&p.silhouette));
+        } else {
+            if options.mesh {
+                self.draw_meshes(&mut pass, frame, slot, &self.opaque, Some(&p.shaded));
+            }
+            if options.wireframe {
+                pass.set_pipeline(&p.wireframe);
+                self.draw_meshes(&mut pass, frame, slot, &all, None);
+            }
+            // Blended materials last, farthest first, over everything opaque.
+            if options.mesh {
+                self.draw_meshes(&mut pass, frame, slot, &slot.blend_order, Some(&p.blended));
+            }
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
             pass.set_pipeline(&self.pipelines.overlay);
@@ -488,10 +519,27 @@ impl Renderer {
         }
     }
 
-    /// Every draw slot, instanced over the copies: triangles, or their edges.
-    fn draw_meshes(&self, pass: &mut wgpu::RenderPass<'_>, frame: &FrameBuffers, edges: bool) {
+    /// Draw slots `slots`, instanced over the copies: triangles with the pipeline of each
+    /// slot's faces (`pipelines` by `Faces::index`), or their edges (`None`: the caller set the
+    /// wireframe pipeline).
+    fn draw_meshes(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        frame: &FrameBuffers,
+        view: &ViewSlot,
+        slots: &[usize],
+        pipelines: Option<&[wgpu::RenderPipeline]>,
+    ) {
         let n = self.capacity.copies as u32;
-        for (draw, &(_, mesh, p)) in self.draws.iter().enumerate() {
+        let edges = pipelines.is_none();
+        for &draw in slots {
+            let Some(&(_, mesh, p)) = self.draws.get(draw) else {
+                continue;
+            };
+            if let Some(pipelines) = pipelines {
+                let faces = view.faces.get(draw).copied().unwrap_or(Faces::Both);
+                pass.set_pipeline(&pipelines[faces.index()]);
+            }
             let primitive = &self.primitives[mesh][p];
             // This slot's draw data for every copy: the instance range of the call.
             let copies = draw as u32 * n..(draw as u32 + 1) * n;
@@ -534,6 +582,49 @@ impl Renderer {
         });
         self.depth = Some((texture.create_view(&Default::default()), size));
     }
+}
+
+/// Each draw slot's faces (single-sided materials cull back faces; a node with a negative
+/// determinant flips the winding), and the blended slots farthest first from the camera.
+fn faces_and_blend_order(
+    frame: &FrameInput<'_>,
+    draws: &[(usize, usize, usize)],
+    opaque: &[usize],
+    slot: &mut ViewSlot,
+) {
+    slot.faces.clear();
+    slot.blend_order.clear();
+    for (d, &(i, mesh, p)) in draws.iter().enumerate() {
+        let material = &frame.character.meshes[mesh].primitives[p].material;
+        let world = frame
+            .posed
+            .world_from_mesh
+            .get(i)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY);
+        slot.faces
+            .push(match (material.double_sided, world.determinant() < 0.0) {
+                (true, _) => Faces::Both,
+                (false, false) => Faces::FrontCcw,
+                (false, true) => Faces::FrontCw,
+            });
+        if !opaque.contains(&d) {
+            slot.blend_order.push(d);
+        }
+    }
+    let eye = frame.camera.eye;
+    let distance = |d: usize| {
+        let i = draws[d].0;
+        let world = frame
+            .posed
+            .world_from_mesh
+            .get(i)
+            .copied()
+            .unwrap_or(Mat4::IDENTITY);
+        world.w_axis.truncate().distance_squared(eye)
+    };
+    slot.blend_order
+        .sort_by(|a, b| distance(*b).total_cmp(&distance(*a)));
 }
 
 fn camera_uniform(frame: &FrameInput<'_>) -> CameraUniform {
@@ -636,6 +727,8 @@ impl ViewSlot {
             draws_generation: 0,
             morph_active: Vec::new(),
             morph_generation: 0,
+            faces: Vec::new(),
+            blend_order: Vec::new(),
         }
     }
 }
