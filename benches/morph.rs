@@ -52,6 +52,9 @@ fn rippled_grid(active: usize) -> Character {
     let primitive = Primitive {
         normals: vec![Vec3::Z; n],
         uvs: Some(positions.iter().map(|p| Vec2::new(p.x, p.y)).collect()),
+        uvs1: None,
+        colors: None,
+        tangents: None,
         positions,
         indices: Some(indices),
         skinning: None,

@@ -2,11 +2,12 @@
 struct Camera {
     // Clip space from world space: projection * view.
     clip_from_world: mat4x4<f32>,
-    // World-space eye position (w unused).
+    // World-space eye position; w: the exposure as a factor (2^EV).
     eye: vec4<f32>,
-    // Direction the light travels, world space, normalised (w unused).
+    // Direction the key light travels, world space, normalised; w: its intensity.
     light_dir: vec4<f32>,
-    // x: 1 to colour meshes by their per-vertex debug colours instead of their materials.
+    // x: 1 to colour meshes by their per-vertex debug colours instead of their materials;
+    // y: tone mapping, 0 none, 1 ACES (Hill's fit), 2 Khronos PBR Neutral.
     mode: vec4<u32>,
 }
 

@@ -20,8 +20,26 @@ struct Draw {
 }
 
 @group(0) @binding(1) var<storage, read> draws: array<Draw>;
+
+// A material (group 2): metallic-roughness PBR as glTF defines it.
+struct MaterialFactors {
+    // Linear RGB, emissive strength included.
+    emissive: vec4<f32>,
+    // metallic, roughness, normal scale, occlusion strength.
+    factors: vec4<f32>,
+    // TEXCOORD set of the base colour, metallic-roughness, normal and occlusion textures.
+    tex_coords: vec4<u32>,
+    // x: emissive's TEXCOORD set; y: 1 with a normal map; z: 1 when unlit.
+    flags: vec4<u32>,
+}
+
 @group(2) @binding(0) var base_color_texture: texture_2d<f32>;
-@group(2) @binding(1) var base_color_sampler: sampler;
+@group(2) @binding(1) var material_sampler: sampler;
+@group(2) @binding(2) var<uniform> material: MaterialFactors;
+@group(2) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
+@group(2) @binding(4) var normal_texture: texture_2d<f32>;
+@group(2) @binding(5) var occlusion_texture: texture_2d<f32>;
+@group(2) @binding(6) var emissive_texture: texture_2d<f32>;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -30,7 +48,12 @@ struct VertexIn {
     @location(3) joints: vec4<u32>,
     @location(4) weights: vec4<f32>,
     // Debug colour (weights, displacement, ...), used when camera.mode.x is 1.
-    @location(5) color: vec4<f32>,
+    @location(5) debug_color: vec4<f32>,
+    @location(6) uv1: vec2<f32>,
+    // COLOR_0, linear.
+    @location(7) color: vec4<f32>,
+    // Tangent xyz and handedness w; zero without tangents.
+    @location(8) tangent: vec4<f32>,
 }
 
 struct VertexOut {
@@ -38,7 +61,11 @@ struct VertexOut {
     @location(0) normal: vec3<f32>,
     @location(1) uv: vec2<f32>,
     @location(2) @interpolate(flat) draw: u32,
-    @location(3) color: vec4<f32>,
+    @location(3) debug_color: vec4<f32>,
+    @location(4) uv1: vec2<f32>,
+    @location(5) color: vec4<f32>,
+    @location(6) tangent: vec4<f32>,
+    @location(7) world: vec3<f32>,
 }
 
 // The draw index arrives as the instance index (each draw is issued as instance i..i+1).
@@ -52,30 +79,164 @@ fn vs_main(
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
     let skinned = skin_vertex(d.palette_base, m.position, m.normal, v.joints, v.weights);
     let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
+    // Tangents follow the same skinning matrix (a direction: w = 0).
+    let tangent = (d.world_from_mesh * skin_matrix(d.palette_base, v.joints, v.weights) * vec4<f32>(v.tangent.xyz, 0.0)).xyz;
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;
     out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;
     out.uv = v.uv;
     out.draw = draw_index;
+    out.debug_color = v.debug_color;
+    out.uv1 = v.uv1;
     out.color = v.color;
+    out.tangent = vec4<f32>(tangent, v.tangent.w);
+    out.world = world.xyz;
     return out;
 }
 
-// Base colour (texture times factor), a directional light and ambient; two-sided.
+fn uv_of(coord_set: u32, in: VertexOut) -> vec2<f32> {
+    return select(in.uv, in.uv1, coord_set == 1u);
+}
+
+const PI: f32 = 3.14159265;
+
+// The environment the project generates: a sky from a bright horizon to a blue zenith over a
+// darker ground (linear RGB radiance).
+fn sky(dir: vec3<f32>) -> vec3<f32> {
+    let zenith = vec3<f32>(0.35, 0.5, 0.8);
+    let horizon = vec3<f32>(0.9, 0.88, 0.85);
+    let ground = vec3<f32>(0.25, 0.23, 0.22);
+    let up = clamp(dir.y, -1.0, 1.0);
+    return select(mix(horizon, ground, smoothstep(0.0, 0.3, -up)), mix(horizon, zenith, smoothstep(0.0, 0.7, up)), up >= 0.0);
+}
+
+// Irradiance / PI from that sky for a surface facing `n` (its cosine-weighted average, close
+// to the sky's value a little toward the normal's hemisphere).
+fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
+    let up = sky(vec3<f32>(0.0, 1.0, 0.0));
+    let down = sky(vec3<f32>(0.0, -1.0, 0.0));
+    let side = sky(vec3<f32>(1.0, 0.0, 0.0));
+    let h = n.y;
+    return select(mix(side, down, -h * 0.6), mix(side, up, h * 0.6), h >= 0.0);
+}
+
+// Karis's analytic fit of the split-sum specular BRDF (scale, bias) for `n_dot_v` and roughness.
+fn env_brdf(roughness: f32, n_dot_v: f32) -> vec2<f32> {
+    let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
+    let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
+    let r = roughness * c0 + c1;
+    let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
+    return vec2<f32>(-1.04, 1.04) * a004 + r.zw;
+}
+
+fn tone_map(color: vec3<f32>) -> vec3<f32> {
+    let c = color * camera.eye.w;
+    switch camera.mode.y {
+        case 1u: {
+            // ACES filmic, Hill's fit (the Khronos Sample Viewer's "ACES Hill").
+            let input = mat3x3<f32>(
+                vec3<f32>(0.59719, 0.07600, 0.02840),
+                vec3<f32>(0.35458, 0.90834, 0.13383),
+                vec3<f32>(0.04823, 0.01566, 0.83777),
+            );
+            let output = mat3x3<f32>(
+                vec3<f32>(1.60475, -0.10208, -0.00327),
+                vec3<f32>(-0.53108, 1.10813, -0.07276),
+                vec3<f32>(-0.07367, -0.00605, 1.07602),
+            );
+            let v = input * c;
+            let a = v * (v + 0.0245786) - 0.000090537;
+            let b = v * (0.983729 * v + 0.4329510) + 0.238081;
+            return clamp(output * (a / b), vec3<f32>(0.0), vec3<f32>(1.0));
+        }
+        case 2u: {
+            // Khronos PBR Neutral.
+            let start = 0.8 - 0.04;
+            let desaturation = 0.15;
+            let x = min(c.r, min(c.g, c.b));
+            let offset = select(0.04, x - 6.25 * x * x, x < 0.08);
+            var v = c - offset;
+            let peak = max(v.r, max(v.g, v.b));
+            if peak < start {
+                return v;
+            }
+            let d = 1.0 - start;
+            let new_peak = 1.0 - d * d / (peak + d - start);
+            v = v * (new_peak / peak);
+            let g = 1.0 - 1.0 / (desaturation * (peak - new_peak) + 1.0);
+            return mix(v, vec3<f32>(new_peak), g);
+        }
+        default: {
+            return clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
+        }
+    }
+}
+
+// Metallic-roughness PBR (glTF's BRDF: Lambert diffuse, GGX with height-correlated Smith
+// visibility, Schlick's Fresnel) lit by the generated sky and a key light; debug colours are
+// drawn with a plain diffuse light instead.
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let d = draws[in.draw];
-    let material = textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color;
-    if material.a < d.alpha_cutoff {
+    let base = textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, in))
+        * d.base_color * in.color;
+    if base.a < d.alpha_cutoff {
         discard;
     }
-    let albedo = select(material, in.color, camera.mode.x == 1u);
+    let alpha = select(1.0, base.a, d.alpha_blend == 1u);
     let len = length(in.normal);
     var n = select(vec3<f32>(0.0, 1.0, 0.0), in.normal / len, len > 0.0);
     n = select(-n, n, front);
-    let diffuse = max(dot(n, -camera.light_dir.xyz), 0.0);
-    let alpha = select(1.0, albedo.a, d.alpha_blend == 1u);
-    return vec4<f32>(albedo.rgb * (0.3 + 0.7 * diffuse), alpha);
+    if camera.mode.x == 1u {
+        let diffuse = max(dot(n, -camera.light_dir.xyz), 0.0);
+        return vec4<f32>(in.debug_color.rgb * (0.3 + 0.7 * diffuse), 1.0);
+    }
+    if material.flags.z == 1u {
+        return vec4<f32>(tone_map(base.rgb), alpha);
+    }
+    if material.flags.y == 1u && length(in.tangent.xyz) > 0.0 {
+        let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
+        let b = cross(n, t) * select(1.0, -1.0, in.tangent.w < 0.0);
+        var tn = textureSample(normal_texture, material_sampler, uv_of(material.tex_coords.z, in)).xyz * 2.0 - 1.0;
+        tn = vec3<f32>(tn.xy * material.factors.z, tn.z);
+        n = normalize(mat3x3<f32>(t, b, n) * tn);
+    }
+    let mr = textureSample(metallic_roughness_texture, material_sampler, uv_of(material.tex_coords.y, in));
+    let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
+    let roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
+    let occlusion = textureSample(occlusion_texture, material_sampler, uv_of(material.tex_coords.w, in)).r;
+    let ao = 1.0 + material.factors.w * (occlusion - 1.0);
+    let emissive = material.emissive.rgb
+        * textureSample(emissive_texture, material_sampler, uv_of(material.flags.x, in)).rgb;
+
+    let v = normalize(camera.eye.xyz - in.world);
+    let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
+    let f0 = mix(vec3<f32>(0.04), base.rgb, metallic);
+    let c_diff = base.rgb * (1.0 - metallic);
+    let a = roughness * roughness;
+    let a2 = a * a;
+
+    // The key light.
+    let l = -camera.light_dir.xyz;
+    let h = normalize(l + v);
+    let n_dot_l = clamp(dot(n, l), 0.0, 1.0);
+    let n_dot_h = clamp(dot(n, h), 0.0, 1.0);
+    let v_dot_h = clamp(dot(v, h), 0.0, 1.0);
+    let fresnel = f0 + (1.0 - f0) * pow(1.0 - v_dot_h, 5.0);
+    let dd = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    let distribution = a2 / (PI * dd * dd);
+    let visibility = 0.5 / (n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2)
+        + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2) + 1e-5);
+    let direct = ((1.0 - fresnel) * c_diff / PI + fresnel * distribution * visibility)
+        * camera.light_dir.w * n_dot_l;
+
+    // The environment: diffuse irradiance, and the specular reflection blurred by roughness.
+    let r = reflect(-v, n);
+    let specular_light = mix(sky(r), sky_irradiance(r), roughness);
+    let brdf = env_brdf(roughness, n_dot_v);
+    let ambient = (c_diff * sky_irradiance(n) + specular_light * (f0 * brdf.x + brdf.y)) * ao;
+
+    return vec4<f32>(tone_map(direct + ambient + emissive), alpha);
 }
 
 @fragment
@@ -87,7 +248,8 @@ fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
 fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
     // Cut-outs (MASK) are holes in the silhouette too.
     let d = draws[in.draw];
-    let alpha = (textureSample(base_color_texture, base_color_sampler, in.uv) * d.base_color).a;
+    let alpha = (textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, in))
+        * d.base_color * in.color).a;
     if alpha < d.alpha_cutoff {
         discard;
     }

@@ -148,6 +148,13 @@ pub struct Primitive {
     /// Unit normals; computed from the triangles when the file has none.
     pub normals: Vec<Vec3>,
     pub uvs: Option<Vec<Vec2>>,
+    /// TEXCOORD_1.
+    pub uvs1: Option<Vec<Vec2>>,
+    /// COLOR_0 as linear RGBA (white when absent).
+    pub colors: Option<Vec<Vec4>>,
+    /// Unit tangents with their handedness in w: the file's TANGENT, or generated from the
+    /// texture coordinates when a normal map needs them.
+    pub tangents: Option<Vec<Vec4>>,
     /// Triangle list (strips and fans are converted); `None` draws the vertices in order.
     pub indices: Option<Vec<u32>>,
     /// Skinning influences in palette indices of the instance's skin, weights summing to one.
@@ -185,10 +192,35 @@ pub struct Material {
     /// Linear RGBA factor.
     pub base_color_factor: Vec4,
     pub base_color_texture: Option<Texture>,
+    /// The TEXCOORD_n the base colour texture reads.
+    pub base_color_tex_coord: u32,
     /// Both faces drawn; otherwise back faces are culled (the winding flips under a node with
     /// a negative determinant).
     pub double_sided: bool,
     pub alpha_mode: AlphaMode,
+    pub metallic_factor: f32,
+    pub roughness_factor: f32,
+    /// Metalness in B, roughness in G (linear).
+    pub metallic_roughness_texture: Option<MaterialTexture>,
+    /// Tangent-space normals (linear), and the scale of their X and Y.
+    pub normal_texture: Option<MaterialTexture>,
+    pub normal_scale: f32,
+    /// Ambient occlusion in R (linear), and its strength.
+    pub occlusion_texture: Option<MaterialTexture>,
+    pub occlusion_strength: f32,
+    /// Linear RGB, times KHR_materials_emissive_strength.
+    pub emissive_factor: Vec3,
+    pub emissive_texture: Option<MaterialTexture>,
+    /// KHR_materials_unlit: the base colour as it is, no lighting.
+    pub unlit: bool,
+}
+
+/// A texture a material reads, with the texture-coordinate set it reads it with.
+#[derive(Clone, Debug)]
+pub struct MaterialTexture {
+    pub texture: Texture,
+    /// TEXCOORD_n.
+    pub tex_coord: u32,
 }
 
 /// glTF's `alphaMode`.
@@ -207,9 +239,20 @@ impl Default for Material {
         Self {
             base_color_factor: Vec4::ONE,
             base_color_texture: None,
+            base_color_tex_coord: 0,
             // glTF's default material is single-sided.
             double_sided: false,
             alpha_mode: AlphaMode::Opaque,
+            metallic_factor: 1.0,
+            roughness_factor: 1.0,
+            metallic_roughness_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
+            emissive_factor: Vec3::ZERO,
+            emissive_texture: None,
+            unlit: false,
         }
     }
 }

@@ -59,6 +59,11 @@ pub struct Controls {
     pub path: String,
     /// Look through the file's camera (`Character::cameras`) instead of the orbit camera.
     pub file_camera: Option<usize>,
+    /// Tone mapping: 0 Khronos PBR Neutral, 1 ACES, 2 none (the window maps it to the
+    /// renderer's choice).
+    pub tone_map: u8,
+    /// Exposure in stops.
+    pub exposure_ev: f32,
     /// Hold the morph sliders against the clip's weights.
     pub morph_override: bool,
     /// The morph sliders: per `Character::meshes` entry, one weight per target.
@@ -95,6 +100,8 @@ impl Controls {
             crowd: 0,
             path: String::new(),
             file_camera: None,
+            tone_map: 0,
+            exposure_ev: 0.0,
             morph_override: false,
             morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
         }

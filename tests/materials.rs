@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use skinscope::draw::headless::{CameraSpec, FrameRequest, render_frame};
 use skinscope::import;
 use skinscope::render::gpu::Gpu;
-use skinscope::render::renderer::DrawOptions;
+use skinscope::render::renderer::{DrawOptions, ToneMap};
 
 /// Quads facing +Z (counter-clockwise from the front), one per `(node, material)`.
 fn quads(nodes: &[(Value, Value)]) -> RawGltf {
@@ -136,4 +136,141 @@ fn mask_cuts_out_and_blend_mixes_over_what_is_opaque() {
     )]);
     let [r, _, _, _] = centre(&gpu, &opaque, front, false);
     assert!(r > 150, "{r}");
+}
+
+/// A 1x1 PNG image of `rgba`, added to `raw` as an image; returns the texture index.
+fn texture(raw: &mut RawGltf, rgba: [u8; 4]) -> usize {
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        &rgba,
+        1,
+        1,
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
+    let accessor = raw.add_u8(&png, "SCALAR", false);
+    let view = raw.json["accessors"][accessor]["bufferView"].clone();
+    let image = raw.push(
+        "images",
+        json!({"bufferView": view, "mimeType": "image/png"}),
+    );
+    raw.push("textures", json!({"source": image}))
+}
+
+/// The centre pixel of one front-facing quad with `material`, tone mapping and exposure.
+fn shaded(gpu: &Gpu, raw: &RawGltf, tone_map: ToneMap, exposure_ev: f32) -> [u8; 4] {
+    let c =
+        import::load_bytes(&raw.to_glb(), Path::new("pbr.glb")).unwrap_or_else(|e| panic!("{e}"));
+    let request = FrameRequest {
+        size: (32, 32),
+        camera: CameraSpec::Explicit {
+            eye: Vec3::new(0.0, 0.0, 3.0),
+            target: Some(Vec3::ZERO),
+            fov_y_degrees: 30.0,
+            near: Some(0.1),
+            far: Some(100.0),
+        },
+        options: DrawOptions {
+            grid: false,
+            background: [0.0; 3],
+            tone_map,
+            exposure_ev,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let pixels = render_frame(gpu, &c, &request).unwrap();
+    let at = 4 * (16 * 32 + 16);
+    [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+}
+
+#[test]
+fn unlit_emissive_and_vertex_colours_give_hand_worked_pixels() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    // Unlit: the base colour as it is; linear (0.5, 0.25, 1) is sRGB (188, 137, 255).
+    let mut unlit = quads(&[(
+        json!({}),
+        json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.25, 1.0, 1.0]},
+        "extensions": {"KHR_materials_unlit": {}}}),
+    )]);
+    unlit.json["extensionsUsed"] = json!(["KHR_materials_unlit"]);
+    let [r, g, b, _] = shaded(&gpu, &unlit, ToneMap::None, 0.0);
+    assert!(
+        r.abs_diff(188) <= 1 && g.abs_diff(137) <= 1 && b == 255,
+        "{r} {g} {b}"
+    );
+    // Exposure scales before the tone curve: +1 EV doubles the linear value (0.25 -> 0.5).
+    let [r, g, _, _] = shaded(&gpu, &unlit, ToneMap::None, 1.0);
+    assert!(r == 255 && g.abs_diff(188) <= 1, "{r} {g}");
+    // Emissive times KHR_materials_emissive_strength on a black, rough dielectric: about 0.5
+    // red (the sky's faint reflection off a 4% Fresnel adds a little to every channel).
+    let mut glow = quads(&[(
+        json!({}),
+        json!({"pbrMetallicRoughness": {"baseColorFactor": [0.0, 0.0, 0.0, 1.0], "metallicFactor": 0.0, "roughnessFactor": 1.0},
+        "emissiveFactor": [1.0, 0.0, 0.0], "extensions": {"KHR_materials_emissive_strength": {"emissiveStrength": 0.5}}}),
+    )]);
+    glow.json["extensionsUsed"] = json!(["KHR_materials_emissive_strength"]);
+    let [r, g, _, _] = shaded(&gpu, &glow, ToneMap::None, 0.0);
+    assert!(r.abs_diff(188) <= 20 && g < 60, "{r} {g}");
+    // COLOR_0 multiplies the base colour.
+    let mut coloured = unlit.clone();
+    let colors = coloured.add_f32(&[1.0, 0.0, 0.0, 1.0].repeat(4), "VEC4");
+    coloured.json["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(colors);
+    let [r, g, b, _] = shaded(&gpu, &coloured, ToneMap::None, 0.0);
+    assert!(r.abs_diff(188) <= 1 && g == 0 && b == 0, "{r} {g} {b}");
+}
+
+#[test]
+fn metal_roughness_normal_occlusion_and_tone_maps_change_the_shading() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let pixel = |material: Value, textures: &[(&str, [u8; 4])], tone_map| {
+        let mut raw = quads(&[(json!({}), material)]);
+        let uvs = raw.add_f32(&[0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0], "VEC2");
+        raw.json["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = json!(uvs);
+        for (slot, rgba) in textures {
+            let t = texture(&mut raw, *rgba);
+            match *slot {
+                "metallicRoughnessTexture" => {
+                    raw.json["materials"][0]["pbrMetallicRoughness"][*slot] = json!({"index": t})
+                }
+                _ => raw.json["materials"][0][*slot] = json!({"index": t}),
+            }
+        }
+        shaded(&gpu, &raw, tone_map, 0.0)
+    };
+    let grey = json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5}});
+    let metal = json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 1.0, "roughnessFactor": 0.5}});
+    let plain = pixel(grey.clone(), &[], ToneMap::None);
+    assert_ne!(plain, pixel(metal, &[], ToneMap::None), "metallic");
+    // A metallic-roughness texture of (_, roughness 0.1, metal 1): like a smooth metal.
+    assert_ne!(
+        plain,
+        pixel(
+            grey.clone(),
+            &[("metallicRoughnessTexture", [0, 25, 255, 255])],
+            ToneMap::None
+        )
+    );
+    // A normal map tilting the surface 45 degrees about Y changes its light.
+    assert_ne!(
+        plain,
+        pixel(
+            grey.clone(),
+            &[("normalTexture", [218, 128, 218, 255])],
+            ToneMap::None
+        )
+    );
+    // Full occlusion removes the environment's light: darker.
+    let occluded = pixel(
+        grey.clone(),
+        &[("occlusionTexture", [0, 0, 0, 255])],
+        ToneMap::None,
+    );
+    assert!(occluded[0] < plain[0], "{occluded:?} vs {plain:?}");
+    // The tone curves differ from each other and from none.
+    let aces = pixel(grey.clone(), &[], ToneMap::Aces);
+    let neutral = pixel(grey, &[], ToneMap::KhronosNeutral);
+    assert_ne!(aces, neutral);
+    assert_ne!(aces, plain);
 }

@@ -53,6 +53,12 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         bones: c.show_bones || c.selected_joint.is_some(),
         grid: c.grid,
         vertex_colors: c.color_view != ColorView::Material,
+        tone_map: match c.tone_map {
+            1 => crate::render::renderer::ToneMap::Aces,
+            2 => crate::render::renderer::ToneMap::None,
+            _ => crate::render::renderer::ToneMap::KhronosNeutral,
+        },
+        exposure_ev: c.exposure_ev,
         ..Default::default()
     }
 }

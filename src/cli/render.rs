@@ -8,7 +8,7 @@ use skinscope::debug::colors::ColorView;
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
 use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::write_png;
-use skinscope::render::renderer::DrawOptions;
+use skinscope::render::renderer::{DrawOptions, ToneMap};
 
 use super::args::{
     PaletteArg, PoseArgs, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3,
@@ -111,6 +111,28 @@ pub struct RenderArgs {
     /// The palette `--color-by displacement` compares with.
     #[arg(long, value_enum, default_value = "bind")]
     pub compare: PaletteArg,
+    /// Tone mapping (the Khronos Sample Viewer's choices).
+    #[arg(long, value_enum, default_value = "neutral")]
+    pub tone_map: ToneMapArg,
+    /// Exposure in stops (EV): the lit colour is scaled by 2^EV before tone mapping.
+    #[arg(long, default_value_t = 0.0, value_parser = parse_exposure, allow_hyphen_values = true)]
+    pub exposure: f32,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ToneMapArg {
+    Neutral,
+    Aces,
+    None,
+}
+
+fn parse_exposure(s: &str) -> Result<f32, String> {
+    let v = super::args::parse_finite(s)?;
+    if (-16.0..=16.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("an exposure of {v} EV is outside -16..16"))
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -184,6 +206,12 @@ impl RenderArgs {
             wireframe: self.wireframe,
             bones: self.bones,
             silhouette: self.silhouette,
+            tone_map: match self.tone_map {
+                ToneMapArg::Neutral => ToneMap::KhronosNeutral,
+                ToneMapArg::Aces => ToneMap::Aces,
+                ToneMapArg::None => ToneMap::None,
+            },
+            exposure_ev: self.exposure,
             ..Default::default()
         };
         if let Some(rgb) = self.background {

@@ -15,6 +15,8 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_mesh_quantization",
     "EXT_meshopt_compression",
     "KHR_texture_transform",
+    "KHR_materials_unlit",
+    "KHR_materials_emissive_strength",
 ];
 
 const MESHOPT: &str = "EXT_meshopt_compression";

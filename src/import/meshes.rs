@@ -14,8 +14,8 @@ use super::hierarchy::Hierarchy;
 use super::problem::Problems;
 use crate::character::Problem;
 use crate::character::{
-    AlphaMode, Material, MeshData, MeshInstance, MorphTarget, Primitive, SkinData, Skinning,
-    Texture,
+    AlphaMode, Material, MaterialTexture, MeshData, MeshInstance, MorphTarget, Primitive, SkinData,
+    Skinning, Texture,
 };
 
 /// Weight sums further than this from one are renormalised (three.js does the same).
@@ -314,7 +314,10 @@ fn build_primitive(
         None => compute_normals(&positions, triangles.as_deref()),
     };
 
-    let uvs = read_uvs(primitive, at, count, buffers, problems)?;
+    let uvs = read_uvs(primitive, at, 0, count, buffers, problems)?;
+    let uvs1 = read_uvs(primitive, at, 1, count, buffers, problems)?;
+    let colors = read_colors(primitive, at, count, buffers, problems)?;
+    let tangents = read_tangents(primitive, at, count, buffers, problems)?;
 
     let skinning = read_skinning(primitive, at, skin, node, count, buffers, problems)?;
 
@@ -322,10 +325,28 @@ fn build_primitive(
 
     let material = read_material(&primitive.material(), buffers, base, textures, problems);
     let uvs = uvs.map(|uvs| transform_uvs(&primitive.material(), uvs));
+    // A normal map needs tangents: generated from its texture coordinates when the file has none.
+    let tangents = tangents.or_else(|| {
+        let map = material.normal_texture.as_ref()?;
+        let uv = if map.tex_coord == 1 {
+            uvs1.as_ref()
+        } else {
+            uvs.as_ref()
+        }?;
+        Some(generate_tangents(
+            &positions,
+            &normals,
+            uv,
+            triangles.as_deref(),
+        ))
+    });
     Some(Primitive {
         positions,
         normals,
         uvs,
+        uvs1,
+        colors,
+        tangents,
         indices: triangles,
         skinning,
         material,
@@ -349,6 +370,131 @@ fn transform_uvs(material: &gltf::Material<'_>, uvs: Vec<Vec2>) -> Vec<Vec2> {
         .map(|uv| {
             let (u, v) = (uv.x * sx, uv.y * sy);
             Vec2::new(cos * u + sin * v + ox, -sin * u + cos * v + oy)
+        })
+        .collect()
+}
+
+/// COLOR_0 as linear RGBA (alpha 1 for RGB colours); `Some(None)` without it.
+fn read_colors(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<Vec<Vec4>>> {
+    let Some(accessor) = primitive.get(&gltf::Semantic::Colors(0)) else {
+        return Some(None);
+    };
+    let c_at = format!("{at}/attributes/COLOR_0");
+    problems.take(expect_format(
+        &accessor,
+        &c_at,
+        "COLOR_0",
+        &[Dimensions::Vec3, Dimensions::Vec4],
+        &[DataType::F32, DataType::U8, DataType::U16],
+    ))?;
+    if accessor.count() != count {
+        problems.error(
+            c_at,
+            format!("{} colours for {count} vertices", accessor.count()),
+        );
+        return None;
+    }
+    let values = problems.take(read_normalized_f32(&accessor, buffers))?;
+    let n = if accessor.dimensions() == Dimensions::Vec3 {
+        3
+    } else {
+        4
+    };
+    Some(Some(
+        values
+            .chunks_exact(n)
+            .map(|c| Vec4::new(c[0], c[1], c[2], if n == 4 { c[3] } else { 1.0 }))
+            .collect(),
+    ))
+}
+
+/// TANGENT (xyz unit, w the handedness); `Some(None)` without it.
+fn read_tangents(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<Vec<Vec4>>> {
+    let Some(accessor) = primitive.get(&gltf::Semantic::Tangents) else {
+        return Some(None);
+    };
+    let t_at = format!("{at}/attributes/TANGENT");
+    problems.take(expect_format(
+        &accessor,
+        &t_at,
+        "TANGENT",
+        &[Dimensions::Vec4],
+        &[DataType::F32, DataType::I8, DataType::I16],
+    ))?;
+    if accessor.count() != count {
+        problems.error(
+            t_at,
+            format!("{} tangents for {count} vertices", accessor.count()),
+        );
+        return None;
+    }
+    let values = problems.take(read_normalized_f32(&accessor, buffers))?;
+    Some(Some(
+        values
+            .chunks_exact(4)
+            .map(|t| {
+                let xyz = Vec3::new(t[0], t[1], t[2]).normalize_or(Vec3::X);
+                xyz.extend(if t[3] < 0.0 { -1.0 } else { 1.0 })
+            })
+            .collect(),
+    ))
+}
+
+/// Per-vertex tangents from the texture coordinates' gradients over each triangle, summed and
+/// made perpendicular to the normal (Lengyel's method; the Khronos viewer uses MikkTSpace, which
+/// agrees on smooth, well-mapped meshes).
+fn generate_tangents(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    uvs: &[Vec2],
+    indices: Option<&[u32]>,
+) -> Vec<Vec4> {
+    let n = positions.len();
+    let mut tangent = vec![Vec3::ZERO; n];
+    let mut bitangent = vec![Vec3::ZERO; n];
+    let list: Vec<u32> = indices.map_or_else(|| (0..(n - n % 3) as u32).collect(), <[u32]>::to_vec);
+    for t in list.chunks_exact(3) {
+        let [a, b, c] = [t[0] as usize, t[1] as usize, t[2] as usize];
+        if a.max(b).max(c) >= n || c >= uvs.len() || a >= uvs.len() || b >= uvs.len() {
+            continue;
+        }
+        let (e1, e2) = (positions[b] - positions[a], positions[c] - positions[a]);
+        let (d1, d2) = (uvs[b] - uvs[a], uvs[c] - uvs[a]);
+        let det = d1.x * d2.y - d2.x * d1.y;
+        if det.abs() < 1e-12 {
+            continue;
+        }
+        let r = 1.0 / det;
+        let t_dir = (e1 * d2.y - e2 * d1.y) * r;
+        let b_dir = (e2 * d1.x - e1 * d2.x) * r;
+        for v in [a, b, c] {
+            tangent[v] += t_dir;
+            bitangent[v] += b_dir;
+        }
+    }
+    (0..n)
+        .map(|v| {
+            let normal = normals[v];
+            let t = (tangent[v] - normal * normal.dot(tangent[v]))
+                .normalize_or(normal.any_orthonormal_vector());
+            let w = if normal.cross(t).dot(bitangent[v]) < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            t.extend(w)
         })
         .collect()
 }
@@ -387,14 +533,15 @@ fn read_indices(
 fn read_uvs(
     primitive: &gltf::Primitive<'_>,
     at: &str,
+    set: u32,
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Option<Option<Vec<Vec2>>> {
-    let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(0)) else {
+    let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(set)) else {
         return Some(None);
     };
-    let uv_at = format!("{at}/attributes/TEXCOORD_0");
+    let uv_at = format!("{at}/attributes/TEXCOORD_{set}");
     problems.take(expect_format(
         &accessor,
         &uv_at,
@@ -783,21 +930,10 @@ fn read_material(
     problems: &mut Problems,
 ) -> Material {
     let pbr = material.pbr_metallic_roughness();
-    let base_color_texture = pbr.base_color_texture().and_then(|info| {
-        let image = info.texture().source();
-        if info.tex_coord() != 0 {
-            problems.warn(
-                material
-                    .index()
-                    .map(|m| {
-                        format!("/materials/{m}/pbrMetallicRoughness/baseColorTexture/texCoord")
-                    })
-                    .unwrap_or_default(),
-                "only TEXCOORD_0 is supported; the texture is read with it",
-            );
-        }
+    let mut load = |texture: gltf::Texture<'_>, tex_coord: u32| {
+        let image = texture.source();
         let document = textures.document;
-        textures
+        let decoded = textures
             .decoded
             .entry(image.index())
             .or_insert_with(|| match decode_image(document, &image, buffers, base) {
@@ -810,11 +946,32 @@ fn read_material(
                     None
                 }
             })
-            .clone()
-    });
+            .clone()?;
+        Some(MaterialTexture {
+            texture: decoded,
+            tex_coord: tex_coord.min(1),
+        })
+    };
+    let base_color = pbr
+        .base_color_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord()));
+    let metallic_roughness_texture = pbr
+        .metallic_roughness_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord()));
+    let normal = material.normal_texture();
+    let normal_scale = normal.as_ref().map_or(1.0, |n| n.scale());
+    let normal_texture = normal.and_then(|n| load(n.texture(), n.tex_coord()));
+    let occlusion = material.occlusion_texture();
+    let occlusion_strength = occlusion.as_ref().map_or(1.0, |o| o.strength());
+    let occlusion_texture = occlusion.and_then(|o| load(o.texture(), o.tex_coord()));
+    let emissive_texture = material
+        .emissive_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord()));
+    let strength = material.emissive_strength().unwrap_or(1.0);
     Material {
         base_color_factor: Vec4::from(pbr.base_color_factor()),
-        base_color_texture,
+        base_color_tex_coord: base_color.as_ref().map_or(0, |t| t.tex_coord),
+        base_color_texture: base_color.map(|t| t.texture),
         double_sided: material.double_sided(),
         alpha_mode: match material.alpha_mode() {
             gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
@@ -823,6 +980,16 @@ fn read_material(
             },
             gltf::material::AlphaMode::Blend => AlphaMode::Blend,
         },
+        metallic_factor: pbr.metallic_factor(),
+        roughness_factor: pbr.roughness_factor(),
+        metallic_roughness_texture,
+        normal_texture,
+        normal_scale,
+        occlusion_texture,
+        occlusion_strength,
+        emissive_factor: Vec3::from(material.emissive_factor()) * strength,
+        emissive_texture,
+        unlit: material.unlit(),
     }
 }
 

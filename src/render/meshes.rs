@@ -132,7 +132,7 @@ fn upload_primitive(
             ),
             edges.len() as u32,
         ),
-        material: materials.bind_group(p.material.base_color_texture.as_ref()),
+        material: materials.bind_group(&p.material),
         morph_positions: deltas(&positions),
         morph_normals: deltas(&normals),
         morph_targets: if fits {
@@ -143,63 +143,144 @@ fn upload_primitive(
     }
 }
 
-/// Makes material bind groups: a texture (white when the primitive has none) and one sampler.
+/// A material's factors as `mesh.wgsl` reads them.
+#[repr(C)]
+#[derive(Clone, Copy, bytemuck::Pod, bytemuck::Zeroable)]
+struct MaterialUniform {
+    /// Linear RGB, emissive strength included.
+    emissive: [f32; 4],
+    /// metallic, roughness, normal scale, occlusion strength.
+    factors: [f32; 4],
+    /// TEXCOORD set of the base colour, metallic-roughness, normal and occlusion textures.
+    tex_coords: [u32; 4],
+    /// emissive's TEXCOORD set, 1 with a normal map, 1 when unlit, unused.
+    flags: [u32; 4],
+}
+
+/// Makes material bind groups: the textures (neutral 1x1 ones where the material has none),
+/// one sampler, and the factors.
 struct Materials<'a> {
     device: &'a wgpu::Device,
     queue: &'a wgpu::Queue,
     layout: &'a wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
+    white_srgb: wgpu::TextureView,
     white: wgpu::TextureView,
+    flat_normal: wgpu::TextureView,
 }
 
 impl<'a> Materials<'a> {
     fn new(device: &'a wgpu::Device, queue: &'a wgpu::Queue, layouts: &'a Layouts) -> Self {
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("base colour"),
+            label: Some("material"),
             address_mode_u: wgpu::AddressMode::Repeat,
             address_mode_v: wgpu::AddressMode::Repeat,
             mag_filter: wgpu::FilterMode::Linear,
             min_filter: wgpu::FilterMode::Linear,
             ..Default::default()
         });
-        let white = texture_view(device, queue, 1, 1, &[255; 4]);
+        let srgb = wgpu::TextureFormat::Rgba8UnormSrgb;
+        let linear = wgpu::TextureFormat::Rgba8Unorm;
         Self {
             device,
             queue,
             layout: &layouts.material,
             sampler,
-            white,
+            white_srgb: texture_view(device, queue, 1, 1, &[255; 4], srgb),
+            white: texture_view(device, queue, 1, 1, &[255; 4], linear),
+            flat_normal: texture_view(device, queue, 1, 1, &[128, 128, 255, 255], linear),
         }
     }
 
-    fn bind_group(&self, texture: Option<&Texture>) -> wgpu::BindGroup {
-        let uploaded =
-            texture.map(|t| texture_view(self.device, self.queue, t.width, t.height, &t.rgba8));
-        let view = uploaded.as_ref().unwrap_or(&self.white);
+    fn bind_group(&self, m: &crate::character::Material) -> wgpu::BindGroup {
+        let upload = |t: &Texture, format| {
+            texture_view(self.device, self.queue, t.width, t.height, &t.rgba8, format)
+        };
+        let srgb = wgpu::TextureFormat::Rgba8UnormSrgb;
+        let linear = wgpu::TextureFormat::Rgba8Unorm;
+        let base = m.base_color_texture.as_ref().map(|t| upload(t, srgb));
+        let mr = m
+            .metallic_roughness_texture
+            .as_ref()
+            .map(|t| upload(&t.texture, linear));
+        let normal = m
+            .normal_texture
+            .as_ref()
+            .map(|t| upload(&t.texture, linear));
+        let occlusion = m
+            .occlusion_texture
+            .as_ref()
+            .map(|t| upload(&t.texture, linear));
+        let emissive = m
+            .emissive_texture
+            .as_ref()
+            .map(|t| upload(&t.texture, srgb));
+        let set =
+            |t: &Option<crate::character::MaterialTexture>| t.as_ref().map_or(0, |t| t.tex_coord);
+        let uniform = MaterialUniform {
+            emissive: m.emissive_factor.extend(0.0).to_array(),
+            factors: [
+                m.metallic_factor,
+                m.roughness_factor,
+                m.normal_scale,
+                m.occlusion_strength,
+            ],
+            tex_coords: [
+                m.base_color_tex_coord,
+                set(&m.metallic_roughness_texture),
+                set(&m.normal_texture),
+                set(&m.occlusion_texture),
+            ],
+            flags: [
+                set(&m.emissive_texture),
+                u32::from(m.normal_texture.is_some()),
+                u32::from(m.unlit),
+                0,
+            ],
+        };
+        let factors = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("material factors"),
+                contents: bytemuck::bytes_of(&uniform),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        fn view(binding: u32, v: &wgpu::TextureView) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::TextureView(v),
+            }
+        }
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("material"),
             layout: self.layout,
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(view),
-                },
+                view(0, base.as_ref().unwrap_or(&self.white_srgb)),
                 wgpu::BindGroupEntry {
                     binding: 1,
                     resource: wgpu::BindingResource::Sampler(&self.sampler),
                 },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: factors.as_entire_binding(),
+                },
+                view(3, mr.as_ref().unwrap_or(&self.white)),
+                view(4, normal.as_ref().unwrap_or(&self.flat_normal)),
+                view(5, occlusion.as_ref().unwrap_or(&self.white)),
+                view(6, emissive.as_ref().unwrap_or(&self.white_srgb)),
             ],
         })
     }
 }
 
-/// An sRGB RGBA8 texture holding `rgba`, and a view of it.
+/// An RGBA8 texture of `format` (sRGB or linear) holding `rgba`, and a view of it.
 fn texture_view(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     width: u32,
     height: u32,
     rgba: &[u8],
+    format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
     let size = wgpu::Extent3d {
         width,
@@ -212,7 +293,7 @@ fn texture_view(
         mip_level_count: 1,
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
@@ -243,6 +324,9 @@ fn vertices_of(p: &Primitive) -> Vec<GpuVertex> {
                 uv: p.uvs.as_ref().map_or([0.0; 2], |uv| uv[v].to_array()),
                 joints,
                 weights,
+                uv1: p.uvs1.as_ref().map_or([0.0; 2], |uv| uv[v].to_array()),
+                color: p.colors.as_ref().map_or([1.0; 4], |c| c[v].to_array()),
+                tangent: p.tangents.as_ref().map_or([0.0; 4], |t| t[v].to_array()),
             }
         })
         .collect()

@@ -17,10 +17,16 @@ pub struct GpuVertex {
     pub uv: [f32; 2],
     pub joints: [u32; 4],
     pub weights: [f32; 4],
+    pub uv1: [f32; 2],
+    /// COLOR_0, linear (white without it).
+    pub color: [f32; 4],
+    /// xyz and the handedness in w (zero without tangents).
+    pub tangent: [f32; 4],
 }
 
-const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 5] = wgpu::vertex_attr_array![
-    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x4, 4 => Float32x4
+const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 8] = wgpu::vertex_attr_array![
+    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x4, 4 => Float32x4,
+    6 => Float32x2, 7 => Float32x4, 8 => Float32x4
 ];
 const COLOR_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![5 => Float32x4];
 const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
@@ -117,8 +123,8 @@ impl Layouts {
                 entries,
             })
         };
-        let texture = wgpu::BindGroupLayoutEntry {
-            binding: 0,
+        let texture = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: true },
@@ -133,10 +139,21 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         };
+        // Base colour (0), sampler (1), the material's factors (2), metallic-roughness (3),
+        // normal (4), occlusion (5), emissive (6).
+        let material = [
+            texture(0),
+            sampler,
+            uniform_entry(2, wgpu::ShaderStages::FRAGMENT),
+            texture(3),
+            texture(4),
+            texture(5),
+            texture(6),
+        ];
         Self {
             scene: layout("scene", &[uniform_entry(0, both), storage_entry(1, both)]),
             palette: layout("palette", &[storage_entry(0, wgpu::ShaderStages::VERTEX)]),
-            material: layout("material", &[texture, sampler]),
+            material: layout("material", &material),
             line: layout("lines", &[uniform_entry(0, wgpu::ShaderStages::VERTEX)]),
             morph: layout(
                 "morph",

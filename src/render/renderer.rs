@@ -117,7 +117,35 @@ pub struct DrawOptions {
     pub vertex_colors: bool,
     /// Clear the target first (off to draw a second view beside the first).
     pub clear: bool,
+    pub tone_map: ToneMap,
+    /// Exposure in stops: the lit colour is scaled by 2^EV before tone mapping.
+    pub exposure_ev: f32,
 }
+
+/// How lit colours are brought into the display's range (the Khronos Sample Viewer's choices).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ToneMap {
+    /// Clamped, no curve.
+    None,
+    /// ACES filmic, Stephen Hill's fit.
+    Aces,
+    /// Khronos PBR Neutral (the Sample Viewer's default).
+    #[default]
+    KhronosNeutral,
+}
+
+impl ToneMap {
+    fn code(self) -> u32 {
+        match self {
+            ToneMap::None => 0,
+            ToneMap::Aces => 1,
+            ToneMap::KhronosNeutral => 2,
+        }
+    }
+}
+
+/// The key light's intensity (radiance scale) beside the generated sky.
+const KEY_LIGHT: f32 = 2.5;
 
 impl Default for DrawOptions {
     fn default() -> Self {
@@ -131,6 +159,8 @@ impl Default for DrawOptions {
             viewport: None,
             vertex_colors: false,
             clear: true,
+            tone_map: ToneMap::default(),
+            exposure_ev: 0.0,
         }
     }
 }
@@ -632,11 +662,15 @@ fn camera_uniform(frame: &FrameInput<'_>) -> CameraUniform {
     let options = frame.options;
     CameraUniform {
         clip_from_world: frame.camera.clip_from_world(frame.aspect).to_cols_array(),
-        eye: frame.camera.eye.extend(1.0).to_array(),
-        light_dir: light.extend(0.0).to_array(),
+        eye: frame
+            .camera
+            .eye
+            .extend(options.exposure_ev.exp2())
+            .to_array(),
+        light_dir: light.extend(KEY_LIGHT).to_array(),
         mode: [
             u32::from(options.vertex_colors && !options.silhouette),
-            0,
+            options.tone_map.code(),
             0,
             0,
         ],

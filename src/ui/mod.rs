@@ -315,6 +315,18 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         ));
     });
     camera_and_scene(ui, viewer, commands);
+    let c = &mut viewer.controls;
+    ui.horizontal(|ui| {
+        ui.label("Tone mapping");
+        ui.radio_value(&mut c.tone_map, 0, "Khronos Neutral");
+        ui.radio_value(&mut c.tone_map, 1, "ACES");
+        ui.radio_value(&mut c.tone_map, 2, "none");
+    });
+    ui.add(
+        egui::Slider::new(&mut c.exposure_ev, -4.0..=4.0)
+            .text("Exposure (EV)")
+            .fixed_decimals(1),
+    );
     ui.horizontal(|ui| {
         if ui.button("Frame (F)").clicked() {
             commands.push(UiCommand::FrameCamera);
