@@ -31,6 +31,9 @@ struct MaterialFactors {
     tex_coords: vec4<u32>,
     // x: emissive's TEXCOORD set; y: 1 with a normal map; z: 1 when unlit.
     flags: vec4<u32>,
+    // KHR_texture_transform of the base colour (0), metallic-roughness (1), normal (2),
+    // occlusion (3) and emissive (4) textures: rows 2k and 2k + 1 of a 2x3 matrix.
+    transforms: array<vec4<f32>, 10>,
 }
 
 @group(2) @binding(0) var base_color_texture: texture_2d<f32>;
@@ -94,8 +97,10 @@ fn vs_main(
     return out;
 }
 
-fn uv_of(coord_set: u32, in: VertexOut) -> vec2<f32> {
-    return select(in.uv, in.uv1, coord_set == 1u);
+// Texture `k`'s coordinates: its TEXCOORD set, transformed as KHR_texture_transform says.
+fn uv_of(coord_set: u32, k: u32, in: VertexOut) -> vec2<f32> {
+    let uv = vec3<f32>(select(in.uv, in.uv1, coord_set == 1u), 1.0);
+    return vec2<f32>(dot(material.transforms[2u * k].xyz, uv), dot(material.transforms[2u * k + 1u].xyz, uv));
 }
 
 const PI: f32 = 3.14159265;
@@ -178,7 +183,7 @@ fn tone_map(color: vec3<f32>) -> vec3<f32> {
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let d = draws[in.draw];
-    let base = textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, in))
+    let base = textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color;
     if base.a < d.alpha_cutoff {
         discard;
@@ -197,17 +202,17 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     if material.flags.y == 1u && length(in.tangent.xyz) > 0.0 {
         let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
         let b = cross(n, t) * select(1.0, -1.0, in.tangent.w < 0.0);
-        var tn = textureSample(normal_texture, material_sampler, uv_of(material.tex_coords.z, in)).xyz * 2.0 - 1.0;
+        var tn = textureSample(normal_texture, material_sampler, uv_of(material.tex_coords.z, 2u, in)).xyz * 2.0 - 1.0;
         tn = vec3<f32>(tn.xy * material.factors.z, tn.z);
         n = normalize(mat3x3<f32>(t, b, n) * tn);
     }
-    let mr = textureSample(metallic_roughness_texture, material_sampler, uv_of(material.tex_coords.y, in));
+    let mr = textureSample(metallic_roughness_texture, material_sampler, uv_of(material.tex_coords.y, 1u, in));
     let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
     let roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
-    let occlusion = textureSample(occlusion_texture, material_sampler, uv_of(material.tex_coords.w, in)).r;
+    let occlusion = textureSample(occlusion_texture, material_sampler, uv_of(material.tex_coords.w, 3u, in)).r;
     let ao = 1.0 + material.factors.w * (occlusion - 1.0);
     let emissive = material.emissive.rgb
-        * textureSample(emissive_texture, material_sampler, uv_of(material.flags.x, in)).rgb;
+        * textureSample(emissive_texture, material_sampler, uv_of(material.flags.x, 4u, in)).rgb;
 
     let v = normalize(camera.eye.xyz - in.world);
     let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
@@ -248,7 +253,7 @@ fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
 fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
     // Cut-outs (MASK) are holes in the silhouette too.
     let d = draws[in.draw];
-    let alpha = (textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, in))
+    let alpha = (textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color).a;
     if alpha < d.alpha_cutoff {
         discard;

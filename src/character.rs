@@ -192,8 +192,9 @@ pub struct Material {
     /// Linear RGBA factor.
     pub base_color_factor: Vec4,
     pub base_color_texture: Option<Texture>,
-    /// The TEXCOORD_n the base colour texture reads.
+    /// The TEXCOORD_n the base colour texture reads, and its transform.
     pub base_color_tex_coord: u32,
+    pub base_color_transform: UvTransform,
     /// Both faces drawn; otherwise back faces are culled (the winding flips under a node with
     /// a negative determinant).
     pub double_sided: bool,
@@ -215,12 +216,49 @@ pub struct Material {
     pub unlit: bool,
 }
 
-/// A texture a material reads, with the texture-coordinate set it reads it with.
+/// A texture a material reads, with the texture-coordinate set it reads it with and how those
+/// coordinates are transformed first (KHR_texture_transform).
 #[derive(Clone, Debug)]
 pub struct MaterialTexture {
     pub texture: Texture,
-    /// TEXCOORD_n.
+    /// TEXCOORD_n (KHR_texture_transform's `texCoord` when it sets one).
     pub tex_coord: u32,
+    pub transform: UvTransform,
+}
+
+/// KHR_texture_transform: `uv' = T * R * S * uv`, as a 2x3 matrix (rows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UvTransform {
+    pub rows: [[f32; 3]; 2],
+}
+
+impl Default for UvTransform {
+    fn default() -> Self {
+        Self {
+            rows: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        }
+    }
+}
+
+impl UvTransform {
+    /// glTF's offset, rotation (radians, counter-clockwise in UV space) and scale.
+    pub fn new(offset: [f32; 2], rotation: f32, scale: [f32; 2]) -> Self {
+        let (sin, cos) = rotation.sin_cos();
+        Self {
+            rows: [
+                [cos * scale[0], sin * scale[1], offset[0]],
+                [-sin * scale[0], cos * scale[1], offset[1]],
+            ],
+        }
+    }
+
+    pub fn apply(&self, uv: Vec2) -> Vec2 {
+        let [a, b] = self.rows;
+        Vec2::new(
+            a[0] * uv.x + a[1] * uv.y + a[2],
+            b[0] * uv.x + b[1] * uv.y + b[2],
+        )
+    }
 }
 
 /// glTF's `alphaMode`.
@@ -240,6 +278,7 @@ impl Default for Material {
             base_color_factor: Vec4::ONE,
             base_color_texture: None,
             base_color_tex_coord: 0,
+            base_color_transform: UvTransform::default(),
             // glTF's default material is single-sided.
             double_sided: false,
             alpha_mode: AlphaMode::Opaque,

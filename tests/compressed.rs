@@ -169,7 +169,21 @@ fn the_base_colour_texture_transform_moves_the_uvs() {
     let mut raw = RawGltf::new();
     let positions = raw.add_f32(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
     let uvs = raw.add_f32(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2");
-    raw.push("images", json!({}));
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        &[255u8, 255, 255, 255],
+        1,
+        1,
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
+    let bytes = raw.add_u8(&png, "SCALAR", false);
+    let view = raw.json["accessors"][bytes]["bufferView"].clone();
+    raw.push(
+        "images",
+        json!({"bufferView": view, "mimeType": "image/png"}),
+    );
     raw.push("textures", json!({"source": 0}));
     raw.push("materials", json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0,
         "extensions": {"KHR_texture_transform": {"offset": [0.5, 0.0], "rotation": std::f32::consts::FRAC_PI_2, "scale": [2.0, 1.0]}}}}}));
@@ -180,7 +194,15 @@ fn the_base_colour_texture_transform_moves_the_uvs() {
     raw.json["extensionsRequired"] = json!(["KHR_texture_transform"]);
     let c = import::load_bytes(&raw.to_glb(), Path::new("transform.glb"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let uv = c.meshes[0].primitives[0].uvs.as_ref().unwrap();
+    let primitive = &c.meshes[0].primitives[0];
+    let transform = primitive.material.base_color_transform;
+    let uv: Vec<Vec2> = primitive
+        .uvs
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|uv| transform.apply(*uv))
+        .collect();
     assert!(uv[0].abs_diff_eq(Vec2::new(0.5, 0.0), 1e-6), "{}", uv[0]);
     assert!(uv[1].abs_diff_eq(Vec2::new(0.5, -2.0), 1e-6), "{}", uv[1]);
     assert!(uv[2].abs_diff_eq(Vec2::new(1.5, 0.0), 1e-6), "{}", uv[2]);

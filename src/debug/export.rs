@@ -185,6 +185,22 @@ fn instance_world_normals(c: &Character, pose: &CharacterPose, i: usize) -> Vec<
     out
 }
 
+/// The texture coordinates the base colour texture reads, its KHR_texture_transform applied
+/// (the exports carry no transform).
+fn base_color_uvs(primitive: &crate::character::Primitive) -> Option<Vec<glam::Vec2>> {
+    let m = &primitive.material;
+    let set = if m.base_color_tex_coord == 1 {
+        primitive.uvs1.as_ref()
+    } else {
+        primitive.uvs.as_ref()
+    }?;
+    Some(
+        set.iter()
+            .map(|uv| m.base_color_transform.apply(*uv))
+            .collect(),
+    )
+}
+
 fn triangles_of(primitive: &crate::character::Primitive) -> Vec<u32> {
     let n = primitive.positions.len();
     primitive
@@ -211,8 +227,9 @@ pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
         }
         // One vt per vertex (0, 0 where a primitive has no UVs), so v, vt and vn share indices.
         for primitive in &c.meshes[instance.mesh].primitives {
+            let uvs = base_color_uvs(primitive);
             for v in 0..primitive.positions.len() {
-                let uv = primitive.uvs.as_ref().map_or(glam::Vec2::ZERO, |uv| uv[v]);
+                let uv = uvs.as_ref().map_or(glam::Vec2::ZERO, |uv| uv[v]);
                 let _ = writeln!(s, "vt {} {}", uv.x, 1.0 - uv.y);
             }
         }
@@ -257,7 +274,7 @@ pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
                 "POSITION": w.floats(&positions, "VEC3", true, Some(34962)),
                 "NORMAL": w.floats(&normals, "VEC3", false, Some(34962)),
             });
-            if let Some(uvs) = &primitive.uvs {
+            if let Some(uvs) = &base_color_uvs(primitive) {
                 let uvs: Vec<f32> = uvs.iter().flat_map(|uv| uv.to_array()).collect();
                 attributes["TEXCOORD_0"] = json!(w.floats(&uvs, "VEC2", false, Some(34962)));
             }

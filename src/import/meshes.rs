@@ -15,7 +15,7 @@ use super::problem::Problems;
 use crate::character::Problem;
 use crate::character::{
     AlphaMode, Material, MaterialTexture, MeshData, MeshInstance, MorphTarget, Primitive, SkinData,
-    Skinning, Texture,
+    Skinning, Texture, UvTransform,
 };
 
 /// Weight sums further than this from one are renormalised (three.js does the same).
@@ -324,7 +324,6 @@ fn build_primitive(
     let morph_targets = read_morph_targets(primitive, at, count, buffers, problems)?;
 
     let material = read_material(&primitive.material(), buffers, base, textures, problems);
-    let uvs = uvs.map(|uvs| transform_uvs(&primitive.material(), uvs));
     // A normal map needs tangents: generated from its texture coordinates when the file has none.
     let tangents = tangents.or_else(|| {
         let map = material.normal_texture.as_ref()?;
@@ -352,26 +351,6 @@ fn build_primitive(
         material,
         morph_targets,
     })
-}
-
-/// The base colour texture's KHR_texture_transform (offset, rotation, scale) applied to the
-/// texture coordinates, glTF's `T * R * S`; the coordinates as they are without one.
-fn transform_uvs(material: &gltf::Material<'_>, uvs: Vec<Vec2>) -> Vec<Vec2> {
-    let Some(t) = material
-        .pbr_metallic_roughness()
-        .base_color_texture()
-        .and_then(|info| info.texture_transform())
-    else {
-        return uvs;
-    };
-    let ([ox, oy], [sx, sy], r) = (t.offset(), t.scale(), t.rotation());
-    let (sin, cos) = r.sin_cos();
-    uvs.into_iter()
-        .map(|uv| {
-            let (u, v) = (uv.x * sx, uv.y * sy);
-            Vec2::new(cos * u + sin * v + ox, -sin * u + cos * v + oy)
-        })
-        .collect()
 }
 
 /// COLOR_0 as linear RGBA (alpha 1 for RGB colours); `Some(None)` without it.
@@ -930,7 +909,9 @@ fn read_material(
     problems: &mut Problems,
 ) -> Material {
     let pbr = material.pbr_metallic_roughness();
-    let mut load = |texture: gltf::Texture<'_>, tex_coord: u32| {
+    let mut load = |texture: gltf::Texture<'_>,
+                    tex_coord: u32,
+                    transform: Option<gltf::texture::TextureTransform<'_>>| {
         let image = texture.source();
         let document = textures.document;
         let decoded = textures
@@ -947,30 +928,42 @@ fn read_material(
                 }
             })
             .clone()?;
+        let tex_coord = transform
+            .as_ref()
+            .and_then(|t| t.tex_coord())
+            .unwrap_or(tex_coord);
         Some(MaterialTexture {
             texture: decoded,
             tex_coord: tex_coord.min(1),
+            transform: transform.map_or_else(UvTransform::default, |t| {
+                UvTransform::new(t.offset(), t.rotation(), t.scale())
+            }),
         })
     };
+    // gltf 1.4 reads KHR_texture_transform on `textureInfo`s; normal and occlusion textures
+    // are read without one.
     let base_color = pbr
         .base_color_texture()
-        .and_then(|i| load(i.texture(), i.tex_coord()));
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
     let metallic_roughness_texture = pbr
         .metallic_roughness_texture()
-        .and_then(|i| load(i.texture(), i.tex_coord()));
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
     let normal = material.normal_texture();
     let normal_scale = normal.as_ref().map_or(1.0, |n| n.scale());
-    let normal_texture = normal.and_then(|n| load(n.texture(), n.tex_coord()));
+    let normal_texture = normal.and_then(|n| load(n.texture(), n.tex_coord(), None));
     let occlusion = material.occlusion_texture();
     let occlusion_strength = occlusion.as_ref().map_or(1.0, |o| o.strength());
-    let occlusion_texture = occlusion.and_then(|o| load(o.texture(), o.tex_coord()));
+    let occlusion_texture = occlusion.and_then(|o| load(o.texture(), o.tex_coord(), None));
     let emissive_texture = material
         .emissive_texture()
-        .and_then(|i| load(i.texture(), i.tex_coord()));
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
     let strength = material.emissive_strength().unwrap_or(1.0);
     Material {
         base_color_factor: Vec4::from(pbr.base_color_factor()),
         base_color_tex_coord: base_color.as_ref().map_or(0, |t| t.tex_coord),
+        base_color_transform: base_color
+            .as_ref()
+            .map_or_else(UvTransform::default, |t| t.transform),
         base_color_texture: base_color.map(|t| t.texture),
         double_sided: material.double_sided(),
         alpha_mode: match material.alpha_mode() {

@@ -155,6 +155,9 @@ struct MaterialUniform {
     tex_coords: [u32; 4],
     /// emissive's TEXCOORD set, 1 with a normal map, 1 when unlit, unused.
     flags: [u32; 4],
+    /// KHR_texture_transform per texture (base colour, metallic-roughness, normal, occlusion,
+    /// emissive): two rows each, the last lane unused.
+    transforms: [[f32; 4]; 10],
 }
 
 /// Makes material bind groups: the textures (neutral 1x1 ones where the material has none),
@@ -217,6 +220,25 @@ impl<'a> Materials<'a> {
             .map(|t| upload(&t.texture, srgb));
         let set =
             |t: &Option<crate::character::MaterialTexture>| t.as_ref().map_or(0, |t| t.tex_coord);
+        let transform = |t: &Option<crate::character::MaterialTexture>| {
+            t.as_ref()
+                .map_or_else(crate::character::UvTransform::default, |t| t.transform)
+        };
+        let mut transforms = [[0.0; 4]; 10];
+        for (k, tr) in [
+            m.base_color_transform,
+            transform(&m.metallic_roughness_texture),
+            transform(&m.normal_texture),
+            transform(&m.occlusion_texture),
+            transform(&m.emissive_texture),
+        ]
+        .iter()
+        .enumerate()
+        {
+            for (row, values) in tr.rows.iter().enumerate() {
+                transforms[2 * k + row] = [values[0], values[1], values[2], 0.0];
+            }
+        }
         let uniform = MaterialUniform {
             emissive: m.emissive_factor.extend(0.0).to_array(),
             factors: [
@@ -237,6 +259,7 @@ impl<'a> Materials<'a> {
                 u32::from(m.unlit),
                 0,
             ],
+            transforms,
         };
         let factors = self
             .device
