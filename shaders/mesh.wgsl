@@ -15,7 +15,8 @@ struct Draw {
     alpha_cutoff: f32,
     // BLEND (1): the fragment keeps its alpha; otherwise opaque.
     alpha_blend: u32,
-    _pad0: u32,
+    // 1 when the primitive's morph targets displace tangents.
+    morph_tangents: u32,
     _pad1: u32,
 }
 
@@ -82,8 +83,13 @@ fn vs_main(
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
     let skinned = skin_vertex(d.palette_base, m.position, m.normal, v.joints, v.weights);
     let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
-    // Tangents follow the same skinning matrix (a direction: w = 0).
-    let tangent = (d.world_from_mesh * skin_matrix(d.palette_base, v.joints, v.weights) * vec4<f32>(v.tangent.xyz, 0.0)).xyz;
+    // Tangents are morphed (when the targets move them), then follow the same skinning matrix
+    // (a direction: w = 0).
+    var bind_tangent = v.tangent.xyz;
+    if d.morph_tangents == 1u {
+        bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
+    }
+    let tangent = (d.world_from_mesh * skin_matrix(d.palette_base, v.joints, v.weights) * vec4<f32>(bind_tangent, 0.0)).xyz;
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;
     out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;

@@ -15,6 +15,7 @@ struct MorphActive {
 @group(3) @binding(0) var<storage, read> morph_active: array<MorphActive>;
 @group(3) @binding(1) var<storage, read> morph_positions: array<f32>;
 @group(3) @binding(2) var<storage, read> morph_normals: array<f32>;
+@group(3) @binding(3) var<storage, read> morph_tangents: array<f32>;
 
 struct Morphed {
     position: vec3<f32>,
@@ -40,4 +41,16 @@ fn morph_vertex(
     }
     let len = length(n);
     return Morphed(p, select(normal, n / len, len > 0.0));
+}
+
+// A tangent's xyz + sum of w * dT (its handedness is never blended); renormalised by the
+// shading. Drawn primitives whose targets carry tangents only.
+fn morph_tangent(first: u32, count: u32, vertex_count: u32, v: u32, tangent: vec3<f32>) -> vec3<f32> {
+    var t = tangent;
+    for (var i = 0u; i < count; i += 1u) {
+        let a = morph_active[first + i];
+        let at = 3u * (a.target_index * vertex_count + v);
+        t += a.weight * vec3<f32>(morph_tangents[at], morph_tangents[at + 1u], morph_tangents[at + 2u]);
+    }
+    return t;
 }

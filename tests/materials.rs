@@ -274,3 +274,72 @@ fn metal_roughness_normal_occlusion_and_tone_maps_change_the_shading() {
     assert_ne!(aces, neutral);
     assert_ne!(aces, plain);
 }
+
+#[test]
+fn morph_targets_move_tangents_under_a_normal_map() {
+    // A normal map tilting the normal toward +tangent; target 0 turns the tangent from +X to +Y,
+    // so the surface leans another way and catches the light differently.
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let with_weight = |w: f32| {
+        let mut raw = quads(&[(
+            json!({}),
+            json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5}}),
+        )]);
+        let t = texture(&mut raw, [218, 128, 218, 255]);
+        raw.json["materials"][0]["normalTexture"] = json!({"index": t});
+        let uvs = raw.add_f32(&[0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0], "VEC2");
+        let normals = raw.add_f32(&[0.0, 0.0, 1.0].repeat(4), "VEC3");
+        let tangents = raw.add_f32(&[1.0, 0.0, 0.0, 1.0].repeat(4), "VEC4");
+        let delta = raw.add_f32(&[-1.0, 1.0, 0.0].repeat(4), "VEC3");
+        let attributes = &mut raw.json["meshes"][0]["primitives"][0]["attributes"];
+        attributes["TEXCOORD_0"] = json!(uvs);
+        attributes["NORMAL"] = json!(normals);
+        attributes["TANGENT"] = json!(tangents);
+        raw.json["meshes"][0]["primitives"][0]["targets"] = json!([{"TANGENT": delta}]);
+        raw.json["meshes"][0]["weights"] = json!([w]);
+        shaded(&gpu, &raw, ToneMap::None, 0.0)
+    };
+    assert_ne!(with_weight(0.0), with_weight(1.0));
+}
+
+#[test]
+fn a_normal_texture_reads_its_own_texture_transform() {
+    // A 2x1 normal map: flat on the left texel, tilted on the right; every vertex reads
+    // (0.25, 0.5), the left texel's centre, unless the transform shifts it by 0.5 to the right.
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let render = |transform: Option<Value>| {
+        let mut raw = quads(&[(
+            json!({}),
+            json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5}}),
+        )]);
+        let mut png = Vec::new();
+        image::ImageEncoder::write_image(
+            image::codecs::png::PngEncoder::new(&mut png),
+            &[128, 128, 255, 255, 218, 128, 218, 255],
+            2,
+            1,
+            image::ExtendedColorType::Rgba8,
+        )
+        .unwrap();
+        let bytes = raw.add_u8(&png, "SCALAR", false);
+        let view = raw.json["accessors"][bytes]["bufferView"].clone();
+        let image = raw.push(
+            "images",
+            json!({"bufferView": view, "mimeType": "image/png"}),
+        );
+        raw.push("samplers", json!({"magFilter": 9728, "minFilter": 9728}));
+        let t = raw.push("textures", json!({"source": image, "sampler": 0}));
+        let mut normal = json!({"index": t});
+        if let Some(tr) = transform {
+            normal["extensions"] = json!({"KHR_texture_transform": tr});
+            raw.json["extensionsUsed"] = json!(["KHR_texture_transform"]);
+        }
+        raw.json["materials"][0]["normalTexture"] = normal;
+        let uvs = raw.add_f32(&[0.25, 0.5].repeat(4), "VEC2");
+        raw.json["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = json!(uvs);
+        shaded(&gpu, &raw, ToneMap::None, 0.0)
+    };
+    let flat = render(None);
+    assert_eq!(flat, render(Some(json!({"offset": [0.0, 0.0]}))));
+    assert_ne!(flat, render(Some(json!({"offset": [0.5, 0.0]}))));
+}

@@ -940,8 +940,8 @@ fn read_material(
             }),
         })
     };
-    // gltf 1.4 reads KHR_texture_transform on `textureInfo`s; normal and occlusion textures
-    // are read without one.
+    // gltf 1.4 reads KHR_texture_transform on `textureInfo`s; on normal and occlusion textures
+    // it is read from the raw extension (`texture_transform_of`).
     let base_color = pbr
         .base_color_texture()
         .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
@@ -950,10 +950,18 @@ fn read_material(
         .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
     let normal = material.normal_texture();
     let normal_scale = normal.as_ref().map_or(1.0, |n| n.scale());
-    let normal_texture = normal.and_then(|n| load(n.texture(), n.tex_coord(), None));
+    let normal_texture = normal.and_then(|n| {
+        let (tex_coord, transform) =
+            texture_transform_of(n.extension_value("KHR_texture_transform"), n.tex_coord());
+        load(n.texture(), tex_coord, None).map(|t| MaterialTexture { transform, ..t })
+    });
     let occlusion = material.occlusion_texture();
     let occlusion_strength = occlusion.as_ref().map_or(1.0, |o| o.strength());
-    let occlusion_texture = occlusion.and_then(|o| load(o.texture(), o.tex_coord(), None));
+    let occlusion_texture = occlusion.and_then(|o| {
+        let (tex_coord, transform) =
+            texture_transform_of(o.extension_value("KHR_texture_transform"), o.tex_coord());
+        load(o.texture(), tex_coord, None).map(|t| MaterialTexture { transform, ..t })
+    });
     let emissive_texture = material
         .emissive_texture()
         .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
@@ -984,6 +992,33 @@ fn read_material(
         emissive_texture,
         unlit: material.unlit(),
     }
+}
+
+/// KHR_texture_transform from its raw JSON: the texture-coordinate set it names (else
+/// `tex_coord`) and its transform (glTF's defaults for absent fields).
+fn texture_transform_of(value: Option<&serde_json::Value>, tex_coord: u32) -> (u32, UvTransform) {
+    let Some(v) = value else {
+        return (tex_coord, UvTransform::default());
+    };
+    let pair = |key: &str, default: [f32; 2]| {
+        v.get(key)
+            .and_then(|p| p.as_array())
+            .and_then(|p| Some([p.first()?.as_f64()? as f32, p.get(1)?.as_f64()? as f32]))
+            .unwrap_or(default)
+    };
+    let rotation = v.get("rotation").and_then(|r| r.as_f64()).unwrap_or(0.0) as f32;
+    let set = v
+        .get("texCoord")
+        .and_then(|t| t.as_u64())
+        .map_or(tex_coord, |t| t as u32);
+    (
+        set,
+        UvTransform::new(
+            pair("offset", [0.0, 0.0]),
+            rotation,
+            pair("scale", [1.0, 1.0]),
+        ),
+    )
 }
 
 fn decode_image(

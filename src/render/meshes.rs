@@ -22,8 +22,24 @@ pub struct GpuPrimitive {
     /// when the primitive has no targets.
     pub morph_positions: wgpu::Buffer,
     pub morph_normals: wgpu::Buffer,
+    /// Tangent deltas (a zero when no target has them, `morph_tangents` false).
+    pub morph_tangent_deltas: wgpu::Buffer,
+    pub morph_tangents: bool,
     /// Targets the GPU morphs (0 when the deltas would not fit a storage binding).
     pub morph_targets: u32,
+}
+
+/// A primitive's tangent deltas, laid out as `morph_deltas` lays out positions.
+pub fn morph_tangent_deltas(p: &Primitive) -> Vec<f32> {
+    let n = p.positions.len();
+    let mut out = Vec::with_capacity(3 * n * p.morph_targets.len());
+    for target in &p.morph_targets {
+        match &target.tangents {
+            Some(d) if d.len() == n => out.extend(d.iter().flat_map(|v| v.to_array())),
+            _ => out.extend(std::iter::repeat_n(0.0, 3 * n)),
+        }
+    }
+    out
 }
 
 /// A primitive's morph deltas as the shader reads them: target-major, three floats per vertex
@@ -82,6 +98,12 @@ fn upload_primitive(
     let vertices = vertices_of(p);
     let edges = edges_of(p);
     let (positions, normals) = morph_deltas(p);
+    let morph_tangents = p.morph_targets.iter().any(|t| t.tangents.is_some());
+    let tangents = if morph_tangents {
+        morph_tangent_deltas(p)
+    } else {
+        Vec::new()
+    };
     let limit = device.limits().max_storage_buffer_binding_size;
     let fits = (positions.len() * 4) as u64 <= limit;
     if !fits {
@@ -135,6 +157,8 @@ fn upload_primitive(
         material: materials.bind_group(&p.material),
         morph_positions: deltas(&positions),
         morph_normals: deltas(&normals),
+        morph_tangent_deltas: deltas(&tangents),
+        morph_tangents: fits && morph_tangents,
         morph_targets: if fits {
             p.morph_targets.len() as u32
         } else {

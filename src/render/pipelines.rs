@@ -161,6 +161,7 @@ impl Layouts {
                     storage_entry(0, wgpu::ShaderStages::VERTEX),
                     storage_entry(1, wgpu::ShaderStages::VERTEX),
                     storage_entry(2, wgpu::ShaderStages::VERTEX),
+                    storage_entry(3, wgpu::ShaderStages::VERTEX),
                 ],
             ),
         }

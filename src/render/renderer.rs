@@ -64,7 +64,8 @@ struct DrawUniform {
     alpha_cutoff: f32,
     /// 1: the fragment keeps its alpha (BLEND); 0: opaque.
     alpha_blend: u32,
-    _pad: [u32; 2],
+    morph_tangents: u32,
+    _pad: u32,
 }
 
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
@@ -464,7 +465,8 @@ impl Renderer {
                     morph_vertices: primitive.vertex_count,
                     alpha_cutoff,
                     alpha_blend,
-                    _pad: [0; 2],
+                    morph_tangents: u32::from(primitive.morph_tangents && morph_count > 0),
+                    _pad: 0,
                 });
             }
         }
@@ -817,6 +819,7 @@ impl FrameBuffers {
                                 entry(0, &morph_active),
                                 entry(1, &p.morph_positions),
                                 entry(2, &p.morph_normals),
+                                entry(3, &p.morph_tangent_deltas),
                             ];
                             group("morph", &layouts.morph, &entries)
                         })
