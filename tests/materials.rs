@@ -140,22 +140,27 @@ fn mask_cuts_out_and_blend_mixes_over_what_is_opaque() {
 
 /// A 1x1 PNG image of `rgba`, added to `raw` as an image; returns the texture index.
 fn texture(raw: &mut RawGltf, rgba: [u8; 4]) -> usize {
+    let image = png_image(raw, &rgba, 1);
+    raw.push("textures", json!({"source": image}))
+}
+
+/// A `width` x 1 PNG image of `rgba` pixels, added to `raw`; returns the image index.
+fn png_image(raw: &mut RawGltf, rgba: &[u8], width: u32) -> usize {
     let mut png = Vec::new();
     image::ImageEncoder::write_image(
         image::codecs::png::PngEncoder::new(&mut png),
-        &rgba,
-        1,
+        rgba,
+        width,
         1,
         image::ExtendedColorType::Rgba8,
     )
     .unwrap();
     let accessor = raw.add_u8(&png, "SCALAR", false);
     let view = raw.json["accessors"][accessor]["bufferView"].clone();
-    let image = raw.push(
+    raw.push(
         "images",
         json!({"bufferView": view, "mimeType": "image/png"}),
-    );
-    raw.push("textures", json!({"source": image}))
+    )
 }
 
 /// The centre pixel of one front-facing quad with `material`, tone mapping and exposure.
@@ -312,21 +317,7 @@ fn a_normal_texture_reads_its_own_texture_transform() {
             json!({}),
             json!({"pbrMetallicRoughness": {"baseColorFactor": [0.5, 0.5, 0.5, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.5}}),
         )]);
-        let mut png = Vec::new();
-        image::ImageEncoder::write_image(
-            image::codecs::png::PngEncoder::new(&mut png),
-            &[128, 128, 255, 255, 218, 128, 218, 255],
-            2,
-            1,
-            image::ExtendedColorType::Rgba8,
-        )
-        .unwrap();
-        let bytes = raw.add_u8(&png, "SCALAR", false);
-        let view = raw.json["accessors"][bytes]["bufferView"].clone();
-        let image = raw.push(
-            "images",
-            json!({"bufferView": view, "mimeType": "image/png"}),
-        );
+        let image = png_image(&mut raw, &[128, 128, 255, 255, 218, 128, 218, 255], 2);
         raw.push("samplers", json!({"magFilter": 9728, "minFilter": 9728}));
         let t = raw.push("textures", json!({"source": image, "sampler": 0}));
         let mut normal = json!({"index": t});

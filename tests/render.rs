@@ -155,6 +155,28 @@ fn cpu_silhouette(
     mask
 }
 
+/// The GPU's silhouette of `request` against the CPU-projected triangles of the same pose and
+/// camera: intersection over union, the pixels either covers, and the pose.
+fn silhouette_iou(gpu: &Gpu, c: &Character, request: &FrameRequest) -> (f64, usize, CharacterPose) {
+    let pixels = render_frame(gpu, c, request).unwrap();
+    let gpu_mask: Vec<bool> = pixels.chunks_exact(4).map(|p| p[0] > 127).collect();
+    let mut pose = CharacterPose::new(c);
+    let camera = headless::pose_and_frame(c, &mut pose, request).unwrap();
+    let aspect = request.size.0 as f32 / request.size.1 as f32;
+    let cpu_mask = cpu_silhouette(c, &pose, camera.clip_from_world(aspect), request.size);
+    let both = gpu_mask
+        .iter()
+        .zip(&cpu_mask)
+        .filter(|(a, b)| **a && **b)
+        .count();
+    let either = gpu_mask
+        .iter()
+        .zip(&cpu_mask)
+        .filter(|(a, b)| **a || **b)
+        .count();
+    (both as f64 / either.max(1) as f64, either, pose)
+}
+
 #[test]
 fn fox_silhouette_matches_cpu_projected_triangles() {
     let gpu = gpu();
@@ -182,31 +204,12 @@ fn fox_silhouette_matches_cpu_projected_triangles() {
         ..Default::default()
     };
     let pixels = render_frame(&gpu, &c, &request).unwrap();
-    let gpu_mask: Vec<bool> = pixels.chunks_exact(4).map(|p| p[0] > 127).collect();
-    let mut pose = CharacterPose::new(&c);
-    let camera = headless::pose_and_frame(&c, &mut pose, &request).unwrap();
-    let cpu_mask = cpu_silhouette(
-        &c,
-        &pose,
-        camera.clip_from_world(320.0 / 240.0),
-        request.size,
-    );
-    let both = gpu_mask
-        .iter()
-        .zip(&cpu_mask)
-        .filter(|(a, b)| **a && **b)
-        .count();
-    let either = gpu_mask
-        .iter()
-        .zip(&cpu_mask)
-        .filter(|(a, b)| **a || **b)
-        .count();
-    let iou = both as f64 / either as f64;
+    let (iou, either, _) = silhouette_iou(&gpu, &c, &request);
     assert!(
         either > 320 * 240 / 20,
         "the fox covers only {either} pixels"
     );
-    assert!(iou >= 0.99, "IoU {iou} ({both} / {either})");
+    assert!(iou >= 0.99, "IoU {iou} of {either} pixels");
     // Background and silhouette only: pure black or white.
     assert!(
         pixels
@@ -459,28 +462,8 @@ fn morphed_silhouettes_match_cpu_projected_triangles() {
             },
             ..Default::default()
         };
-        let pixels = render_frame(&gpu, &c, &request).unwrap();
-        let gpu_mask: Vec<bool> = pixels.chunks_exact(4).map(|p| p[0] > 127).collect();
-        let mut pose = CharacterPose::new(&c);
-        let camera = headless::pose_and_frame(&c, &mut pose, &request).unwrap();
+        let (iou, either, pose) = silhouette_iou(&gpu, &c, &request);
         assert!(pose.morph.weights.iter().any(|w| *w != 0.0), "{file}");
-        let cpu_mask = cpu_silhouette(
-            &c,
-            &pose,
-            camera.clip_from_world(240.0 / 180.0),
-            request.size,
-        );
-        let both = gpu_mask
-            .iter()
-            .zip(&cpu_mask)
-            .filter(|(a, b)| **a && **b)
-            .count();
-        let either = gpu_mask
-            .iter()
-            .zip(&cpu_mask)
-            .filter(|(a, b)| **a || **b)
-            .count();
-        let iou = both as f64 / either.max(1) as f64;
         assert!(either > 240 * 180 / 50, "{file}: {either} pixels");
         assert!(iou >= 0.98, "{file}: IoU {iou}");
     }

@@ -353,6 +353,52 @@ fn build_primitive(
     })
 }
 
+/// What one optional vertex attribute may be.
+struct AttributeFormat<'a> {
+    semantic: gltf::Semantic,
+    name: &'a str,
+    dimensions: &'a [Dimensions],
+    types: &'a [DataType],
+    /// Integers are always normalised (colours, tangents); else as the accessor says.
+    normalized: bool,
+}
+
+/// An optional attribute's values and dimensions, checked against its format and the vertex
+/// count; `Some(None)` without it, `None` when refused (the problem recorded).
+fn read_attribute(
+    primitive: &gltf::Primitive<'_>,
+    at: &str,
+    format: AttributeFormat<'_>,
+    count: usize,
+    buffers: &Buffers,
+    problems: &mut Problems,
+) -> Option<Option<(Vec<f32>, Dimensions)>> {
+    let Some(accessor) = primitive.get(&format.semantic) else {
+        return Some(None);
+    };
+    let a_at = format!("{at}/attributes/{}", format.name);
+    problems.take(expect_format(
+        &accessor,
+        &a_at,
+        format.name,
+        format.dimensions,
+        format.types,
+    ))?;
+    if accessor.count() != count {
+        problems.error(
+            a_at,
+            format!("{} values for {count} vertices", accessor.count()),
+        );
+        return None;
+    }
+    let values = if format.normalized {
+        read_normalized_f32(&accessor, buffers)
+    } else {
+        read_f32(&accessor, buffers)
+    };
+    Some(Some((problems.take(values)?, accessor.dimensions())))
+}
+
 /// COLOR_0 as linear RGBA (alpha 1 for RGB colours); `Some(None)` without it.
 fn read_colors(
     primitive: &gltf::Primitive<'_>,
@@ -361,36 +407,21 @@ fn read_colors(
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Option<Option<Vec<Vec4>>> {
-    let Some(accessor) = primitive.get(&gltf::Semantic::Colors(0)) else {
-        return Some(None);
+    let format = AttributeFormat {
+        semantic: gltf::Semantic::Colors(0),
+        name: "COLOR_0",
+        dimensions: &[Dimensions::Vec3, Dimensions::Vec4],
+        types: &[DataType::F32, DataType::U8, DataType::U16],
+        normalized: true,
     };
-    let c_at = format!("{at}/attributes/COLOR_0");
-    problems.take(expect_format(
-        &accessor,
-        &c_at,
-        "COLOR_0",
-        &[Dimensions::Vec3, Dimensions::Vec4],
-        &[DataType::F32, DataType::U8, DataType::U16],
-    ))?;
-    if accessor.count() != count {
-        problems.error(
-            c_at,
-            format!("{} colours for {count} vertices", accessor.count()),
-        );
-        return None;
-    }
-    let values = problems.take(read_normalized_f32(&accessor, buffers))?;
-    let n = if accessor.dimensions() == Dimensions::Vec3 {
-        3
-    } else {
-        4
-    };
-    Some(Some(
+    let read = read_attribute(primitive, at, format, count, buffers, problems)?;
+    Some(read.map(|(values, dimensions)| {
+        let n = if dimensions == Dimensions::Vec3 { 3 } else { 4 };
         values
             .chunks_exact(n)
             .map(|c| Vec4::new(c[0], c[1], c[2], if n == 4 { c[3] } else { 1.0 }))
-            .collect(),
-    ))
+            .collect()
+    }))
 }
 
 /// TANGENT (xyz unit, w the handedness); `Some(None)` without it.
@@ -401,34 +432,23 @@ fn read_tangents(
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Option<Option<Vec<Vec4>>> {
-    let Some(accessor) = primitive.get(&gltf::Semantic::Tangents) else {
-        return Some(None);
+    let format = AttributeFormat {
+        semantic: gltf::Semantic::Tangents,
+        name: "TANGENT",
+        dimensions: &[Dimensions::Vec4],
+        types: &[DataType::F32, DataType::I8, DataType::I16],
+        normalized: true,
     };
-    let t_at = format!("{at}/attributes/TANGENT");
-    problems.take(expect_format(
-        &accessor,
-        &t_at,
-        "TANGENT",
-        &[Dimensions::Vec4],
-        &[DataType::F32, DataType::I8, DataType::I16],
-    ))?;
-    if accessor.count() != count {
-        problems.error(
-            t_at,
-            format!("{} tangents for {count} vertices", accessor.count()),
-        );
-        return None;
-    }
-    let values = problems.take(read_normalized_f32(&accessor, buffers))?;
-    Some(Some(
+    let read = read_attribute(primitive, at, format, count, buffers, problems)?;
+    Some(read.map(|(values, _)| {
         values
             .chunks_exact(4)
             .map(|t| {
                 let xyz = Vec3::new(t[0], t[1], t[2]).normalize_or(Vec3::X);
                 xyz.extend(if t[3] < 0.0 { -1.0 } else { 1.0 })
             })
-            .collect(),
-    ))
+            .collect()
+    }))
 }
 
 /// Per-vertex tangents from the texture coordinates' gradients over each triangle, summed and
@@ -517,32 +537,22 @@ fn read_uvs(
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Option<Option<Vec<Vec2>>> {
-    let Some(accessor) = primitive.get(&gltf::Semantic::TexCoords(set)) else {
-        return Some(None);
-    };
-    let uv_at = format!("{at}/attributes/TEXCOORD_{set}");
-    problems.take(expect_format(
-        &accessor,
-        &uv_at,
-        "TEXCOORD_0",
-        &[Dimensions::Vec2],
-        &[
+    let name = format!("TEXCOORD_{set}");
+    let format = AttributeFormat {
+        semantic: gltf::Semantic::TexCoords(set),
+        name: &name,
+        dimensions: &[Dimensions::Vec2],
+        types: &[
             DataType::F32,
             DataType::U8,
             DataType::U16,
             DataType::I8,
             DataType::I16,
         ],
-    ))?;
-    if accessor.count() != count {
-        problems.error(
-            uv_at,
-            format!("{} UVs for {count} vertices", accessor.count()),
-        );
-        return None;
-    }
-    let values = problems.take(read_f32(&accessor, buffers))?;
-    Some(Some(values.chunks_exact(2).map(Vec2::from_slice).collect()))
+        normalized: false,
+    };
+    let read = read_attribute(primitive, at, format, count, buffers, problems)?;
+    Some(read.map(|(values, _)| values.chunks_exact(2).map(Vec2::from_slice).collect()))
 }
 
 /// Each morph target's position, normal and tangent displacements (those it has).

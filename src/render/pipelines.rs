@@ -187,8 +187,8 @@ impl Pipelines {
         let lines = wgpu::PrimitiveTopology::LineList;
         let less = wgpu::CompareFunction::Less;
         let less_equal = wgpu::CompareFunction::LessEqual;
-        let mesh = MeshPipelines::new(device, layouts, color_format);
-        let line = LinePipelines::new(device, layouts, color_format);
+        let mesh = Program::mesh_program(device, layouts, color_format);
+        let line = Program::line_program(device, layouts, color_format);
         let triangles = |label, fragment, depth: wgpu::DepthStencilState, blend| {
             Faces::ALL
                 .iter()
@@ -224,40 +224,58 @@ impl Pipelines {
             ),
             silhouette: triangles("silhouette", "fs_silhouette", depth_state(true, less), None),
             // The grid hides behind the character; bones are drawn on top of everything.
-            grid: line.build("grid", less_equal),
-            overlay: line.build("bones", wgpu::CompareFunction::Always),
+            grid: line.line("grid", less_equal),
+            overlay: line.line("bones", wgpu::CompareFunction::Always),
         }
     }
 }
 
-/// What every mesh pipeline shares: the module, the layout and the vertex buffers.
-struct MeshPipelines<'a> {
+/// What a family of pipelines shares: one shader module and one pipeline layout.
+struct Program<'a> {
     device: &'a wgpu::Device,
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
     color_format: wgpu::TextureFormat,
 }
 
-impl<'a> MeshPipelines<'a> {
-    fn new(device: &'a wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Self {
+impl<'a> Program<'a> {
+    fn new(
+        device: &'a wgpu::Device,
+        label: &str,
+        source: &str,
+        groups: &[Option<&wgpu::BindGroupLayout>],
+        color_format: wgpu::TextureFormat,
+    ) -> Self {
         Self {
             device,
             module: device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("mesh.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(shaders::MESH.into()),
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
             }),
             layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("mesh"),
-                bind_group_layouts: &[
-                    Some(&layouts.scene),
-                    Some(&layouts.palette),
-                    Some(&layouts.material),
-                    Some(&layouts.morph),
-                ],
+                label: Some(label),
+                bind_group_layouts: groups,
                 immediate_size: 0,
             }),
             color_format,
         }
+    }
+}
+
+impl<'a> Program<'a> {
+    /// The mesh pipelines' program (`mesh.wgsl` with the camera, morph and skinning modules).
+    fn mesh_program(
+        device: &'a wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Self {
+        let groups = [
+            Some(&layouts.scene),
+            Some(&layouts.palette),
+            Some(&layouts.material),
+            Some(&layouts.morph),
+        ];
+        Program::new(device, "mesh.wgsl", shaders::MESH, &groups, color_format)
     }
 
     fn build(
@@ -308,32 +326,23 @@ impl<'a> MeshPipelines<'a> {
     }
 }
 
-/// What the line pipelines share.
-struct LinePipelines<'a> {
-    device: &'a wgpu::Device,
-    module: wgpu::ShaderModule,
-    layout: wgpu::PipelineLayout,
-    color_format: wgpu::TextureFormat,
-}
-
-impl<'a> LinePipelines<'a> {
-    fn new(device: &'a wgpu::Device, layouts: &Layouts, color_format: wgpu::TextureFormat) -> Self {
-        Self {
+impl<'a> Program<'a> {
+    /// The line pipelines' program (`lines.wgsl` with the camera module).
+    fn line_program(
+        device: &'a wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Self {
+        Program::new(
             device,
-            module: device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("lines.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(shaders::LINES.into()),
-            }),
-            layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("lines"),
-                bind_group_layouts: &[Some(&layouts.line)],
-                immediate_size: 0,
-            }),
+            "lines.wgsl",
+            shaders::LINES,
+            &[Some(&layouts.line)],
             color_format,
-        }
+        )
     }
 
-    fn build(&self, label: &str, depth_compare: wgpu::CompareFunction) -> wgpu::RenderPipeline {
+    fn line(&self, label: &str, depth_compare: wgpu::CompareFunction) -> wgpu::RenderPipeline {
         self.device
             .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
