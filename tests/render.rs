@@ -437,6 +437,17 @@ fn golden_images() {
         wire.size,
         &render_frame(&gpu, &man, &wire).unwrap(),
     );
+    // The shaded path: base colour texture, metallic-roughness, lights and tone mapping.
+    let shaded = FrameRequest {
+        size: (192, 256),
+        pose: PoseRequest::clip(0, 1.1),
+        ..Default::default()
+    };
+    check_golden(
+        "cesiumman_1.1s_shaded.png",
+        shaded.size,
+        &render_frame(&gpu, &man, &shaded).unwrap(),
+    );
 }
 
 #[test]
