@@ -448,6 +448,30 @@ fn golden_images() {
         shaded.size,
         &render_frame(&gpu, &man, &shaded).unwrap(),
     );
+    // The same path through a gltfpack'd file (quantized, meshopt-compressed, texture transform).
+    let fox_qc = load("../gltf-compressed/Fox_qc.glb");
+    let walk_qc = FrameRequest {
+        size: (256, 192),
+        pose: PoseRequest::clip(clip_named(&fox_qc, "Walk"), 0.3),
+        ..Default::default()
+    };
+    check_golden(
+        "fox_qc_walk_0.3s_shaded.png",
+        walk_qc.size,
+        &render_frame(&gpu, &fox_qc, &walk_qc).unwrap(),
+    );
+    // Two primitives, two materials, one morph target at its default weight.
+    let prims = load("MorphPrimitivesTest/MorphPrimitivesTest.glb");
+    let morphed = FrameRequest {
+        size: (192, 192),
+        pose: PoseRequest::default(),
+        ..Default::default()
+    };
+    check_golden(
+        "morphprimitives_shaded.png",
+        morphed.size,
+        &render_frame(&gpu, &prims, &morphed).unwrap(),
+    );
 }
 
 #[test]
