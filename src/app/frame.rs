@@ -380,17 +380,16 @@ impl App {
             gfx.renderer
                 .set_vertex_colors(&gfx.queue, &self.viewer.character, &colors);
         }
-        let mut views = vec![(View::Main, main)];
-        if let Some(right) = viewports.compared {
+        let compared = viewports.compared.map(|right| {
             let options = DrawOptions {
                 viewport: Some(right),
                 clear: false,
                 ..main
             };
-            views.push((View::Compared, options));
-        }
+            (View::Compared, options)
+        });
         self.viewer.stats.palette_bytes = 0;
-        for (view, options) in views {
+        for (view, options) in [Some((View::Main, main)), compared].into_iter().flatten() {
             self.bone_lines(view == View::Compared);
             let Some(gfx) = self.gfx.as_mut() else { return };
             let posed = match (&self.viewer.crowd, view) {

@@ -117,13 +117,13 @@ fn build_one(
         else {
             continue;
         };
-        let Some(mut times) = read_times(source.sampler, &source.s_at, buffers, problems) else {
+        let Some(times) = read_times(source.sampler, &source.s_at, buffers, problems) else {
             continue;
         };
         let keys = times.len();
         let read = match source.path {
             Property::Translation | Property::Scale | Property::Rotation => {
-                read_joint_channel(&source, &mut times, buffers, problems).map(Read::Joint)
+                read_joint_channel(&source, times, buffers, problems).map(Read::Joint)
             }
             Property::MorphTargetWeights => {
                 read_weights(document, &source, times, buffers, problems).map(Read::Weights)
@@ -255,69 +255,43 @@ fn channel_source<'s, 'a>(
     })
 }
 
-/// A translation, rotation or scale track.
+/// A translation, rotation or scale track. Rotations may be normalised integers (glTF's
+/// animation rules); translations and scales are floats.
 fn read_joint_channel(
     source: &ChannelSource<'_, '_>,
-    times: &mut Vec<f32>,
+    mut times: Vec<f32>,
     buffers: &Buffers,
     problems: &mut Problems,
 ) -> Result<Channel, Problem> {
+    use DataType::{F32, I8, I16, U8, U16};
     let output = source.sampler.output();
     let (interp, s_at) = (source.interp, &source.s_at);
-    let sampler_at = format!("{}/sampler", source.c_at);
-    let times = std::mem::take(times);
-    if source.path == Property::Rotation {
-        let types = [
-            DataType::F32,
-            DataType::I8,
-            DataType::U8,
-            DataType::I16,
-            DataType::U16,
-        ];
-        expect_format(
-            &output,
-            &sampler_at,
-            "rotation",
-            &[Dimensions::Vec4],
-            &types,
-        )?;
-        let mut v = read_normalized_f32(&output, buffers)?;
-        let mut times = times;
-        drop_repeated_times(
-            &mut times,
-            &mut v,
-            4 * interp.values_per_key(),
-            s_at,
-            problems,
-        );
-        let mut values: Vec<Quat> = v.chunks_exact(4).map(Quat::from_slice).collect();
-        normalise_key_rotations(&mut values, interp, &source.out_at, problems);
-        let track = Track::new(times, values, interp).map_err(|e| track_problem(e, s_at))?;
-        return Ok(Channel::Rotation(track));
-    }
-    let name = path_name(source.path);
+    let (dimensions, components, types): (_, usize, &[DataType]) = match source.path {
+        Property::Rotation => (Dimensions::Vec4, 4, &[F32, I8, U8, I16, U16]),
+        _ => (Dimensions::Vec3, 3, &[F32]),
+    };
     expect_format(
         &output,
-        &sampler_at,
-        name,
-        &[Dimensions::Vec3],
-        &[DataType::F32],
+        &format!("{}/sampler", source.c_at),
+        path_name(source.path),
+        &[dimensions],
+        types,
     )?;
-    let mut v = read_f32(&output, buffers)?;
-    let mut times = times;
-    drop_repeated_times(
-        &mut times,
-        &mut v,
-        3 * interp.values_per_key(),
-        s_at,
-        problems,
-    );
-    let values = v.chunks_exact(3).map(Vec3::from_slice).collect();
-    let track = Track::new(times, values, interp).map_err(|e| track_problem(e, s_at))?;
-    Ok(if source.path == Property::Translation {
-        Channel::Translation(track)
-    } else {
-        Channel::Scale(track)
+    let mut v = read_normalized_f32(&output, buffers)?;
+    let floats_per_key = components * interp.values_per_key();
+    drop_repeated_times(&mut times, &mut v, floats_per_key, s_at, problems);
+    let vec3s = || v.chunks_exact(3).map(Vec3::from_slice).collect();
+    let problem = |e| track_problem(e, s_at);
+    Ok(match source.path {
+        Property::Rotation => {
+            let mut values: Vec<Quat> = v.chunks_exact(4).map(Quat::from_slice).collect();
+            normalise_key_rotations(&mut values, interp, &source.out_at, problems);
+            Channel::Rotation(Track::new(times, values, interp).map_err(problem)?)
+        }
+        Property::Translation => {
+            Channel::Translation(Track::new(times, vec3s(), interp).map_err(problem)?)
+        }
+        _ => Channel::Scale(Track::new(times, vec3s(), interp).map_err(problem)?),
     })
 }
 

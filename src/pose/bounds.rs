@@ -4,6 +4,7 @@
 
 use glam::Vec3;
 
+use super::evaluate::union;
 use super::{CharacterPose, ClipTime, PaletteMode, PoseRequest, TimeWrap};
 use crate::character::Character;
 
@@ -18,8 +19,8 @@ pub fn motion_bounds(c: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3
     let mut pose = CharacterPose::new(c);
     let mut bounds: Option<(Vec3, Vec3)> = None;
     let mut add = |pose: &CharacterPose| {
-        if let Some((lo, hi)) = pose.framing_bounds(c) {
-            bounds = Some(bounds.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        if let Some(b) = pose.framing_bounds(c) {
+            bounds = Some(bounds.map_or(b, |a| union(a, b)));
         }
     };
     let animated = request.palette == PaletteMode::Animated;

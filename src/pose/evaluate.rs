@@ -257,13 +257,16 @@ impl CharacterPose {
 
     /// Bounds (min, max) of the posed vertices; `None` without vertices.
     pub fn world_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
-        let points = self.world_positions(c);
+        (0..c.instances.len())
+            .filter_map(|i| self.instance_bounds(c, i))
+            .reduce(union)
+    }
+
+    /// Bounds (min, max) of instance `i`'s posed vertices; `None` without vertices.
+    fn instance_bounds(&self, c: &Character, i: usize) -> Option<(Vec3, Vec3)> {
+        let points = self.instance_world_positions(c, i);
         let first = *points.first()?;
-        Some(
-            points
-                .iter()
-                .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-        )
+        Some(points.iter().fold((first, first), |b, &p| union(b, (p, p))))
     }
 
     /// What a camera frames: the posed vertices' bounds, without an unskinned mesh that
@@ -271,15 +274,7 @@ impl CharacterPose {
     /// a closed environment is framed on its contents.
     pub fn framing_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
         let boxes: Vec<Option<(Vec3, Vec3)>> = (0..c.instances.len())
-            .map(|i| {
-                let points = self.instance_world_positions(c, i);
-                let first = *points.first()?;
-                Some(
-                    points
-                        .iter()
-                        .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-                )
-            })
+            .map(|i| self.instance_bounds(c, i))
             .collect();
         let contains = |outer: (Vec3, Vec3), inner: (Vec3, Vec3)| {
             outer.0.cmplt(inner.0).all() && outer.1.cmpgt(inner.1).all()
@@ -296,6 +291,11 @@ impl CharacterPose {
         (0..boxes.len())
             .filter(|&i| !enclosing(i))
             .filter_map(|i| boxes[i])
-            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+            .reduce(union)
     }
+}
+
+/// The smallest box (min, max) holding both.
+pub(crate) fn union(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    (a.0.min(b.0), a.1.max(b.1))
 }
