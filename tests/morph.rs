@@ -264,10 +264,9 @@ fn gpu_morphing_equals_the_cpu_reference_on_real_files() {
     }
 }
 
-#[test]
-fn two_hundred_active_targets_all_draw() {
-    // A strip of 200 vertices, target t moves vertex t up by (t + 1) / 100: all 200 active.
-    let n = 200;
+/// A strip of `n` vertices, target t moves vertex t up by (t + 1) / 100, every weight 1: all
+/// `n` targets active.
+fn strip_of_targets(n: usize) -> Character {
     let mut raw = RawGltf::new();
     let positions: Vec<f32> = (0..n).flat_map(|v| [v as f32 * 0.01, 0.0, 0.0]).collect();
     let positions = raw.add_f32(&positions, "VEC3");
@@ -285,12 +284,29 @@ fn two_hundred_active_targets_all_draw() {
     );
     let node = raw.add_node(json!({"mesh": mesh}));
     raw.add_root(node);
-    let c = load_raw(&raw, "many.glb");
+    load_raw(&raw, "many.glb")
+}
+
+#[test]
+fn two_hundred_active_targets_all_draw() {
+    let c = strip_of_targets(200);
     gpu_equals_cpu(&gpu(), &c, &PoseRequest::default());
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &PoseRequest::default()).unwrap();
     let world = pose.instance_world_positions(&c, 0);
     assert!((world[199].y - 2.0).abs() < 1e-6 && (world[0].y - 0.01).abs() < 1e-6);
+}
+
+#[test]
+fn a_crowd_of_morphed_copies_is_bounded_by_its_morph_weights_buffer() {
+    // One unskinned strip: a copy holds 1 palette entry (64 bytes), 1 draw slot (112 bytes)
+    // and 200 morph weights of 8 bytes (1,600 bytes), so the morph buffer bounds the crowd:
+    // the default 128 MiB storage binding holds 134,217,728 / 1,600 = 83,886 copies.
+    let c = strip_of_targets(200);
+    assert_eq!(
+        skinscope::draw::max_crowd(&wgpu::Limits::default(), &c),
+        83_886
+    );
 }
 
 #[test]

@@ -48,8 +48,7 @@ pub fn rest_bounds(character: &Character) -> (Vec3, Vec3) {
 
 /// The largest crowd of `character` a device with `limits` can draw.
 pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {
-    let entries = CharacterPose::new(character).palette.len();
-    Capacity::max_copies(limits, character, entries)
+    capacity(character, 1).max_copies(limits, character)
 }
 
 /// What a renderer needs to hold `copies` copies of the character.

@@ -180,19 +180,16 @@ pub struct Capacity {
 }
 
 impl Capacity {
-    /// The most copies of `character` (with `palette_entries` per copy) whose palettes and
-    /// per-draw data fit a storage buffer binding of a device with `limits`.
-    pub fn max_copies(
-        limits: &wgpu::Limits,
-        character: &Character,
-        palette_entries: usize,
-    ) -> usize {
+    /// The most copies of `character` (with this capacity's palette entries and morph weights
+    /// per copy) whose palettes, per-draw data and morph weights each fit a storage buffer
+    /// binding of a device with `limits`.
+    pub fn max_copies(&self, limits: &wgpu::Limits, character: &Character) -> usize {
         let binding = limits
             .max_storage_buffer_binding_size
             .min(limits.max_buffer_size);
-        let palette = (palette_entries.max(1) * size_of::<Mat4>()) as u64;
-        let draws = (draw_slots(character).len().max(1) * size_of::<DrawUniform>()) as u64;
-        usize::try_from(binding / palette.max(draws)).unwrap_or(usize::MAX)
+        let per_copy = BufferSizes::per_copy(self, draw_slots(character).len());
+        let largest = per_copy.palette.max(per_copy.draws).max(per_copy.morph);
+        usize::try_from(binding / largest.max(1)).unwrap_or(usize::MAX)
     }
 }
 
@@ -252,6 +249,8 @@ pub struct Renderer {
     draws: Vec<(usize, usize, usize)>,
     /// The draw slots of opaque and masked materials, in draw order.
     opaque: Vec<usize>,
+    /// The draw slots of blended materials (each view sorts them by distance).
+    blended: Vec<usize>,
     capacity: Capacity,
     draw_scratch: Vec<DrawUniform>,
     /// This frame's non-zero morph weights, and each (copy, instance)'s range in them.
@@ -278,7 +277,7 @@ impl Renderer {
         color_format: wgpu::TextureFormat,
         capacity: Capacity,
     ) -> Self {
-        let most = Capacity::max_copies(&device.limits(), character, capacity.palette_entries);
+        let most = capacity.max_copies(&device.limits(), character);
         let capacity = Capacity {
             copies: capacity.copies.clamp(1, most.max(1)),
             palette_entries: capacity.palette_entries.max(1),
@@ -287,19 +286,19 @@ impl Renderer {
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, color_format);
         let draws = draw_slots(character);
-        let opaque = (0..draws.len())
-            .filter(|&d| {
-                let (_, mesh, p) = draws[d];
-                character.meshes[mesh].primitives[p].material.alpha_mode != AlphaMode::Blend
-            })
-            .collect();
+        let (blended, opaque) = (0..draws.len()).partition(|&d| {
+            let (_, mesh, p) = draws[d];
+            character.meshes[mesh].primitives[p].material.alpha_mode == AlphaMode::Blend
+        });
         // Per joint a segment and a cross, plus the selected joint's marker.
         let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
+        let one = BufferSizes::per_copy(&capacity, draws.len());
+        let copies = capacity.copies as u64;
         let sizes = BufferSizes {
-            palette: (capacity.palette_entries * capacity.copies * size_of::<Mat4>()) as u64,
-            draws: (draws.len().max(1) * capacity.copies * size_of::<DrawUniform>()) as u64,
+            palette: one.palette * copies,
+            draws: one.draws * copies,
             bones: (bone_capacity * size_of::<LineVertex>()) as u64,
-            morph: (capacity.morph_weights.max(1) * capacity.copies * 8) as u64,
+            morph: one.morph * copies,
         };
         let primitives = meshes::upload(device, queue, &layouts, character);
         let views = View::ALL
@@ -317,6 +316,7 @@ impl Renderer {
             views,
             draws,
             opaque,
+            blended,
             capacity,
             draw_scratch: Vec::new(),
             morph_scratch: Vec::new(),
@@ -343,7 +343,7 @@ impl Renderer {
         self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
         let slot = &mut self.views[view.index()];
-        faces_and_blend_order(frame, &self.draws, &self.opaque, slot);
+        faces_and_blend_order(frame, &self.draws, &self.blended, slot);
         slot.frame = (slot.frame + 1) % slot.frames.len();
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&camera_uniform(frame)));
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
@@ -527,20 +527,22 @@ impl Renderer {
         let p = &self.pipelines;
         pass.set_bind_group(0, &frame.scene_group, &[]);
         pass.set_bind_group(1, &frame.palette_group, &[]);
-        let all: Vec<usize> = (0..self.draws.len()).collect();
+        let all = 0..self.draws.len();
         if options.silhouette {
-            self.draw_meshes(&mut pass, frame, slot, &all, Some(&p.silhouette));
+            self.draw_meshes(&mut pass, frame, slot, all, Some(&p.silhouette));
         } else {
             if options.mesh {
-                self.draw_meshes(&mut pass, frame, slot, &self.opaque, Some(&p.shaded));
+                let opaque = self.opaque.iter().copied();
+                self.draw_meshes(&mut pass, frame, slot, opaque, Some(&p.shaded));
             }
             if options.wireframe {
                 pass.set_pipeline(&p.wireframe);
-                self.draw_meshes(&mut pass, frame, slot, &all, None);
+                self.draw_meshes(&mut pass, frame, slot, all, None);
             }
             // Blended materials last, farthest first, over everything opaque.
             if options.mesh {
-                self.draw_meshes(&mut pass, frame, slot, &slot.blend_order, Some(&p.blended));
+                let blended = slot.blend_order.iter().copied();
+                self.draw_meshes(&mut pass, frame, slot, blended, Some(&p.blended));
             }
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
@@ -559,12 +561,12 @@ impl Renderer {
         pass: &mut wgpu::RenderPass<'_>,
         frame: &FrameBuffers,
         view: &ViewSlot,
-        slots: &[usize],
+        slots: impl IntoIterator<Item = usize>,
         pipelines: Option<&[wgpu::RenderPipeline]>,
     ) {
         let n = self.capacity.copies as u32;
         let edges = pipelines.is_none();
-        for &draw in slots {
+        for draw in slots {
             let Some(&(_, mesh, p)) = self.draws.get(draw) else {
                 continue;
             };
@@ -621,40 +623,28 @@ impl Renderer {
 fn faces_and_blend_order(
     frame: &FrameInput<'_>,
     draws: &[(usize, usize, usize)],
-    opaque: &[usize],
+    blended: &[usize],
     slot: &mut ViewSlot,
 ) {
+    let world = |i: usize| {
+        let world_from_mesh = frame.posed.world_from_mesh;
+        world_from_mesh.get(i).copied().unwrap_or(Mat4::IDENTITY)
+    };
     slot.faces.clear();
-    slot.blend_order.clear();
-    for (d, &(i, mesh, p)) in draws.iter().enumerate() {
+    for &(i, mesh, p) in draws {
         let material = &frame.character.meshes[mesh].primitives[p].material;
-        let world = frame
-            .posed
-            .world_from_mesh
-            .get(i)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY);
-        slot.faces
-            .push(match (material.double_sided, world.determinant() < 0.0) {
+        slot.faces.push(
+            match (material.double_sided, world(i).determinant() < 0.0) {
                 (true, _) => Faces::Both,
                 (false, false) => Faces::FrontCcw,
                 (false, true) => Faces::FrontCw,
-            });
-        if !opaque.contains(&d) {
-            slot.blend_order.push(d);
-        }
+            },
+        );
     }
     let eye = frame.camera.eye;
-    let distance = |d: usize| {
-        let i = draws[d].0;
-        let world = frame
-            .posed
-            .world_from_mesh
-            .get(i)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY);
-        world.w_axis.truncate().distance_squared(eye)
-    };
+    let distance = |d: usize| world(draws[d].0).w_axis.truncate().distance_squared(eye);
+    slot.blend_order.clear();
+    slot.blend_order.extend_from_slice(blended);
     slot.blend_order
         .sort_by(|a, b| distance(*b).total_cmp(&distance(*a)));
 }
@@ -720,12 +710,26 @@ fn begin_pass<'e>(
     })
 }
 
+/// Bytes of each per-frame buffer of a view.
 #[derive(Clone, Copy)]
 struct BufferSizes {
     palette: u64,
     draws: u64,
     bones: u64,
     morph: u64,
+}
+
+impl BufferSizes {
+    /// One copy's palette, per-draw data (`draw_slots` slots) and morph weights, each at least
+    /// one entry (bones are per view, not per copy: zero here).
+    fn per_copy(capacity: &Capacity, draw_slots: usize) -> Self {
+        Self {
+            palette: (capacity.palette_entries.max(1) * size_of::<Mat4>()) as u64,
+            draws: (draw_slots.max(1) * size_of::<DrawUniform>()) as u64,
+            bones: 0,
+            morph: (capacity.morph_weights.max(1) * size_of::<[u32; 2]>()) as u64,
+        }
+    }
 }
 
 impl ViewSlot {
