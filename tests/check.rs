@@ -5,9 +5,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{RawGltf, shared};
+use common::{RawGltf, shared, skinscope};
 use glam::{Mat4, Vec3};
 use serde_json::json;
 use skinscope::character::Character;
@@ -246,18 +245,6 @@ fn dropped_influences_and_unnormalised_weights_are_errors() {
         .find(|x| x.0 == FindingKind::WeightsNotNormalised)
         .unwrap_or_else(|| panic!("{e:?}"));
     assert!(sums.2.starts_with("1 vertices"), "{}", sums.2);
-}
-
-fn skinscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

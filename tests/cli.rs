@@ -2,21 +2,7 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{shared, shared_invalid};
-
-fn skinscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .output()
-        .expect("run skinscope");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{shared, shared_invalid, skinscope, temp_dir};
 
 #[test]
 fn inspect_describes_a_character_as_text() {
@@ -102,9 +88,7 @@ fn inspect_refuses_a_broken_file_with_status_2() {
 }
 
 fn temp_png(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("skinscope-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    temp_dir("cli").join(name)
 }
 
 /// Fraction of pixels that are not black.

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{RawGltf, shared};
+use common::{RawGltf, shared, skinscope, temp_dir};
 use egui_kittest::kittest::Queryable;
 use glam::{Mat4, Vec3};
 use serde_json::json;
@@ -355,19 +355,11 @@ fn a_paused_morph_uploads_nothing() {
 #[test]
 fn the_command_line_sets_weights_and_inspect_lists_targets() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let (code, out, err) = skinscope(args);
+        assert_eq!(code, 0, "{err}");
+        out
     };
-    let dir = std::env::temp_dir().join(format!("skinscope-morph-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("morph");
     let file = dir.join("tri.glb");
     std::fs::write(&file, worked_triangle([0.0, 0.0]).to_glb()).unwrap();
     let file = file.to_str().unwrap();
@@ -399,12 +391,9 @@ fn the_command_line_sets_weights_and_inspect_lists_targets() {
         text.contains("target 1 \"push\": POSITION, NORMAL"),
         "{text}"
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(["palette", file, "--morph", "tri:nope=1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("its targets are lift, push"));
+    let (code, _, err) = skinscope(&["palette", file, "--morph", "tri:nope=1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("its targets are lift, push"), "{err}");
 }
 
 #[test]

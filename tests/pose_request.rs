@@ -5,24 +5,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::RawGltf;
+use common::{RawGltf, skinscope_bytes};
 use glam::{Mat4, Quat, Vec3};
 use serde_json::json;
 use skinscope::debug::export::PaletteExport;
-
-fn skinscope(args: &[&str]) -> (i32, Vec<u8>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .output()
-        .expect("run skinscope");
-    (
-        out.status.code().unwrap_or(-1),
-        out.stdout,
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// A root joint and an `arm` joint 1 above it carrying a quad (fully weighted to the arm). The
 /// one clip turns the arm from 0 to 90 degrees about Z over its joint keys (0..1 s), while a
@@ -89,14 +76,15 @@ fn write_fixture(dir: &Path) -> PathBuf {
 }
 
 fn palette_at(file: &str, time: &str) -> PaletteExport {
-    let (code, out, err) = skinscope(&["palette", file, "--time", time, "--json"]);
+    let (code, out, err) = skinscope_bytes(&["palette", file, "--time", time, "--json"]);
     assert_eq!(code, 0, "{err}");
     serde_json::from_slice(&out).unwrap()
 }
 
 fn pose_at(file: &str, time: &str, dir: &Path) -> String {
     let out = dir.join(format!("pose-{time}.obj"));
-    let (code, _, err) = skinscope(&["pose", file, "--time", time, "--out", out.to_str().unwrap()]);
+    let (code, _, err) =
+        skinscope_bytes(&["pose", file, "--time", time, "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     std::fs::read_to_string(out).unwrap()
 }
@@ -118,7 +106,7 @@ fn render_at(file: &str, time: &str, dir: &Path) -> Vec<u8> {
         "--out",
         out.to_str().unwrap(),
     ];
-    let (code, _, err) = skinscope(&args);
+    let (code, _, err) = skinscope_bytes(&args);
     assert_eq!(code, 0, "{err}");
     image::open(out).unwrap().to_rgba8().into_raw()
 }

@@ -4,9 +4,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use common::RawGltf;
+use common::{RawGltf, skinscope, temp_dir};
 use egui_kittest::kittest::Queryable;
 use glam::{Mat4, Quat, Vec3, Vec4};
 use serde_json::json;
@@ -72,23 +71,10 @@ fn staged_with(with_sky: bool) -> RawGltf {
 }
 
 fn write(raw: &RawGltf, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skinscope-scenes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("scenes");
     let path = dir.join(name);
     std::fs::write(&path, raw.to_glb()).unwrap();
     path
-}
-
-fn skinscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

@@ -6,28 +6,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{RawGltf, shared};
+use common::{RawGltf, shared, skinscope, temp_dir};
 use glam::Mat4;
 use serde_json::json;
 use skinscope::import;
-
-fn skinscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .output()
-        .expect("run skinscope");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skinscope-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn fox() -> PathBuf {
     shared("Fox/Fox.glb")

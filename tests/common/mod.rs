@@ -6,6 +6,32 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+/// Runs the skinscope binary with `args`: (exit status, stdout, stderr).
+pub fn skinscope(args: &[&str]) -> (i32, String, String) {
+    let (code, out, err) = skinscope_bytes(args);
+    (code, String::from_utf8_lossy(&out).into_owned(), err)
+}
+
+/// Runs the skinscope binary with `args`: (exit status, stdout as bytes, stderr).
+pub fn skinscope_bytes(args: &[&str]) -> (i32, Vec<u8>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(args)
+        .output()
+        .expect("run skinscope");
+    (
+        out.status.code().unwrap_or(-1),
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A folder of this test process's own under the system's temporary folder, created.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("skinscope-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A path under `../shared/gltf`.
 pub fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
