@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{RawGltf, shared, skinscope, temp_dir};
+use common::{RawGltf, shared, skinscope, temp_dir, window_frames};
 use egui_kittest::kittest::Queryable;
 use glam::{Mat4, Vec3};
 use serde_json::json;
@@ -400,15 +400,7 @@ fn the_command_line_sets_weights_and_inspect_lists_targets() {
 fn the_panel_lists_targets_and_its_override_drives_the_pose() {
     let c = load_raw(&worked_triangle([0.0, 0.0]), "tri.glb");
     let viewer = skinscope::viewer::Viewer::new(c, None);
-    let mut h = egui_kittest::Harness::builder()
-        .with_size((1100.0, 1600.0))
-        .build_ui_state(
-            |ui, viewer: &mut skinscope::viewer::Viewer| {
-                let (commands, _) = skinscope::ui::show(ui, viewer);
-                viewer.frame(commands, 1.0 / 60.0);
-            },
-            viewer,
-        );
+    let mut h = window_frames(viewer, (1100.0, 1600.0));
     h.run();
     let slider = egui::accesskit::Role::Slider;
     assert!(h.query_by_role_and_label(slider, "lift").is_some());

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{RawGltf, skinscope, temp_dir};
+use common::{RawGltf, skinscope, temp_dir, window_frames};
 use egui_kittest::kittest::Queryable;
 use glam::{Mat4, Quat, Vec3, Vec4};
 use serde_json::json;
@@ -222,15 +222,7 @@ fn the_panel_offers_the_files_cameras_and_scenes() {
     let file = write(&staged(), "panel.glb");
     let mut viewer = skinscope::viewer::Viewer::new(skinscope::builtin::character().unwrap(), None);
     viewer.open(&file).unwrap();
-    let mut h = egui_kittest::Harness::builder()
-        .with_size((1100.0, 1600.0))
-        .build_ui_state(
-            |ui, viewer: &mut skinscope::viewer::Viewer| {
-                let (commands, _) = skinscope::ui::show(ui, viewer);
-                viewer.frame(commands, 1.0 / 60.0);
-            },
-            viewer,
-        );
+    let mut h = window_frames(viewer, (1100.0, 1600.0));
     h.run();
     h.get_by_label("Camera").click();
     h.run();

@@ -221,15 +221,7 @@ fn browse_asks_the_window_for_a_file_dialog() {
 /// `Viewer::frame` (its commands, the clocks, the pose once).
 fn window_frames() -> Harness<'static, Viewer> {
     let viewer = Viewer::new(builtin::character().unwrap(), None);
-    Harness::builder()
-        .with_size((1100.0, 1400.0))
-        .build_ui_state(
-            |ui, viewer: &mut Viewer| {
-                let (commands, _) = ui::show(ui, viewer);
-                viewer.frame(commands, 1.0 / 60.0);
-            },
-            viewer,
-        )
+    common::window_frames(viewer, (1100.0, 1400.0))
 }
 
 /// The pose drawn is the timeline clip at the playhead, evaluated afresh.

@@ -32,6 +32,23 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The panel of `viewer` in a test harness of `size` points, each frame run as the window runs
+/// it: the panel's commands, then `Viewer::frame` (the clocks, the pose once).
+pub fn window_frames(
+    viewer: skinscope::viewer::Viewer,
+    size: (f32, f32),
+) -> egui_kittest::Harness<'static, skinscope::viewer::Viewer> {
+    egui_kittest::Harness::builder()
+        .with_size(size)
+        .build_ui_state(
+            |ui, viewer: &mut skinscope::viewer::Viewer| {
+                let (commands, _) = skinscope::ui::show(ui, viewer);
+                viewer.frame(commands, 1.0 / 60.0);
+            },
+            viewer,
+        )
+}
+
 /// A path under `../shared/gltf`.
 pub fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
