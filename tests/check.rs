@@ -204,15 +204,7 @@ fn dropped_influences_and_unnormalised_weights_are_errors() {
     let mut raw = RawGltf::new();
     raw.add_node(json!({"name": "a", "children": [1]}));
     raw.add_node(json!({"name": "b", "translation": [0.0, 1.0, 0.0]}));
-    let ibm: Vec<f32> = [Mat4::IDENTITY, Mat4::from_translation(-Vec3::Y)]
-        .iter()
-        .flat_map(|m| m.to_cols_array())
-        .collect();
-    let ibm = raw.add_f32(&ibm, "MAT4");
-    raw.push(
-        "skins",
-        json!({"joints": [0, 1], "inverseBindMatrices": ibm}),
-    );
+    raw.add_skin(&[0, 1], &[Mat4::IDENTITY, Mat4::from_translation(-Vec3::Y)]);
     let positions = raw.add_f32(&[0.0, 0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.5, 0.0], "VEC3");
     let j0 = raw.add_u16(&[0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0], "VEC4");
     // Vertex 0: 0.6 + 0.2 in set 0 and 0.2 in set 1 (20% dropped); vertex 2 sums to 0.5.
@@ -468,18 +460,13 @@ fn an_unused_joint_is_a_warning_in_the_summary() {
     raw.add_node(json!({"name": "a", "children": [1, 2]}));
     raw.add_node(json!({"name": "b", "translation": [0.0, 1.0, 0.0]}));
     raw.add_node(json!({"name": "spare", "translation": [1.0, 0.0, 0.0]}));
-    let ibm: Vec<f32> = [
-        Mat4::IDENTITY,
-        Mat4::from_translation(-Vec3::Y),
-        Mat4::from_translation(-Vec3::X),
-    ]
-    .iter()
-    .flat_map(|m| m.to_cols_array())
-    .collect();
-    let ibm = raw.add_f32(&ibm, "MAT4");
-    raw.push(
-        "skins",
-        json!({"joints": [0, 1, 2], "inverseBindMatrices": ibm}),
+    raw.add_skin(
+        &[0, 1, 2],
+        &[
+            Mat4::IDENTITY,
+            Mat4::from_translation(-Vec3::Y),
+            Mat4::from_translation(-Vec3::X),
+        ],
     );
     let positions = raw.add_f32(&[0.0, 0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.95, 0.0], "VEC3");
     let joints = raw.add_u16(&[0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0], "VEC4");

@@ -18,17 +18,12 @@ fn arm_with_a_longer_weight_track() -> RawGltf {
     let mut raw = RawGltf::new();
     let root = raw.add_node(json!({"name": "root", "children": [1]}));
     raw.add_node(json!({"name": "arm", "translation": [0.0, 1.0, 0.0]}));
-    let ibm: Vec<f32> = [
-        Mat4::IDENTITY,
-        Mat4::from_translation(Vec3::new(0.0, -1.0, 0.0)),
-    ]
-    .iter()
-    .flat_map(|m| m.to_cols_array())
-    .collect();
-    let ibm = raw.add_f32(&ibm, "MAT4");
-    raw.push(
-        "skins",
-        json!({"joints": [0, 1], "inverseBindMatrices": ibm}),
+    raw.add_skin(
+        &[0, 1],
+        &[
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::new(0.0, -1.0, 0.0)),
+        ],
     );
     let quad = [
         -0.1, 1.0, 0.0, 0.1, 1.0, 0.0, 0.1, 2.0, 0.0, -0.1, 2.0, 0.0f32,

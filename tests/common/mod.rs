@@ -232,6 +232,19 @@ impl RawGltf {
         list.len() - 1
     }
 
+    /// A skin of `joints` (node indices) with these inverse bind matrices.
+    pub fn add_skin(&mut self, joints: &[usize], inverse_binds: &[glam::Mat4]) -> usize {
+        let flat: Vec<f32> = inverse_binds
+            .iter()
+            .flat_map(|m| m.to_cols_array())
+            .collect();
+        let ibm = self.add_f32(&flat, "MAT4");
+        self.push(
+            "skins",
+            json!({"joints": joints, "inverseBindMatrices": ibm}),
+        )
+    }
+
     /// Elements of an accessor as f64 components (floats, or integers normalised when the
     /// accessor says so; tightly packed or strided; no sparse).
     pub fn read(&self, accessor: usize) -> Vec<Vec<f64>> {
