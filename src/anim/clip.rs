@@ -253,9 +253,10 @@ pub struct Clip {
     joint_count: usize,
     duration_secs: f32,
     tracks: Vec<JointTrack>,
-    /// For each track, the first track (at or before it) with exactly the same key times: the
-    /// sampler locates a time once per distinct key-time array.
-    time_leaders: Vec<u32>,
+    /// Identifies these keys to sampling contexts (`ClipCursor`); clones share it.
+    id: u64,
+    /// The keys laid out for sampling.
+    runtime: super::runtime::RuntimeClip,
     events: Vec<ClipEvent>,
 }
 
@@ -302,22 +303,13 @@ impl Clip {
             }
         }
         events.sort_by(|a, b| a.time_secs.total_cmp(&b.time_secs));
-        let mut first_with: std::collections::HashMap<Vec<u32>, u32> =
-            std::collections::HashMap::new();
-        let time_leaders = tracks
-            .iter()
-            .enumerate()
-            .map(|(k, jt)| {
-                let key: Vec<u32> = jt.channel.times().iter().map(|t| t.to_bits()).collect();
-                *first_with.entry(key).or_insert(k as u32)
-            })
-            .collect();
         Ok(Self {
             name: name.into(),
             joint_count,
             duration_secs,
+            runtime: super::runtime::RuntimeClip::new(&tracks, joint_count),
             tracks,
-            time_leaders,
+            id: super::cursor::next_key_source_id(),
             events,
         })
     }
@@ -340,9 +332,12 @@ impl Clip {
         &self.tracks
     }
 
-    /// Per track, the first track with the same key times (itself when none before it has).
-    pub(crate) fn time_leaders(&self) -> &[u32] {
-        &self.time_leaders
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub(crate) fn runtime(&self) -> &super::runtime::RuntimeClip {
+        &self.runtime
     }
 
     /// Events sorted by time.

@@ -18,9 +18,12 @@
 //! ```
 
 mod clip;
+mod compress;
+mod cursor;
 mod morph;
 mod playback;
 mod pose;
+mod runtime;
 mod sample;
 mod skeleton;
 mod transform;
@@ -29,6 +32,10 @@ pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
     TrackValue,
 };
+pub use compress::{
+    CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
+};
+pub use cursor::{ClipCursor, sample_clip, sample_compressed};
 pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
@@ -37,6 +44,6 @@ pub use pose::{
     BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_poses, build_palette,
     build_palette_into, local_to_model, skin_normal, skin_position, vertex_skin_matrix,
 };
-pub use sample::{ClipCursor, Interpolate, sample_clip, sample_track, slerp_shortest};
+pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};
 pub use transform::Transform;

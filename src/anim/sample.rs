@@ -1,7 +1,7 @@
-//! Sampling clips into local poses.
+//! Sampling one track, and the slerp every sampler uses (whole clips: cursor.rs).
 //!
-//! Interval lookup is a binary search, short-cut by a per-track cursor: forward playback finds the
-//! next interval in O(1) (the cursor's interval or the one after it). Outside its keyed range a
+//! Interval lookup is a binary search, short-cut by a per-track hint: forward playback finds the
+//! next interval in O(1) (the hint's interval or the one after it). Outside its keyed range a
 //! track clamps to its first or last key, so a clip whose first key is after 0 holds that key
 //! before it.
 //!
@@ -14,25 +14,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::pose::check_len;
-use super::{Channel, Clip, Interpolation, LocalPose, PoseError, Skeleton, Track};
-
-/// Per-track interval hints for one clip, owned by whoever plays it, and where the last sample
-/// fell among each track's keys.
-#[derive(Clone, Debug)]
-pub struct ClipCursor {
-    hints: Vec<u32>,
-    positions: Vec<KeyPosition>,
-}
-
-impl ClipCursor {
-    pub fn new(clip: &Clip) -> Self {
-        Self {
-            hints: vec![0; clip.tracks().len()],
-            positions: vec![KeyPosition::default(); clip.tracks().len()],
-        }
-    }
-}
+use super::{Interpolation, Track};
 
 /// Values a track interpolates.
 pub trait Interpolate: Copy {
@@ -83,14 +65,17 @@ impl Interpolate for Quat {
     }
 }
 
-/// Both SLERP coefficients, `(sin((1-u) theta), sin(u theta)) / sin(theta)` for
-/// `cos(theta) = 1 + xm1`, by David Eberly's polynomial ("A Fast and Accurate Estimate for
-/// SLERP", 2011), side by side in two SIMD lanes: no trigonometry, error below 1e-5 (6e-4
-/// degrees) in f32 up to 180 degrees of rotation between keys (tests/anim_core.rs).
-#[inline]
-fn slerp_coefficients(u: f32, xm1: f32) -> (f32, f32) {
+/// Eberly's coefficients for SLERP ("A Fast and Accurate Estimate for SLERP", 2011), lane-wise:
+/// `sin(t theta) / sin(theta)` for each lane's `t` and `cos(theta) = 1 + xm1`, by a polynomial in
+/// `xm1` with no trigonometry. `terms` (1..=8) is how many terms of the series are kept: eight
+/// (with Eberly's end correction) hold the error below 1e-5 up to 180 degrees of rotation between
+/// keys; close keys need fewer (`slerp_terms`). The same arithmetic serves one pair of keys in two
+/// lanes (`slerp_shortest`) and four tracks at once (the clip sampler), so both give one answer.
+#[inline(always)]
+pub(crate) fn eberly(t: Vec4, xm1: Vec4, terms: usize) -> Vec4 {
     const MU: f32 = 1.852_981_1;
-    const U: [f32; 8] = [
+    // u_i = 1 / (i (2i + 1)), v_i = i / (2i + 1) for i = 1..=8; the last pair times MU.
+    const U: [f32; 9] = [
         1.0 / (1.0 * 3.0),
         1.0 / (2.0 * 5.0),
         1.0 / (3.0 * 7.0),
@@ -99,8 +84,9 @@ fn slerp_coefficients(u: f32, xm1: f32) -> (f32, f32) {
         1.0 / (6.0 * 13.0),
         1.0 / (7.0 * 15.0),
         MU / (8.0 * 17.0),
+        1.0 / (8.0 * 17.0),
     ];
-    const V: [f32; 8] = [
+    const V: [f32; 9] = [
         1.0 / 3.0,
         2.0 / 5.0,
         3.0 / 7.0,
@@ -109,33 +95,42 @@ fn slerp_coefficients(u: f32, xm1: f32) -> (f32, f32) {
         6.0 / 13.0,
         7.0 / 15.0,
         MU * 8.0 / 17.0,
+        8.0 / 17.0,
     ];
-    let t = Vec4::new(1.0 - u, u, 0.0, 0.0);
     let t2 = t * t;
     let mut c = Vec4::ONE;
-    for i in (0..8).rev() {
-        c = Vec4::ONE + (t2 * U[i] - Vec4::splat(V[i])) * xm1 * c;
+    let terms = terms.clamp(1, 8);
+    for i in (0..terms).rev() {
+        // The corrected last term only where the whole series is kept.
+        let k = if i == 7 { 7 } else { i };
+        c = Vec4::ONE + (t2 * U[k] - Vec4::splat(V[k])) * xm1 * c;
     }
-    let c = t * c;
-    (c.x, c.y)
+    t * c
+}
+
+/// Terms of Eberly's series that keep SLERP's coefficients within about 1e-7 for keys whose dot
+/// product is `1 + xm1` (`xm1` in [-1, 0]): the dropped tail is below `(|xm1| / 2)^terms`.
+#[inline]
+pub(crate) fn slerp_terms(xm1: f32) -> usize {
+    // (|xm1| / 2)^n <= 5e-8.
+    const LIMITS: [f32; 7] = [1.0e-7, 4.4e-4, 7.3e-3, 2.9e-2, 6.8e-2, 1.2e-1, 1.8e-1];
+    let a = xm1.abs();
+    LIMITS.iter().position(|&l| a <= l).map_or(8, |n| n + 1)
 }
 
 /// Spherical linear interpolation along the shorter arc (q and -q are one rotation, so the end
 /// is flipped into the start's hemisphere), renormalised.
 pub fn slerp_shortest(a: Quat, b: Quat, u: f32) -> Quat {
-    let mut d = a.dot(b);
-    let b = if d < 0.0 {
-        d = -d;
-        -b
-    } else {
-        b
-    };
-    if d > 0.9995 {
-        // Keys under 2.6 degrees apart (dense keys): lerp is slerp to float precision.
-        return Quat::from_vec4(Vec4::from(a).lerp(Vec4::from(b), u)).normalize();
-    }
-    let (wa, wb) = slerp_coefficients(u, d - 1.0);
-    Quat::from_vec4(Vec4::from(a) * wa + Vec4::from(b) * wb).normalize()
+    let (a, b) = (Vec4::from(a), Vec4::from(b));
+    let d = a.dot(b);
+    let (b, d) = if d < 0.0 { (-b, -d) } else { (b, d) };
+    let xm1 = (d - 1.0).min(0.0);
+    let w = eberly(
+        Vec4::new(1.0 - u, u, 0.0, 0.0),
+        Vec4::splat(xm1),
+        slerp_terms(xm1),
+    );
+    Quat::from_vec4(a * w.x + b * w.y).normalize()
 }
 
 /// Index `i` of the interval `[times[i], times[i+1])` holding `t`, given
@@ -157,7 +152,7 @@ fn find_interval(times: &[f32], t: f32, hint: &mut u32) -> usize {
 /// Where a time falls among a track's keys: hold key `i` (`hold`), or interpolate from key `i`
 /// to `i + 1` at `u` in [0, 1) over an interval of `dt` seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct KeyPosition {
+struct KeyPosition {
     i: u32,
     u: f32,
     dt: f32,
@@ -225,43 +220,4 @@ pub fn sample_track<T: Interpolate + super::TrackValue>(
     hint: &mut u32,
 ) -> T {
     value_at(track, locate(track.times(), time_secs, hint))
-}
-
-/// Samples `clip` at `time_secs` into `out`: the skeleton's rest pose, overwritten by every track.
-/// `time_secs` is clip time (already looped or clamped by playback).
-///
-/// Tracks with the same key times (glTF samplers often share an input, and dense clips key every
-/// track alike) are located once: the first of them searches, the others reuse its position.
-pub fn sample_clip(
-    skeleton: &Skeleton,
-    clip: &Clip,
-    time_secs: f32,
-    cursor: &mut ClipCursor,
-    out: &mut LocalPose,
-) -> Result<(), PoseError> {
-    check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    check_len("clip cursor", clip.tracks().len(), cursor.hints.len())?;
-    let pose = out.as_mut_slice();
-    pose.copy_from_slice(skeleton.rest());
-    let leaders = clip.time_leaders();
-    for (k, jt) in clip.tracks().iter().enumerate() {
-        // Clip::new checked every joint against `joint_count`, checked equal above, and that
-        // each track's leader comes at or before it.
-        let leader = leaders[k] as usize;
-        let at = if leader == k {
-            let at = locate(jt.channel.times(), time_secs, &mut cursor.hints[k]);
-            cursor.positions[k] = at;
-            at
-        } else {
-            cursor.positions[leader]
-        };
-        let target = &mut pose[jt.joint];
-        match &jt.channel {
-            Channel::Translation(t) => target.translation = value_at(t, at),
-            Channel::Rotation(t) => target.rotation = value_at(t, at),
-            Channel::Scale(t) => target.scale = value_at(t, at),
-        }
-    }
-    Ok(())
 }
