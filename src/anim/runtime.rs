@@ -28,6 +28,8 @@ struct KeyGroup {
     rotation_joints: Vec<u32>,
     /// `times.len()` rows of `rotation_joints.len()` unit quaternions, sign-continuous.
     rotations: Vec<Vec4>,
+    /// Squared length of each key in `rotations` (1 but for rounding in the file).
+    rotation_norm2: Vec<f32>,
     /// Per interval (`times.len() - 1` rows), per rotation track: `dot(q_i, q_i+1) - 1`.
     rotation_xm1: Vec<f32>,
     /// Per interval: the slerp terms the group's widest rotation step needs.
@@ -113,23 +115,30 @@ impl KeyGroup {
         }
         let b = &self.rotations[row.next * n..row.next * n + n];
         let xm1 = &self.rotation_xm1[row.i * n..row.i * n + n];
+        let na = &self.rotation_norm2[row.i * n..row.i * n + n];
+        let nb = &self.rotation_norm2[row.next * n..row.next * n + n];
         let terms = usize::from(self.rotation_terms[row.i]);
         let (ua, ub) = (Vec4::splat(v), Vec4::splat(u));
-        for (((joints, a), b), xm1) in self
-            .rotation_joints
-            .chunks(4)
-            .zip(a.chunks(4))
-            .zip(b.chunks(4))
-            .zip(xm1.chunks(4))
-        {
-            let mut x = [0.0; 4];
-            x[..xm1.len()].copy_from_slice(xm1);
-            let x = Vec4::from(x);
-            let wa = eberly(ua, x, terms).to_array();
-            let wb = eberly(ub, x, terms).to_array();
-            for (lane, (&j, (&a, &b))) in joints.iter().zip(a.iter().zip(b)).enumerate() {
-                let q = (a * wa[lane] + b * wb[lane]).normalize();
-                pose[j as usize].rotation = Quat::from_vec4(q);
+        let lanes = |x: &[f32], pad: f32| {
+            let mut l = [pad; 4];
+            l[..x.len()].copy_from_slice(x);
+            Vec4::from(l)
+        };
+        for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
+            let r = k * 4..k * 4 + joints.len();
+            let x = lanes(&xm1[r.clone()], 0.0);
+            let wa = eberly(ua, x, terms);
+            let wb = eberly(ub, x, terms);
+            // |a wa + b wb|^2 from the keys' lengths and dot, four tracks at once: the slerp
+            // renormalised without a per-quaternion length.
+            let dot = x + Vec4::ONE;
+            let norm2 = wa * wa * lanes(&na[r.clone()], 1.0)
+                + wb * wb * lanes(&nb[r.clone()], 1.0)
+                + 2.0 * wa * wb * dot;
+            let inv = Vec4::ONE / norm2.max(Vec4::splat(f32::MIN_POSITIVE)).sqrt();
+            let (wa, wb) = ((wa * inv).to_array(), (wb * inv).to_array());
+            for (lane, ((&j, &a), &b)) in joints.iter().zip(&a[r.clone()]).zip(&b[r]).enumerate() {
+                pose[j as usize].rotation = Quat::from_vec4(a * wa[lane] + b * wb[lane]);
             }
         }
     }
@@ -175,6 +184,7 @@ impl RuntimeClip {
                     scales: Vec::new(),
                     rotation_joints: Vec::new(),
                     rotations: Vec::new(),
+                    rotation_norm2: Vec::new(),
                     rotation_xm1: Vec::new(),
                     rotation_terms: Vec::new(),
                 });
@@ -270,6 +280,7 @@ impl KeyGroup {
             }
         }
         let intervals = n_keys.saturating_sub(1);
+        self.rotation_norm2 = rows.iter().map(|q| q.length_squared()).collect();
         self.rotation_xm1 = vec![0.0; intervals * n];
         self.rotation_terms = vec![1; intervals];
         for i in 0..intervals {

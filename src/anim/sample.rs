@@ -74,8 +74,9 @@ impl Interpolate for Quat {
 #[inline(always)]
 pub(crate) fn eberly(t: Vec4, xm1: Vec4, terms: usize) -> Vec4 {
     const MU: f32 = 1.852_981_1;
-    // u_i = 1 / (i (2i + 1)), v_i = i / (2i + 1) for i = 1..=8; the last pair times MU.
-    const U: [f32; 9] = [
+    // u_i = 1 / (i (2i + 1)), v_i = i / (2i + 1) for i = 1..=8; the last pair times MU, which
+    // only the full series uses.
+    const U: [f32; 8] = [
         1.0 / (1.0 * 3.0),
         1.0 / (2.0 * 5.0),
         1.0 / (3.0 * 7.0),
@@ -84,9 +85,8 @@ pub(crate) fn eberly(t: Vec4, xm1: Vec4, terms: usize) -> Vec4 {
         1.0 / (6.0 * 13.0),
         1.0 / (7.0 * 15.0),
         MU / (8.0 * 17.0),
-        1.0 / (8.0 * 17.0),
     ];
-    const V: [f32; 9] = [
+    const V: [f32; 8] = [
         1.0 / 3.0,
         2.0 / 5.0,
         3.0 / 7.0,
@@ -95,15 +95,26 @@ pub(crate) fn eberly(t: Vec4, xm1: Vec4, terms: usize) -> Vec4 {
         6.0 / 13.0,
         7.0 / 15.0,
         MU * 8.0 / 17.0,
-        8.0 / 17.0,
     ];
+    // The loop unrolled for each count of terms.
+    match terms {
+        0 | 1 => eberly_n::<1>(t, xm1, U, V),
+        2 => eberly_n::<2>(t, xm1, U, V),
+        3 => eberly_n::<3>(t, xm1, U, V),
+        4 => eberly_n::<4>(t, xm1, U, V),
+        5 => eberly_n::<5>(t, xm1, U, V),
+        6 => eberly_n::<6>(t, xm1, U, V),
+        7 => eberly_n::<7>(t, xm1, U, V),
+        _ => eberly_n::<8>(t, xm1, U, V),
+    }
+}
+
+#[inline(always)]
+fn eberly_n<const N: usize>(t: Vec4, xm1: Vec4, u: [f32; 8], v: [f32; 8]) -> Vec4 {
     let t2 = t * t;
     let mut c = Vec4::ONE;
-    let terms = terms.clamp(1, 8);
-    for i in (0..terms).rev() {
-        // The corrected last term only where the whole series is kept.
-        let k = if i == 7 { 7 } else { i };
-        c = Vec4::ONE + (t2 * U[k] - Vec4::splat(V[k])) * xm1 * c;
+    for i in (0..N).rev() {
+        c = Vec4::ONE + (t2 * u[i] - Vec4::splat(v[i])) * xm1 * c;
     }
     t * c
 }
