@@ -192,7 +192,10 @@ impl VectorSlot {
 
 /// `(t - start) * inv_dt` in [0, 1]; 0 for a held key (`inv_dt == 0`) or a NaN time.
 #[inline(always)]
-#[allow(clippy::manual_clamp, reason = "max then min sends NaN to 0; clamp keeps it")]
+#[allow(
+    clippy::manual_clamp,
+    reason = "max then min sends NaN to 0; clamp keeps it"
+)]
 fn unit_ratio(t: f32, start: f32, inv_dt: f32) -> f32 {
     ((t - start) * inv_dt).max(0.0).min(1.0)
 }

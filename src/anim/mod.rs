@@ -40,6 +40,7 @@ pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };
+pub(crate) use pose::check_len;
 pub use pose::{
     BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_poses, build_palette,
     build_palette_into, local_to_model, skin_normal, skin_position, vertex_skin_matrix,

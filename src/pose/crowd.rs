@@ -133,12 +133,15 @@ impl Crowd {
                         0.0
                     };
                     let request = PoseRequest::clip(a, ratio * da).with_blend(b, m.weight);
-                    let posed = pose.evaluate(c, &request);
-                    if posed.is_ok() {
-                        palette.copy_from_slice(&pose.palette);
+                    // Written straight into the crowd's arrays; a member that fails to pose (it
+                    // cannot: the buffers were sized from this character) keeps its last frame.
+                    if pose
+                        .evaluate_into(c, &request, palette, &mut world[..instances])
+                        .is_ok()
+                    {
                         let shift = Mat4::from_translation(m.offset);
-                        for (w, p) in world.iter_mut().zip(&pose.world_from_mesh) {
-                            *w = shift * *p;
+                        for w in world.iter_mut() {
+                            *w = shift * *w;
                         }
                         if !pose.morph.is_empty() {
                             let weights = &pose.morph.weights;

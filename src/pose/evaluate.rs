@@ -181,31 +181,63 @@ impl CharacterPose {
     /// Stages 7 and 8: composes the hierarchy from `local` (or the rest pose, for the bind and
     /// identity palettes) and writes every palette and `world_from_mesh`.
     fn compose(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
+        self.compose_model(c, mode)?;
+        write_palettes(
+            c,
+            &self.model,
+            mode,
+            &self.palette_base,
+            &mut self.palette,
+            &mut self.world_from_mesh,
+        )
+    }
+
+    /// Stage 7: `model` from `local`, or from the rest pose for the bind and identity palettes.
+    fn compose_model(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
         match mode {
             PaletteMode::Animated => {
-                anim::local_to_model(&c.skeleton, &self.local, &mut self.model)?
+                anim::local_to_model(&c.skeleton, &self.local, &mut self.model)
             }
             PaletteMode::Bind | PaletteMode::Identity => {
                 self.layer_a
                     .as_mut_slice()
                     .copy_from_slice(c.skeleton.rest());
-                anim::local_to_model(&c.skeleton, &self.layer_a, &mut self.model)?;
+                anim::local_to_model(&c.skeleton, &self.layer_a, &mut self.model)
             }
         }
-        for (i, instance) in c.instances.iter().enumerate() {
-            self.world_from_mesh[i] = c.world_from_mesh(instance, &self.model);
-            let Some(palette) = self.skin_palettes[i].as_ref() else {
-                continue;
-            };
-            let base = self.palette_base[i] as usize;
-            let out = &mut self.palette[base..base + palette.len()];
-            if mode == PaletteMode::Identity {
-                out.fill(Mat4::IDENTITY);
-            } else {
-                c.instance_palette_into(instance, &self.model, out)?;
-            }
+    }
+
+    /// `evaluate`, with the palettes and `world_from_mesh` written into the caller's slices (a
+    /// crowd member's part of the crowd's arrays) rather than this pose's: `palette` as long as
+    /// `self.palette`, `world_from_mesh` one per instance. Saves a copy per member.
+    pub fn evaluate_into(
+        &mut self,
+        c: &Character,
+        request: &PoseRequest,
+        palette: &mut [Mat4],
+        world_from_mesh: &mut [Mat4],
+    ) -> Result<(), PoseError> {
+        anim::check_len("palette", self.palette.len(), palette.len())?;
+        anim::check_len(
+            "world_from_mesh",
+            self.world_from_mesh.len(),
+            world_from_mesh.len(),
+        )?;
+        self.sample_raw(c, request)?;
+        if let Some(transition) = request.transition {
+            self.apply_transition(c, transition, request)?;
         }
-        Ok(())
+        self.morph.evaluate(c, request);
+        self.compose_model(c, request.palette)?;
+        palette[IDENTITY_ENTRY as usize] = Mat4::IDENTITY;
+        write_palettes(
+            c,
+            &self.model,
+            request.palette,
+            &self.palette_base,
+            palette,
+            world_from_mesh,
+        )
     }
 
     /// Composes an already-set `local` pose (a copy of another pose's, say) under `mode`: what
@@ -293,6 +325,32 @@ impl CharacterPose {
             .filter_map(|i| boxes[i])
             .reduce(union)
     }
+}
+
+/// Stage 8: each instance's `world_from_mesh` and, for skinned instances, its palette at
+/// `palette_base[i]` (identity entries under `PaletteMode::Identity`).
+fn write_palettes(
+    c: &Character,
+    model: &ModelPose,
+    mode: PaletteMode,
+    palette_base: &[u32],
+    palette: &mut [Mat4],
+    world_from_mesh: &mut [Mat4],
+) -> Result<(), PoseError> {
+    for ((instance, world), &base) in c.instances.iter().zip(world_from_mesh).zip(palette_base) {
+        *world = c.world_from_mesh(instance, model);
+        let Some(skin) = instance.skin.and_then(|s| c.skins.get(s)) else {
+            continue;
+        };
+        let base = base as usize;
+        let out = &mut palette[base..base + skin.skin.len()];
+        if mode == PaletteMode::Identity {
+            out.fill(Mat4::IDENTITY);
+        } else {
+            c.instance_palette_into(instance, model, out)?;
+        }
+    }
+    Ok(())
 }
 
 /// The smallest box (min, max) holding both.
