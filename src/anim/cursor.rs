@@ -273,10 +273,27 @@ pub fn sample_clip(
         // afresh, the only allocation sampling can make.
         *cursor = ClipCursor::new(clip);
     }
-    let pose = out.as_mut_slice();
     if !cursor.covers_all {
-        pose.copy_from_slice(skeleton.rest());
+        out.as_mut_slice().copy_from_slice(skeleton.rest());
     }
+    sample_clip_over(skeleton, clip, time_secs, cursor, out)
+}
+
+/// `sample_clip` over a pose already at rest wherever `clip` drives nothing (the rest pose, or
+/// the clip's own previous sample): only the clip's tracks are written.
+pub fn sample_clip_over(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    time_secs: f32,
+    cursor: &mut ClipCursor,
+    out: &mut LocalPose,
+) -> Result<(), PoseError> {
+    check_len("sampled pose", skeleton.joint_count(), out.len())?;
+    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
+    if cursor.source != clip.id() {
+        *cursor = ClipCursor::new(clip);
+    }
+    let pose = out.as_mut_slice();
     // Clip::new checked every joint against the clip's joint count, equal to the pose's.
     let runtime = clip.runtime();
     runtime.sample_groups(time_secs, &mut cursor.hints, pose);

@@ -35,7 +35,7 @@ pub use clip::{
 pub use compress::{
     CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
 };
-pub use cursor::{ClipCursor, sample_clip, sample_compressed};
+pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
 pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,

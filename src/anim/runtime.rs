@@ -19,6 +19,8 @@ use super::{Channel, Interpolation, JointTrack, Transform};
 #[derive(Clone, Debug)]
 struct KeyGroup {
     times: Vec<f32>,
+    /// Keys per second on average: `(times.len() - 1) / (last - first)`.
+    inv_mean_step: f32,
     step: bool,
     translation_joints: Vec<u32>,
     /// `times.len()` rows of `translation_joints.len()` values.
@@ -46,6 +48,27 @@ struct Row {
 }
 
 impl KeyGroup {
+    /// Largest `i` with `times[i] <= t`, given `times[0] < t < times[last]`: first a guess from
+    /// the mean key spacing (right at once for the evenly keyed clips exporters write, wherever
+    /// the playhead jumped), then the hint and the interval after it (forward playback), then a
+    /// binary search.
+    #[inline]
+    fn interval(&self, t: f32, hint: usize) -> usize {
+        let times = &self.times;
+        let last = times.len() - 1;
+        let inside = |i: usize| i < last && times[i] <= t && t < times[i + 1];
+        let guess = (((t - times[0]) * self.inv_mean_step) as usize).min(last - 1);
+        if inside(guess) {
+            guess
+        } else if inside(hint) {
+            hint
+        } else if inside(hint + 1) {
+            hint + 1
+        } else {
+            times.partition_point(|&k| k <= t) - 1
+        }
+    }
+
     fn locate(&self, t: f32, hint: &mut u32) -> Row {
         let times = &self.times;
         let last = times.len() - 1;
@@ -63,14 +86,7 @@ impl KeyGroup {
             *hint = last as u32;
             return hold(last);
         }
-        let h = *hint as usize;
-        let i = if h < last && times[h] <= t && t < times[h + 1] {
-            h
-        } else if h + 1 < last && times[h + 1] <= t && t < times[h + 2] {
-            h + 1
-        } else {
-            times.partition_point(|&k| k <= t) - 1
-        };
+        let i = self.interval(t, *hint as usize);
         *hint = i as u32;
         if self.step {
             return hold(i);
@@ -175,7 +191,13 @@ impl RuntimeClip {
                 .iter()
                 .position(|g| g.step == step && g.times.len() == times.len() && g.times == times);
             let g = found.unwrap_or_else(|| {
+                let span = times[times.len() - 1] - times[0];
                 groups.push(KeyGroup {
+                    inv_mean_step: if span > 0.0 {
+                        (times.len() - 1) as f32 / span
+                    } else {
+                        0.0
+                    },
                     times: times.to_vec(),
                     step,
                     translation_joints: Vec::new(),

@@ -17,8 +17,19 @@ pub const IDENTITY_ENTRY: u32 = 0;
 /// Which scratch pose a clip is sampled into.
 #[derive(Clone, Copy)]
 enum Scratch {
-    A,
-    B,
+    A = 0,
+    B = 1,
+}
+
+/// What a scratch layer holds where its last clip drives nothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Layer {
+    /// The rest pose everywhere (as made, or reset to it).
+    Rest,
+    /// The clip with this id was sampled into it: at rest wherever that clip drives nothing.
+    Sampled(u64),
+    /// Anything else (a copy of a blended pose).
+    Other,
 }
 
 /// A character's pose and palettes for one frame.
@@ -27,6 +38,8 @@ pub struct CharacterPose {
     pub model: ModelPose,
     layer_a: LocalPose,
     layer_b: LocalPose,
+    /// What each scratch layer holds outside the joints its last clip drives (see `Layer`).
+    layer_state: [Layer; 2],
     cursors: Vec<ClipCursor>,
     skin_palettes: Vec<Option<SkinPalette>>,
     /// Entry 0 is the identity; then each skinned instance's palette, in instance order.
@@ -62,6 +75,7 @@ impl CharacterPose {
             model: ModelPose::new(&c.skeleton),
             layer_a: LocalPose::rest(&c.skeleton),
             layer_b: LocalPose::rest(&c.skeleton),
+            layer_state: [Layer::Rest; 2],
             cursors: c
                 .clips
                 .iter()
@@ -137,6 +151,7 @@ impl CharacterPose {
         let time = clip_time(c, transition.from, request.wrap);
         self.sample_layer(c, from, time, Scratch::A)?;
         self.layer_b.clone_from(&self.local);
+        self.layer_state[Scratch::B as usize] = Layer::Other;
         self.blend_scratch(transition.weight)
     }
 
@@ -144,7 +159,7 @@ impl CharacterPose {
     fn sample_layer(
         &mut self,
         c: &Character,
-        clip: usize,
+        clip_index: usize,
         time_secs: f32,
         into: Scratch,
     ) -> Result<(), PoseError> {
@@ -152,8 +167,22 @@ impl CharacterPose {
             Scratch::A => &mut self.layer_a,
             Scratch::B => &mut self.layer_b,
         };
-        let cursor = &mut self.cursors[clip];
-        anim::sample_clip(&c.skeleton, &c.clips[clip].clip, time_secs, cursor, out)
+        let clip = &c.clips[clip_index].clip;
+        let cursor = &mut self.cursors[clip_index];
+        let state = &mut self.layer_state[into as usize];
+        // A layer last sampled from this clip (or at rest) is at rest wherever the clip drives
+        // nothing: the rest pose need not be laid down again.
+        let at_rest_elsewhere = match *state {
+            Layer::Rest => true,
+            Layer::Sampled(id) => id == clip.id(),
+            Layer::Other => false,
+        };
+        *state = Layer::Sampled(clip.id());
+        if at_rest_elsewhere {
+            anim::sample_clip_over(&c.skeleton, clip, time_secs, cursor, out)
+        } else {
+            anim::sample_clip(&c.skeleton, clip, time_secs, cursor, out)
+        }
     }
 
     /// `local = blend(layer_a * (1 - weight), layer_b * weight)`.
@@ -202,6 +231,7 @@ impl CharacterPose {
                 self.layer_a
                     .as_mut_slice()
                     .copy_from_slice(c.skeleton.rest());
+                self.layer_state[Scratch::A as usize] = Layer::Rest;
                 anim::local_to_model(&c.skeleton, &self.layer_a, &mut self.model)
             }
         }
