@@ -210,15 +210,82 @@ pub fn local_to_model(
 ) -> Result<(), PoseError> {
     check_len("local pose", skeleton.joint_count(), local.len())?;
     check_len("model pose", skeleton.joint_count(), out.len())?;
+    // Pass 1: every joint's parent_from_joint, four at a time; pass 2: composed in place.
+    let (locals, models) = (&local.0, &mut out.0);
+    let mut chunks = locals.chunks_exact(4);
+    for (k, four) in chunks.by_ref().enumerate() {
+        // chunks_exact(4): exactly four.
+        let four: &[Transform; 4] = four.try_into().unwrap_or(&[Transform::IDENTITY; 4]);
+        models[k * 4..k * 4 + 4].copy_from_slice(&affines4(four));
+    }
+    let done = locals.len() - chunks.remainder().len();
+    for (m, t) in models[done..].iter_mut().zip(chunks.remainder()) {
+        *m = t.to_affine();
+    }
     for (joint, parent) in skeleton.parents().iter().enumerate() {
-        let parent_from_joint = local.0[joint].to_affine();
-        out.0[joint] = match *parent {
-            // Skeleton::new guarantees parent < joint, so the parent is already composed.
-            Some(parent) => out.0[usize::from(parent)] * parent_from_joint,
-            None => parent_from_joint,
-        };
+        // Skeleton::new guarantees parent < joint, so the parent is already composed.
+        if let Some(parent) = *parent {
+            models[joint] = models[usize::from(parent)] * models[joint];
+        }
     }
     Ok(())
+}
+
+/// `Transform::to_affine` of four transforms at once: their quaternions turned into matrices side
+/// by side in SIMD lanes (ozz-animation's SoA conversion), with glam's formula and order of
+/// operations, so the result is the same to the bit.
+#[inline]
+fn affines4(t: &[Transform; 4]) -> [Affine3A; 4] {
+    use glam::{Mat3A, Vec3A, Vec4};
+    let q = Mat4::from_cols(
+        t[0].rotation.into(),
+        t[1].rotation.into(),
+        t[2].rotation.into(),
+        t[3].rotation.into(),
+    )
+    .transpose();
+    let (x, y, z, w) = (q.x_axis, q.y_axis, q.z_axis, q.w_axis);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let lanes = |f: fn(&Transform) -> f32| Vec4::new(f(&t[0]), f(&t[1]), f(&t[2]), f(&t[3]));
+    let (sx, sy, sz) = (
+        lanes(|t| t.scale.x),
+        lanes(|t| t.scale.y),
+        lanes(|t| t.scale.z),
+    );
+    let one = Vec4::ONE;
+    // Row r of each transposed matrix is joint r's axis.
+    let x_axes = Mat4::from_cols(
+        (one - (yy + zz)) * sx,
+        (xy + wz) * sx,
+        (xz - wy) * sx,
+        Vec4::ZERO,
+    )
+    .transpose();
+    let y_axes = Mat4::from_cols(
+        (xy - wz) * sy,
+        (one - (xx + zz)) * sy,
+        (yz + wx) * sy,
+        Vec4::ZERO,
+    )
+    .transpose();
+    let z_axes = Mat4::from_cols(
+        (xz + wy) * sz,
+        (yz - wx) * sz,
+        (one - (xx + yy)) * sz,
+        Vec4::ZERO,
+    )
+    .transpose();
+    std::array::from_fn(|l| Affine3A {
+        matrix3: Mat3A::from_cols(
+            Vec3A::from_vec4(x_axes.col(l)),
+            Vec3A::from_vec4(y_axes.col(l)),
+            Vec3A::from_vec4(z_axes.col(l)),
+        ),
+        translation: t[l].translation.into(),
+    })
 }
 
 /// Writes the skin palette:
