@@ -139,9 +139,13 @@ impl Crowd {
                         .evaluate_into(c, &request, palette, &mut world[..instances])
                         .is_ok()
                     {
-                        let shift = Mat4::from_translation(m.offset);
+                        // Mat4::from_translation(offset) * w without the full product: each
+                        // column gains `offset` times its w.
                         for w in world.iter_mut() {
-                            *w = shift * *w;
+                            for col in [&mut w.x_axis, &mut w.y_axis, &mut w.z_axis, &mut w.w_axis]
+                            {
+                                *col += (m.offset * col.w).extend(0.0);
+                            }
                         }
                         if !pose.morph.is_empty() {
                             let weights = &pose.morph.weights;
