@@ -315,6 +315,9 @@ pub struct ClipData {
     pub morph_tracks: Vec<MorphTrack>,
     /// One entry per glTF channel, in file order.
     pub channels: Vec<ChannelInfo>,
+    /// The joint tracks compressed (`pose::compress_clips`), played when a request asks for
+    /// compressed clips; `None` until compressed. Morph weights stay raw.
+    pub compressed: Option<crate::anim::CompressedClip>,
 }
 
 impl ClipData {

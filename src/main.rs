@@ -13,7 +13,15 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Some(Command::Inspect { file, json }) => return cli::inspect::run(&file, json),
+        Some(Command::Inspect {
+            file,
+            json,
+            compression,
+            tolerance,
+        }) => {
+            let compression = compression.then_some(tolerance);
+            return cli::inspect::run(&file, json, compression);
+        }
         Some(Command::Check { pose, json }) => return cli::check::run(&pose, json),
         Some(Command::Render(args)) => cli::render::run(&args),
         Some(Command::Palette { pose, json }) => cli::palette::run(&pose, json),

@@ -9,13 +9,16 @@
 //!    share comes from its reach: a rotation error of `a` radians moves the joint's farthest
 //!    virtual vertex (`distance` past its farthest descendant in the rest pose) by up to `reach *
 //!    a`. CUBICSPLINE tracks are first resampled as LINEAR keys (four per source interval).
-//! 2. **Quantization**: key times as 16-bit fractions of the clip, translations and scales as
-//!    16-bit fractions of the track's range, rotations as the three smallest components in 16 bits
-//!    each plus the index of the largest (8 bytes a key; the largest is rebuilt from unit length).
+//! 2. **Quantization**: translations and scales as 16-bit fractions of the track's range,
+//!    rotations as the three smallest components in 16 bits each plus the index of the largest
+//!    (8 bytes a key; the largest is rebuilt from unit length).
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
-//!    exceeds the tolerance, the shares are halved and the clip compressed again (at most eight
+//!    exceeds the tolerance, the shares are halved and the clip compressed again (at most ten
 //!    times); the report gives the error measured on the clip that is kept.
+//!
+//! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
+//! are), else f32 seconds; a track whose lever arm would show 16-bit steps keeps float keys.
 //!
 //! A compressed clip is sampled by the same context as a raw one (`ClipCursor`,
 //! `sample_compressed`): keys are decoded only when a track crosses into a new interval.
@@ -30,12 +33,22 @@ use super::{
 };
 
 /// What a compression must hold to.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CompressionSettings {
     /// The largest position error allowed at a virtual vertex, in the file's units.
     pub tolerance: f32,
-    /// How far the virtual vertices sit from each joint, in the file's units.
-    pub distance: f32,
+    /// Per skeleton joint: how far its virtual vertices sit from it, in the file's units.
+    pub distances: Vec<f32>,
+}
+
+impl CompressionSettings {
+    /// The same distance for every one of `joints` joints.
+    pub fn uniform(tolerance: f32, distance: f32, joints: usize) -> Self {
+        Self {
+            tolerance,
+            distances: vec![distance; joints],
+        }
+    }
 }
 
 /// What a compression achieved, for one clip.
@@ -62,17 +75,37 @@ impl CompressionReport {
     }
 }
 
-/// Quantized keys of one track.
+/// The kept keys of one track: quantized to 16 bits where that holds the error budget, else full
+/// floats (a track whose lever arm is long enough for 16 bits to show).
 #[derive(Clone, Debug)]
 enum Keys {
     /// `min + extent * q / 65535` per component.
-    Vector {
+    Vector16 {
         min: Vec3,
         extent: Vec3,
         keys: Vec<[u16; 3]>,
     },
+    Vector32(Vec<Vec3>),
     /// The three smallest components and the index of the largest.
-    Rotation { keys: Vec<[u16; 4]> },
+    Rotation16(Vec<[u16; 4]>),
+    Rotation32(Vec<Quat>),
+}
+
+/// Key times: frame numbers on the clip's frame grid (`CompressedClip::frame_secs`), or seconds
+/// where the clip has no grid.
+#[derive(Clone, Debug)]
+enum Times {
+    Frames(Vec<u16>),
+    Seconds(Vec<f32>),
+}
+
+impl Times {
+    fn len(&self) -> usize {
+        match self {
+            Times::Frames(f) => f.len(),
+            Times::Seconds(s) => s.len(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -80,23 +113,35 @@ struct CompressedTrack {
     joint: u16,
     property: Property,
     step: bool,
-    /// Key times as fractions of the clip's duration, in 1/65535ths.
-    times: Vec<u16>,
+    times: Times,
     keys: Keys,
 }
 
-/// Bytes of a track's header: joint (2), property and interpolation (1), key count (2), rounded
-/// to 8; vector tracks add their range (24).
+/// Bytes of a track's header: joint (2), property, interpolation and precision (1), key count
+/// (2), rounded to 8; 16-bit vector tracks add their range (24).
 const TRACK_HEADER_BYTES: usize = 8;
 const RANGE_BYTES: usize = 24;
 
 impl CompressedTrack {
     fn bytes(&self) -> usize {
         let keys = match &self.keys {
-            Keys::Vector { keys, .. } => RANGE_BYTES + keys.len() * 6,
-            Keys::Rotation { keys } => keys.len() * 8,
+            Keys::Vector16 { keys, .. } => RANGE_BYTES + keys.len() * 6,
+            Keys::Vector32(keys) => keys.len() * 12,
+            Keys::Rotation16(keys) => keys.len() * 8,
+            Keys::Rotation32(keys) => keys.len() * 16,
         };
-        TRACK_HEADER_BYTES + self.times.len() * 2 + keys
+        let times = match &self.times {
+            Times::Frames(f) => f.len() * 2,
+            Times::Seconds(s) => s.len() * 4,
+        };
+        TRACK_HEADER_BYTES + times + keys
+    }
+
+    fn time(&self, i: usize, frame_secs: f32) -> f32 {
+        match &self.times {
+            Times::Frames(f) => f32::from(f[i]) * frame_secs,
+            Times::Seconds(s) => s[i],
+        }
     }
 }
 
@@ -106,8 +151,8 @@ pub struct CompressedClip {
     name: String,
     joint_count: usize,
     duration_secs: f32,
-    /// Seconds per unit of a quantized time.
-    time_scale: f32,
+    /// Seconds per frame of the grid every key time lies on (0 without one).
+    frame_secs: f32,
     tracks: Vec<CompressedTrack>,
     id: u64,
 }
@@ -133,6 +178,11 @@ impl CompressedClip {
     /// Keys kept over all tracks.
     pub fn key_count(&self) -> usize {
         self.tracks.iter().map(|t| t.times.len()).sum()
+    }
+
+    /// Whether key times are stored as 16-bit frame numbers (the clip is keyed on a frame grid).
+    pub fn on_frame_grid(&self) -> bool {
+        self.frame_secs > 0.0
     }
 }
 
@@ -195,38 +245,44 @@ impl CompressedClip {
     /// The span of rotation track `k` holding `t` (its keys decoded).
     pub(crate) fn rotation_span(&self, k: usize, t: f32, hint: &mut u32) -> Span<Quat> {
         let track = &self.tracks[k];
-        let Keys::Rotation { keys } = &track.keys else {
-            return Span::locate(1, |_| 0.0, |_| Quat::IDENTITY, true, t, hint);
-        };
-        Span::locate(
-            track.times.len(),
-            |i| f32::from(track.times[i]) * self.time_scale,
-            |i| dequantize_rotation(keys[i]),
-            track.step,
-            t,
-            hint,
-        )
+        let time = |i| track.time(i, self.frame_secs);
+        let n = track.times.len();
+        match &track.keys {
+            Keys::Rotation16(keys) => {
+                Span::locate(n, time, |i| dequantize_rotation(keys[i]), track.step, t, hint)
+            }
+            Keys::Rotation32(keys) => Span::locate(n, time, |i| keys[i], track.step, t, hint),
+            // A context asks each track for its own kind.
+            Keys::Vector16 { .. } | Keys::Vector32(_) => {
+                Span::locate(1, |_| 0.0, |_| Quat::IDENTITY, true, t, hint)
+            }
+        }
     }
 
     /// The span of translation or scale track `k` holding `t` (its keys decoded).
     pub(crate) fn vector_span(&self, k: usize, t: f32, hint: &mut u32) -> Span<Vec3> {
         let track = &self.tracks[k];
-        let Keys::Vector { min, extent, keys } = &track.keys else {
-            return Span::locate(1, |_| 0.0, |_| Vec3::ZERO, true, t, hint);
-        };
-        Span::locate(
-            track.times.len(),
-            |i| f32::from(track.times[i]) * self.time_scale,
-            |i| dequantize_vector(*min, *extent, keys[i]),
-            track.step,
-            t,
-            hint,
-        )
+        let time = |i| track.time(i, self.frame_secs);
+        let n = track.times.len();
+        match &track.keys {
+            Keys::Vector16 { min, extent, keys } => Span::locate(
+                n,
+                time,
+                |i| dequantize_vector(*min, *extent, keys[i]),
+                track.step,
+                t,
+                hint,
+            ),
+            Keys::Vector32(keys) => Span::locate(n, time, |i| keys[i], track.step, t, hint),
+            Keys::Rotation16(_) | Keys::Rotation32(_) => {
+                Span::locate(1, |_| 0.0, |_| Vec3::ZERO, true, t, hint)
+            }
+        }
     }
 }
 
-/// Per joint: how far its farthest virtual vertex is (`distance` past its farthest descendant,
-/// in the rest pose, model space), and the largest scale of its parent's and its own model
+/// Per joint: how far its farthest virtual vertex is (its own, or a descendant's past that
+/// descendant, in the rest pose, model space), and the largest scale of its parent's and its own model
 /// transform (to bring a model-space error into the joint's local units).
 struct Reach {
     reach: Vec<f32>,
@@ -242,18 +298,19 @@ fn max_scale(m: &Affine3A) -> f32 {
         .max(m.z_axis.length())
 }
 
-fn reach(skeleton: &Skeleton, distance: f32) -> Reach {
+fn reach(skeleton: &Skeleton, distances: &[f32]) -> Reach {
     let mut model = ModelPose::new(skeleton);
     // A skeleton's rest pose always composes (its own lengths).
     let _ = local_to_model(skeleton, &LocalPose::rest(skeleton), &mut model);
     let m = model.as_slice();
     let n = skeleton.joint_count();
-    let mut reach = vec![distance; n];
-    // Children come after parents: walk back, pushing each joint's extent to its ancestors.
-    for j in (0..n).rev() {
+    let distance = |j: usize| distances.get(j).copied().unwrap_or(0.0);
+    let mut reach: Vec<f32> = (0..n).map(distance).collect();
+    // Each joint's virtual vertices count for every ancestor, at their distance from it.
+    for j in 0..n {
         let mut child = j;
         while let Some(parent) = skeleton.parents()[child].map(usize::from) {
-            let d = m[j].translation.distance(m[parent].translation) + distance;
+            let d = m[j].translation.distance(m[parent].translation) + distance(j);
             reach[parent] = reach[parent].max(d);
             child = parent;
         }
@@ -311,6 +368,10 @@ fn reduce<T: Copy>(
         return (0..n).collect();
     }
     let mut kept = vec![0];
+    // A track that holds still (within tolerance) keeps one key.
+    if values.iter().all(|&v| error(v, values[0]) <= tolerance) {
+        return kept;
+    }
     if step {
         for i in 1..n {
             if error(values[i], values[*kept.last().unwrap_or(&0)]) > tolerance {
@@ -347,101 +408,146 @@ fn reduce<T: Copy>(
     kept
 }
 
-/// Position error (in the track's local units) a rotation difference causes at unit distance.
+/// Position error a rotation difference causes at unit distance: the angle between the two,
+/// from the chord between the quaternions (twice it is the angle, to first order; a dot product
+/// in f32 cannot tell rotations under 5e-4 radians apart).
 fn rotation_error(a: Quat, b: Quat) -> f32 {
-    let d = a.dot(b).abs().min(1.0);
-    2.0 * (1.0 - d * d).max(0.0).sqrt()
+    let (a, b) = (Vec4::from(a), Vec4::from(b));
+    2.0 * (a - b).length().min((a + b).length())
 }
 
-/// One track compressed with its local tolerance `tolerance` (in the track's own error units).
+/// The grid every key time of `clip` lies on, in seconds per frame: the clip's duration over a
+/// whole number of frames near its shortest key interval, when every key time is a whole number
+/// of frames (to float precision: exporters write `frame / rate`) below 65536 frames.
+fn frame_grid(clip: &Clip) -> Option<f32> {
+    let mut shortest = f32::INFINITY;
+    for jt in clip.tracks() {
+        for w in jt.channel.times().windows(2) {
+            shortest = shortest.min(w[1] - w[0]);
+        }
+    }
+    let duration = f64::from(clip.duration_secs());
+    if !(shortest.is_finite() && shortest > 0.0 && duration > 0.0) {
+        return None;
+    }
+    let frames = (duration / f64::from(shortest)).round().max(1.0);
+    let step = (duration / frames) as f32;
+    let on_grid = frames <= f64::from(u16::MAX)
+        && clip.tracks().iter().all(|jt| {
+            jt.channel
+                .times()
+                .iter()
+                .all(|&t| frame_of(t, step).is_some())
+        });
+    on_grid.then_some(step)
+}
+
+/// The frame `t` falls on with frames `step` seconds apart, if it lies on one (to 8 ulps).
+fn frame_of(t: f32, step: f32) -> Option<u16> {
+    let k = (t / step).round();
+    let exact = (k * step - t).abs() <= 8.0 * f32::EPSILON * t.abs().max(step);
+    (exact && (0.0..=f32::from(u16::MAX)).contains(&k)).then_some(k as u16)
+}
+
+/// One track compressed: keys reduced within `tolerance` (a model-space distance, brought into
+/// the track's own units through the joint's reach and scales), then quantized to 16 bits where
+/// the quantization error at the joint's reach stays within `budget`, else kept as floats.
 fn compress_track(
     jt: &super::JointTrack,
-    tolerance: f32,
-    duration: f32,
+    Budget { tolerance, budget }: Budget,
+    frame_secs: Option<f32>,
     reach: &Reach,
 ) -> CompressedTrack {
     let j = jt.joint;
     let step = jt.channel.interpolation() == Interpolation::Step;
-    let to_q16 = |t: f32| {
-        if duration > 0.0 {
-            quantize_unit(t / duration)
-        } else {
-            0
+    let lever = reach.reach[j].max(f32::MIN_POSITIVE);
+    // Frame numbers on the grid (resampled cubic keys can fall between frames: seconds then).
+    let times_of = |times: &[f32], kept: &[usize]| -> Times {
+        let frames: Option<Vec<u16>> =
+            frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
+        match frames {
+            Some(frames) => Times::Frames(frames),
+            None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
         }
-    };
-    // Kept keys whose quantized time would not be after the previous kept key's are dropped.
-    let quantized_times = |times: &[f32], kept: &[usize]| {
-        let mut out: Vec<(u16, usize)> = Vec::with_capacity(kept.len());
-        for &i in kept {
-            let q = to_q16(times[i]);
-            if out.last().is_none_or(|&(last, _)| q > last) {
-                out.push((q, i));
-            }
-        }
-        out
     };
     let (times, keys) = match &jt.channel {
         Channel::Rotation(track) => {
             let (times, values) = linear_keys(track);
-            let tol = tolerance / reach.reach[j].max(f32::MIN_POSITIVE);
-            let kept = reduce(&times, &values, step, tol, slerp_shortest, rotation_error);
-            let kept = quantized_times(&times, &kept);
-            let keys = kept
-                .iter()
-                .map(|&(_, i)| quantize_rotation(values[i]))
-                .collect();
-            (kept, Keys::Rotation { keys })
+            let kept = reduce(&times, &values, step, tolerance / lever, slerp_shortest, rotation_error);
+            // 16-bit smallest-three: each component within 1.1e-5, the rotation within 3.8e-5
+            // radians.
+            let keys = if 3.8e-5 * lever <= budget {
+                Keys::Rotation16(kept.iter().map(|&i| quantize_rotation(values[i])).collect())
+            } else {
+                Keys::Rotation32(kept.iter().map(|&i| values[i].normalize()).collect())
+            };
+            (times_of(&times, &kept), keys)
         }
         Channel::Translation(track) | Channel::Scale(track) => {
             let (times, values) = linear_keys(track);
-            let tol = if jt.channel.property() == Property::Translation {
-                tolerance / reach.parent_scale[j].max(f32::MIN_POSITIVE)
+            // Model-space distance per unit of this track's value.
+            let gain = if jt.channel.property() == Property::Translation {
+                reach.parent_scale[j]
             } else {
-                tolerance * reach.own_scale[j] / reach.reach[j].max(f32::MIN_POSITIVE)
-            };
-            let kept = reduce(&times, &values, step, tol, Vec3::lerp, |a, b| a.distance(b));
-            let kept = quantized_times(&times, &kept);
-            let (min, max) = kept
-                .iter()
-                .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &(_, i)| {
-                    (lo.min(values[i]), hi.max(values[i]))
-                });
+                lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
+            }
+            .max(f32::MIN_POSITIVE);
+            let kept = reduce(&times, &values, step, tolerance / gain, Vec3::lerp, |a, b| {
+                a.distance(b)
+            });
+            let (min, max) = kept.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &i| {
+                (lo.min(values[i]), hi.max(values[i]))
+            });
             let extent = max - min;
-            let keys = kept
-                .iter()
-                .map(|&(_, i)| {
-                    let r = (values[i] - min) / extent.max(Vec3::splat(f32::MIN_POSITIVE));
-                    [quantize_unit(r.x), quantize_unit(r.y), quantize_unit(r.z)]
-                })
-                .collect();
-            (kept, Keys::Vector { min, extent, keys })
+            // Half a step per component.
+            let error16 = (extent / Q16 * 0.5).length() * gain;
+            // 16 bits only where they hold the budget and save bytes (the range costs 24).
+            let keys = if error16 <= budget && RANGE_BYTES + 6 * kept.len() < 12 * kept.len() {
+                Keys::Vector16 {
+                    min,
+                    extent,
+                    keys: kept
+                        .iter()
+                        .map(|&i| {
+                            let r = (values[i] - min) / extent.max(Vec3::splat(f32::MIN_POSITIVE));
+                            [quantize_unit(r.x), quantize_unit(r.y), quantize_unit(r.z)]
+                        })
+                        .collect(),
+                }
+            } else {
+                Keys::Vector32(kept.iter().map(|&i| values[i]).collect())
+            };
+            (times_of(&times, &kept), keys)
         }
     };
     CompressedTrack {
         joint: j as u16,
         property: jt.channel.property(),
         step,
-        times: times.iter().map(|&(q, _)| q).collect(),
+        times,
         keys,
     }
 }
 
-fn compress_with_share(
-    clip: &Clip,
-    settings: CompressionSettings,
-    share: f32,
-    reach: &Reach,
-) -> CompressedClip {
-    let duration = clip.duration_secs();
+/// A track's share of the error: for key reduction (`tolerance`) and for 16-bit quantization
+/// (`budget`), both model-space distances.
+#[derive(Clone, Copy)]
+struct Budget {
+    tolerance: f32,
+    budget: f32,
+}
+
+fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedClip {
+    let frame_secs = frame_grid(clip);
     CompressedClip {
         name: clip.name().to_string(),
         joint_count: clip.joint_count(),
-        duration_secs: duration,
-        time_scale: duration / Q16,
+        duration_secs: clip.duration_secs(),
+        frame_secs: frame_secs.unwrap_or(0.0),
         tracks: clip
             .tracks()
             .iter()
-            .map(|jt| compress_track(jt, settings.tolerance * share, duration, reach))
+            .map(|jt| compress_track(jt, share, frame_secs, reach))
             .collect(),
         id: next_key_source_id(),
     }
@@ -478,24 +584,18 @@ fn measure_times(clip: &Clip) -> Vec<f32> {
 }
 
 /// The largest distance, over the clip, between where the raw and the compressed clip put each
-/// joint's origin and its virtual vertices (`distance` along each of the joint's axes), in model
-/// space.
+/// joint's origin and its virtual vertices (`distances[joint]` along each of the joint's axes),
+/// in model space.
 pub fn measure_error(
     skeleton: &Skeleton,
     clip: &Clip,
     compressed: &CompressedClip,
-    distance: f32,
+    distances: &[f32],
 ) -> f32 {
     let mut raw_cursor = ClipCursor::new(clip);
     let mut cursor = ClipCursor::for_compressed(compressed);
     let (mut raw, mut packed) = (LocalPose::rest(skeleton), LocalPose::rest(skeleton));
     let (mut raw_model, mut packed_model) = (ModelPose::new(skeleton), ModelPose::new(skeleton));
-    let points = [
-        Vec3::ZERO,
-        Vec3::X * distance,
-        Vec3::Y * distance,
-        Vec3::Z * distance,
-    ];
     let mut worst: f32 = 0.0;
     for t in measure_times(clip) {
         let sampled = sample_clip(skeleton, clip, t, &mut raw_cursor, &mut raw)
@@ -507,8 +607,9 @@ pub fn measure_error(
         if sampled.is_err() {
             return f32::INFINITY;
         }
-        for (a, b) in raw_model.as_slice().iter().zip(packed_model.as_slice()) {
-            for p in points {
+        for (j, (a, b)) in raw_model.as_slice().iter().zip(packed_model.as_slice()).enumerate() {
+            let d = distances.get(j).copied().unwrap_or(0.0);
+            for p in [Vec3::ZERO, Vec3::X * d, Vec3::Y * d, Vec3::Z * d] {
                 worst = worst.max(a.transform_point3(p).distance(b.transform_point3(p)));
             }
         }
@@ -517,38 +618,41 @@ pub fn measure_error(
 }
 
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result; halves every track's
-/// share of the tolerance while the measured error exceeds it (at most eight times).
+/// share of the tolerance while the measured error exceeds it (at most ten times).
 pub fn compress_clip(
     skeleton: &Skeleton,
     clip: &Clip,
-    settings: CompressionSettings,
+    settings: &CompressionSettings,
 ) -> (CompressedClip, CompressionReport) {
-    let reach = reach(skeleton, settings.distance);
-    let mut share = 0.5;
-    let mut compressed = compress_with_share(clip, settings, share, &reach);
-    let mut error = measure_error(skeleton, clip, &compressed, settings.distance);
-    for _ in 0..8 {
+    let reach = reach(skeleton, &settings.distances);
+    // First try: half the tolerance for key reduction, and 16-bit keys wherever their worst
+    // step at the joint's reach is within the whole tolerance. While the measured error is over,
+    // both shares halve: fewer keys dropped, more tracks kept as floats.
+    let mut share = Budget {
+        tolerance: 0.5 * settings.tolerance,
+        budget: settings.tolerance,
+    };
+    let mut compressed = compress_with_share(clip, share, &reach);
+    let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
+    for _ in 0..10 {
         if error <= settings.tolerance {
             break;
         }
-        share *= 0.5;
-        compressed = compress_with_share(clip, settings, share, &reach);
-        error = measure_error(skeleton, clip, &compressed, settings.distance);
+        share.tolerance *= 0.5;
+        share.budget *= 0.5;
+        compressed = compress_with_share(clip, share, &reach);
+        error = measure_error(skeleton, clip, &compressed, &settings.distances);
     }
     let report = CompressionReport {
         clip: clip.name().to_string(),
         duration_secs: clip.duration_secs(),
         joints: skeleton.joint_count(),
-        raw_keys: clip
-            .tracks()
-            .iter()
-            .map(|jt| jt.channel.times().len())
-            .sum(),
+        raw_keys: clip.tracks().iter().map(|jt| jt.channel.times().len()).sum(),
         kept_keys: compressed.key_count(),
         raw_bytes: raw_bytes(clip),
         compressed_bytes: compressed.bytes(),
         max_error: error,
-        settings,
+        settings: settings.clone(),
     };
     (compressed, report)
 }

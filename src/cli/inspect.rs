@@ -3,15 +3,27 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use skinscope::debug::compression::CompressionSection;
 use skinscope::debug::inspect::Report;
 use skinscope::import;
 
 use super::out;
 
-pub fn run(file: &Path, json: bool) -> ExitCode {
+/// `compression`: `Some(tolerance)` to compress every clip and report it (`None` tolerance: the
+/// default, 1e-4 of the character's height).
+pub fn run(file: &Path, json: bool, compression: Option<Option<f32>>) -> ExitCode {
     let name = file.display().to_string();
     let (report, code) = match import::load(file) {
-        Ok(character) => (Report::of_character(&name, &character), ExitCode::SUCCESS),
+        Ok(mut character) => {
+            let mut report = Report::of_character(&name, &character);
+            if let Some(tolerance) = compression {
+                report.compression = Some(CompressionSection::of_character(
+                    &mut character,
+                    tolerance,
+                ));
+            }
+            (report, ExitCode::SUCCESS)
+        }
         Err(e) => {
             eprintln!("skinscope: {e}");
             (Report::of_error(&name, &e), ExitCode::from(2))

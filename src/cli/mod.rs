@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use args::{PoseArgs, parse_size};
+use args::{PoseArgs, parse_positive, parse_size};
 use render::RenderArgs;
 
 /// A glTF skinned-character viewer: CPU animation, GPU linear blend skinning, skinning-debug tools.
@@ -44,6 +44,14 @@ pub enum Command {
         /// One JSON document instead of text.
         #[arg(long)]
         json: bool,
+        /// Compress every clip under a measured error bound and report, per clip, raw and
+        /// compressed bytes, their ratio and the largest error measured over the clip.
+        #[arg(long)]
+        compression: bool,
+        /// The error bound of --compression: the largest position error of a virtual vertex, in
+        /// the file's units (default: 1e-4 of the character's height).
+        #[arg(long, requires = "compression", value_parser = parse_positive)]
+        tolerance: Option<f32>,
     },
     /// Render a posed character to a PNG without a window.
     Render(RenderArgs),

@@ -20,6 +20,9 @@ pub struct Report {
     /// glTF rules the file relies on (not problems).
     pub notes: Vec<ProblemReport>,
     pub errors: Vec<ProblemReport>,
+    /// `inspect --compression`: each clip compressed and measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compression: Option<super::compression::CompressionSection>,
 }
 
 #[derive(Serialize)]
@@ -144,6 +147,7 @@ impl Report {
             warnings: problems(&c.warnings),
             notes: problems(&c.notes),
             errors: Vec::new(),
+            compression: None,
         }
     }
 
@@ -159,6 +163,7 @@ impl Report {
             warnings: problems(&e.warnings),
             notes: Vec::new(),
             errors: problems(&e.errors),
+            compression: None,
         }
     }
 
@@ -213,6 +218,9 @@ impl Report {
                     let _ = writeln!(s, "  {pointer}: {}", p.message);
                 }
             }
+        }
+        if let Some(compression) = &self.compression {
+            s.push_str(&compression.to_text());
         }
         s
     }

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod colors;
+pub mod compression;
 pub mod export;
 pub mod inspect;
 pub mod picking;

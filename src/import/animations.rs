@@ -161,6 +161,7 @@ fn build_one(
         clip,
         morph_tracks,
         channels,
+        compressed: None,
     })
 }
 

@@ -121,9 +121,14 @@ impl CharacterPose {
         };
         let time_a = clip_time(c, main, request.wrap);
         let Some(blend) = request.blend.filter(|b| b.b < c.clips.len()) else {
-            let clip = &c.clips[main.clip].clip;
+            let data = &c.clips[main.clip];
             let cursor = &mut self.cursors[main.clip];
-            return anim::sample_clip(&c.skeleton, clip, time_a, cursor, &mut self.local);
+            return match data.compressed.as_ref().filter(|_| request.compressed) {
+                Some(packed) => {
+                    anim::sample_compressed(&c.skeleton, packed, time_a, cursor, &mut self.local)
+                }
+                None => anim::sample_clip(&c.skeleton, &data.clip, time_a, cursor, &mut self.local),
+            };
         };
         let duration_a = c.clips[main.clip].duration_secs();
         let ratio = if duration_a > 0.0 {
@@ -132,8 +137,8 @@ impl CharacterPose {
             0.0
         };
         let time_b = ratio * c.clips[blend.b].duration_secs();
-        self.sample_layer(c, main.clip, time_a, Scratch::A)?;
-        self.sample_layer(c, blend.b, time_b, Scratch::B)?;
+        self.sample_layer(c, main.clip, time_a, Scratch::A, request.compressed)?;
+        self.sample_layer(c, blend.b, time_b, Scratch::B, request.compressed)?;
         self.blend_scratch(blend.weight)
     }
 
@@ -149,27 +154,34 @@ impl CharacterPose {
             return Ok(());
         }
         let time = clip_time(c, transition.from, request.wrap);
-        self.sample_layer(c, from, time, Scratch::A)?;
+        self.sample_layer(c, from, time, Scratch::A, request.compressed)?;
         self.layer_b.clone_from(&self.local);
         self.layer_state[Scratch::B as usize] = Layer::Other;
         self.blend_scratch(transition.weight)
     }
 
-    /// Samples clip `clip` at a wrapped time into a scratch pose.
+    /// Samples clip `clip` (its compressed keys when `compressed` and it has them) at a wrapped
+    /// time into a scratch pose.
     fn sample_layer(
         &mut self,
         c: &Character,
         clip_index: usize,
         time_secs: f32,
         into: Scratch,
+        compressed: bool,
     ) -> Result<(), PoseError> {
         let out = match into {
             Scratch::A => &mut self.layer_a,
             Scratch::B => &mut self.layer_b,
         };
-        let clip = &c.clips[clip_index].clip;
+        let data = &c.clips[clip_index];
         let cursor = &mut self.cursors[clip_index];
         let state = &mut self.layer_state[into as usize];
+        if let Some(packed) = data.compressed.as_ref().filter(|_| compressed) {
+            *state = Layer::Other;
+            return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
+        }
+        let clip = &data.clip;
         // A layer last sampled from this clip (or at rest) is at rest wherever the clip drives
         // nothing: the rest pose need not be laid down again.
         let at_rest_elsewhere = match *state {

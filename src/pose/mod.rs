@@ -11,12 +11,16 @@
 //! `CharacterPose::evaluate` runs them; stages not built yet are named there, where they plug in.
 
 mod bounds;
+mod compression;
 mod crowd;
 mod evaluate;
 mod morph;
 mod request;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
+pub use compression::{
+    DEFAULT_TOLERANCE_OF_HEIGHT, character_height, compress_clips, compression_settings, skin_reach,
+};
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};

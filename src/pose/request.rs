@@ -66,6 +66,9 @@ pub struct PoseRequest {
     pub palette: PaletteMode,
     /// Morph weights set by hand, on top of the clip's.
     pub morph_overrides: Vec<super::MorphOverride>,
+    /// Sample the clips' compressed keys (`ClipData::compressed`, made by
+    /// `pose::compress_clips`) where a clip has them.
+    pub compressed: bool,
 }
 
 impl PoseRequest {
@@ -109,6 +112,11 @@ impl PoseRequest {
             morph_overrides,
             ..self
         }
+    }
+
+    /// The same request sampling compressed clips (`true`) or raw ones.
+    pub fn with_compressed(self, compressed: bool) -> Self {
+        Self { compressed, ..self }
     }
 
     /// The same request drawn with another palette.
