@@ -52,6 +52,12 @@ pub struct Controls {
     pub split: bool,
     /// The palette compared with `palette` by the split view and the displacement colours.
     pub compare: PaletteMode,
+    /// Play the clips compressed (`inspect --compression`'s default bound), made on first use.
+    pub compressed: bool,
+    /// The split view and the displacement colours compare the same frame from the other clips
+    /// (raw when playing compressed ones, compressed otherwise) instead of another palette: where
+    /// the compression error lands.
+    pub compare_clips: bool,
     /// Copies drawn on a grid (0: just the character), each at its own phase and weight of the
     /// blend's clips A and B.
     pub crowd: usize,
@@ -97,6 +103,8 @@ impl Controls {
             color_view: ColorView::Material,
             split: false,
             compare: PaletteMode::Bind,
+            compressed: false,
+            compare_clips: false,
             crowd: 0,
             path: String::new(),
             file_camera: None,
@@ -481,6 +489,7 @@ impl Viewer {
         let mut request = PoseRequest {
             wrap: TimeWrap::Clamp,
             palette: c.palette,
+            compressed: c.compressed,
             ..PoseRequest::default()
         };
         request.morph_overrides = self.morph_overrides();
@@ -545,6 +554,13 @@ impl Viewer {
     /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the
     /// compared palette when they are shown.
     pub fn pose_frame(&mut self) {
+        if (self.controls.compressed || self.controls.compare_clips)
+            && self.character.clips.iter().any(|k| k.compressed.is_none())
+        {
+            // Once per character: compressed within the default bound (1e-4 of its height).
+            let settings = crate::pose::compression_settings(&self.character, None);
+            crate::pose::compress_clips(&mut self.character, &settings);
+        }
         let request = self.pose_request();
         if let Err(e) = self.pose.evaluate(&self.character, &request) {
             log::error!("posing failed: {e}");
@@ -552,8 +568,15 @@ impl Viewer {
         self.pose_crowd();
         if self.comparing() {
             let c = &self.character;
-            self.compare_pose.local.clone_from(&self.pose.local);
-            if let Err(e) = self.compare_pose.compose_local(c, self.controls.compare) {
+            let compared = if self.controls.compare_clips {
+                // The same frame from the other clips, under the same palette.
+                let other = request.with_compressed(!self.controls.compressed);
+                self.compare_pose.evaluate(c, &other)
+            } else {
+                self.compare_pose.local.clone_from(&self.pose.local);
+                self.compare_pose.compose_local(c, self.controls.compare)
+            };
+            if let Err(e) = compared {
                 log::error!("posing failed: {e}");
             }
         }

@@ -248,9 +248,14 @@ impl CompressedClip {
         let time = |i| track.time(i, self.frame_secs);
         let n = track.times.len();
         match &track.keys {
-            Keys::Rotation16(keys) => {
-                Span::locate(n, time, |i| dequantize_rotation(keys[i]), track.step, t, hint)
-            }
+            Keys::Rotation16(keys) => Span::locate(
+                n,
+                time,
+                |i| dequantize_rotation(keys[i]),
+                track.step,
+                t,
+                hint,
+            ),
             Keys::Rotation32(keys) => Span::locate(n, time, |i| keys[i], track.step, t, hint),
             // A context asks each track for its own kind.
             Keys::Vector16 { .. } | Keys::Vector32(_) => {
@@ -473,7 +478,14 @@ fn compress_track(
     let (times, keys) = match &jt.channel {
         Channel::Rotation(track) => {
             let (times, values) = linear_keys(track);
-            let kept = reduce(&times, &values, step, tolerance / lever, slerp_shortest, rotation_error);
+            let kept = reduce(
+                &times,
+                &values,
+                step,
+                tolerance / lever,
+                slerp_shortest,
+                rotation_error,
+            );
             // 16-bit smallest-three: each component within 1.1e-5, the rotation within 3.8e-5
             // radians.
             let keys = if 3.8e-5 * lever <= budget {
@@ -492,9 +504,14 @@ fn compress_track(
                 lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
             }
             .max(f32::MIN_POSITIVE);
-            let kept = reduce(&times, &values, step, tolerance / gain, Vec3::lerp, |a, b| {
-                a.distance(b)
-            });
+            let kept = reduce(
+                &times,
+                &values,
+                step,
+                tolerance / gain,
+                Vec3::lerp,
+                |a, b| a.distance(b),
+            );
             let (min, max) = kept.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &i| {
                 (lo.min(values[i]), hi.max(values[i]))
             });
@@ -607,7 +624,12 @@ pub fn measure_error(
         if sampled.is_err() {
             return f32::INFINITY;
         }
-        for (j, (a, b)) in raw_model.as_slice().iter().zip(packed_model.as_slice()).enumerate() {
+        for (j, (a, b)) in raw_model
+            .as_slice()
+            .iter()
+            .zip(packed_model.as_slice())
+            .enumerate()
+        {
             let d = distances.get(j).copied().unwrap_or(0.0);
             for p in [Vec3::ZERO, Vec3::X * d, Vec3::Y * d, Vec3::Z * d] {
                 worst = worst.max(a.transform_point3(p).distance(b.transform_point3(p)));
@@ -647,7 +669,11 @@ pub fn compress_clip(
         clip: clip.name().to_string(),
         duration_secs: clip.duration_secs(),
         joints: skeleton.joint_count(),
-        raw_keys: clip.tracks().iter().map(|jt| jt.channel.times().len()).sum(),
+        raw_keys: clip
+            .tracks()
+            .iter()
+            .map(|jt| jt.channel.times().len())
+            .sum(),
         kept_keys: compressed.key_count(),
         raw_bytes: raw_bytes(clip),
         compressed_bytes: compressed.bytes(),

@@ -34,6 +34,10 @@ pub struct PoseArgs {
     /// The scene to show, by name or index (default: the file's default scene).
     #[arg(long)]
     pub scene: Option<String>,
+    /// Play the clips compressed (within 1e-4 of the character's height, as `inspect
+    /// --compression` reports them), as the viewer's "Play compressed clips" does.
+    #[arg(long)]
+    pub compressed: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -79,6 +83,10 @@ impl PoseArgs {
                 character = import::load_with(file, options).map_err(|e| e.to_string())?;
             }
         }
+        if self.compressed {
+            let settings = skinscope::pose::compression_settings(&character, None);
+            skinscope::pose::compress_clips(&mut character, &settings);
+        }
         let request = self.request(&character)?;
         Ok(Posing {
             character,
@@ -99,6 +107,7 @@ impl PoseArgs {
                 time_secs: self.time,
             }),
             palette: self.palette.into(),
+            compressed: self.compressed,
             ..PoseRequest::default()
         };
         if let Some(spec) = &self.blend {

@@ -17,10 +17,8 @@ pub fn run(file: &Path, json: bool, compression: Option<Option<f32>>) -> ExitCod
         Ok(mut character) => {
             let mut report = Report::of_character(&name, &character);
             if let Some(tolerance) = compression {
-                report.compression = Some(CompressionSection::of_character(
-                    &mut character,
-                    tolerance,
-                ));
+                report.compression =
+                    Some(CompressionSection::of_character(&mut character, tolerance));
             }
             (report, ExitCode::SUCCESS)
         }

@@ -10,9 +10,9 @@ use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::write_png;
 use skinscope::render::renderer::{DrawOptions, ToneMap};
 
-use super::args::{
-    PaletteArg, PoseArgs, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3,
-};
+use skinscope::pose::PaletteMode;
+
+use super::args::{PoseArgs, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3};
 
 fn parse_crowd(s: &str) -> Result<usize, String> {
     let max = headless::MAX_CROWD;
@@ -108,9 +108,11 @@ pub struct RenderArgs {
     /// of --clip and --blend's clip (or of --clip alone).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<usize>,
-    /// The palette `--color-by displacement` compares with.
+    /// What `--color-by displacement` compares with: a palette, or `clips`: the same frame from
+    /// the other clips (compressed ones, or raw ones with --compressed; where the compression
+    /// error lands).
     #[arg(long, value_enum, default_value = "bind")]
-    pub compare: PaletteArg,
+    pub compare: CompareArg,
     /// Tone mapping (the Khronos Sample Viewer's choices).
     #[arg(long, value_enum, default_value = "neutral")]
     pub tone_map: ToneMapArg,
@@ -133,6 +135,15 @@ fn parse_exposure(s: &str) -> Result<f32, String> {
     } else {
         Err(format!("an exposure of {v} EV is outside -16..16"))
     }
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CompareArg {
+    Animated,
+    Bind,
+    Identity,
+    /// The same frame from the other clips (raw against compressed).
+    Clips,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -232,7 +243,12 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         size: args.size,
         pose: posing.request,
         color_view: args.color_by.into(),
-        compare: args.compare.into(),
+        compare: match args.compare {
+            CompareArg::Animated => PaletteMode::Animated,
+            CompareArg::Bind | CompareArg::Clips => PaletteMode::Bind,
+            CompareArg::Identity => PaletteMode::Identity,
+        },
+        compare_clips: matches!(args.compare, CompareArg::Clips),
         crowd: args.crowd,
         camera: args.camera(character)?,
         options: args.draw_options(),

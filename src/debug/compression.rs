@@ -63,7 +63,11 @@ impl CompressionSection {
             tolerance: settings.tolerance,
             default_tolerance: tolerance.is_none(),
             max_distance: settings.distances.iter().copied().fold(0.0, f32::max),
-            min_distance: settings.distances.iter().copied().fold(f32::INFINITY, f32::min),
+            min_distance: settings
+                .distances
+                .iter()
+                .copied()
+                .fold(f32::INFINITY, f32::min),
             clips,
         }
     }

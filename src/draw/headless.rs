@@ -39,6 +39,9 @@ pub struct FrameRequest {
     /// Debug colours instead of materials; `Displacement` compares with `compare`.
     pub color_view: ColorView,
     pub compare: PaletteMode,
+    /// Compare with the same frame from the other clips (raw or compressed, the opposite of
+    /// `pose.compressed`) instead of under `compare`.
+    pub compare_clips: bool,
     /// Draw this many copies on a grid, each at its own phase and blend of the request's clip
     /// and its blend's clip (instanced from one palette buffer).
     pub crowd: Option<usize>,
@@ -53,6 +56,7 @@ impl Default for FrameRequest {
             pose: PoseRequest::default(),
             color_view: ColorView::Material,
             compare: PaletteMode::Bind,
+            compare_clips: false,
             crowd: None,
             camera: CameraSpec::Auto {
                 fov_y_degrees: 45.0,
@@ -156,10 +160,17 @@ pub fn render_frame(
     let mut options = request.options;
     if request.color_view != ColorView::Material {
         let mut compare = CharacterPose::new(character);
-        compare.local.clone_from(&pose.local);
-        compare
-            .compose_local(character, request.compare)
-            .map_err(|e| e.to_string())?;
+        if request.compare_clips {
+            let other = request
+                .pose
+                .clone()
+                .with_compressed(!request.pose.compressed);
+            compare.evaluate(character, &other)
+        } else {
+            compare.local.clone_from(&pose.local);
+            compare.compose_local(character, request.compare)
+        }
+        .map_err(|e| e.to_string())?;
         let colors =
             colors::vertex_colors(character, request.color_view, &pose, Some(&compare), None);
         renderer.set_vertex_colors(&gpu.queue, character, &colors);

@@ -21,7 +21,11 @@ pub fn character_height(c: &Character) -> f32 {
         .ok()
         .and_then(|_| pose.world_bounds(c))
         .or_else(|| {
-            let joints = pose.model.as_slice().iter().map(|m| Vec3::from(m.translation));
+            let joints = pose
+                .model
+                .as_slice()
+                .iter()
+                .map(|m| Vec3::from(m.translation));
             joints.fold(None, |b: Option<(Vec3, Vec3)>, p| {
                 Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
             })
@@ -80,7 +84,8 @@ pub fn skin_reach(c: &Character) -> Vec<f32> {
             {
                 let heaviest = (0..4).fold(0, |m, k| if weights[k] > weights[m] { k } else { m });
                 let palette = usize::from(joints[heaviest]);
-                let (Some(at), Some(&joint)) = (joint_at.get(palette), skin.skin.joints().get(palette))
+                let (Some(at), Some(&joint)) =
+                    (joint_at.get(palette), skin.skin.joints().get(palette))
                 else {
                     continue;
                 };

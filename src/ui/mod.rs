@@ -40,19 +40,45 @@ fn palette_name(mode: PaletteMode) -> &'static str {
 
 /// Each half of the split view named by the palette it shows.
 fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
+    let c = &viewer.controls;
+    let clips = |compressed: bool| {
+        if compressed {
+            ", compressed clips"
+        } else {
+            ", raw clips"
+        }
+    };
     let halves = [
-        ("left", view.left(), viewer.controls.palette),
-        ("right", view.center().x, viewer.controls.compare),
+        (
+            "left",
+            view.left(),
+            c.palette,
+            c.compare_clips.then(|| clips(c.compressed)),
+        ),
+        (
+            "right",
+            view.center().x,
+            if c.compare_clips {
+                c.palette
+            } else {
+                c.compare
+            },
+            c.compare_clips.then(|| clips(!c.compressed)),
+        ),
     ];
-    for (side, x, mode) in halves {
+    for (side, x, mode, clips) in halves {
         egui::Area::new(ui.make_persistent_id(("split-label", side)))
             .fixed_pos(egui::pos2(x + 8.0, view.top() + 8.0))
             .interactable(false)
             .show(ui.ctx(), |ui| {
                 ui.label(
-                    RichText::new(format!("{side}: {} palette", palette_name(mode)))
-                        .color(Color32::WHITE)
-                        .background_color(Color32::from_black_alpha(140)),
+                    RichText::new(format!(
+                        "{side}: {} palette{}",
+                        palette_name(mode),
+                        clips.unwrap_or("")
+                    ))
+                    .color(Color32::WHITE)
+                    .background_color(Color32::from_black_alpha(140)),
                 );
             });
     }
@@ -434,10 +460,25 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
         });
     ui.horizontal(|ui| {
         ui.checkbox(&mut c.split, "Split view, right:");
-        ui.radio_value(&mut c.compare, PaletteMode::Animated, "Animated");
-        ui.radio_value(&mut c.compare, PaletteMode::Bind, "Bind");
-        ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
+        ui.add_enabled_ui(!c.compare_clips, |ui| {
+            ui.radio_value(&mut c.compare, PaletteMode::Animated, "Animated");
+            ui.radio_value(&mut c.compare, PaletteMode::Bind, "Bind");
+            ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
+        });
     });
+    ui.checkbox(&mut c.compressed, "Play compressed clips")
+        .on_hover_text(
+            "every clip compressed within 1e-4 of the character's height (inspect --compression)",
+        );
+    ui.checkbox(
+        &mut c.compare_clips,
+        if c.compressed {
+            "Compare with the raw clips"
+        } else {
+            "Compare with the compressed clips"
+        },
+    )
+    .on_hover_text("the split view's right half and the displacement colours show the same frame from the other clips: where the compression error lands");
     let choice = c.color_view;
     legend::show(ui, viewer);
     let c = &mut viewer.controls;
@@ -466,7 +507,7 @@ fn color_view_name(view: ColorView) -> &'static str {
         ColorView::SelectedJointWeight => "selected joint's weight",
         ColorView::WeightSumDeviation => "weight-sum deviation",
         ColorView::InfluenceCount => "influence count",
-        ColorView::Displacement => "displacement vs the compared palette",
+        ColorView::Displacement => "displacement vs the compared palette or clips",
         ColorView::MorphDisplacement => "morph displacement",
     }
 }
