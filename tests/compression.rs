@@ -326,8 +326,7 @@ fn inspect_reports_each_clip_compressed() {
     );
     let looser: u64 = text
         .lines()
-        .filter(|l| l.contains("\"animation 0\""))
-        .last()
+        .rfind(|l| l.contains("\"animation 0\""))
         .and_then(|l| l.split_whitespace().nth(6))
         .and_then(|v| v.parse().ok())
         .unwrap();
