@@ -398,6 +398,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--palette",
         "--morph",
         "--scene",
+        "--compressed",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -25,8 +25,9 @@
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
-use super::cursor::{Span, next_key_source_id};
+use super::cursor::next_key_source_id;
 use super::sample::sample_track;
+use super::sample::slerp_terms;
 use super::{
     Channel, Clip, ClipCursor, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track,
     local_to_model, sample_clip, slerp_shortest,
@@ -75,22 +76,6 @@ impl CompressionReport {
     }
 }
 
-/// The kept keys of one track: quantized to 16 bits where that holds the error budget, else full
-/// floats (a track whose lever arm is long enough for 16 bits to show).
-#[derive(Clone, Debug)]
-enum Keys {
-    /// `min + extent * q / 65535` per component.
-    Vector16 {
-        min: Vec3,
-        extent: Vec3,
-        keys: Vec<[u16; 3]>,
-    },
-    Vector32(Vec<Vec3>),
-    /// The three smallest components and the index of the largest.
-    Rotation16(Vec<[u16; 4]>),
-    Rotation32(Vec<Quat>),
-}
-
 /// Key times: frame numbers on the clip's frame grid (`CompressedClip::frame_secs`), or seconds
 /// where the clip has no grid.
 #[derive(Clone, Debug)]
@@ -106,42 +91,81 @@ impl Times {
             Times::Seconds(s) => s.len(),
         }
     }
-}
 
-#[derive(Clone, Debug)]
-struct CompressedTrack {
-    joint: u16,
-    property: Property,
-    step: bool,
-    times: Times,
-    keys: Keys,
-}
-
-/// Bytes of a track's header: joint (2), property, interpolation and precision (1), key count
-/// (2), rounded to 8; 16-bit vector tracks add their range (24).
-const TRACK_HEADER_BYTES: usize = 8;
-const RANGE_BYTES: usize = 24;
-
-impl CompressedTrack {
     fn bytes(&self) -> usize {
-        let keys = match &self.keys {
-            Keys::Vector16 { keys, .. } => RANGE_BYTES + keys.len() * 6,
-            Keys::Vector32(keys) => keys.len() * 12,
-            Keys::Rotation16(keys) => keys.len() * 8,
-            Keys::Rotation32(keys) => keys.len() * 16,
-        };
-        let times = match &self.times {
+        match self {
             Times::Frames(f) => f.len() * 2,
             Times::Seconds(s) => s.len() * 4,
-        };
-        TRACK_HEADER_BYTES + times + keys
+        }
     }
 
-    fn time(&self, i: usize, frame_secs: f32) -> f32 {
-        match &self.times {
+    fn at(&self, i: usize, frame_secs: f32) -> f32 {
+        match self {
             Times::Frames(f) => f32::from(f[i]) * frame_secs,
             Times::Seconds(s) => s[i],
         }
+    }
+}
+
+/// The translation or scale tracks of a group, key-major: each row holds the 16-bit tracks (a
+/// fraction of each track's range) then the float ones.
+#[derive(Clone, Debug, Default)]
+struct VectorTracks {
+    /// The 16-bit tracks' joints, then the float tracks'.
+    joints: Vec<u32>,
+    quantized: usize,
+    min: Vec<Vec3>,
+    extent: Vec<Vec3>,
+    q_rows: Vec<[u16; 3]>,
+    f_rows: Vec<Vec3>,
+}
+
+/// The rotation tracks of a group, key-major: smallest-three 16-bit tracks, then float ones.
+#[derive(Clone, Debug, Default)]
+struct RotationTracks {
+    joints: Vec<u32>,
+    quantized: usize,
+    q_rows: Vec<[u16; 4]>,
+    f_rows: Vec<Quat>,
+}
+
+/// Tracks of one clip that share their (reduced) key times, stored key-major: the keys a sample
+/// needs sit side by side, in the order they are needed.
+#[derive(Clone, Debug)]
+struct CompressedGroup {
+    times: Times,
+    step: bool,
+    translations: VectorTracks,
+    scales: VectorTracks,
+    rotations: RotationTracks,
+}
+
+/// Bytes of a group's header (key count, interpolation, track counts: 8) and of each track's
+/// (joint, kind and precision: 4); 16-bit vector tracks add their range (24).
+const GROUP_HEADER_BYTES: usize = 8;
+const TRACK_HEADER_BYTES: usize = 4;
+const RANGE_BYTES: usize = 24;
+
+impl CompressedGroup {
+    fn bytes(&self) -> usize {
+        let vectors = |v: &VectorTracks| {
+            v.joints.len() * TRACK_HEADER_BYTES
+                + v.quantized * RANGE_BYTES
+                + v.q_rows.len() * 6
+                + v.f_rows.len() * 12
+        };
+        let r = &self.rotations;
+        GROUP_HEADER_BYTES
+            + self.times.bytes()
+            + vectors(&self.translations)
+            + vectors(&self.scales)
+            + r.joints.len() * TRACK_HEADER_BYTES
+            + r.q_rows.len() * 8
+            + r.f_rows.len() * 16
+    }
+
+    fn track_count(&self) -> usize {
+        self.translations.joints.len() + self.scales.joints.len() + self.rotations.joints.len()
     }
 }
 
@@ -153,7 +177,9 @@ pub struct CompressedClip {
     duration_secs: f32,
     /// Seconds per frame of the grid every key time lies on (0 without one).
     frame_secs: f32,
-    tracks: Vec<CompressedTrack>,
+    groups: Vec<CompressedGroup>,
+    /// Whether the clip drives every property of every joint.
+    covers_all: bool,
     id: u64,
 }
 
@@ -172,12 +198,15 @@ impl CompressedClip {
 
     /// Bytes of the keys, times and track headers.
     pub fn bytes(&self) -> usize {
-        self.tracks.iter().map(CompressedTrack::bytes).sum()
+        self.groups.iter().map(CompressedGroup::bytes).sum()
     }
 
     /// Keys kept over all tracks.
     pub fn key_count(&self) -> usize {
-        self.tracks.iter().map(|t| t.times.len()).sum()
+        self.groups
+            .iter()
+            .map(|g| g.times.len() * g.track_count())
+            .sum()
     }
 
     /// Whether key times are stored as 16-bit frame numbers (the clip is keyed on a frame grid).
@@ -208,19 +237,17 @@ fn quantize_rotation(q: Quat) -> [u16; 4] {
 }
 
 fn dequantize_rotation(key: [u16; 4]) -> Quat {
-    let largest = usize::from(key[3] & 3);
-    let mut v = [0.0f32; 4];
-    let mut sum = 0.0;
-    let mut k = 0;
-    for (i, c) in v.iter_mut().enumerate() {
-        if i != largest {
-            *c = (f32::from(key[k]) / Q16 * 2.0 - 1.0) * INV_SQRT2;
-            sum += *c * *c;
-            k += 1;
-        }
-    }
-    v[largest] = (1.0 - sum).max(0.0).sqrt();
-    Quat::from_vec4(Vec4::from(v).normalize())
+    let c = |k: u16| (f32::from(k) * (2.0 / Q16) - 1.0) * INV_SQRT2;
+    let (a, b, d) = (c(key[0]), c(key[1]), c(key[2]));
+    // The largest component from unit length (the sampler renormalises what rounding leaves).
+    let w = (1.0 - a * a - b * b - d * d).max(0.0).sqrt();
+    let (x, y, z, s) = match key[3] & 3 {
+        0 => (w, a, b, d),
+        1 => (a, w, b, d),
+        2 => (a, b, w, d),
+        _ => (a, b, d, w),
+    };
+    Quat::from_xyzw(x, y, z, s)
 }
 
 fn dequantize_vector(min: Vec3, extent: Vec3, key: [u16; 3]) -> Vec3 {
@@ -232,56 +259,169 @@ impl CompressedClip {
         self.id
     }
 
-    pub(crate) fn track_count(&self) -> usize {
-        self.tracks.len()
+    pub(crate) fn covers_all(&self) -> bool {
+        self.covers_all
     }
 
-    /// Joint and property of track `k`.
-    pub(crate) fn track(&self, k: usize) -> (usize, Property) {
-        let t = &self.tracks[k];
-        (usize::from(t.joint), t.property)
+    /// (keys, translation, scale, rotation tracks, 16-bit rotations) per group: for tests and notes.
+    pub fn describe(&self) -> Vec<(usize, usize, usize, usize, usize)> {
+        self.groups
+            .iter()
+            .map(|g| {
+                (
+                    g.times.len(),
+                    g.translations.joints.len(),
+                    g.scales.joints.len(),
+                    g.rotations.joints.len(),
+                    g.rotations.quantized,
+                )
+            })
+            .collect()
     }
 
-    /// The span of rotation track `k` holding `t` (its keys decoded).
-    pub(crate) fn rotation_span(&self, k: usize, t: f32, hint: &mut u32) -> Span<Quat> {
-        let track = &self.tracks[k];
-        let time = |i| track.time(i, self.frame_secs);
-        let n = track.times.len();
-        match &track.keys {
-            Keys::Rotation16(keys) => Span::locate(
-                n,
-                time,
-                |i| dequantize_rotation(keys[i]),
-                track.step,
-                t,
-                hint,
-            ),
-            Keys::Rotation32(keys) => Span::locate(n, time, |i| keys[i], track.step, t, hint),
-            // A context asks each track for its own kind.
-            Keys::Vector16 { .. } | Keys::Vector32(_) => {
-                Span::locate(1, |_| 0.0, |_| Quat::IDENTITY, true, t, hint)
+    pub(crate) fn group_count(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Samples group `g` at `t` into `pose`, decoding into `cursor` only the rows it lacks.
+    pub(crate) fn sample_group(
+        &self,
+        g: usize,
+        t: f32,
+        cursor: &mut GroupCursor,
+        pose: &mut [super::Transform],
+    ) {
+        let group = &self.groups[g];
+        let times = &group.times;
+        let time = |i: usize| times.at(i, self.frame_secs);
+        let last = times.len() - 1;
+        // Where t falls: hold the first or last key, or interpolate from row i.
+        let (i, next, u) = if t.is_nan() || t <= time(0) {
+            (0, 0, 0.0)
+        } else if t >= time(last) {
+            (last, last, 0.0)
+        } else {
+            let h = cursor.rows.0;
+            let inside = |i: usize| i < last && time(i) <= t && t < time(i + 1);
+            let i = if inside(h) {
+                h
+            } else if inside(h + 1) {
+                h + 1
+            } else {
+                let (mut lo, mut hi) = (0, last);
+                while hi - lo > 1 {
+                    let mid = (lo + hi) / 2;
+                    if time(mid) <= t { lo = mid } else { hi = mid }
+                }
+                lo
+            };
+            if group.step {
+                (i, i, 0.0)
+            } else {
+                let (t0, t1) = (time(i), time(i + 1));
+                (i, i + 1, (t - t0) / (t1 - t0))
             }
+        };
+        cursor.decode(group, i, next);
+        super::runtime::Rows {
+            translation_joints: &group.translations.joints,
+            translations: (&cursor.translations[0], &cursor.translations[1]),
+            scale_joints: &group.scales.joints,
+            scales: (&cursor.scales[0], &cursor.scales[1]),
+            rotation_joints: &group.rotations.joints,
+            rotations: (&cursor.rotations[0], &cursor.rotations[1]),
+            norm2: (&cursor.norm2[0], &cursor.norm2[1]),
+            xm1: &cursor.xm1,
+            terms: cursor.terms,
+        }
+        .interpolate(u, next != i, pose);
+    }
+}
+
+/// One group's decoded rows in a sampling context: rows `rows.0` and `rows.1` of the group, as
+/// `Rows` reads them. Moving on by one interval decodes one row; anything else decodes both.
+#[derive(Clone, Debug)]
+pub(crate) struct GroupCursor {
+    /// The decoded rows (`usize::MAX` before the first sample).
+    rows: (usize, usize),
+    translations: [Vec<Vec3>; 2],
+    scales: [Vec<Vec3>; 2],
+    rotations: [Vec<Vec4>; 2],
+    norm2: [Vec<f32>; 2],
+    xm1: Vec<f32>,
+    terms: usize,
+}
+
+impl GroupCursor {
+    pub(crate) fn new(clip: &CompressedClip, g: usize) -> Self {
+        let group = &clip.groups[g];
+        let (t, s, r) = (
+            group.translations.joints.len(),
+            group.scales.joints.len(),
+            group.rotations.joints.len(),
+        );
+        Self {
+            rows: (usize::MAX, usize::MAX),
+            translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
+            scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
+            rotations: [vec![Vec4::W; r], vec![Vec4::W; r]],
+            norm2: [vec![1.0; r], vec![1.0; r]],
+            xm1: vec![0.0; r],
+            terms: 1,
         }
     }
 
-    /// The span of translation or scale track `k` holding `t` (its keys decoded).
-    pub(crate) fn vector_span(&self, k: usize, t: f32, hint: &mut u32) -> Span<Vec3> {
-        let track = &self.tracks[k];
-        let time = |i| track.time(i, self.frame_secs);
-        let n = track.times.len();
-        match &track.keys {
-            Keys::Vector16 { min, extent, keys } => Span::locate(
-                n,
-                time,
-                |i| dequantize_vector(*min, *extent, keys[i]),
-                track.step,
-                t,
-                hint,
-            ),
-            Keys::Vector32(keys) => Span::locate(n, time, |i| keys[i], track.step, t, hint),
-            Keys::Rotation16(_) | Keys::Rotation32(_) => {
-                Span::locate(1, |_| 0.0, |_| Vec3::ZERO, true, t, hint)
+    fn decode(&mut self, group: &CompressedGroup, i: usize, next: usize) {
+        if self.rows == (i, next) {
+            return;
+        }
+        if self.rows.1 == i && next == i + 1 {
+            // Forward by one interval: the end row becomes the start row.
+            self.translations.swap(0, 1);
+            self.scales.swap(0, 1);
+            self.rotations.swap(0, 1);
+            self.norm2.swap(0, 1);
+        } else {
+            self.decode_row(group, i, 0);
+        }
+        self.decode_row(group, next, 1);
+        // The end row in the start row's hemisphere, and the interval's slerp terms.
+        self.terms = 1;
+        let [a, b] = &mut self.rotations;
+        for ((a, b), xm1) in a.iter().zip(b.iter_mut()).zip(&mut self.xm1) {
+            let mut d = a.dot(*b);
+            if d < 0.0 {
+                *b = -*b;
+                d = -d;
             }
+            *xm1 = (d - 1.0).min(0.0);
+            self.terms = self.terms.max(slerp_terms(*xm1));
+        }
+        self.rows = (i, next);
+    }
+
+    fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {
+        let vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
+            let (q, f) = (v.quantized, v.joints.len() - v.quantized);
+            let q_row = &v.q_rows[row * q..row * q + q];
+            for (((o, key), min), extent) in out.iter_mut().zip(q_row).zip(&v.min).zip(&v.extent) {
+                *o = dequantize_vector(*min, *extent, *key);
+            }
+            out[q..].copy_from_slice(&v.f_rows[row * f..row * f + f]);
+        };
+        vectors(&group.translations, &mut self.translations[into]);
+        vectors(&group.scales, &mut self.scales[into]);
+        let r = &group.rotations;
+        let (q, f) = (r.quantized, r.joints.len() - r.quantized);
+        let out = &mut self.rotations[into];
+        for (o, key) in out.iter_mut().zip(&r.q_rows[row * q..row * q + q]) {
+            *o = Vec4::from(dequantize_rotation(*key));
+        }
+        for (o, key) in out[q..].iter_mut().zip(&r.f_rows[row * f..row * f + f]) {
+            *o = Vec4::from(*key);
+        }
+        for (n, q) in self.norm2[into].iter_mut().zip(out.iter()) {
+            *n = q.length_squared();
         }
     }
 }
@@ -357,50 +497,77 @@ fn linear_keys<T: super::Interpolate + super::TrackValue>(track: &Track<T>) -> (
     }
 }
 
-/// Indices of the keys kept: the first and last always; a key in between only when the track
-/// interpolated without it would stray more than `tolerance` (`error(value, interpolated)`) at
-/// some source key. STEP tracks keep a key only where the held value changes.
-fn reduce<T: Copy>(
-    times: &[f32],
-    values: &[T],
-    step: bool,
-    tolerance: f32,
-    interpolate: impl Fn(T, T, f32) -> T,
-    error: impl Fn(T, T) -> f32,
-) -> Vec<usize> {
+/// One track's keys, ready for reduction: its values and its tolerance in its own units.
+enum TrackKeys {
+    Vector {
+        joint: u32,
+        scale: bool,
+        values: Vec<Vec3>,
+        tolerance: f32,
+        /// Model-space distance per unit of the value.
+        gain: f32,
+    },
+    Rotation {
+        joint: u32,
+        values: Vec<Quat>,
+        tolerance: f32,
+        /// The joint's reach: model-space distance per radian.
+        lever: f32,
+    },
+}
+
+impl TrackKeys {
+    /// Whether key `i` is within tolerance of the track interpolated from key `a` to key `b`
+    /// at `u` (or held at `a` for STEP).
+    fn fits(&self, a: usize, b: usize, i: usize, u: f32, step: bool) -> bool {
+        match self {
+            TrackKeys::Vector {
+                values, tolerance, ..
+            } => {
+                let at = if step {
+                    values[a]
+                } else {
+                    values[a].lerp(values[b], u)
+                };
+                values[i].distance(at) <= *tolerance
+            }
+            TrackKeys::Rotation {
+                values, tolerance, ..
+            } => {
+                let at = if step {
+                    values[a]
+                } else {
+                    slerp_shortest(values[a], values[b], u)
+                };
+                rotation_error(values[i], at) <= *tolerance
+            }
+        }
+    }
+}
+
+/// Indices of the keys a group keeps: the first and last always; a key in between only when
+/// some track interpolated without it would stray past its tolerance at some source key (a
+/// greedy line fit over all the group's tracks at once, so they keep sharing key times).
+fn reduce(times: &[f32], tracks: &[TrackKeys], step: bool) -> Vec<usize> {
     let n = times.len();
     if n <= 2 {
         return (0..n).collect();
     }
     let mut kept = vec![0];
-    // A track that holds still (within tolerance) keeps one key.
-    if values.iter().all(|&v| error(v, values[0]) <= tolerance) {
-        return kept;
-    }
-    if step {
-        for i in 1..n {
-            if error(values[i], values[*kept.last().unwrap_or(&0)]) > tolerance {
-                kept.push(i);
-            }
-        }
-        // The last key holds from its time on.
-        if kept.last() != Some(&(n - 1))
-            && error(values[n - 1], values[*kept.last().unwrap_or(&0)]) > 0.0
-        {
-            kept.push(n - 1);
-        }
+    // Tracks that hold still (within tolerance) keep their first key alone.
+    if (1..n).all(|i| tracks.iter().all(|k| k.fits(0, 0, i, 0.0, true))) {
         return kept;
     }
     let mut a = 0;
     while a < n - 1 {
-        // Extend the segment from key a as far as every key inside it stays within tolerance.
+        // Extend the segment from key a as far as every key inside it fits every track.
         let mut b = a + 1;
         while b + 1 < n {
             let candidate = b + 1;
             let (ta, tb) = (times[a], times[candidate]);
             let fits = (a + 1..candidate).all(|i| {
                 let u = (times[i] - ta) / (tb - ta);
-                error(values[i], interpolate(values[a], values[candidate], u)) <= tolerance
+                tracks.iter().all(|k| k.fits(a, candidate, i, u, step))
             });
             if !fits {
                 break;
@@ -411,6 +578,21 @@ fn reduce<T: Copy>(
         a = b;
     }
     kept
+}
+
+/// The size of the union of two sorted index sets.
+fn union_len(a: &[usize], b: &[usize]) -> usize {
+    let (mut i, mut j, mut n) = (0, 0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => (i, j) = (i + 1, j + 1),
+            (Some(x), Some(y)) if x < y => i += 1,
+            (Some(_), None) => i += 1,
+            _ => j += 1,
+        }
+        n += 1;
+    }
+    n
 }
 
 /// Position error a rotation difference causes at unit distance: the angle between the two,
@@ -454,98 +636,6 @@ fn frame_of(t: f32, step: f32) -> Option<u16> {
     (exact && (0.0..=f32::from(u16::MAX)).contains(&k)).then_some(k as u16)
 }
 
-/// One track compressed: keys reduced within `tolerance` (a model-space distance, brought into
-/// the track's own units through the joint's reach and scales), then quantized to 16 bits where
-/// the quantization error at the joint's reach stays within `budget`, else kept as floats.
-fn compress_track(
-    jt: &super::JointTrack,
-    Budget { tolerance, budget }: Budget,
-    frame_secs: Option<f32>,
-    reach: &Reach,
-) -> CompressedTrack {
-    let j = jt.joint;
-    let step = jt.channel.interpolation() == Interpolation::Step;
-    let lever = reach.reach[j].max(f32::MIN_POSITIVE);
-    // Frame numbers on the grid (resampled cubic keys can fall between frames: seconds then).
-    let times_of = |times: &[f32], kept: &[usize]| -> Times {
-        let frames: Option<Vec<u16>> =
-            frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
-        match frames {
-            Some(frames) => Times::Frames(frames),
-            None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
-        }
-    };
-    let (times, keys) = match &jt.channel {
-        Channel::Rotation(track) => {
-            let (times, values) = linear_keys(track);
-            let kept = reduce(
-                &times,
-                &values,
-                step,
-                tolerance / lever,
-                slerp_shortest,
-                rotation_error,
-            );
-            // 16-bit smallest-three: each component within 1.1e-5, the rotation within 3.8e-5
-            // radians.
-            let keys = if 3.8e-5 * lever <= budget {
-                Keys::Rotation16(kept.iter().map(|&i| quantize_rotation(values[i])).collect())
-            } else {
-                Keys::Rotation32(kept.iter().map(|&i| values[i].normalize()).collect())
-            };
-            (times_of(&times, &kept), keys)
-        }
-        Channel::Translation(track) | Channel::Scale(track) => {
-            let (times, values) = linear_keys(track);
-            // Model-space distance per unit of this track's value.
-            let gain = if jt.channel.property() == Property::Translation {
-                reach.parent_scale[j]
-            } else {
-                lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
-            }
-            .max(f32::MIN_POSITIVE);
-            let kept = reduce(
-                &times,
-                &values,
-                step,
-                tolerance / gain,
-                Vec3::lerp,
-                |a, b| a.distance(b),
-            );
-            let (min, max) = kept.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &i| {
-                (lo.min(values[i]), hi.max(values[i]))
-            });
-            let extent = max - min;
-            // Half a step per component.
-            let error16 = (extent / Q16 * 0.5).length() * gain;
-            // 16 bits only where they hold the budget and save bytes (the range costs 24).
-            let keys = if error16 <= budget && RANGE_BYTES + 6 * kept.len() < 12 * kept.len() {
-                Keys::Vector16 {
-                    min,
-                    extent,
-                    keys: kept
-                        .iter()
-                        .map(|&i| {
-                            let r = (values[i] - min) / extent.max(Vec3::splat(f32::MIN_POSITIVE));
-                            [quantize_unit(r.x), quantize_unit(r.y), quantize_unit(r.z)]
-                        })
-                        .collect(),
-                }
-            } else {
-                Keys::Vector32(kept.iter().map(|&i| values[i]).collect())
-            };
-            (times_of(&times, &kept), keys)
-        }
-    };
-    CompressedTrack {
-        joint: j as u16,
-        property: jt.channel.property(),
-        step,
-        times,
-        keys,
-    }
-}
-
 /// A track's share of the error: for key reduction (`tolerance`) and for 16-bit quantization
 /// (`budget`), both model-space distances.
 #[derive(Clone, Copy)]
@@ -554,18 +644,248 @@ struct Budget {
     budget: f32,
 }
 
+/// The clip's tracks as LINEAR (or STEP) keys, grouped by key times and interpolation, each with
+/// its tolerance in its own units.
+fn track_groups(
+    clip: &Clip,
+    share: Budget,
+    reach: &Reach,
+) -> Vec<(Vec<f32>, bool, Vec<TrackKeys>)> {
+    let mut groups: Vec<(Vec<f32>, bool, Vec<TrackKeys>)> = Vec::new();
+    for jt in clip.tracks() {
+        let j = jt.joint;
+        let step = jt.channel.interpolation() == Interpolation::Step;
+        let lever = reach.reach[j].max(f32::MIN_POSITIVE);
+        let (times, keys) = match &jt.channel {
+            Channel::Rotation(track) => {
+                let (times, values) = linear_keys(track);
+                let keys = TrackKeys::Rotation {
+                    joint: j as u32,
+                    values,
+                    tolerance: share.tolerance / lever,
+                    lever,
+                };
+                (times, keys)
+            }
+            Channel::Translation(track) | Channel::Scale(track) => {
+                let (times, values) = linear_keys(track);
+                let scale = jt.channel.property() == Property::Scale;
+                let gain = if scale {
+                    lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
+                } else {
+                    reach.parent_scale[j]
+                }
+                .max(f32::MIN_POSITIVE);
+                let keys = TrackKeys::Vector {
+                    joint: j as u32,
+                    scale,
+                    values,
+                    tolerance: share.tolerance / gain,
+                    gain,
+                };
+                (times, keys)
+            }
+        };
+        match groups
+            .iter_mut()
+            .find(|(t, s, _)| *s == step && *t == times)
+        {
+            Some((_, _, tracks)) => tracks.push(keys),
+            None => groups.push((times, step, vec![keys])),
+        }
+    }
+    groups
+}
+
+/// A group's kept keys, quantized to 16 bits per track where the quantization error at the
+/// joint's reach stays within `budget` (and saves bytes), else kept as floats.
+fn pack_group(
+    times: &[f32],
+    step: bool,
+    tracks: &[TrackKeys],
+    kept: &[usize],
+    frame_secs: Option<f32>,
+    budget: f32,
+) -> CompressedGroup {
+    let frames: Option<Vec<u16>> =
+        frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
+    let times = match frames {
+        Some(frames) => Times::Frames(frames),
+        None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
+    };
+    // Per kind: (joint, 16-bit keys or float keys), 16-bit tracks first.
+    let mut vectors: [Vec<(u32, Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>)>; 2] =
+        [Vec::new(), Vec::new()];
+    let mut rotations: Vec<(u32, Result<Vec<[u16; 4]>, Vec<Quat>>)> = Vec::new();
+    for track in tracks {
+        match track {
+            TrackKeys::Vector {
+                joint,
+                scale,
+                values,
+                gain,
+                ..
+            } => {
+                let (min, max) = kept.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &i| {
+                    (lo.min(values[i]), hi.max(values[i]))
+                });
+                let extent = max - min;
+                // Half a step per component, and 16 bits only where the range (24 bytes) pays.
+                let error16 = (extent / Q16 * 0.5).length() * gain;
+                let keys = if error16 <= budget && RANGE_BYTES + 6 * kept.len() < 12 * kept.len() {
+                    let unit = extent.max(Vec3::splat(f32::MIN_POSITIVE));
+                    Ok((
+                        min,
+                        extent,
+                        kept.iter()
+                            .map(|&i| {
+                                let r = (values[i] - min) / unit;
+                                [quantize_unit(r.x), quantize_unit(r.y), quantize_unit(r.z)]
+                            })
+                            .collect(),
+                    ))
+                } else {
+                    Err(kept.iter().map(|&i| values[i]).collect())
+                };
+                vectors[usize::from(*scale)].push((*joint, keys));
+            }
+            TrackKeys::Rotation {
+                joint,
+                values,
+                lever,
+                ..
+            } => {
+                // 16-bit smallest-three: each component within 1.1e-5, the rotation within
+                // 3.8e-5 radians.
+                let keys = if 3.8e-5 * lever <= budget {
+                    Ok(kept.iter().map(|&i| quantize_rotation(values[i])).collect())
+                } else {
+                    Err(kept.iter().map(|&i| values[i]).collect())
+                };
+                rotations.push((*joint, keys));
+            }
+        }
+    }
+    let n = kept.len();
+    let vector_tracks = |mut list: Vec<(u32, Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>)>| {
+        list.sort_by_key(|(_, k)| k.is_err());
+        let quantized = list.iter().filter(|(_, k)| k.is_ok()).count();
+        let mut v = VectorTracks {
+            joints: list.iter().map(|(j, _)| *j).collect(),
+            quantized,
+            ..VectorTracks::default()
+        };
+        for row in 0..n {
+            for (_, keys) in &list {
+                match keys {
+                    Ok((_, _, q)) => v.q_rows.push(q[row]),
+                    Err(f) => v.f_rows.push(f[row]),
+                }
+            }
+        }
+        for (_, keys) in &list {
+            if let Ok((min, extent, _)) = keys {
+                v.min.push(*min);
+                v.extent.push(*extent);
+            }
+        }
+        v
+    };
+    rotations.sort_by_key(|(_, k)| k.is_err());
+    let mut r = RotationTracks {
+        joints: rotations.iter().map(|(j, _)| *j).collect(),
+        quantized: rotations.iter().filter(|(_, k)| k.is_ok()).count(),
+        ..RotationTracks::default()
+    };
+    for row in 0..n {
+        for (_, keys) in &rotations {
+            match keys {
+                Ok(q) => r.q_rows.push(q[row]),
+                Err(f) => r.f_rows.push(f[row]),
+            }
+        }
+    }
+    let [translations, scales] = vectors;
+    CompressedGroup {
+        times,
+        step,
+        translations: vector_tracks(translations),
+        scales: vector_tracks(scales),
+        rotations: r,
+    }
+}
+
 fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedClip {
     let frame_secs = frame_grid(clip);
+    let mut groups = Vec::new();
+    for (times, step, tracks) in track_groups(clip, share, reach) {
+        // Tracks that hold still or move in a straight line keep their one or two keys in a
+        // group of their own; the others share their reduced key times.
+        // The others are clustered by the keys each would keep alone: a track joins the
+        // cluster whose key set grows least by taking its keys, if the union is at most a
+        // quarter larger than either set; else it starts a cluster. Few clusters keep sampling fast (one lookup each);
+        // similar key sets keep the reduction.
+        let mut simple: Vec<(Vec<usize>, Vec<TrackKeys>)> = Vec::new();
+        let mut clusters: Vec<(Vec<usize>, Vec<TrackKeys>)> = Vec::new();
+        let mut own: Vec<(Vec<usize>, TrackKeys)> = tracks
+            .into_iter()
+            .map(|track| (reduce(&times, std::slice::from_ref(&track), step), track))
+            .collect();
+        own.sort_by_key(|(kept, _)| std::cmp::Reverse(kept.len()));
+        for (kept, track) in own {
+            if kept.len() <= 2 {
+                match simple.iter_mut().find(|(k, _)| *k == kept) {
+                    Some((_, list)) => list.push(track),
+                    None => simple.push((kept, vec![track])),
+                }
+                continue;
+            }
+            let best = clusters
+                .iter()
+                .enumerate()
+                .map(|(c, (set, _))| (c, union_len(set, &kept)))
+                .filter(|&(c, union)| 4 * union <= 5 * clusters[c].0.len().min(kept.len()))
+                .min_by_key(|&(_, union)| union);
+            match best {
+                Some((c, _)) => {
+                    let set = &mut clusters[c].0;
+                    set.extend_from_slice(&kept);
+                    set.sort_unstable();
+                    set.dedup();
+                    clusters[c].1.push(track);
+                }
+                None => clusters.push((kept, vec![track])),
+            }
+        }
+        for (kept, list) in &simple {
+            groups.push(pack_group(
+                &times,
+                step,
+                list,
+                kept,
+                frame_secs,
+                share.budget,
+            ));
+        }
+        for (_, list) in &clusters {
+            let kept = reduce(&times, list, step);
+            groups.push(pack_group(
+                &times,
+                step,
+                list,
+                &kept,
+                frame_secs,
+                share.budget,
+            ));
+        }
+    }
     CompressedClip {
         name: clip.name().to_string(),
         joint_count: clip.joint_count(),
         duration_secs: clip.duration_secs(),
         frame_secs: frame_secs.unwrap_or(0.0),
-        tracks: clip
-            .tracks()
-            .iter()
-            .map(|jt| compress_track(jt, share, frame_secs, reach))
-            .collect(),
+        groups,
+        covers_all: clip.runtime().covers_all(),
         id: next_key_source_id(),
     }
 }

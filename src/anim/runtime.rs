@@ -101,50 +101,102 @@ impl KeyGroup {
 
     fn sample(&self, t: f32, hint: &mut u32, pose: &mut [Transform]) {
         let row = self.locate(t, hint);
-        let (u, v) = (row.u, 1.0 - row.u);
-        let lerp_into = |joints: &[u32], keys: &[Vec3], pose: &mut [Transform], scale: bool| {
-            let n = joints.len();
-            let a = &keys[row.i * n..row.i * n + n];
-            let b = &keys[row.next * n..row.next * n + n];
-            for ((&j, &a), &b) in joints.iter().zip(a).zip(b) {
-                // glam's lerp, as the track sampler computes it.
-                let value = a * v + b * u;
-                let target = &mut pose[j as usize];
-                if scale {
-                    target.scale = value;
-                } else {
-                    target.translation = value;
-                }
-            }
-        };
-        lerp_into(&self.translation_joints, &self.translations, pose, false);
-        lerp_into(&self.scale_joints, &self.scales, pose, true);
+        fn rows<'a, T>(keys: &'a [T], n: usize, row: &Row) -> (&'a [T], &'a [T]) {
+            (
+                &keys[row.i * n..row.i * n + n],
+                &keys[row.next * n..row.next * n + n],
+            )
+        }
+        let (n_t, n_s, n_r) = (
+            self.translation_joints.len(),
+            self.scale_joints.len(),
+            self.rotation_joints.len(),
+        );
+        let interval = row.i.min(self.times.len().saturating_sub(2));
+        Rows {
+            translation_joints: &self.translation_joints,
+            translations: rows(&self.translations, n_t, &row),
+            scale_joints: &self.scale_joints,
+            scales: rows(&self.scales, n_s, &row),
+            rotation_joints: &self.rotation_joints,
+            rotations: rows(&self.rotations, n_r, &row),
+            norm2: rows(&self.rotation_norm2, n_r, &row),
+            xm1: self
+                .rotation_xm1
+                .get(interval * n_r..interval * n_r + n_r)
+                .unwrap_or(&[]),
+            terms: self
+                .rotation_terms
+                .get(interval)
+                .map_or(1, |&t| usize::from(t)),
+        }
+        .interpolate(row.u, row.interpolating, pose);
+    }
+}
 
-        let n = self.rotation_joints.len();
-        let a = &self.rotations[row.i * n..row.i * n + n];
-        if !row.interpolating {
+/// Two rows of a group's keys, ready to interpolate: per kind, the joints and the values at the
+/// interval's start and end (rotations sign-continuous, with their squared lengths, the
+/// interval's `dot - 1` per track and the slerp terms it needs). Raw groups lend their stored
+/// rows; compressed groups their decoded ones.
+pub(crate) struct Rows<'a> {
+    pub translation_joints: &'a [u32],
+    pub translations: (&'a [Vec3], &'a [Vec3]),
+    pub scale_joints: &'a [u32],
+    pub scales: (&'a [Vec3], &'a [Vec3]),
+    pub rotation_joints: &'a [u32],
+    pub rotations: (&'a [Vec4], &'a [Vec4]),
+    pub norm2: (&'a [f32], &'a [f32]),
+    pub xm1: &'a [f32],
+    pub terms: usize,
+}
+
+impl Rows<'_> {
+    /// Writes `start * (1 - u) + end * u` into `pose` (slerp for rotations); the start row alone
+    /// when not `interpolating` (a held key, STEP).
+    pub fn interpolate(&self, u: f32, interpolating: bool, pose: &mut [Transform]) {
+        let v = 1.0 - u;
+        let lerp_into =
+            |joints: &[u32], (a, b): (&[Vec3], &[Vec3]), pose: &mut [Transform], scale: bool| {
+                for ((&j, &a), &b) in joints.iter().zip(a).zip(b) {
+                    // glam's lerp, as the track sampler computes it.
+                    let value = a * v + b * u;
+                    let target = &mut pose[j as usize];
+                    if scale {
+                        target.scale = value;
+                    } else {
+                        target.translation = value;
+                    }
+                }
+            };
+        lerp_into(self.translation_joints, self.translations, pose, false);
+        lerp_into(self.scale_joints, self.scales, pose, true);
+
+        let (a, b) = self.rotations;
+        if !interpolating {
             // Held or STEP: the key itself.
             for (&j, &q) in self.rotation_joints.iter().zip(a) {
                 pose[j as usize].rotation = Quat::from_vec4(q);
             }
             return;
         }
-        let b = &self.rotations[row.next * n..row.next * n + n];
-        let xm1 = &self.rotation_xm1[row.i * n..row.i * n + n];
-        let na = &self.rotation_norm2[row.i * n..row.i * n + n];
-        let nb = &self.rotation_norm2[row.next * n..row.next * n + n];
-        let terms = usize::from(self.rotation_terms[row.i]);
+        let (na, nb) = self.norm2;
         let (ua, ub) = (Vec4::splat(v), Vec4::splat(u));
-        let lanes = |x: &[f32], pad: f32| {
-            let mut l = [pad; 4];
-            l[..x.len()].copy_from_slice(x);
-            Vec4::from(l)
+        // Up to four values in lanes (a whole block without a memcpy call).
+        let lanes = |x: &[f32], pad: f32| match x {
+            &[a, b, c, d] => Vec4::new(a, b, c, d),
+            _ => {
+                let mut l = [pad; 4];
+                for (l, &x) in l.iter_mut().zip(x) {
+                    *l = x;
+                }
+                Vec4::from(l)
+            }
         };
         for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
             let r = k * 4..k * 4 + joints.len();
-            let x = lanes(&xm1[r.clone()], 0.0);
-            let wa = eberly(ua, x, terms);
-            let wb = eberly(ub, x, terms);
+            let x = lanes(&self.xm1[r.clone()], 0.0);
+            let wa = eberly(ua, x, self.terms);
+            let wb = eberly(ub, x, self.terms);
             // |a wa + b wb|^2 from the keys' lengths and dot, four tracks at once: the slerp
             // renormalised without a per-quaternion length.
             let dot = x + Vec4::ONE;

@@ -34,8 +34,8 @@ pub struct PoseArgs {
     /// The scene to show, by name or index (default: the file's default scene).
     #[arg(long)]
     pub scene: Option<String>,
-    /// Play the clips compressed (within 1e-4 of the character's height, as `inspect
-    /// --compression` reports them), as the viewer's "Play compressed clips" does.
+    /// Play the clips compressed (within 1e-4 of the character's height, as inspect's
+    /// compression report gives them), as the viewer's "Play compressed clips" does.
     #[arg(long)]
     pub compressed: bool,
 }

@@ -109,8 +109,8 @@ pub struct RenderArgs {
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<usize>,
     /// What `--color-by displacement` compares with: a palette, or `clips`: the same frame from
-    /// the other clips (compressed ones, or raw ones with --compressed; where the compression
-    /// error lands).
+    /// the other clips (the compressed ones, or the raw ones when playing compressed clips):
+    /// where the compression error lands.
     #[arg(long, value_enum, default_value = "bind")]
     pub compare: CompareArg,
     /// Tone mapping (the Khronos Sample Viewer's choices).
