@@ -697,6 +697,11 @@ fn track_groups(
     groups
 }
 
+/// A vector track's kept keys: 16-bit (range minimum, extent, keys) or floats.
+type VectorKeys = Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>;
+/// A rotation track's kept keys: 16-bit smallest-three or floats.
+type RotationKeys = Result<Vec<[u16; 4]>, Vec<Quat>>;
+
 /// A group's kept keys, quantized to 16 bits per track where the quantization error at the
 /// joint's reach stays within `budget` (and saves bytes), else kept as floats.
 fn pack_group(
@@ -714,9 +719,8 @@ fn pack_group(
         None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
     };
     // Per kind: (joint, 16-bit keys or float keys), 16-bit tracks first.
-    let mut vectors: [Vec<(u32, Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>)>; 2] =
-        [Vec::new(), Vec::new()];
-    let mut rotations: Vec<(u32, Result<Vec<[u16; 4]>, Vec<Quat>>)> = Vec::new();
+    let mut vectors: [Vec<(u32, VectorKeys)>; 2] = [Vec::new(), Vec::new()];
+    let mut rotations: Vec<(u32, RotationKeys)> = Vec::new();
     for track in tracks {
         match track {
             TrackKeys::Vector {
@@ -767,7 +771,7 @@ fn pack_group(
         }
     }
     let n = kept.len();
-    let vector_tracks = |mut list: Vec<(u32, Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>)>| {
+    let vector_tracks = |mut list: Vec<(u32, VectorKeys)>| {
         list.sort_by_key(|(_, k)| k.is_err());
         let quantized = list.iter().filter(|(_, k)| k.is_ok()).count();
         let mut v = VectorTracks {
