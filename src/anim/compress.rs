@@ -305,8 +305,8 @@ impl CompressedClip {
             let inside = |i: usize| i < last && time(i) <= t && t < time(i + 1);
             let i = if inside(h) {
                 h
-            } else if inside(h + 1) {
-                h + 1
+            } else if inside(h.wrapping_add(1)) {
+                h.wrapping_add(1)
             } else {
                 let (mut lo, mut hi) = (0, last);
                 while hi - lo > 1 {
@@ -330,9 +330,11 @@ impl CompressedClip {
             scales: (&cursor.scales[0], &cursor.scales[1]),
             rotation_joints: &group.rotations.joints,
             rotations: (&cursor.rotations[0], &cursor.rotations[1]),
-            norm2: (&cursor.norm2[0], &cursor.norm2[1]),
-            xm1: &cursor.xm1,
-            terms: cursor.terms,
+            slerp: super::runtime::Slerp::Series {
+                norm2: (&cursor.norm2[0], &cursor.norm2[1]),
+                xm1: &cursor.xm1,
+                terms: cursor.terms,
+            },
         }
         .interpolate(u, next != i, pose);
     }
