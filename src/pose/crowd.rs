@@ -40,8 +40,9 @@ pub struct Crowd {
     scratch: Vec<CharacterPose>,
 }
 
-/// Members posed by one task (one scratch pose).
-const BLOCK: usize = 16;
+/// Members posed by one task (one scratch pose). 64 rather than 16: a quarter of the scratch
+/// poses stay in cache (10,000 Fox: 2.3 ms a frame on 2 threads instead of 2.5-2.9).
+const BLOCK: usize = 64;
 
 impl Crowd {
     /// `count` members on a square grid `spacing` apart, blending clips `a` and `b` (indices into
