@@ -376,9 +376,14 @@ impl Character {
         let Some(skin) = instance.skin.and_then(|s| self.skins.get(s)) else {
             return Ok(());
         };
-        // The mesh node's world transform is affine: its inverse too.
-        let mesh_from_world =
-            Mat4::from(glam::Affine3A::from_mat4(self.world_from_mesh(instance, model)).inverse());
+        // The mesh node's world transform is affine: its inverse too (most mesh nodes sit at the
+        // scene's origin: no inverse to take).
+        let world_from_mesh = self.world_from_mesh(instance, model);
+        let mesh_from_world = if world_from_mesh == Mat4::IDENTITY {
+            Mat4::IDENTITY
+        } else {
+            Mat4::from(glam::Affine3A::from_mat4(world_from_mesh).inverse())
+        };
         build_palette_into(model, &skin.skin, mesh_from_world, out)
     }
 

@@ -573,8 +573,8 @@ impl Viewer {
                 let other = request.with_compressed(!self.controls.compressed);
                 self.compare_pose.evaluate(c, &other)
             } else {
-                self.compare_pose.local.clone_from(&self.pose.local);
-                self.compare_pose.compose_local(c, self.controls.compare)
+                self.compare_pose
+                    .compose_local(c, self.pose.local(), self.controls.compare)
             };
             if let Err(e) = compared {
                 log::error!("posing failed: {e}");

@@ -890,7 +890,10 @@ fn clip_sampling_slerps_along_the_arc_as_the_trigonometric_formula() {
             let got = glam::DVec4::from(pose.as_slice()[0].rotation.as_dquat());
             let error = (got - expected).length().min((got + expected).length());
             assert!(error < 1e-6, "{deg} deg at {u}: {error}");
-            assert!((got.length() - 1.0).abs() < 1e-6, "unit without renormalising");
+            assert!(
+                (got.length() - 1.0).abs() < 1e-6,
+                "unit without renormalising"
+            );
         }
     }
 }

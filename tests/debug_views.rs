@@ -198,7 +198,7 @@ fn split_view_compares_the_chosen_palette() {
         viewer.pose.world_positions(c),
         viewer.compare_pose.world_positions(c)
     );
-    assert_eq!(viewer.compare_pose.local, viewer.pose.local);
+    assert_eq!(viewer.compare_pose.local(), viewer.pose.local());
 }
 
 #[test]

@@ -91,7 +91,7 @@ fn the_blend_slider_sets_the_weight_and_the_pose_follows() {
     let viewer = h.state_mut();
     viewer.advance(0.3);
     viewer.pose_frame();
-    let blended = viewer.pose.local.clone();
+    let blended = viewer.pose.local().clone();
     let walk = viewer.controls.blend_b;
     let ratio =
         viewer.time_secs() / viewer.character.clips[viewer.controls.blend_a].duration_secs();
@@ -103,7 +103,7 @@ fn the_blend_slider_sets_the_weight_and_the_pose_follows() {
             &skinscope::pose::PoseRequest::clip(walk, walk_time),
         )
         .unwrap();
-    for (a, b) in blended.as_slice().iter().zip(alone.local.as_slice()) {
+    for (a, b) in blended.as_slice().iter().zip(alone.local().as_slice()) {
         assert!(a.translation.abs_diff_eq(b.translation, 1e-5));
         assert!(
             a.rotation.abs_diff_eq(b.rotation, 1e-4) || a.rotation.abs_diff_eq(-b.rotation, 1e-4)

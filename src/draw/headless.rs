@@ -167,8 +167,7 @@ pub fn render_frame(
                 .with_compressed(!request.pose.compressed);
             compare.evaluate(character, &other)
         } else {
-            compare.local.clone_from(&pose.local);
-            compare.compose_local(character, request.compare)
+            compare.compose_local(character, pose.local(), request.compare)
         }
         .map_err(|e| e.to_string())?;
         let colors =

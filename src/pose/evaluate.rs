@@ -32,9 +32,23 @@ enum Layer {
     Other,
 }
 
+impl Layer {
+    /// Whether a pose in this state is at rest wherever the clip with id `clip` drives nothing.
+    fn at_rest_outside(self, clip: u64) -> bool {
+        match self {
+            Layer::Rest => true,
+            Layer::Sampled(id) => id == clip,
+            Layer::Other => false,
+        }
+    }
+}
+
 /// A character's pose and palettes for one frame.
 pub struct CharacterPose {
-    pub local: LocalPose,
+    /// The frame's local pose (`local()`); set from outside only through `compose_local`.
+    local: LocalPose,
+    /// What `local` holds where its clip drives nothing (see `Layer`).
+    local_state: Layer,
     pub model: ModelPose,
     layer_a: LocalPose,
     layer_b: LocalPose,
@@ -72,6 +86,7 @@ impl CharacterPose {
         }
         Self {
             local: LocalPose::rest(&c.skeleton),
+            local_state: Layer::Rest,
             model: ModelPose::new(&c.skeleton),
             layer_a: LocalPose::rest(&c.skeleton),
             layer_b: LocalPose::rest(&c.skeleton),
@@ -117,17 +132,25 @@ impl CharacterPose {
     fn sample_raw(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         let Some(main) = request.clip.filter(|m| m.clip < c.clips.len()) else {
             self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
+            self.local_state = Layer::Rest;
             return Ok(());
         };
         let time_a = clip_time(c, main, request.wrap);
         let Some(blend) = request.blend.filter(|b| b.b < c.clips.len()) else {
             let data = &c.clips[main.clip];
             let cursor = &mut self.cursors[main.clip];
-            return match data.compressed.as_ref().filter(|_| request.compressed) {
-                Some(packed) => {
-                    anim::sample_compressed(&c.skeleton, packed, time_a, cursor, &mut self.local)
-                }
-                None => anim::sample_clip(&c.skeleton, &data.clip, time_a, cursor, &mut self.local),
+            let local = &mut self.local;
+            if let Some(packed) = data.compressed.as_ref().filter(|_| request.compressed) {
+                self.local_state = Layer::Other;
+                return anim::sample_compressed(&c.skeleton, packed, time_a, cursor, local);
+            }
+            // Sampled from this clip last frame (or at rest): at rest wherever it drives nothing.
+            let at_rest_elsewhere = self.local_state.at_rest_outside(data.clip.id());
+            self.local_state = Layer::Sampled(data.clip.id());
+            return if at_rest_elsewhere {
+                anim::sample_clip_over(&c.skeleton, &data.clip, time_a, cursor, local)
+            } else {
+                anim::sample_clip(&c.skeleton, &data.clip, time_a, cursor, local)
             };
         };
         let duration_a = c.clips[main.clip].duration_secs();
@@ -184,11 +207,7 @@ impl CharacterPose {
         let clip = &data.clip;
         // A layer last sampled from this clip (or at rest) is at rest wherever the clip drives
         // nothing: the rest pose need not be laid down again.
-        let at_rest_elsewhere = match *state {
-            Layer::Rest => true,
-            Layer::Sampled(id) => id == clip.id(),
-            Layer::Other => false,
-        };
+        let at_rest_elsewhere = state.at_rest_outside(clip.id());
         *state = Layer::Sampled(clip.id());
         if at_rest_elsewhere {
             anim::sample_clip_over(&c.skeleton, clip, time_secs, cursor, out)
@@ -216,6 +235,7 @@ impl CharacterPose {
         ];
         // The weights sum to one, so the rest-pose fallback is never taken; layer A has the
         // right length for it.
+        self.local_state = Layer::Other;
         anim::blend_poses(&layers, &self.layer_a, &mut self.local)
     }
 
@@ -282,9 +302,21 @@ impl CharacterPose {
         )
     }
 
-    /// Composes an already-set `local` pose (a copy of another pose's, say) under `mode`: what
-    /// the split view and the displacement colours compare with.
-    pub fn compose_local(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
+    /// The frame's local pose (`parent_from_joint` per joint), as sampled and blended.
+    pub fn local(&self) -> &LocalPose {
+        &self.local
+    }
+
+    /// Composes `local` (another pose's, say) under `mode`: what the split view and the
+    /// displacement colours compare with.
+    pub fn compose_local(
+        &mut self,
+        c: &Character,
+        local: &LocalPose,
+        mode: PaletteMode,
+    ) -> Result<(), PoseError> {
+        self.local.clone_from(local);
+        self.local_state = Layer::Other;
         self.compose(c, mode)
     }
 

@@ -531,7 +531,7 @@ fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {
         },
     );
     if let Some(j) = *selected {
-        let local = viewer.pose.local.as_slice().get(j);
+        let local = viewer.pose.local().as_slice().get(j);
         let model = viewer.pose.model.as_slice().get(j);
         if let (Some(l), Some(m)) = (local, model) {
             ui.label(RichText::new(&skeleton.names()[j]).strong());
