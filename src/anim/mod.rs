@@ -14,8 +14,13 @@
 //! One frame is a chain of stages, each borrowing its inputs and writing a caller-owned output:
 //!
 //! ```text
-//! sample_clip -> blend_poses -> local_to_model -> build_palette
+//! sample_clip (or sample_compressed) -> blend_poses -> local_to_model -> build_palette
 //! ```
+//!
+//! Where things live: clip.rs (tracks and clips, validated), runtime.rs (a clip's keys laid out
+//! for sampling), cursor.rs (the per-clip sampling context and whole-clip sampling), sample.rs
+//! (one track, and the slerp), compress.rs (compressed clips with a measured error bound),
+//! pose.rs (blend, local-to-model, palettes), skeleton.rs, playback.rs, morph.rs.
 
 mod clip;
 mod compress;
