@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::compress::GroupCursor;
 use super::pose::check_len;
 use super::sample::sample_track;
-use super::{Channel, Clip, CompressedClip, LocalPose, PoseError, Skeleton};
+use super::{Channel, Clip, CompressedClip, LocalPose, PoseError, Skeleton, Transform};
 
 /// A fresh identity for a set of keys (a clip or a compressed clip); clones share it, as they
 /// share their keys.
@@ -75,17 +75,33 @@ pub fn sample_clip(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
+    prepare(skeleton, clip.joint_count(), out, cursor, clip.id(), || {
+        ClipCursor::new(clip)
+    })?;
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice());
+    Ok(())
+}
+
+/// Checks the buffers' sizes, makes `cursor` afresh if it was made for other keys (the viewer
+/// switched between raw and compressed clips: the only allocation sampling can make), and lays
+/// down the rest pose unless the clip drives every property of every joint.
+fn prepare(
+    skeleton: &Skeleton,
+    clip_joints: usize,
+    out: &mut LocalPose,
+    cursor: &mut ClipCursor,
+    source: u64,
+    make: impl FnOnce() -> ClipCursor,
+) -> Result<(), PoseError> {
     check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    if cursor.source != clip.id() {
-        // Another clip's context (the viewer switched between raw and compressed clips): made
-        // afresh, the only allocation sampling can make.
-        *cursor = ClipCursor::new(clip);
+    check_len("clip joints", skeleton.joint_count(), clip_joints)?;
+    if cursor.source != source {
+        *cursor = make();
     }
     if !cursor.covers_all {
         out.as_mut_slice().copy_from_slice(skeleton.rest());
     }
-    sample_clip_over(skeleton, clip, time_secs, cursor, out)
+    Ok(())
 }
 
 /// `sample_clip` over a pose already at rest wherever `clip` drives nothing (the rest pose, or
@@ -100,9 +116,15 @@ pub fn sample_clip_over(
     check_len("sampled pose", skeleton.joint_count(), out.len())?;
     check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
     if cursor.source != clip.id() {
-        *cursor = ClipCursor::new(clip);
+        // Made afresh: its `covers_all` may not hold for `out`, so the rest pose goes down too.
+        return sample_clip(skeleton, clip, time_secs, cursor, out);
     }
-    let pose = out.as_mut_slice();
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice());
+    Ok(())
+}
+
+/// Every track of a raw clip into `pose` (sized and checked by the caller).
+fn sample_raw(clip: &Clip, time_secs: f32, cursor: &mut ClipCursor, pose: &mut [Transform]) {
     // Clip::new checked every joint against the clip's joint count, equal to the pose's.
     let runtime = clip.runtime();
     runtime.sample_groups(time_secs, &mut cursor.hints, pose);
@@ -115,7 +137,6 @@ pub fn sample_clip_over(
             Channel::Scale(t) => target.scale = sample_track(t, time_secs, hint),
         }
     }
-    Ok(())
 }
 
 /// Samples a compressed clip at `time_secs` into `out`, as `sample_clip` samples a raw one.
@@ -126,15 +147,15 @@ pub fn sample_compressed(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
-    check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    if cursor.source != clip.source_id() {
-        *cursor = ClipCursor::for_compressed(clip);
-    }
+    prepare(
+        skeleton,
+        clip.joint_count(),
+        out,
+        cursor,
+        clip.source_id(),
+        || ClipCursor::for_compressed(clip),
+    )?;
     let pose = out.as_mut_slice();
-    if !cursor.covers_all {
-        pose.copy_from_slice(skeleton.rest());
-    }
     // CompressedClip's joints come from a validated clip of the same joint count.
     for (g, group) in cursor.groups.iter_mut().enumerate() {
         clip.sample_group(g, time_secs, group, pose);
