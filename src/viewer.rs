@@ -609,6 +609,7 @@ impl Viewer {
             self.window_requests.push(WindowRequest::FrameCamera);
         }
         if let Some(crowd) = self.crowd.as_mut() {
+            crowd.compressed = self.controls.compressed;
             crowd.update(c, self.crowd_clock);
         }
     }

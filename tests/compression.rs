@@ -331,3 +331,38 @@ fn inspect_reports_each_clip_compressed() {
     let (code, _, _) = common::skinscope(&["inspect", file, "--tolerance", "0.002"]);
     assert_ne!(code, 0);
 }
+
+#[test]
+fn every_posing_command_plays_compressed_clips() {
+    // `pose --compressed` against `pose`: the posed vertices move, by no more than the bound
+    // (1e-4 of CesiumMan's 1.51 height) with room for a vertex blending joints measured apart.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/CesiumMan/CesiumMan.glb");
+    let file = file.to_str().unwrap();
+    let dir = common::temp_dir("compressed_pose");
+    let vertices = |extra: &[&str]| {
+        let out = dir.join(format!("posed{}.obj", extra.len()));
+        let out_s = out.to_str().unwrap();
+        let mut args = vec!["pose", file, "--time", "0.7", "--out", out_s];
+        args.extend_from_slice(extra);
+        let (code, _, err) = common::skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("v "))
+            .map(|l| {
+                let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                Vec3::new(v[0], v[1], v[2])
+            })
+            .collect::<Vec<_>>()
+    };
+    let (raw, packed) = (vertices(&[]), vertices(&["--compressed"]));
+    assert_eq!(raw.len(), packed.len());
+    let worst = raw
+        .iter()
+        .zip(&packed)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    assert!(worst > 0.0, "the compressed clip is played");
+    assert!(worst <= 2.0 * 1.51e-4, "{worst}");
+}

@@ -233,7 +233,18 @@ impl RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    let posing = args.pose.load()?;
+    let mut posing = args.pose.load()?;
+    if matches!(args.compare, CompareArg::Clips)
+        && posing
+            .character
+            .clips
+            .iter()
+            .any(|k| k.compressed.is_none())
+    {
+        // Comparing with the compressed clips needs them, --compressed or not.
+        let settings = skinscope::pose::compression_settings(&posing.character, None);
+        skinscope::pose::compress_clips(&mut posing.character, &settings);
+    }
     let character = &posing.character;
     // Notes (glTF's rules the file relies on) are for `inspect`; warnings, once each.
     for w in &character.warnings {

@@ -242,6 +242,7 @@ fn render_crowd(
     let one = rest_bounds(character);
     let footprint = (one.1 - one.0).max_element().max(1e-3);
     let mut crowd = Crowd::new(character, members, (a, b), footprint * 1.2);
+    crowd.compressed = request.pose.compressed;
     let start = std::time::Instant::now();
     crowd.update(character, time_secs);
     let pose_ms = start.elapsed().as_secs_f64() * 1000.0;

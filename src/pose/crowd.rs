@@ -36,6 +36,8 @@ pub struct Crowd {
     /// Instance `i`'s weights within a member's: `morph_base[i]..morph_base[i + 1]`.
     pub morph_base: Vec<u32>,
     instances: usize,
+    /// Sample the clips' compressed keys where they have them (`PoseRequest::compressed`).
+    pub compressed: bool,
     /// One pose scratch per block of members, made once: a frame allocates nothing.
     scratch: Vec<CharacterPose>,
 }
@@ -77,6 +79,7 @@ impl Crowd {
             morph_stride: template.morph.weights.len().max(1),
             morph_base: template.morph.base.clone(),
             instances: c.instances.len(),
+            compressed: false,
             scratch: (0..count.div_ceil(BLOCK))
                 .map(|_| CharacterPose::new(c))
                 .collect(),
@@ -109,6 +112,7 @@ impl Crowd {
         let instances = self.instances;
         let palette_len = self.palette_len;
         let stride = self.morph_stride;
+        let compressed = self.compressed;
         self.palette
             .par_chunks_mut(palette_len * BLOCK)
             .zip(
@@ -133,7 +137,9 @@ impl Crowd {
                     } else {
                         0.0
                     };
-                    let request = PoseRequest::clip(a, ratio * da).with_blend(b, m.weight);
+                    let request = PoseRequest::clip(a, ratio * da)
+                        .with_blend(b, m.weight)
+                        .with_compressed(compressed);
                     // Written straight into the crowd's arrays; a member that fails to pose (it
                     // cannot: the buffers were sized from this character) keeps its last frame.
                     if pose
