@@ -1,14 +1,16 @@
 //! Compressed clips with a measured error bound (ozz-animation's and ACL's approach).
 //!
 //! A clip is compressed in three steps, each under a tolerance measured where it matters: the
-//! position error of virtual vertices `distance` away from each joint, in the skeleton's model
-//! space, through the whole hierarchy.
+//! position error of virtual vertices `distances[joint]` away from each joint, in the skeleton's
+//! model space, through the whole hierarchy.
 //!
-//! 1. **Key reduction**: per track, a key is dropped when the track interpolated without it stays
-//!    within the track's share of the tolerance at every source key (a greedy line fit). A joint's
-//!    share comes from its reach: a rotation error of `a` radians moves the joint's farthest
-//!    virtual vertex (`distance` past its farthest descendant in the rest pose) by up to `reach *
-//!    a`. CUBICSPLINE tracks are first resampled as LINEAR keys (four per source interval).
+//! 1. **Key reduction**: a key is dropped when the tracks interpolated without it stay within
+//!    their share of the tolerance at every source key (a greedy line fit). A joint's share comes
+//!    from its reach: a rotation error of `a` radians moves the farthest virtual vertex it carries
+//!    (its own, or a descendant's past that descendant, in the rest pose) by up to `reach * a`.
+//!    Tracks that hold still keep one key, tracks moving in a straight line two; the others are
+//!    clustered by the keys each would keep alone, and a cluster shares its reduced key times.
+//!    CUBICSPLINE tracks are first resampled as LINEAR keys (four per source interval).
 //! 2. **Quantization**: translations and scales as 16-bit fractions of the track's range,
 //!    rotations as the three smallest components in 16 bits each plus the index of the largest
 //!    (8 bytes a key; the largest is rebuilt from unit length).
@@ -20,14 +22,15 @@
 //! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
 //! are), else f32 seconds; a track whose lever arm would show 16-bit steps keeps float keys.
 //!
-//! A compressed clip is sampled by the same context as a raw one (`ClipCursor`,
-//! `sample_compressed`): keys are decoded only when a track crosses into a new interval.
+//! Each cluster's keys are stored key-major, like a raw clip's groups (runtime.rs). A sampling
+//! context (`ClipCursor::for_compressed`, `sample_compressed`) keeps each cluster's two rows
+//! decoded and decodes one row when playback crosses a key, then interpolates as the raw
+//! sampler does (`Rows`).
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use super::cursor::next_key_source_id;
-use super::sample::sample_track;
-use super::sample::slerp_terms;
+use super::sample::{sample_track, slerp_terms};
 use super::{
     Channel, Clip, ClipCursor, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track,
     local_to_model, sample_clip, slerp_shortest,
@@ -261,22 +264,6 @@ impl CompressedClip {
 
     pub(crate) fn covers_all(&self) -> bool {
         self.covers_all
-    }
-
-    /// (keys, translation, scale, rotation tracks, 16-bit rotations) per group: for tests and notes.
-    pub fn describe(&self) -> Vec<(usize, usize, usize, usize, usize)> {
-        self.groups
-            .iter()
-            .map(|g| {
-                (
-                    g.times.len(),
-                    g.translations.joints.len(),
-                    g.scales.joints.len(),
-                    g.rotations.joints.len(),
-                    g.rotations.quantized,
-                )
-            })
-            .collect()
     }
 
     pub(crate) fn group_count(&self) -> usize {
