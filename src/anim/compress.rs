@@ -10,7 +10,8 @@
 //!    (its own, or a descendant's past that descendant, in the rest pose) by up to `reach * a`.
 //!    Tracks that hold still keep one key, tracks moving in a straight line two; the others are
 //!    clustered by the keys each would keep alone, and a cluster shares its reduced key times.
-//!    CUBICSPLINE tracks are first resampled as LINEAR keys (four per source interval).
+//!    CUBICSPLINE tracks are first resampled as LINEAR keys (8 per source interval, twice as many
+//!    at each retry).
 //! 2. **Quantization**: translations and scales as 16-bit fractions of the track's range,
 //!    rotations as the three smallest components in 16 bits each plus the index of the largest
 //!    (8 bytes a key; the largest is rebuilt from unit length).
@@ -460,19 +461,22 @@ fn reach(skeleton: &Skeleton, distances: &[f32]) -> Reach {
     }
 }
 
-/// A track as LINEAR (or STEP) keys: times and values; cubic splines resampled four times per
+/// A track as LINEAR (or STEP) keys: times and values; cubic splines resampled `steps` times per
 /// interval.
-fn linear_keys<T: super::Interpolate + super::TrackValue>(track: &Track<T>) -> (Vec<f32>, Vec<T>) {
+fn linear_keys<T: super::Interpolate + super::TrackValue>(
+    track: &Track<T>,
+    steps: usize,
+) -> (Vec<f32>, Vec<T>) {
     match track.interpolation() {
         Interpolation::Step | Interpolation::Linear => {
             (track.times().to_vec(), track.values().to_vec())
         }
         Interpolation::CubicSpline => {
             let times = track.times();
-            let mut out_t = Vec::with_capacity(times.len() * 4);
+            let mut out_t = Vec::with_capacity(times.len() * steps);
             for w in times.windows(2) {
-                for s in 0..4 {
-                    out_t.push(w[0] + (w[1] - w[0]) * s as f32 / 4.0);
+                for s in 0..steps {
+                    out_t.push(w[0] + (w[1] - w[0]) * s as f32 / steps as f32);
                 }
             }
             out_t.push(*times.last().unwrap_or(&0.0));
@@ -626,11 +630,13 @@ fn frame_of(t: f32, step: f32) -> Option<u16> {
 }
 
 /// A track's share of the error: for key reduction (`tolerance`) and for 16-bit quantization
-/// (`budget`), both model-space distances.
+/// (`budget`), both model-space distances; and how finely cubic splines are resampled (LINEAR
+/// keys per source interval, before reduction).
 #[derive(Clone, Copy)]
 struct Budget {
     tolerance: f32,
     budget: f32,
+    cubic_steps: usize,
 }
 
 /// The clip's tracks as LINEAR (or STEP) keys, grouped by key times and interpolation, each with
@@ -647,7 +653,7 @@ fn track_groups(
         let lever = reach.reach[j].max(f32::MIN_POSITIVE);
         let (times, keys) = match &jt.channel {
             Channel::Rotation(track) => {
-                let (times, values) = linear_keys(track);
+                let (times, values) = linear_keys(track, share.cubic_steps);
                 let keys = TrackKeys::Rotation {
                     joint: j as u32,
                     values,
@@ -657,7 +663,7 @@ fn track_groups(
                 (times, keys)
             }
             Channel::Translation(track) | Channel::Scale(track) => {
-                let (times, values) = linear_keys(track);
+                let (times, values) = linear_keys(track, share.cubic_steps);
                 let scale = jt.channel.property() == Property::Scale;
                 let gain = if scale {
                     lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
@@ -962,10 +968,12 @@ pub fn compress_clip(
     let reach = reach(skeleton, &settings.distances);
     // First try: half the tolerance for key reduction, and 16-bit keys wherever their worst
     // step at the joint's reach is within the whole tolerance. While the measured error is over,
-    // both shares halve: fewer keys dropped, more tracks kept as floats.
+    // both shares halve (fewer keys dropped, more tracks kept as floats) and cubic splines are
+    // resampled twice as finely.
     let mut share = Budget {
         tolerance: 0.5 * settings.tolerance,
         budget: settings.tolerance,
+        cubic_steps: 8,
     };
     let mut compressed = compress_with_share(clip, share, &reach);
     let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
@@ -975,6 +983,7 @@ pub fn compress_clip(
         }
         share.tolerance *= 0.5;
         share.budget *= 0.5;
+        share.cubic_steps = (share.cubic_steps * 2).min(256);
         compressed = compress_with_share(clip, share, &reach);
         error = measure_error(skeleton, clip, &compressed, &settings.distances);
     }
