@@ -1,4 +1,5 @@
-//! Sampling one track, and the slerp every sampler uses (whole clips: cursor.rs).
+//! Sampling one track, and Eberly's slerp (whole clips: cursor.rs; raw clips slerp along arcs
+//! worked out once, runtime.rs; compressed clips use the polynomial here).
 //!
 //! Interval lookup is a binary search, short-cut by a per-track hint: forward playback finds the
 //! next interval in O(1) (the hint's interval or the one after it). Outside its keyed range a
@@ -9,8 +10,8 @@
 //! flipped into the start key's hemisphere). glTF defines LINEAR rotation as slerp and the Khronos
 //! viewer and three.js use it; nlerp is cheaper but runs up to ~1.3 degrees off mid-way through a
 //! 100-degree key interval. The slerp here is Eberly's polynomial form: as exact as the
-//! trigonometric one in f32, without its acos and sines. Blending layers (pose.rs) uses nlerp,
-//! where weights are not times.
+//! trigonometric one in f32, without its acos and sines, for keys met as they come. Blending
+//! layers (pose.rs) uses nlerp, where weights are not times.
 
 use glam::{Quat, Vec3, Vec4};
 
