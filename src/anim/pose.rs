@@ -310,14 +310,10 @@ pub fn build_palette_into(
     out: &mut [Mat4],
 ) -> Result<(), PoseError> {
     check_len("skin palette", skin.len(), out.len())?;
-    if let Some(&bad) = skin
-        .joints()
-        .iter()
-        .find(|&&j| usize::from(j) >= model.len())
-    {
+    if skin.needs_joints() > model.len() {
         return Err(PoseError::LengthMismatch {
             what: "model pose",
-            expected: usize::from(bad) + 1,
+            expected: skin.needs_joints(),
             actual: model.len(),
         });
     }

@@ -149,6 +149,8 @@ pub struct Skin {
     /// The same matrices as affine 3x4 when every one is affine (always, for files the strict
     /// importer accepts): the palette is then built with cheaper affine products.
     joint_from_bind_affine: Option<Vec<Affine3A>>,
+    /// The joint count a model pose needs to hold every joint of this skin.
+    needs_joints: usize,
 }
 
 impl Skin {
@@ -178,7 +180,7 @@ impl Skin {
             return Err(SkinError::NonFiniteInverseBind { palette_index });
         }
         // Skeleton::new caps the joint count at u16::MAX + 1, so every index fits.
-        let joints = joints.into_iter().map(|j| j as u16).collect();
+        let joints: Vec<u16> = joints.into_iter().map(|j| j as u16).collect();
         let joint_from_bind_affine = joint_from_bind
             .iter()
             .all(|m| m.row(3) == glam::Vec4::W)
@@ -188,11 +190,22 @@ impl Skin {
                     .map(|m| Affine3A::from_mat4(*m))
                     .collect()
             });
+        let needs_joints = joints
+            .iter()
+            .map(|&j| usize::from(j) + 1)
+            .max()
+            .unwrap_or(0);
         Ok(Self {
             joints,
             joint_from_bind,
             joint_from_bind_affine,
+            needs_joints,
         })
+    }
+
+    /// One more than the largest skeleton joint the skin uses (0 for an empty skin).
+    pub fn needs_joints(&self) -> usize {
+        self.needs_joints
     }
 
     /// A skin over every joint of `skeleton`, in skeleton order.
