@@ -424,3 +424,20 @@ fn browse_without_a_desktop_portal_says_why() {
             .is_none()
     );
 }
+
+#[test]
+fn the_panel_plays_compressed_clips_and_compares_them() {
+    let viewer = Viewer::new(builtin::character().unwrap(), None);
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    h.run();
+    assert!(!h.state().pose_request().compressed);
+    h.get_by_label("Play compressed clips").click();
+    h.run();
+    let v = h.state();
+    assert!(v.pose_request().compressed);
+    assert!(v.character.clips.iter().all(|k| k.compressed.is_some()));
+    // The other switch now names the raw clips, and turns the comparison on them.
+    h.get_by_label("Compare with the raw clips").click();
+    h.run();
+    assert!(h.state().controls.compare_clips);
+}
