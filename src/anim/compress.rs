@@ -31,7 +31,7 @@
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use super::cursor::next_key_source_id;
-use super::sample::{sample_track, slerp_terms};
+use super::sample::{locate_key, sample_track, slerp_terms};
 use super::{
     Channel, Clip, ClipCursor, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track,
     local_to_model, sample_clip, slerp_shortest,
@@ -281,34 +281,18 @@ impl CompressedClip {
     ) {
         let group = &self.groups[g];
         let times = &group.times;
-        let time = |i: usize| times.at(i, self.frame_secs);
-        let last = times.len() - 1;
-        // Where t falls: hold the first or last key, or interpolate from row i.
-        let (i, next, u) = if t.is_nan() || t <= time(0) {
-            (0, 0, 0.0)
-        } else if t >= time(last) {
-            (last, last, 0.0)
+        let at = locate_key(
+            times.len(),
+            |i| times.at(i, self.frame_secs),
+            t,
+            &mut cursor.hint,
+            None,
+        );
+        let i = at.i as usize;
+        let (next, u) = if at.hold || group.step {
+            (i, 0.0)
         } else {
-            let h = cursor.rows.0;
-            let inside = |i: usize| i < last && time(i) <= t && t < time(i + 1);
-            let i = if inside(h) {
-                h
-            } else if inside(h.wrapping_add(1)) {
-                h.wrapping_add(1)
-            } else {
-                let (mut lo, mut hi) = (0, last);
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    if time(mid) <= t { lo = mid } else { hi = mid }
-                }
-                lo
-            };
-            if group.step {
-                (i, i, 0.0)
-            } else {
-                let (t0, t1) = (time(i), time(i + 1));
-                (i, i + 1, (t - t0) / (t1 - t0))
-            }
+            (i + 1, at.u)
         };
         cursor.decode(group, i, next);
         super::runtime::Rows {
@@ -334,6 +318,8 @@ impl CompressedClip {
 pub(crate) struct GroupCursor {
     /// The decoded rows (`usize::MAX` before the first sample).
     rows: (usize, usize),
+    /// The interval the last sample fell in (`locate_key`'s hint).
+    hint: u32,
     translations: [Vec<Vec3>; 2],
     scales: [Vec<Vec3>; 2],
     rotations: [Vec<Vec4>; 2],
@@ -352,6 +338,7 @@ impl GroupCursor {
         );
         Self {
             rows: (usize::MAX, usize::MAX),
+            hint: 0,
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
             rotations: [vec![Vec4::W; r], vec![Vec4::W; r]],

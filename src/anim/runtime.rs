@@ -14,7 +14,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::sample::eberly;
+use super::sample::{eberly, locate_key};
 use super::{Channel, Interpolation, JointTrack, Transform};
 
 /// Tracks sharing key times and interpolation.
@@ -48,53 +48,26 @@ struct Row {
 }
 
 impl KeyGroup {
-    /// Largest `i` with `times[i] <= t`, given `times[0] < t < times[last]`: first a guess from
-    /// the mean key spacing (right at once for the evenly keyed clips exporters write, wherever
-    /// the playhead jumped), then the hint and the interval after it (forward playback), then a
-    /// binary search.
-    #[inline]
-    fn interval(&self, t: f32, hint: usize) -> usize {
-        let times = &self.times;
-        let last = times.len() - 1;
-        let inside = |i: usize| i < last && times[i] <= t && t < times[i + 1];
-        let guess = (((t - times[0]) * self.inv_mean_step) as usize).min(last - 1);
-        if inside(guess) {
-            guess
-        } else if inside(hint) {
-            hint
-        } else if inside(hint + 1) {
-            hint + 1
-        } else {
-            times.partition_point(|&k| k <= t) - 1
-        }
-    }
-
+    /// Where `t` falls: `locate_key` with a first guess from the mean key spacing (right at once
+    /// for the evenly keyed clips exporters write, wherever the playhead jumped).
     fn locate(&self, t: f32, hint: &mut u32) -> Row {
         let times = &self.times;
-        let last = times.len() - 1;
-        let hold = |i: usize| Row {
-            i,
-            next: i,
-            u: 0.0,
-            interpolating: false,
-        };
-        if t.is_nan() || t <= times[0] {
-            *hint = 0;
-            return hold(0);
-        }
-        if t >= times[last] {
-            *hint = last as u32;
-            return hold(last);
-        }
-        let i = self.interval(t, *hint as usize);
-        *hint = i as u32;
-        if self.step {
-            return hold(i);
+        // A saturating cast: out-of-range guesses fail locate_key's check.
+        let guess = ((t - times[0]) * self.inv_mean_step) as usize;
+        let at = locate_key(times.len(), |i| times[i], t, hint, Some(guess));
+        let i = at.i as usize;
+        if at.hold || self.step {
+            return Row {
+                i,
+                next: i,
+                u: 0.0,
+                interpolating: false,
+            };
         }
         Row {
             i,
             next: i + 1,
-            u: (t - times[i]) / (times[i + 1] - times[i]),
+            u: at.u,
             interpolating: true,
         }
     }

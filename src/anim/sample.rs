@@ -145,61 +145,65 @@ pub fn slerp_shortest(a: Quat, b: Quat, u: f32) -> Quat {
     Quat::from_vec4(a * w.x + b * w.y).normalize()
 }
 
-/// Index `i` of the interval `[times[i], times[i+1])` holding `t`, given
-/// `times[0] < t < times[last]`; `hint` is read first and updated.
-fn find_interval(times: &[f32], t: f32, hint: &mut u32) -> usize {
-    let h = *hint as usize;
-    let i = if h + 1 < times.len() && times[h] <= t && t < times[h + 1] {
-        h
-    } else if h + 2 < times.len() && times[h + 1] <= t && t < times[h + 2] {
-        h + 1
-    } else {
-        // Largest i with times[i] <= t; t > times[0] so the point is at least 1.
-        times.partition_point(|&k| k <= t) - 1
-    };
-    *hint = i as u32;
-    i
-}
-
 /// Where a time falls among a track's keys: hold key `i` (`hold`), or interpolate from key `i`
 /// to `i + 1` at `u` in [0, 1) over an interval of `dt` seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct KeyPosition {
-    i: u32,
-    u: f32,
-    dt: f32,
-    hold: bool,
+pub(crate) struct KeyPosition {
+    pub i: u32,
+    pub u: f32,
+    pub dt: f32,
+    pub hold: bool,
 }
 
-/// Locates `time_secs` among `times` (clamping outside them), using and updating `hint`.
-fn locate(times: &[f32], time_secs: f32, hint: &mut u32) -> KeyPosition {
-    let last = times.len() - 1;
-    // NaN holds the first key too.
-    if time_secs.is_nan() || time_secs <= times[0] {
+/// Locates `t` among `len` strictly increasing key times `time(i)`, clamping outside them (NaN
+/// holds the first key), with every sampler's lookup: a `guess` if the caller has one (the raw
+/// clips' mean key spacing), then `hint` and the interval after it (forward playback), then a
+/// binary search. `hint` is updated.
+#[inline]
+pub(crate) fn locate_key(
+    len: usize,
+    time: impl Fn(usize) -> f32,
+    t: f32,
+    hint: &mut u32,
+    guess: Option<usize>,
+) -> KeyPosition {
+    let last = len - 1;
+    let hold = |i: usize| KeyPosition {
+        i: i as u32,
+        u: 0.0,
+        dt: 0.0,
+        hold: true,
+    };
+    if t.is_nan() || t <= time(0) {
         *hint = 0;
-        return KeyPosition {
-            i: 0,
-            u: 0.0,
-            dt: 0.0,
-            hold: true,
-        };
+        return hold(0);
     }
-    if time_secs >= times[last] {
+    if t >= time(last) {
         *hint = last as u32;
-        return KeyPosition {
-            i: last as u32,
-            u: 0.0,
-            dt: 0.0,
-            hold: true,
-        };
+        return hold(last);
     }
-    let i = find_interval(times, time_secs, hint);
-    let (t0, t1) = (times[i], times[i + 1]);
-    let dt = t1 - t0;
+    // Here time(0) < t < time(last): the interval holding t exists.
+    let inside = |i: usize| i < last && time(i) <= t && t < time(i + 1);
+    let h = *hint as usize;
+    let i = match guess {
+        Some(g) if inside(g) => g,
+        _ if inside(h) => h,
+        _ if inside(h + 1) => h + 1,
+        _ => {
+            let (mut lo, mut hi) = (0, last);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if time(mid) <= t { lo = mid } else { hi = mid }
+            }
+            lo
+        }
+    };
+    *hint = i as u32;
+    let (t0, t1) = (time(i), time(i + 1));
     KeyPosition {
         i: i as u32,
-        u: (time_secs - t0) / dt,
-        dt,
+        u: (t - t0) / (t1 - t0),
+        dt: t1 - t0,
         hold: false,
     }
 }
@@ -231,5 +235,9 @@ pub fn sample_track<T: Interpolate + super::TrackValue>(
     time_secs: f32,
     hint: &mut u32,
 ) -> T {
-    value_at(track, locate(track.times(), time_secs, hint))
+    let times = track.times();
+    value_at(
+        track,
+        locate_key(times.len(), |i| times[i], time_secs, hint, None),
+    )
 }
