@@ -6,7 +6,7 @@
 use glam::{Mat4, Vec3};
 
 use super::morph::{MorphWeights, morphed_vertices};
-use super::request::{ClipTime, PaletteMode, PoseRequest, Transition, clip_time};
+use super::request::{ClipTime, PaletteMode, PoseRequest, Transition, clip_time, in_step_time};
 use crate::anim::{self, BlendLayer, ClipCursor, LocalPose, ModelPose, PoseError, SkinPalette};
 use crate::character::Character;
 
@@ -137,29 +137,17 @@ impl CharacterPose {
         };
         let time_a = clip_time(c, main, request.wrap);
         let Some(blend) = request.blend.filter(|b| b.b < c.clips.len()) else {
-            let data = &c.clips[main.clip];
-            let cursor = &mut self.cursors[main.clip];
-            let local = &mut self.local;
-            if let Some(packed) = data.compressed.as_ref().filter(|_| request.compressed) {
-                self.local_state = Layer::Other;
-                return anim::sample_compressed(&c.skeleton, packed, time_a, cursor, local);
-            }
-            // Sampled from this clip last frame (or at rest): at rest wherever it drives nothing.
-            let at_rest_elsewhere = self.local_state.at_rest_outside(data.clip.id());
-            self.local_state = Layer::Sampled(data.clip.id());
-            return if at_rest_elsewhere {
-                anim::sample_clip_over(&c.skeleton, &data.clip, time_a, cursor, local)
-            } else {
-                anim::sample_clip(&c.skeleton, &data.clip, time_a, cursor, local)
-            };
+            return sample_clip_data(
+                c,
+                main.clip,
+                time_a,
+                request.compressed,
+                &mut self.cursors[main.clip],
+                &mut self.local,
+                &mut self.local_state,
+            );
         };
-        let duration_a = c.clips[main.clip].duration_secs();
-        let ratio = if duration_a > 0.0 {
-            time_a / duration_a
-        } else {
-            0.0
-        };
-        let time_b = ratio * c.clips[blend.b].duration_secs();
+        let time_b = in_step_time(c, main.clip, time_a, blend.b);
         self.sample_layer(c, main.clip, time_a, Scratch::A, request.compressed)?;
         self.sample_layer(c, blend.b, time_b, Scratch::B, request.compressed)?;
         self.blend_scratch(blend.weight)
@@ -197,23 +185,15 @@ impl CharacterPose {
             Scratch::A => &mut self.layer_a,
             Scratch::B => &mut self.layer_b,
         };
-        let data = &c.clips[clip_index];
-        let cursor = &mut self.cursors[clip_index];
-        let state = &mut self.layer_state[into as usize];
-        if let Some(packed) = data.compressed.as_ref().filter(|_| compressed) {
-            *state = Layer::Other;
-            return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
-        }
-        let clip = &data.clip;
-        // A layer last sampled from this clip (or at rest) is at rest wherever the clip drives
-        // nothing: the rest pose need not be laid down again.
-        let at_rest_elsewhere = state.at_rest_outside(clip.id());
-        *state = Layer::Sampled(clip.id());
-        if at_rest_elsewhere {
-            anim::sample_clip_over(&c.skeleton, clip, time_secs, cursor, out)
-        } else {
-            anim::sample_clip(&c.skeleton, clip, time_secs, cursor, out)
-        }
+        sample_clip_data(
+            c,
+            clip_index,
+            time_secs,
+            compressed,
+            &mut self.cursors[clip_index],
+            out,
+            &mut self.layer_state[into as usize],
+        )
     }
 
     /// `local = blend(layer_a * (1 - weight), layer_b * weight)`.
@@ -398,6 +378,32 @@ impl CharacterPose {
             .filter(|&i| !enclosing(i))
             .filter_map(|i| boxes[i])
             .reduce(union)
+    }
+}
+
+/// Samples clip `clip` (its compressed keys when `compressed` and it has them) into `out`,
+/// whose `state` says what it holds where the clip drives nothing: a pose last sampled from the
+/// same raw clip (or at rest) needs no rest pose laid down again.
+fn sample_clip_data(
+    c: &Character,
+    clip: usize,
+    time_secs: f32,
+    compressed: bool,
+    cursor: &mut ClipCursor,
+    out: &mut LocalPose,
+    state: &mut Layer,
+) -> Result<(), PoseError> {
+    let data = &c.clips[clip];
+    if let Some(packed) = data.compressed.as_ref().filter(|_| compressed) {
+        *state = Layer::Other;
+        return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
+    }
+    let at_rest_elsewhere = state.at_rest_outside(data.clip.id());
+    *state = Layer::Sampled(data.clip.id());
+    if at_rest_elsewhere {
+        anim::sample_clip_over(&c.skeleton, &data.clip, time_secs, cursor, out)
+    } else {
+        anim::sample_clip(&c.skeleton, &data.clip, time_secs, cursor, out)
     }
 }
 

@@ -73,13 +73,7 @@ impl MorphWeights {
             &mut self.weights,
         );
         if let (Some(m), Some(blend)) = (main, request.blend.filter(|b| b.b < c.clips.len())) {
-            let duration_a = c.clips[m.clip].duration_secs();
-            let ratio = if duration_a > 0.0 {
-                time_a / duration_a
-            } else {
-                0.0
-            };
-            let time_b = ratio * c.clips[blend.b].duration_secs();
+            let time_b = super::request::in_step_time(c, m.clip, time_a, blend.b);
             sample_into(c, Some(blend.b), time_b, &self.base, &mut self.scratch);
             mix(&mut self.weights, &self.scratch, blend.weight);
         }

@@ -136,3 +136,15 @@ pub fn clip_time(c: &Character, at: ClipTime, wrap: TimeWrap) -> f32 {
         TimeWrap::Clamp => 0.0,
     }
 }
+
+/// The time of clip `b` blended in step with clip `a` at `time_a`: the same ratio of its
+/// duration (0 when `a` lasts no time).
+pub fn in_step_time(c: &Character, a: usize, time_a: f32, b: usize) -> f32 {
+    let duration_a = c.clips.get(a).map_or(0.0, |k| k.duration_secs());
+    let ratio = if duration_a > 0.0 {
+        time_a / duration_a
+    } else {
+        0.0
+    };
+    ratio * c.clips.get(b).map_or(0.0, |k| k.duration_secs())
+}
