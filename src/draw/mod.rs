@@ -7,7 +7,7 @@ pub mod headless;
 use glam::Vec3;
 
 use crate::character::Character;
-use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
+use crate::pose::{CharacterPose, Crowd};
 use crate::render::renderer::{Capacity, Posed};
 
 /// One posed character as the renderer reads it.
@@ -39,10 +39,8 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
 /// Bounds of the character's rest pose; a unit cube around the origin when it has no vertices
 /// or cannot be posed.
 pub fn rest_bounds(character: &Character) -> (Vec3, Vec3) {
-    let mut pose = CharacterPose::new(character);
-    pose.evaluate(character, &PoseRequest::rest(PaletteMode::Bind))
-        .ok()
-        .and_then(|_| pose.world_bounds(character))
+    CharacterPose::at_rest(character)
+        .world_bounds(character)
         .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
 }
 

@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 
-use super::{CharacterPose, PaletteMode, PoseRequest};
+use super::CharacterPose;
 use crate::anim::{CompressionReport, CompressionSettings, compress_clip};
 use crate::character::Character;
 
@@ -15,21 +15,20 @@ pub const DEFAULT_TOLERANCE_OF_HEIGHT: f32 = 1e-4;
 /// The character's height in the file's units: the rest pose's vertical extent (its largest
 /// extent when it is flat), over its vertices, or its joints when it has no mesh.
 pub fn character_height(c: &Character) -> f32 {
-    let mut pose = CharacterPose::new(c);
-    let bounds = pose
-        .evaluate(c, &PoseRequest::rest(PaletteMode::Bind))
-        .ok()
-        .and_then(|_| pose.world_bounds(c))
-        .or_else(|| {
-            let joints = pose
-                .model
-                .as_slice()
-                .iter()
-                .map(|m| Vec3::from(m.translation));
-            joints.fold(None, |b: Option<(Vec3, Vec3)>, p| {
-                Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
-            })
-        });
+    height_at_rest(c, &CharacterPose::at_rest(c))
+}
+
+fn height_at_rest(c: &Character, rest: &CharacterPose) -> f32 {
+    let bounds = rest.world_bounds(c).or_else(|| {
+        let joints = rest
+            .model
+            .as_slice()
+            .iter()
+            .map(|m| Vec3::from(m.translation));
+        joints.fold(None, |b: Option<(Vec3, Vec3)>, p| {
+            Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
+        })
+    });
     let Some((lo, hi)) = bounds else {
         return 1.0;
     };
@@ -50,14 +49,11 @@ pub fn character_height(c: &Character) -> f32 {
 /// vertices whose heaviest influence is the joint, the farthest from it in the bind pose, scaled
 /// into world units by the mesh node. 0 for joints that weigh on no vertex most.
 pub fn skin_reach(c: &Character) -> Vec<f32> {
+    reach_at_rest(c, &CharacterPose::at_rest(c))
+}
+
+fn reach_at_rest(c: &Character, pose: &CharacterPose) -> Vec<f32> {
     let mut reach = vec![0.0f32; c.skeleton.joint_count()];
-    let mut pose = CharacterPose::new(c);
-    if pose
-        .evaluate(c, &PoseRequest::rest(PaletteMode::Bind))
-        .is_err()
-    {
-        return reach;
-    }
     for (i, instance) in c.instances.iter().enumerate() {
         let Some(skin) = instance.skin.and_then(|s| c.skins.get(s)) else {
             continue;
@@ -103,10 +99,11 @@ pub fn skin_reach(c: &Character) -> Vec<f32> {
 /// joint virtual vertices as far as its skin reaches, at least 1% of the height (joints that
 /// weigh on no vertex, characters without a skin) and at most the height.
 pub fn compression_settings(c: &Character, tolerance: Option<f32>) -> CompressionSettings {
-    let height = character_height(c);
+    let rest = CharacterPose::at_rest(c);
+    let height = height_at_rest(c, &rest);
     CompressionSettings {
         tolerance: tolerance.unwrap_or(DEFAULT_TOLERANCE_OF_HEIGHT * height),
-        distances: skin_reach(c)
+        distances: reach_at_rest(c, &rest)
             .into_iter()
             .map(|d| d.clamp(0.01 * height, height))
             .collect(),

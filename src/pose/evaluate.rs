@@ -104,6 +104,15 @@ impl CharacterPose {
         }
     }
 
+    /// A pose of `c` at rest (node transforms without animation, bind palette): what bounds,
+    /// heights and skin reaches are measured on. Its evaluation cannot fail (the buffers are
+    /// sized from `c`); were it to, the pose stays at rest as made.
+    pub fn at_rest(c: &Character) -> Self {
+        let mut pose = Self::new(c);
+        let _ = pose.evaluate(c, &PoseRequest::rest(PaletteMode::Bind));
+        pose
+    }
+
     /// Evaluates `request` into this pose: the frame's stages, in the pose pipeline's order.
     /// Each stage borrows what it needs and writes into buffers this pose owns.
     ///
