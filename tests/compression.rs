@@ -42,21 +42,39 @@ fn independent_error(skeleton: &Skeleton, clip: &Clip, packed: &anim::Compressed
     worst
 }
 
+/// Compresses every clip of the sample file `rel` with the default settings and checks each
+/// within its bound, as the compressor measured it and as `independent_error` does; returns the
+/// character and the reports.
+fn compress_within_bound(rel: &str) -> (Character, Vec<anim::CompressionReport>) {
+    let mut c = load(rel);
+    let settings = compression_settings(&c, None);
+    let reports = compress_clips(&mut c, &settings);
+    assert_eq!(reports.len(), c.clips.len());
+    for (report, data) in reports.iter().zip(&c.clips) {
+        assert!(
+            report.max_error <= settings.tolerance,
+            "{rel} {}: measured {} over {}",
+            report.clip,
+            report.max_error,
+            settings.tolerance
+        );
+        let packed = data.compressed.as_ref().unwrap();
+        let independent = independent_error(&c.skeleton, &data.clip, packed);
+        assert!(
+            independent <= settings.tolerance,
+            "{rel} {}: joint origins {independent} apart, bound {}",
+            report.clip,
+            settings.tolerance
+        );
+    }
+    (c, reports)
+}
+
 #[test]
 fn sample_characters_compress_within_the_bound_measured_independently() {
     for (rel, least_ratio) in [("CesiumMan/CesiumMan.glb", 3.0), ("Fox/Fox.glb", 1.5)] {
-        let mut c = load(rel);
-        let settings = compression_settings(&c, None);
-        let reports = compress_clips(&mut c, &settings);
-        assert_eq!(reports.len(), c.clips.len());
+        let (c, reports) = compress_within_bound(rel);
         for (report, data) in reports.iter().zip(&c.clips) {
-            assert!(
-                report.max_error <= settings.tolerance,
-                "{rel} {}: measured {} over {}",
-                report.clip,
-                report.max_error,
-                settings.tolerance
-            );
             assert!(
                 report.ratio() >= least_ratio,
                 "{rel} {}: ratio {}",
@@ -66,13 +84,6 @@ fn sample_characters_compress_within_the_bound_measured_independently() {
             assert_eq!(report.raw_bytes, raw_bytes(&data.clip));
             let packed = data.compressed.as_ref().unwrap();
             assert_eq!(report.compressed_bytes, packed.bytes());
-            let independent = independent_error(&c.skeleton, &data.clip, packed);
-            assert!(
-                independent <= settings.tolerance,
-                "{rel} {}: joint origins {independent} apart, bound {}",
-                report.clip,
-                settings.tolerance
-            );
         }
     }
 }
@@ -81,26 +92,8 @@ fn sample_characters_compress_within_the_bound_measured_independently() {
 fn step_linear_and_cubic_spline_clips_hold_the_bound() {
     // InterpolationTest: one node driven STEP, LINEAR or CUBICSPLINE per clip. Cubic splines are
     // resampled as LINEAR keys (more finely at each retry) until the measured error holds.
-    let mut c = load("InterpolationTest/InterpolationTest.glb");
-    let settings = compression_settings(&c, None);
-    let reports = compress_clips(&mut c, &settings);
+    let (_, reports) = compress_within_bound("InterpolationTest/InterpolationTest.glb");
     assert_eq!(reports.len(), 9);
-    for (report, data) in reports.iter().zip(&c.clips) {
-        assert!(
-            report.max_error <= settings.tolerance,
-            "{}: {} over {}",
-            report.clip,
-            report.max_error,
-            settings.tolerance
-        );
-        let packed = data.compressed.as_ref().unwrap();
-        let independent = independent_error(&c.skeleton, &data.clip, packed);
-        assert!(
-            independent <= settings.tolerance,
-            "{}: {independent}",
-            report.clip
-        );
-    }
 }
 
 /// A tree of `joints` joints (joint j under (j - 1) / 2, 15 cm bones: a body's depth, not a

@@ -35,8 +35,9 @@ fn quads(nodes: &[(Value, Value)]) -> RawGltf {
     raw
 }
 
-/// The centre pixel of a render seen from `eye` (looking at the origin).
-fn centre(gpu: &Gpu, raw: &RawGltf, eye: Vec3, silhouette: bool) -> [u8; 4] {
+/// The centre pixel of a 32x32 render seen from `eye` (looking at the origin), without the grid,
+/// on black, drawn with `options` otherwise.
+fn centre_pixel(gpu: &Gpu, raw: &RawGltf, eye: Vec3, options: DrawOptions) -> [u8; 4] {
     let c =
         import::load_bytes(&raw.to_glb(), Path::new("quads.glb")).unwrap_or_else(|e| panic!("{e}"));
     let request = FrameRequest {
@@ -49,16 +50,24 @@ fn centre(gpu: &Gpu, raw: &RawGltf, eye: Vec3, silhouette: bool) -> [u8; 4] {
             far: Some(100.0),
         },
         options: DrawOptions {
-            silhouette,
             grid: false,
             background: [0.0; 3],
-            ..Default::default()
+            ..options
         },
         ..Default::default()
     };
     let pixels = render_frame(gpu, &c, &request).unwrap();
     let at = 4 * (16 * 32 + 16);
     [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+}
+
+/// The centre pixel of a render seen from `eye` (looking at the origin).
+fn centre(gpu: &Gpu, raw: &RawGltf, eye: Vec3, silhouette: bool) -> [u8; 4] {
+    let options = DrawOptions {
+        silhouette,
+        ..Default::default()
+    };
+    centre_pixel(gpu, raw, eye, options)
 }
 
 #[test]
@@ -165,29 +174,12 @@ fn png_image(raw: &mut RawGltf, rgba: &[u8], width: u32) -> usize {
 
 /// The centre pixel of one front-facing quad with `material`, tone mapping and exposure.
 fn shaded(gpu: &Gpu, raw: &RawGltf, tone_map: ToneMap, exposure_ev: f32) -> [u8; 4] {
-    let c =
-        import::load_bytes(&raw.to_glb(), Path::new("pbr.glb")).unwrap_or_else(|e| panic!("{e}"));
-    let request = FrameRequest {
-        size: (32, 32),
-        camera: CameraSpec::Explicit {
-            eye: Vec3::new(0.0, 0.0, 3.0),
-            target: Some(Vec3::ZERO),
-            fov_y_degrees: 30.0,
-            near: Some(0.1),
-            far: Some(100.0),
-        },
-        options: DrawOptions {
-            grid: false,
-            background: [0.0; 3],
-            tone_map,
-            exposure_ev,
-            ..Default::default()
-        },
+    let options = DrawOptions {
+        tone_map,
+        exposure_ev,
         ..Default::default()
     };
-    let pixels = render_frame(gpu, &c, &request).unwrap();
-    let at = 4 * (16 * 32 + 16);
-    [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+    centre_pixel(gpu, raw, Vec3::new(0.0, 0.0, 3.0), options)
 }
 
 #[test]
