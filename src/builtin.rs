@@ -22,6 +22,11 @@ pub const FILE_NAME: &str = "skinscope_mannequin.glb";
 /// The committed asset, embedded.
 pub const GLB: &[u8] = include_bytes!("../assets/skinscope_mannequin.glb");
 
+/// The built-in character's state machine (`skinscope_mannequin.skinscope.json`, beside the
+/// asset): idle, a locomotion blend space, a greeting, an upper-body wave layer and an additive
+/// breathing layer.
+pub const GRAPH_JSON: &str = include_str!("../assets/skinscope_mannequin.skinscope.json");
+
 /// Loads the embedded character through the importer.
 pub fn character() -> Result<Character, ImportError> {
     import::load_bytes(GLB, Path::new(FILE_NAME))

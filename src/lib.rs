@@ -12,6 +12,7 @@ pub mod character;
 pub mod debug;
 pub mod draw;
 pub mod glb;
+pub mod graph;
 pub mod import;
 pub mod pose;
 pub mod render;

@@ -505,16 +505,19 @@ impl Viewer {
             clip: self.playing_clip,
             time_secs: self.playback.time_secs(),
         });
-        request.transition = self.crossfade.as_ref().map(|fade| Transition {
-            from: ClipTime {
+        request.transition = self.crossfade.as_ref().map(|fade| {
+            let from = ClipTime {
                 clip: fade.from,
                 time_secs: fade.from_playback.time_secs(),
-            },
-            weight: if fade.duration_secs > 0.0 {
-                fade.elapsed_secs / fade.duration_secs
-            } else {
-                1.0
-            },
+            };
+            Transition::crossfade(
+                from,
+                if fade.duration_secs > 0.0 {
+                    fade.elapsed_secs / fade.duration_secs
+                } else {
+                    1.0
+                },
+            )
         });
         request
     }

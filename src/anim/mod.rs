@@ -20,11 +20,15 @@
 //! Where things live: clip.rs (tracks and clips, validated), runtime.rs (a clip's keys laid out
 //! for sampling), cursor.rs (the per-clip sampling context and whole-clip sampling), sample.rs
 //! (one track, and the slerp), compress.rs (compressed clips with a measured error bound),
-//! pose.rs (blend, local-to-model, palettes), skeleton.rs, playback.rs, morph.rs.
+//! pose.rs (blend, local-to-model, palettes), layer.rs (masks, override and additive layers,
+//! blend spaces, half-life easing), inertialize.rs (inertialized transitions), skeleton.rs,
+//! playback.rs, morph.rs.
 
 mod clip;
 mod compress;
 mod cursor;
+mod inertialize;
+mod layer;
 mod morph;
 mod playback;
 mod pose;
@@ -41,14 +45,20 @@ pub use compress::{
     CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
 };
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
+pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
+pub use layer::{
+    BlendPoint, BlendSpace1d, JointMask, additive_transform, apply_additive, apply_override, decay,
+    ease, mix,
+};
 pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };
 pub(crate) use pose::check_len;
 pub use pose::{
-    BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_poses, build_palette,
-    build_palette_into, local_to_model, skin_normal, skin_position, vertex_skin_matrix,
+    BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_pair, blend_poses,
+    build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
+    vertex_skin_matrix,
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};

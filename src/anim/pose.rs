@@ -156,16 +156,7 @@ pub fn blend_poses(
     if let [a, b] = layers {
         let (wa, wb) = (weight_of(a) / total, weight_of(b) / total);
         for (((out, ta), tb), rest) in out.0.iter_mut().zip(&a.pose.0).zip(&b.pose.0).zip(&rest.0) {
-            let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
-            let sign = if qa.dot(qb) < 0.0 { -wb } else { wb };
-            let rotation = glam::Quat::from_vec4(qa * wa + qb * sign);
-            out.translation = ta.translation * wa + tb.translation * wb;
-            out.scale = ta.scale * wa + tb.scale * wb;
-            out.rotation = if rotation.length_squared() > f32::EPSILON {
-                rotation.normalize()
-            } else {
-                rest.rotation
-            };
+            *out = nlerp_pair(ta, tb, wa, wb, rest.rotation);
         }
         return Ok(());
     }
@@ -197,6 +188,39 @@ pub fn blend_poses(
             },
             scale,
         };
+    }
+    Ok(())
+}
+
+/// `wa * a + wb * b` (weights summing to one): translation and scale linearly, rotations
+/// summed with `b` flipped into `a`'s hemisphere and renormalised (`fallback` if they cancel).
+#[inline]
+fn nlerp_pair(ta: &Transform, tb: &Transform, wa: f32, wb: f32, fallback: glam::Quat) -> Transform {
+    let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
+    let sign = if qa.dot(qb) < 0.0 { -wb } else { wb };
+    let rotation = glam::Quat::from_vec4(qa * wa + qb * sign);
+    Transform {
+        translation: ta.translation * wa + tb.translation * wb,
+        rotation: if rotation.length_squared() > f32::EPSILON {
+            rotation.normalize()
+        } else {
+            fallback
+        },
+        scale: ta.scale * wa + tb.scale * wb,
+    }
+}
+
+/// `blend_poses` of two poses written into the first: `a = a * (1 - weight) + b * weight`, the
+/// same arithmetic as a two-pose `blend_poses` (weight clamped to 0..1; non-finite counts as 0).
+pub fn blend_pair(a: &mut LocalPose, b: &LocalPose, weight: f32) -> Result<(), PoseError> {
+    check_len("blend layer", a.len(), b.len())?;
+    let wb = if weight.is_finite() {
+        weight.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    for (ta, tb) in a.0.iter_mut().zip(&b.0) {
+        *ta = nlerp_pair(ta, tb, 1.0 - wb, wb, ta.rotation);
     }
     Ok(())
 }

@@ -6,8 +6,14 @@
 use glam::{Mat4, Vec3};
 
 use super::morph::{MorphWeights, morphed_vertices};
-use super::request::{ClipTime, PaletteMode, PoseRequest, Transition, clip_time, in_step_time};
-use crate::anim::{self, BlendLayer, ClipCursor, LocalPose, ModelPose, PoseError, SkinPalette};
+use super::request::{
+    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseRequest, Transition, TransitionKind,
+    VELOCITY_STEP_SECS, clip_time, in_step_time,
+};
+use crate::anim::{
+    self, BlendLayer, ClipCursor, Inertialization, LocalPose, ModelPose, PoseError, SkinPalette,
+    SwitchPoses,
+};
 use crate::character::Character;
 
 /// One draw's palette start in `CharacterPose::palette` (0 is a shared identity entry, used by
@@ -43,6 +49,21 @@ impl Layer {
     }
 }
 
+/// A scratch pose and what it holds outside its last clip.
+struct Slot {
+    pose: LocalPose,
+    state: Layer,
+}
+
+impl Slot {
+    fn new(c: &Character) -> Self {
+        Self {
+            pose: LocalPose::rest(&c.skeleton),
+            state: Layer::Rest,
+        }
+    }
+}
+
 /// A character's pose and palettes for one frame.
 pub struct CharacterPose {
     /// The frame's local pose (`local()`); set from outside only through `compose_local`.
@@ -54,6 +75,12 @@ pub struct CharacterPose {
     layer_b: LocalPose,
     /// What each scratch layer holds outside the joints its last clip drives (see `Layer`).
     layer_state: [Layer; 2],
+    /// Scratch poses for transitions' outgoing sides, layers and inertialized switches.
+    work: [Slot; 5],
+    /// The offsets of the inertialized switch `inertial_key` describes (recorded once per
+    /// switch, then only decayed).
+    inertial: Inertialization,
+    inertial_key: Option<Transition>,
     cursors: Vec<ClipCursor>,
     skin_palettes: Vec<Option<SkinPalette>>,
     /// Entry 0 is the identity; then each skinned instance's palette, in instance order.
@@ -91,6 +118,9 @@ impl CharacterPose {
             layer_a: LocalPose::rest(&c.skeleton),
             layer_b: LocalPose::rest(&c.skeleton),
             layer_state: [Layer::Rest; 2],
+            work: std::array::from_fn(|_| Slot::new(c)),
+            inertial: Inertialization::new(c.skeleton.joint_count()),
+            inertial_key: None,
             cursors: c
                 .clips
                 .iter()
@@ -119,8 +149,8 @@ impl CharacterPose {
     /// 1. sample and blend: the raw pose (`sample_raw`);
     /// 2. root motion, extracted from the raw pose before any transition offset (issue 17 plugs
     ///    in here);
-    /// 3. transition: crossfade from the outgoing clip (`apply_transition`);
-    /// 4. pose layers, masked and additive (issue 16);
+    /// 3. transition: crossfade from the outgoing clip, or inertialization (`apply_transition`);
+    /// 4. pose layers, masked overrides and additive clips (`apply_layers`);
     /// 5. reach IK, then 6. foot IK (issue 17);
     /// 7. local-to-model and 8. the skin palettes (`compose`).
     ///
@@ -128,12 +158,19 @@ impl CharacterPose {
     pub fn evaluate(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         // The local pose is sampled under every palette mode: the split view and the
         // displacement colours compare it under another palette.
+        self.local_stages(c, request)?;
+        self.compose(c, request.palette)
+    }
+
+    /// Stages 1 to 4 (the local pose) and the morph weights.
+    fn local_stages(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         self.sample_raw(c, request)?;
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
         }
+        self.apply_layers(c, request)?;
         self.morph.evaluate(c, request);
-        self.compose(c, request.palette)
+        Ok(())
     }
 
     /// Stage 1: samples the main clip (the rest pose without one) and blends the in-step clip,
@@ -150,8 +187,7 @@ impl CharacterPose {
                 c,
                 main.clip,
                 time_a,
-                request.compressed,
-                &mut self.cursors[main.clip],
+                (request.compressed, &mut self.cursors[main.clip]),
                 &mut self.local,
                 &mut self.local_state,
             );
@@ -162,22 +198,160 @@ impl CharacterPose {
         self.blend_scratch(blend.weight)
     }
 
-    /// Stage 3: a crossfade from the outgoing clip (sampled at its own time) to the raw pose.
+    /// Stage 3: a crossfade from the outgoing side (sampled at its own time) to the raw pose, or
+    /// the decaying offset of an inertialized switch added to it.
     fn apply_transition(
         &mut self,
         c: &Character,
         transition: Transition,
         request: &PoseRequest,
     ) -> Result<(), PoseError> {
-        let ClipTime { clip: from, .. } = transition.from;
-        if from >= c.clips.len() {
+        if transition.from.clip >= c.clips.len() {
             return Ok(());
         }
-        let time = clip_time(c, transition.from, request.wrap);
-        self.sample_layer(c, from, time, Scratch::A, request.compressed)?;
-        self.layer_b.clone_from(&self.local);
-        self.layer_state[Scratch::B as usize] = Layer::Other;
-        self.blend_scratch(transition.weight)
+        match transition.kind {
+            TransitionKind::Crossfade { weight } => {
+                let [scratch, ..] = &mut self.work;
+                sample_source(
+                    c,
+                    request,
+                    (transition.from, transition.from_blend),
+                    &mut self.cursors,
+                    (
+                        &mut self.layer_a,
+                        &mut self.layer_state[Scratch::A as usize],
+                    ),
+                    scratch,
+                )?;
+                self.layer_b.clone_from(&self.local);
+                self.layer_state[Scratch::B as usize] = Layer::Other;
+                self.blend_scratch(weight)
+            }
+            TransitionKind::Inertialize(inertial) => {
+                let key = Transition {
+                    kind: TransitionKind::Inertialize(Inertial {
+                        elapsed_secs: 0.0,
+                        ..inertial
+                    }),
+                    ..transition
+                };
+                if self.inertial_key != Some(key) {
+                    self.record_switch(c, request, &transition, &inertial)?;
+                    self.inertial_key = Some(key);
+                }
+                self.local_state = Layer::Other;
+                self.inertial.apply(&mut self.local, inertial.elapsed_secs)
+            }
+        }
+    }
+
+    /// Records an inertialized switch: the outgoing side at the switch and one velocity step
+    /// before, the incoming side at its start and one step after.
+    fn record_switch(
+        &mut self,
+        c: &Character,
+        request: &PoseRequest,
+        transition: &Transition,
+        inertial: &Inertial,
+    ) -> Result<(), PoseError> {
+        let [out, before, inc, after, scratch] = &mut self.work;
+        let step = |at: ClipTime, rate: f32| ClipTime {
+            time_secs: at.time_secs + rate * VELOCITY_STEP_SECS,
+            ..at
+        };
+        let sides = [
+            (transition.from, transition.from_blend, &mut *out),
+            (
+                step(transition.from, -inertial.from_rate),
+                transition.from_blend,
+                &mut *before,
+            ),
+            (inertial.to, inertial.to_blend, &mut *inc),
+            (
+                step(inertial.to, inertial.to_rate),
+                inertial.to_blend,
+                &mut *after,
+            ),
+        ];
+        for (clip, blend, slot) in sides {
+            let (pose, state) = (&mut slot.pose, &mut slot.state);
+            sample_source(
+                c,
+                request,
+                (clip, blend),
+                &mut self.cursors,
+                (pose, state),
+                scratch,
+            )?;
+        }
+        let poses = SwitchPoses {
+            outgoing: &out.pose,
+            outgoing_before: &before.pose,
+            incoming: &inc.pose,
+            incoming_after: &after.pose,
+            dt_secs: VELOCITY_STEP_SECS,
+        };
+        self.inertial.record(poses, inertial.half_life_secs)
+    }
+
+    /// Stage 4: each layer of the request over `local`, in order.
+    fn apply_layers(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+        for layer in &request.layers {
+            if layer.clip.clip >= c.clips.len() {
+                continue;
+            }
+            let [clip, other, ..] = &mut self.work;
+            let time = clip_time(c, layer.clip, request.wrap);
+            let cursor = &mut self.cursors[layer.clip.clip];
+            let data = (request.compressed, cursor);
+            sample_clip_data(
+                c,
+                layer.clip.clip,
+                time,
+                data,
+                &mut clip.pose,
+                &mut clip.state,
+            )?;
+            let mask = layer.mask.as_deref();
+            self.local_state = Layer::Other;
+            match layer.kind {
+                LayerKind::Override { fading_out } => {
+                    if let Some((prev, w)) = fading_out.filter(|f| f.0.clip < c.clips.len()) {
+                        let time = clip_time(c, prev, request.wrap);
+                        let data = (request.compressed, &mut self.cursors[prev.clip]);
+                        sample_clip_data(
+                            c,
+                            prev.clip,
+                            time,
+                            data,
+                            &mut other.pose,
+                            &mut other.state,
+                        )?;
+                        anim::blend_pair(&mut clip.pose, &other.pose, w)?;
+                        clip.state = Layer::Other;
+                    }
+                    anim::apply_override(&mut self.local, &clip.pose, mask, layer.weight)?;
+                }
+                LayerKind::Additive { reference } => {
+                    let reference = ClipTime {
+                        clip: reference.clip.min(c.clips.len() - 1),
+                        ..reference
+                    };
+                    let time = clip_time(c, reference, request.wrap);
+                    let data = (request.compressed, &mut self.cursors[reference.clip]);
+                    let (pose, state) = (&mut other.pose, &mut other.state);
+                    sample_clip_data(c, reference.clip, time, data, pose, state)?;
+                    anim::apply_additive(
+                        &mut self.local,
+                        &clip.pose,
+                        &other.pose,
+                        mask,
+                        layer.weight,
+                    )?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Samples clip `clip` (its compressed keys when `compressed` and it has them) at a wrapped
@@ -198,8 +372,7 @@ impl CharacterPose {
             c,
             clip_index,
             time_secs,
-            compressed,
-            &mut self.cursors[clip_index],
+            (compressed, &mut self.cursors[clip_index]),
             out,
             &mut self.layer_state[into as usize],
         )
@@ -274,11 +447,7 @@ impl CharacterPose {
             self.world_from_mesh.len(),
             world_from_mesh.len(),
         )?;
-        self.sample_raw(c, request)?;
-        if let Some(transition) = request.transition {
-            self.apply_transition(c, transition, request)?;
-        }
-        self.morph.evaluate(c, request);
+        self.local_stages(c, request)?;
         self.compose_model(c, request.palette)?;
         palette[IDENTITY_ENTRY as usize] = Mat4::IDENTITY;
         write_palettes(
@@ -397,8 +566,7 @@ fn sample_clip_data(
     c: &Character,
     clip: usize,
     time_secs: f32,
-    compressed: bool,
-    cursor: &mut ClipCursor,
+    (compressed, cursor): (bool, &mut ClipCursor),
     out: &mut LocalPose,
     state: &mut Layer,
 ) -> Result<(), PoseError> {
@@ -414,6 +582,42 @@ fn sample_clip_data(
     } else {
         anim::sample_clip(&c.skeleton, &data.clip, time_secs, cursor, out)
     }
+}
+
+/// Samples a clip with its in-step blend (`source`) at the request's wrap into `out` (a pose and
+/// its state), blending through `scratch`.
+fn sample_source(
+    c: &Character,
+    request: &PoseRequest,
+    (main, blend): (ClipTime, Option<BlendSpec>),
+    cursors: &mut [ClipCursor],
+    (out, state): (&mut LocalPose, &mut Layer),
+    scratch: &mut Slot,
+) -> Result<(), PoseError> {
+    let clip = main.clip.min(c.clips.len().saturating_sub(1));
+    if c.clips.is_empty() {
+        out.as_mut_slice().copy_from_slice(c.skeleton.rest());
+        *state = Layer::Rest;
+        return Ok(());
+    }
+    let time_a = clip_time(c, main, request.wrap);
+    let data = (request.compressed, &mut cursors[clip]);
+    sample_clip_data(c, clip, time_a, data, out, state)?;
+    if let Some(blend) = blend.filter(|b| b.b < c.clips.len()) {
+        let time_b = in_step_time(c, clip, time_a, blend.b);
+        let data = (request.compressed, &mut cursors[blend.b]);
+        sample_clip_data(
+            c,
+            blend.b,
+            time_b,
+            data,
+            &mut scratch.pose,
+            &mut scratch.state,
+        )?;
+        anim::blend_pair(out, &scratch.pose, blend.weight)?;
+        *state = Layer::Other;
+    }
+    Ok(())
 }
 
 /// Stage 8: each instance's `world_from_mesh` and, for skinned instances, its palette at

@@ -24,4 +24,7 @@ pub use compression::{
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
-pub use request::{BlendSpec, ClipTime, PaletteMode, PoseRequest, TimeWrap, Transition, clip_time};
+pub use request::{
+    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseLayer, PoseRequest, TimeWrap,
+    Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
+};

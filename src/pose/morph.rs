@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 
-use super::request::{PoseRequest, clip_time};
+use super::request::{PoseRequest, TransitionKind, clip_time};
 use crate::anim::{TargetDeltas, morph_vertex, sample_weights};
 use crate::character::{Character, Primitive};
 
@@ -77,11 +77,18 @@ impl MorphWeights {
             sample_into(c, Some(blend.b), time_b, &self.base, &mut self.scratch);
             mix(&mut self.weights, &self.scratch, blend.weight);
         }
-        if let Some(t) = request.transition.filter(|t| t.from.clip < c.clips.len()) {
+        let crossfade = request.transition.and_then(|t| match t.kind {
+            TransitionKind::Crossfade { weight } if t.from.clip < c.clips.len() => {
+                Some((t, weight))
+            }
+            // Inertialization offsets the joints only: the incoming clip's weights hold.
+            _ => None,
+        });
+        if let Some((t, weight)) = crossfade {
             let time = clip_time(c, t.from, request.wrap);
             sample_into(c, Some(t.from.clip), time, &self.base, &mut self.scratch);
             // The outgoing weights fade out: weights = from * (1 - w) + incoming * w.
-            mix(&mut self.scratch, &self.weights, t.weight);
+            mix(&mut self.scratch, &self.weights, weight);
             self.weights.copy_from_slice(&self.scratch);
         }
         for o in &request.morph_overrides {

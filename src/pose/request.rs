@@ -2,6 +2,9 @@
 //! `PoseRequest`, and `CharacterPose::evaluate` turns it into the frame's pose. A frame seen in the
 //! viewer can therefore be reproduced from the command line exactly.
 
+use std::sync::Arc;
+
+use crate::anim::JointMask;
 use crate::character::Character;
 
 /// Which palette the skinned meshes are drawn with.
@@ -43,13 +46,78 @@ pub struct BlendSpec {
     pub weight: f32,
 }
 
-/// A transition in progress from an outgoing clip to the request's main clip (a crossfade):
-/// the outgoing clip is sampled at its own time and weighs `1 - weight`.
+/// A transition in progress from an outgoing clip (with its in-step blend) to the request's main
+/// clip.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Transition {
+    /// The outgoing clip: at its own time now (crossfade), or at the switch (inertialize).
     pub from: ClipTime,
-    /// Weight of the incoming (main) pose, 0 at the start of the transition, 1 at its end.
+    /// A clip blended in step with the outgoing one.
+    pub from_blend: Option<BlendSpec>,
+    pub kind: TransitionKind,
+}
+
+/// How a transition exchanges the poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TransitionKind {
+    /// Both sides sampled; the outgoing pose weighs `1 - weight`. `weight` runs from 0 at the
+    /// switch to 1 at the end of the fade, in real time.
+    Crossfade { weight: f32 },
+    /// Only the incoming side is sampled; the offset recorded at the switch (the outgoing pose
+    /// at `from` minus the incoming one at `to`, and their velocities) decays with a half-life
+    /// in real seconds (`anim::Inertialization`).
+    Inertialize(Inertial),
+}
+
+/// The switch an inertialized transition recorded, and the real time since.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Inertial {
+    /// The incoming side at the switch: its main clip's time then, and its in-step blend.
+    pub to: ClipTime,
+    pub to_blend: Option<BlendSpec>,
+    /// Clip seconds per real second on each side at the switch (playback speed), for their
+    /// velocities.
+    pub from_rate: f32,
+    pub to_rate: f32,
+    pub half_life_secs: f32,
+    /// Real (wall-clock) seconds since the switch.
+    pub elapsed_secs: f32,
+}
+
+/// The real time over which an inertialized switch's velocities are measured (one 60 Hz step).
+pub const VELOCITY_STEP_SECS: f32 = 1.0 / 60.0;
+
+impl Transition {
+    /// A crossfade from `from` at `weight` of the incoming pose.
+    pub fn crossfade(from: ClipTime, weight: f32) -> Self {
+        Self {
+            from,
+            from_blend: None,
+            kind: TransitionKind::Crossfade { weight },
+        }
+    }
+}
+
+/// A clip laid over the pose after the transition (stage 4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoseLayer {
+    /// The layer's clip at the layer's own time.
+    pub clip: ClipTime,
+    /// The layer's influence, 0..1 (eased toward its target by whoever plays it).
     pub weight: f32,
+    /// Which joints it drives and how much (`None`: every joint).
+    pub mask: Option<Arc<JointMask>>,
+    pub kind: LayerKind,
+}
+
+/// What a layer does with its clip.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LayerKind {
+    /// Replaces the masked joints' local transforms. `fading_out` is the clip it played before
+    /// a switch and that clip's remaining weight: the layer's pose is a crossfade of the two.
+    Override { fading_out: Option<(ClipTime, f32)> },
+    /// Adds the clip's difference from `reference` (its first frame, or another clip's pose).
+    Additive { reference: ClipTime },
 }
 
 /// One frame's pose, described. `Default` is the rest pose under the animated palette.
@@ -61,8 +129,10 @@ pub struct PoseRequest {
     pub blend: Option<BlendSpec>,
     /// How clip times are wrapped into their clips (every clip of the request alike).
     pub wrap: TimeWrap,
-    /// A crossfade from another clip, applied to the raw (sampled and blended) pose.
+    /// A transition from another clip, applied to the raw (sampled and blended) pose.
     pub transition: Option<Transition>,
+    /// Layers over the result, in order (stage 4).
+    pub layers: Vec<PoseLayer>,
     pub palette: PaletteMode,
     /// Morph weights set by hand, on top of the clip's.
     pub morph_overrides: Vec<super::MorphOverride>,

@@ -1,0 +1,17 @@
+//! What drives a character from parameters rather than one clip at a time: the clocks of a
+//! state's motion, a transition and a pose layer (`players`), a data-driven state machine read
+//! from JSON (`def`) and its runtime (`machine`). CPU only; it produces `pose::PoseRequest`s.
+
+mod def;
+mod machine;
+mod players;
+
+pub use def::{
+    Condition, Graph, GraphError, LayerDef, MotionDef, ParamDef, ParamKind, StateDef, Test,
+    TransitionDef, WeightSource, graph_path_beside,
+};
+pub use machine::{FiredEvent, Machine, SIMULATION_HZ, simulate};
+pub use players::{
+    ClipStep, INERTIAL_END, LayerMode, LayerPlayer, Motion, SpacePlayer, TransitionPlayer,
+    TransitionSpec,
+};
