@@ -7,7 +7,14 @@ use clap::ValueEnum;
 use glam::Vec3;
 use skinscope::character::Character;
 use skinscope::import;
-use skinscope::pose::{ClipTime, MorphOverride, PaletteMode, PoseRequest};
+use std::sync::Arc;
+
+use skinscope::anim::JointMask;
+use skinscope::graph::{Graph, Machine};
+use skinscope::pose::{
+    ClipTime, Inertial, LayerKind, MorphOverride, PaletteMode, PoseLayer, PoseRequest, Transition,
+    TransitionKind,
+};
 
 /// What to pose: a file (default: the built-in character) at a clip time.
 #[derive(clap::Args, Clone, Debug)]
@@ -38,6 +45,32 @@ pub struct PoseArgs {
     /// compression report gives them), as the viewer's "Play compressed clips" does.
     #[arg(long)]
     pub compressed: bool,
+    /// An override layer: CLIP:ROOT[,ROOT...]:WEIGHT, the clip (at the same time, looping)
+    /// replacing the subtrees of the root joints; ROOT=W gives a subtree its own weight
+    /// (repeatable).
+    #[arg(long)]
+    pub layer: Vec<String>,
+    /// An additive layer: CLIP:WEIGHT, the clip's difference from its first frame (at the same
+    /// time, looping) added on top (repeatable).
+    #[arg(long, allow_hyphen_values = true)]
+    pub additive: Vec<String>,
+    /// A transition: TO_CLIP@START_SECS:DURATION_SECS[:inertialize]. The first clip plays from
+    /// 0; at START the second starts from 0 and takes over, by a crossfade of DURATION seconds
+    /// or by inertialization with a half-life of DURATION.
+    #[arg(long)]
+    pub transition: Option<String>,
+    /// A state machine file (default with the simulate option: the one beside the model, or
+    /// the built-in character's).
+    #[arg(long)]
+    pub graph: Option<PathBuf>,
+    /// A state machine parameter at t = 0: NAME=VALUE (true/false for bools, 1 for a
+    /// trigger; repeatable).
+    #[arg(long, allow_hyphen_values = true)]
+    pub param: Vec<String>,
+    /// Run the state machine from t = 0 at a fixed 60 Hz for SECS and pose its last frame
+    /// (the clip and time options are then unused).
+    #[arg(long, value_parser = parse_finite)]
+    pub simulate: Option<f32>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -87,7 +120,16 @@ impl PoseArgs {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
         }
-        let request = self.request(&character)?;
+        let mut request = match self.machine(&character)? {
+            Some(machine) => machine.request(&character, self.palette.into(), self.compressed),
+            None => self.request(&character)?,
+        };
+        request.layers.extend(self.layers(&character)?);
+        request.morph_overrides = self
+            .morph
+            .iter()
+            .map(|spec| parse_morph(&character, spec))
+            .collect::<Result<_, _>>()?;
         Ok(Posing {
             character,
             request,
@@ -123,12 +165,214 @@ impl PoseArgs {
             }
             request = request.with_blend(find_clip(character, key)?, weight);
         }
-        request.morph_overrides = self
-            .morph
-            .iter()
-            .map(|spec| parse_morph(character, spec))
-            .collect::<Result<_, _>>()?;
+        if let Some(spec) = &self.transition {
+            let Some(from) = request.clip else {
+                return Err("--transition needs a first clip, and the file has none".into());
+            };
+            apply_transition(character, spec, from, &mut request)?;
+        }
         Ok(request)
+    }
+
+    /// The state machine these arguments ask for, run to its last frame (`None` without
+    /// `--graph` or `--simulate`).
+    pub fn machine(&self, character: &Character) -> Result<Option<Machine>, String> {
+        if self.graph.is_none() && self.simulate.is_none() {
+            if !self.param.is_empty() {
+                return Err(
+                    "--param sets a state machine parameter: give --graph or --simulate".into(),
+                );
+            }
+            return Ok(None);
+        }
+        let graph = load_graph(character, self.file.as_deref(), self.graph.as_deref())?;
+        let params = self
+            .param
+            .iter()
+            .map(|spec| {
+                let (name, value) = spec
+                    .split_once('=')
+                    .ok_or_else(|| format!("--param {spec:?} is not NAME=VALUE"))?;
+                let p = graph.parameter(name).ok_or_else(|| {
+                    let names: Vec<&str> =
+                        graph.parameters.iter().map(|p| p.name.as_str()).collect();
+                    format!(
+                        "--param {spec:?}: no parameter {name:?}; the graph's are {}",
+                        names.join(", ")
+                    )
+                })?;
+                let value = match value.trim() {
+                    "true" => 1.0,
+                    "false" => 0.0,
+                    v => parse_finite(v)?,
+                };
+                Ok((p, value))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let secs = self.simulate.unwrap_or(0.0);
+        if secs < 0.0 {
+            return Err(format!("--simulate {secs} must not be negative"));
+        }
+        Ok(Some(skinscope::graph::simulate(
+            character, graph, &params, secs,
+        )))
+    }
+
+    /// The `--layer` and `--additive` layers, at `--time`.
+    fn layers(&self, character: &Character) -> Result<Vec<PoseLayer>, String> {
+        let at = |clip| ClipTime {
+            clip,
+            time_secs: self.time,
+        };
+        let mut layers = Vec::new();
+        for spec in &self.layer {
+            let bad = || format!("--layer {spec:?} is not CLIP:ROOT[,ROOT...]:WEIGHT");
+            let (rest, weight) = spec.rsplit_once(':').ok_or_else(bad)?;
+            let (clip, roots) = rest.rsplit_once(':').ok_or_else(bad)?;
+            let weight = parse_unit(weight, "--layer weight")?;
+            let roots = roots
+                .split(',')
+                .map(|root| {
+                    let (name, w) = match root.split_once('=') {
+                        Some((name, w)) => (name, parse_unit(w, "--layer root weight")?),
+                        None => (root, 1.0),
+                    };
+                    let joint = character.skeleton.find(name).ok_or_else(|| {
+                        format!("--layer {spec:?}: no joint {name:?} in {}", character.name)
+                    })?;
+                    Ok((joint, w))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            layers.push(PoseLayer {
+                clip: at(find_clip(character, clip)?),
+                weight,
+                mask: Some(Arc::new(JointMask::from_roots(&character.skeleton, &roots))),
+                kind: LayerKind::Override { fading_out: None },
+            });
+        }
+        for spec in &self.additive {
+            let (clip, weight) = spec
+                .rsplit_once(':')
+                .ok_or_else(|| format!("--additive {spec:?} is not CLIP:WEIGHT"))?;
+            let clip = find_clip(character, clip)?;
+            layers.push(PoseLayer {
+                clip: at(clip),
+                weight: parse_finite(weight)?,
+                mask: None,
+                kind: LayerKind::Additive {
+                    reference: ClipTime {
+                        clip,
+                        time_secs: 0.0,
+                    },
+                },
+            });
+        }
+        Ok(layers)
+    }
+}
+
+/// A state machine: `path`, or else the one beside `model`, or else the built-in character's.
+pub fn load_graph(
+    character: &Character,
+    model: Option<&std::path::Path>,
+    path: Option<&std::path::Path>,
+) -> Result<Graph, String> {
+    if let Some(path) = path {
+        return Graph::load(path, character).map_err(|e| e.to_string());
+    }
+    match model {
+        Some(model) => {
+            let beside = skinscope::graph::graph_path_beside(model);
+            if !beside.exists() {
+                return Err(format!(
+                    "no state machine for {}: give --graph FILE (or put one at {})",
+                    model.display(),
+                    beside.display()
+                ));
+            }
+            Graph::load(&beside, character).map_err(|e| e.to_string())
+        }
+        None => Graph::parse(skinscope::builtin::GRAPH_JSON, character)
+            .map_err(|p| format!("the built-in state machine: {p}")),
+    }
+}
+
+/// `TO_CLIP@START_SECS:DURATION_SECS[:inertialize]` over `request`, whose main clip `from` has
+/// played from 0: at `--time` the incoming clip has played `time - START` seconds.
+fn apply_transition(
+    character: &Character,
+    spec: &str,
+    from: ClipTime,
+    request: &mut PoseRequest,
+) -> Result<(), String> {
+    let bad =
+        || format!("--transition {spec:?} is not TO_CLIP@START_SECS:DURATION_SECS[:inertialize]");
+    let (to, rest) = spec.rsplit_once('@').ok_or_else(bad)?;
+    let mut parts = rest.split(':');
+    let start = parse_finite(parts.next().ok_or_else(bad)?)?;
+    let duration = parse_finite(parts.next().ok_or_else(bad)?)?;
+    let inertialize = match parts.next() {
+        None => false,
+        Some("inertialize") => true,
+        Some("crossfade") => false,
+        Some(_) => return Err(bad()),
+    };
+    if parts.next().is_some() || duration < 0.0 {
+        return Err(bad());
+    }
+    let to = find_clip(character, to)?;
+    let elapsed = from.time_secs - start;
+    if elapsed < 0.0 {
+        return Ok(());
+    }
+    let from_blend = request.blend.take();
+    request.clip = Some(ClipTime {
+        clip: to,
+        time_secs: elapsed,
+    });
+    let kind = if inertialize {
+        let at_switch = ClipTime {
+            time_secs: start,
+            ..from
+        };
+        let inertial = Inertial {
+            to: ClipTime {
+                clip: to,
+                time_secs: 0.0,
+            },
+            to_blend: None,
+            from_rate: 1.0,
+            to_rate: 1.0,
+            half_life_secs: duration,
+            elapsed_secs: elapsed,
+        };
+        request.transition = Some(Transition {
+            from: at_switch,
+            from_blend,
+            kind: TransitionKind::Inertialize(inertial),
+        });
+        return Ok(());
+    } else if duration > 0.0 && elapsed < duration {
+        TransitionKind::Crossfade {
+            weight: elapsed / duration,
+        }
+    } else {
+        return Ok(());
+    };
+    request.transition = Some(Transition {
+        from,
+        from_blend,
+        kind,
+    });
+    Ok(())
+}
+
+fn parse_unit(s: &str, what: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if (0.0..=1.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{what} {v} is outside 0..1"))
     }
 }
 
