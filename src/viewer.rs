@@ -1,17 +1,23 @@
 //! The viewer's state, apart from any window or GPU: the loaded character, what the panel edits
-//! (`Controls`), playback, blending, crossfades, the event log and load errors. The winit loop
+//! (`Controls`), playback, blending, transitions, pose layers, the state machine, the event log
+//! and load errors. The winit loop
 //! (`app`) drives it one `frame` at a time; tests drive it directly or through the panel.
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
-use crate::anim::{Playback, PlaybackMode, Step, SyncedBlend, for_each_crossed_event};
+use std::sync::Arc;
+
+use crate::anim::{JointMask, Playback, PlaybackMode, SyncedBlend, for_each_crossed_event};
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
+use crate::graph::{
+    ClipStep, Graph, LayerMode, LayerPlayer, Machine, Motion, TransitionPlayer, TransitionSpec,
+};
 use crate::import;
 use crate::pose::{
-    CharacterPose, ClipTime, Crowd, MorphOverride, PaletteMode, PoseRequest, TimeWrap, Transition,
+    CharacterPose, ClipTime, Crowd, MorphOverride, PaletteMode, PoseRequest, TimeWrap,
 };
 
 /// The largest crowd the panel offers, whatever the GPU.
@@ -20,6 +26,8 @@ pub const MAX_PANEL_CROWD: usize = 10_000;
 /// One frame-step: 1/30 s.
 pub const FRAME_STEP_SECS: f32 = 1.0 / 30.0;
 const EVENT_LOG_LEN: usize = 12;
+/// Seconds of joint angle the plot keeps.
+pub const PLOT_SECS: f64 = 5.0;
 const RECENT_LEN: usize = 8;
 
 /// What the panel edits: plain data, read by the viewer every frame.
@@ -37,7 +45,24 @@ pub struct Controls {
     /// Weight of clip B, 0..1.
     pub blend_weight: f32,
     pub crossfade_to: usize,
+    /// A crossfade's length, or an inertialized transition's half-life, in real seconds.
     pub crossfade_secs: f32,
+    /// Transitions inertialize instead of crossfading.
+    pub inertialize: bool,
+    /// The override layer: its clip over the subtrees of `layer_roots`, eased toward
+    /// `layer_weight` (0 when off) with `layer_half_life`; a change of clip crossfades.
+    pub layer_on: bool,
+    pub layer_clip: usize,
+    pub layer_roots: Vec<usize>,
+    pub layer_weight: f32,
+    pub layer_half_life: f32,
+    /// The additive layer: its clip's difference from its first frame, at `additive_weight`.
+    pub additive_on: bool,
+    pub additive_clip: usize,
+    pub additive_weight: f32,
+    /// Drive the character by its state machine (`Viewer::machine`) instead of the clip
+    /// controls.
+    pub use_graph: bool,
     pub show_mesh: bool,
     pub show_bones: bool,
     pub show_joint_names: bool,
@@ -93,6 +118,16 @@ impl Controls {
             blend_weight: 0.5,
             crossfade_to: find("wave").unwrap_or(0),
             crossfade_secs: 0.5,
+            inertialize: false,
+            layer_on: false,
+            layer_clip: find("wave").unwrap_or(0),
+            layer_roots: upper_body_roots(c),
+            layer_weight: 1.0,
+            layer_half_life: 0.15,
+            additive_on: false,
+            additive_clip: find("idle").unwrap_or(0),
+            additive_weight: 1.0,
+            use_graph: false,
             show_mesh: true,
             show_bones: false,
             show_joint_names: false,
@@ -116,6 +151,40 @@ impl Controls {
     }
 }
 
+/// The joints an upper-body layer starts from: both clavicles (or shoulders, or upper arms) by
+/// name, as the built-in character, Blender's and Mixamo's rigs name them.
+pub fn upper_body_roots(c: &Character) -> Vec<usize> {
+    for part in ["clavicle", "shoulder", "upperarm", "upper_arm"] {
+        let roots: Vec<usize> = c
+            .skeleton
+            .names()
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.to_ascii_lowercase().contains(part))
+            .map(|(j, _)| j)
+            .collect();
+        // The topmost matches only (a rig may name both a shoulder and its twist joint).
+        let top: Vec<usize> = roots
+            .iter()
+            .copied()
+            .filter(|&j| {
+                let mut p = c.skeleton.parent(j);
+                while let Some(a) = p {
+                    if roots.contains(&a) {
+                        return false;
+                    }
+                    p = c.skeleton.parent(a);
+                }
+                true
+            })
+            .collect();
+        if !top.is_empty() {
+            return top;
+        }
+    }
+    Vec::new()
+}
+
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
 #[must_use]
 #[derive(Clone, Debug, PartialEq)]
@@ -131,8 +200,12 @@ pub enum UiCommand {
     Seek(f32),
     /// Step by whole frames (1/30 s); negative steps back.
     Step(i32),
-    /// Fade from the current clip to `Controls::crossfade_to` over `Controls::crossfade_secs`.
-    Crossfade,
+    /// Go from the current clip to `Controls::crossfade_to`: a crossfade over
+    /// `Controls::crossfade_secs` of real time, or (with `Controls::inertialize`) an
+    /// inertialization with that half-life.
+    Transition,
+    /// Set a state machine parameter (index, value; 1 presses a trigger).
+    SetParameter(usize, f32),
     FrameCamera,
     ResetCamera,
 }
@@ -165,15 +238,6 @@ pub struct Stats {
     pub palette_bytes: u64,
 }
 
-/// A crossfade in progress: the old clip keeps playing while its weight falls to zero.
-#[derive(Clone, Debug, PartialEq)]
-struct Crossfade {
-    from: usize,
-    from_playback: Playback,
-    elapsed_secs: f32,
-    duration_secs: f32,
-}
-
 pub struct Viewer {
     pub character: Character,
     pub pose: CharacterPose,
@@ -193,7 +257,20 @@ pub struct Viewer {
     playback: Playback,
     playing_clip: usize,
     synced: SyncedBlend,
-    crossfade: Option<Crossfade>,
+    transition: Option<TransitionPlayer>,
+    layer: LayerPlayer,
+    /// The override layer's mask and the roots it was built from.
+    layer_mask: (Vec<usize>, Arc<JointMask>),
+    additive: LayerPlayer,
+    /// The character's state machine: the file beside the model (`NAME.skinscope.json`), or
+    /// the built-in character's.
+    pub machine: Option<Machine>,
+    /// Why the state machine beside the model did not load.
+    pub graph_error: Option<String>,
+    /// The plotted joint's rotation angle (degrees) over the last `PLOT_SECS` of real time:
+    /// (seconds, degrees).
+    pub angle_plot: VecDeque<[f64; 2]>,
+    plot_clock: f64,
     pub event_log: VecDeque<LoggedEvent>,
     /// The last failed load, shown until the next load succeeds.
     pub load_error: Option<String>,
@@ -220,7 +297,23 @@ impl Viewer {
             playback: Playback::new(0.0),
             playing_clip: usize::MAX,
             synced: SyncedBlend::new(0.0, 0.0, 0.0),
-            crossfade: None,
+            transition: None,
+            layer: LayerPlayer::new(&character, 0, None, LayerMode::Override, 0.15),
+            layer_mask: (
+                Vec::new(),
+                Arc::new(JointMask::uniform(&character.skeleton, 0.0)),
+            ),
+            additive: LayerPlayer::new(
+                &character,
+                0,
+                None,
+                LayerMode::Additive { reference: None },
+                0.15,
+            ),
+            machine: None,
+            graph_error: None,
+            angle_plot: VecDeque::new(),
+            plot_clock: 0.0,
             event_log: VecDeque::new(),
             load_error: None,
             recent: Vec::new(),
@@ -229,8 +322,50 @@ impl Viewer {
             generation: 0,
             character,
         };
+        viewer.reset_players();
         viewer.sync_playback();
         viewer
+    }
+
+    /// The layer players and the state machine for a newly loaded character.
+    fn reset_players(&mut self) {
+        let c = &self.character;
+        let (layer_clip, additive_clip) = (self.controls.layer_clip, self.controls.additive_clip);
+        self.layer = LayerPlayer::new(c, layer_clip, None, LayerMode::Override, 0.15);
+        self.additive = LayerPlayer::new(
+            c,
+            additive_clip,
+            None,
+            LayerMode::Additive { reference: None },
+            0.15,
+        );
+        self.layer_mask = (Vec::new(), Arc::new(JointMask::uniform(&c.skeleton, 0.0)));
+        self.transition = None;
+        self.angle_plot.clear();
+        let graph = match &self.source {
+            None => Graph::parse(crate::builtin::GRAPH_JSON, c)
+                .map(Some)
+                .map_err(|p| format!("the built-in state machine: {p}")),
+            Some(path) => {
+                let beside = crate::graph::graph_path_beside(path);
+                if beside.exists() {
+                    Graph::load(&beside, c).map(Some).map_err(|e| e.to_string())
+                } else {
+                    Ok(None)
+                }
+            }
+        };
+        (self.machine, self.graph_error) = match graph {
+            Ok(graph) => (graph.map(|g| Machine::new(c, g)), None),
+            Err(e) => (None, Some(e)),
+        };
+    }
+
+    /// Uses `graph` as the character's state machine (the panel's and tests' way to load one
+    /// from elsewhere).
+    pub fn set_graph(&mut self, graph: Graph) {
+        self.machine = Some(Machine::new(&self.character, graph));
+        self.graph_error = None;
     }
 
     fn duration(&self, clip: usize) -> f32 {
@@ -265,7 +400,7 @@ impl Viewer {
                 self.character = character;
                 self.controls = controls;
                 self.source = Some(path.to_path_buf());
-                self.crossfade = None;
+                self.reset_players();
                 self.playing_clip = usize::MAX;
                 self.event_log.clear();
                 self.load_error = None;
@@ -305,24 +440,66 @@ impl Viewer {
             UiCommand::Step(frames) => {
                 self.seek(self.time_secs() + frames as f32 * FRAME_STEP_SECS)
             }
-            UiCommand::Crossfade => {
-                let to = self.controls.crossfade_to;
-                if to < self.character.clips.len() && !self.controls.blend {
-                    self.crossfade = Some(Crossfade {
-                        from: self.playing_clip,
-                        from_playback: self.playback.clone(),
-                        elapsed_secs: 0.0,
-                        duration_secs: self.controls.crossfade_secs.max(0.0),
-                    });
-                    self.controls.clip = to;
-                    self.sync_playback();
-                    self.playback.seek(0.0);
+            UiCommand::Transition => self.start_transition(),
+            UiCommand::SetParameter(p, value) => {
+                if let Some(machine) = self.machine.as_mut() {
+                    machine.set(p, value);
                 }
             }
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
         }
+    }
+
+    /// Starts a transition from the playing clip to `Controls::crossfade_to`, from its start.
+    fn start_transition(&mut self) {
+        let to = self.controls.crossfade_to;
+        if to >= self.character.clips.len() || self.controls.blend || self.graph_driven() {
+            return;
+        }
+        let from = Motion::Clip {
+            clip: self.playing_clip,
+            playback: self.playback.clone(),
+        };
+        self.controls.clip = to;
+        self.sync_playback();
+        self.playback.seek(0.0);
+        let incoming = Motion::Clip {
+            clip: to,
+            playback: self.playback.clone(),
+        };
+        let secs = self.controls.crossfade_secs.max(0.0);
+        let spec = if self.controls.inertialize {
+            TransitionSpec::Inertialize {
+                half_life_secs: secs,
+            }
+        } else {
+            TransitionSpec::Crossfade {
+                duration_secs: secs,
+            }
+        };
+        self.transition = Some(TransitionPlayer::start(
+            &self.character,
+            from,
+            &incoming,
+            spec,
+        ));
+    }
+
+    /// The override layer's influence now (eased toward its target).
+    pub fn layer_weight(&self) -> f32 {
+        self.layer.weight
+    }
+
+    /// The additive layer's weight now.
+    pub fn additive_weight(&self) -> f32 {
+        self.additive.weight
+    }
+
+    /// Whether the state machine drives the character now.
+    pub fn graph_driven(&self) -> bool {
+        self.controls.use_graph && self.machine.is_some()
     }
 
     /// Applies the controls' clip, speed, looping and blend settings to the playheads.
@@ -353,8 +530,12 @@ impl Viewer {
         self.synced.phase.paused = !c.playing;
     }
 
-    /// The playhead in seconds of the clip shown on the timeline (clip A when blending).
+    /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
+    /// state's main clip under the state machine).
     pub fn time_secs(&self) -> f32 {
+        if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
+            return m.motion().source(&self.character).0.time_secs;
+        }
         if self.controls.blend {
             self.synced.times_secs().0
         } else {
@@ -364,7 +545,9 @@ impl Viewer {
 
     /// The clip shown on the timeline and its duration.
     pub fn timeline_clip(&self) -> (usize, f32) {
-        let clip = if self.controls.blend {
+        let clip = if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
+            m.motion().source(&self.character).0.clip
+        } else if self.controls.blend {
             self.controls.blend_a
         } else {
             self.controls.clip
@@ -373,6 +556,10 @@ impl Viewer {
     }
 
     fn seek(&mut self, t: f32) {
+        if self.graph_driven() {
+            // The state machine keeps its own clocks.
+            return;
+        }
         self.sync_playback();
         if self.controls.blend {
             let d = self.duration(self.controls.blend_a);
@@ -416,55 +603,162 @@ impl Viewer {
         self.controls.playing = true;
     }
 
-    /// Whether a crossfade is running.
+    /// Whether a transition (crossfade or inertialization) is running.
     pub fn crossfading(&self) -> bool {
-        self.crossfade.is_some()
+        self.transition.is_some()
     }
 
-    /// Advances playback by `dt_secs` of wall time, logging the events crossed.
+    /// The transition in progress: whether it inertializes, and how far along it is (0..1).
+    pub fn transition_progress(&self) -> Option<(bool, f32)> {
+        let t = self.transition.as_ref()?;
+        Some((
+            matches!(t.spec, TransitionSpec::Inertialize { .. }),
+            t.progress(),
+        ))
+    }
+
+    /// Advances playback by `dt_secs` of wall time, logging the events crossed by every clip
+    /// that plays (the state or clip, a transition's outgoing side, the layers).
     pub fn advance(&mut self, dt_secs: f32) {
         self.sync_playback();
-        if self.controls.playing {
-            self.crowd_clock += dt_secs * self.controls.speed;
+        let c = &self.controls;
+        let (speed, paused) = (c.speed, !c.playing);
+        if c.playing {
+            self.crowd_clock += dt_secs * c.speed;
         }
-        let mut fired = Vec::new();
+        let mut steps: Vec<ClipStep> = Vec::new();
         let mode = self.playback.mode;
-        let log = |clip: usize, step: Step, character: &Character, fired: &mut Vec<LoggedEvent>| {
-            if let Some(c) = character.clips.get(clip) {
-                for_each_crossed_event(c.clip.events(), c.clip.duration_secs(), mode, step, |e| {
-                    fired.push(LoggedEvent {
-                        clip: c.clip.name().to_owned(),
+        if let Some(machine) = self.machine.as_mut().filter(|_| self.controls.use_graph) {
+            machine.speed = speed;
+            machine.paused = paused;
+            machine.advance(&self.character, dt_secs);
+            for e in &machine.fired {
+                let clip = self.character.clips[e.clip].clip.name().to_owned();
+                self.event_log.push_front(LoggedEvent {
+                    clip,
+                    name: e.name.clone(),
+                    time_secs: e.time_secs,
+                });
+            }
+        } else if self.controls.blend {
+            let step = self.synced.advance(dt_secs);
+            steps.push(ClipStep {
+                clip: self.controls.blend_a,
+                step: step.a,
+                mode,
+            });
+            if self.controls.blend_b != self.controls.blend_a {
+                steps.push(ClipStep {
+                    clip: self.controls.blend_b,
+                    step: step.b,
+                    mode,
+                });
+            }
+        } else {
+            let step = self.playback.advance(dt_secs);
+            steps.push(ClipStep {
+                clip: self.playing_clip,
+                step,
+                mode,
+            });
+        }
+        if let Some(t) = self.transition.as_mut() {
+            t.from.set_speed(speed);
+            t.from.set_paused(paused);
+            // A transition runs on real time, whatever the playback speed.
+            t.advance(
+                &self.character,
+                if paused { 0.0 } else { dt_secs },
+                0.0,
+                &mut steps,
+            );
+            if t.done() {
+                self.transition = None;
+            }
+        }
+        self.advance_layers(dt_secs, &mut steps);
+        for s in &steps {
+            if let Some(k) = self.character.clips.get(s.clip) {
+                let (events, d) = (k.clip.events(), k.clip.duration_secs());
+                for_each_crossed_event(events, d, s.mode, s.step, |e| {
+                    self.event_log.push_front(LoggedEvent {
+                        clip: k.clip.name().to_owned(),
                         name: e.name.clone(),
                         time_secs: e.time_secs,
                     })
                 });
             }
-        };
-        if self.controls.blend {
-            let step = self.synced.advance(dt_secs);
-            log(self.controls.blend_a, step.a, &self.character, &mut fired);
-            if self.controls.blend_b != self.controls.blend_a {
-                log(self.controls.blend_b, step.b, &self.character, &mut fired);
-            }
-        } else {
-            let step = self.playback.advance(dt_secs);
-            log(self.playing_clip, step, &self.character, &mut fired);
-            if let Some(fade) = self.crossfade.as_mut() {
-                fade.from_playback.speed = self.playback.speed;
-                fade.from_playback.paused = self.playback.paused;
-                fade.from_playback.advance(dt_secs);
-                if !self.playback.paused {
-                    fade.elapsed_secs += dt_secs * self.playback.speed.abs();
-                }
-                if fade.elapsed_secs >= fade.duration_secs {
-                    self.crossfade = None;
-                }
-            }
-        }
-        for e in fired {
-            self.event_log.push_front(e);
         }
         self.event_log.truncate(EVENT_LOG_LEN);
+        self.plot_clock += f64::from(dt_secs.max(0.0));
+    }
+
+    /// The override and additive layers' clocks, targets and masks.
+    fn advance_layers(&mut self, dt_secs: f32, steps: &mut Vec<ClipStep>) {
+        let c = &self.controls;
+        let (speed, paused) = (c.speed, !c.playing);
+        let clips = self.character.clips.len();
+        if c.layer_clip < clips {
+            self.layer.switch_clip(&self.character, c.layer_clip);
+        }
+        if c.additive_clip < clips && c.additive_clip != self.additive.clip {
+            // An additive layer's difference is taken from its own first frame: a new clip is a
+            // new reference, so it starts over rather than crossfading.
+            self.additive = LayerPlayer::new(
+                &self.character,
+                c.additive_clip,
+                None,
+                LayerMode::Additive { reference: None },
+                0.15,
+            );
+        }
+        if self.layer_mask.0 != c.layer_roots {
+            let roots: Vec<(usize, f32)> = c.layer_roots.iter().map(|&j| (j, 1.0)).collect();
+            let mask = JointMask::from_roots(&self.character.skeleton, &roots);
+            self.layer_mask = (c.layer_roots.clone(), Arc::new(mask));
+        }
+        self.layer.mask = Some(self.layer_mask.1.clone());
+        self.layer.half_life_secs = c.layer_half_life.max(0.0);
+        self.layer.target = if c.layer_on { c.layer_weight } else { 0.0 };
+        self.additive.half_life_secs = c.layer_half_life.max(0.0);
+        self.additive.target = if c.additive_on {
+            c.additive_weight
+        } else {
+            0.0
+        };
+        // Layers ease in real time; their clips play at the playback speed.
+        let dt = if paused { 0.0 } else { dt_secs };
+        self.layer.advance(dt, speed, paused, steps);
+        self.additive.advance(dt, speed, paused, steps);
+    }
+
+    /// The joint whose rotation the panel plots: the selected one, or else the first upper-body
+    /// root (a clavicle), or the first joint.
+    pub fn plot_joint(&self) -> Option<usize> {
+        let count = self.character.skeleton.joint_count();
+        self.controls
+            .selected_joint
+            .or_else(|| self.controls.layer_roots.first().copied())
+            .or((count > 0).then_some(0))
+            .filter(|&j| j < count)
+    }
+
+    /// Records the plotted joint's rotation angle (degrees, its local rotation's) this frame.
+    fn record_plot(&mut self) {
+        let Some(joint) = self.plot_joint() else {
+            return;
+        };
+        let q = self.pose.local().as_slice()[joint].rotation;
+        let degrees = (2.0 * q.w.abs().min(1.0).acos()).to_degrees();
+        self.angle_plot
+            .push_back([self.plot_clock, f64::from(degrees)]);
+        while self
+            .angle_plot
+            .front()
+            .is_some_and(|p| p[0] < self.plot_clock - PLOT_SECS)
+        {
+            self.angle_plot.pop_front();
+        }
     }
 
     /// One frame of the viewer, in order: the panel's and keyboard's commands are applied, the
@@ -478,47 +772,49 @@ impl Viewer {
         let start = std::time::Instant::now();
         self.pose_frame();
         self.stats.pose_ms = start.elapsed().as_secs_f32() * 1000.0;
+        self.record_plot();
     }
 
-    /// What the current state poses: the playing clip (or the in-step blend), a crossfade in
-    /// progress, and the palette. The viewer's playheads wrap or clamp their own times, so the
-    /// request clamps.
+    /// What the current state poses: the state machine's frame, or the playing clip (or the
+    /// in-step blend) with a transition in progress; then the layers and the palette. The
+    /// viewer's playheads wrap or clamp their own times, so the request clamps.
     pub fn pose_request(&self) -> PoseRequest {
         let c = &self.controls;
         let clip_count = self.character.clips.len();
-        let mut request = PoseRequest {
-            wrap: TimeWrap::Clamp,
-            palette: c.palette,
-            compressed: c.compressed,
-            ..PoseRequest::default()
+        let mut request = match self.machine.as_ref().filter(|_| c.use_graph) {
+            Some(machine) => machine.request(&self.character, c.palette, c.compressed),
+            None => PoseRequest {
+                wrap: TimeWrap::Clamp,
+                palette: c.palette,
+                compressed: c.compressed,
+                ..PoseRequest::default()
+            },
         };
         request.morph_overrides = self.morph_overrides();
-        if c.blend {
-            let (time_a, _) = self.synced.times_secs();
-            request.clip = (c.blend_a < clip_count).then_some(ClipTime {
-                clip: c.blend_a,
-                time_secs: time_a,
-            });
-            return request.with_blend(c.blend_b, c.blend_weight);
+        if !self.graph_driven() {
+            if c.blend {
+                let (time_a, _) = self.synced.times_secs();
+                request.clip = (c.blend_a < clip_count).then_some(ClipTime {
+                    clip: c.blend_a,
+                    time_secs: time_a,
+                });
+                request = request.with_blend(c.blend_b, c.blend_weight);
+            } else {
+                request.clip = (self.playing_clip < clip_count).then_some(ClipTime {
+                    clip: self.playing_clip,
+                    time_secs: self.playback.time_secs(),
+                });
+            }
+            request.transition = self
+                .transition
+                .as_ref()
+                .map(|t| t.transition(&self.character));
         }
-        request.clip = (self.playing_clip < clip_count).then_some(ClipTime {
-            clip: self.playing_clip,
-            time_secs: self.playback.time_secs(),
-        });
-        request.transition = self.crossfade.as_ref().map(|fade| {
-            let from = ClipTime {
-                clip: fade.from,
-                time_secs: fade.from_playback.time_secs(),
-            };
-            Transition::crossfade(
-                from,
-                if fade.duration_secs > 0.0 {
-                    fade.elapsed_secs / fade.duration_secs
-                } else {
-                    1.0
-                },
-            )
-        });
+        request.layers.extend(
+            [&self.layer, &self.additive]
+                .iter()
+                .filter_map(|l| l.pose_layer()),
+        );
         request
     }
 

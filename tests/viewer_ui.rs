@@ -177,7 +177,7 @@ fn crossfade_moves_to_the_other_clip() {
     let wave = viewer.controls.crossfade_to;
     assert_eq!(viewer.character.clips[wave].clip.name(), "wave");
     viewer.controls.crossfade_secs = 0.4;
-    viewer.apply(skinscope::viewer::UiCommand::Crossfade);
+    viewer.apply(skinscope::viewer::UiCommand::Transition);
     assert!(viewer.crossfading());
     assert_eq!(viewer.controls.clip, wave);
     viewer.advance(0.2);

@@ -93,6 +93,9 @@ pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     playback_section(ui, viewer, commands);
     ui.separator();
     blend_section(ui, viewer, commands);
+    layers_section(ui, viewer);
+    graph_section(ui, viewer, commands);
+    plot_section(ui, viewer);
     ui.separator();
     view_section(ui, viewer, commands);
     ui.separator();
@@ -274,6 +277,8 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
         .map(|c| c.clip.name().to_owned())
         .collect();
     let crossfading = viewer.crossfading();
+    let graph = viewer.graph_driven();
+    let progress = viewer.transition_progress();
     let c = &mut viewer.controls;
     ui.checkbox(&mut c.blend, "Blend two clips (phase-aligned)");
     ui.add_enabled_ui(c.blend, |ui| {
@@ -288,7 +293,7 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
         }
         ui.add(egui::Slider::new(&mut c.blend_weight, 0.0..=1.0).text("Weight of B"));
     });
-    ui.add_enabled_ui(!c.blend, |ui| {
+    ui.add_enabled_ui(!c.blend && !graph, |ui| {
         ui.horizontal(|ui| {
             egui::ComboBox::from_label("to")
                 .selected_text(names[c.crossfade_to].clone())
@@ -302,15 +307,199 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
                     .range(0.0..=5.0)
                     .speed(0.05)
                     .suffix(" s"),
+            )
+            .on_hover_text(
+                "a crossfade's length, or an inertialization's half-life, in real seconds",
             );
+            let go = if c.inertialize {
+                "Inertialize"
+            } else {
+                "Crossfade"
+            };
             if ui
-                .add_enabled(!crossfading, egui::Button::new("Crossfade"))
+                .add_enabled(!crossfading, egui::Button::new(go))
                 .clicked()
             {
-                commands.push(UiCommand::Crossfade);
+                commands.push(UiCommand::Transition);
             }
         });
+        ui.horizontal(|ui| {
+            ui.label("Transition");
+            ui.radio_value(&mut c.inertialize, false, "crossfade");
+            ui.radio_value(&mut c.inertialize, true, "inertialize");
+        });
     });
+    if let Some((inertial, progress)) = progress {
+        let kind = if inertial {
+            "inertializing"
+        } else {
+            "crossfading"
+        };
+        ui.add(egui::ProgressBar::new(progress).text(kind));
+    }
+}
+
+/// The override (masked) and additive layers over whatever plays.
+fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
+    if viewer.character.clips.is_empty() {
+        return;
+    }
+    let names: Vec<String> = viewer
+        .character
+        .clips
+        .iter()
+        .map(|c| c.clip.name().to_owned())
+        .collect();
+    let joint_names = viewer.character.skeleton.names().to_vec();
+    let live = (viewer.layer_weight(), viewer.additive_weight());
+    let c = &mut viewer.controls;
+    egui::CollapsingHeader::new("Layers")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut c.layer_on, "Override layer");
+                egui::ComboBox::from_id_salt("layer-clip")
+                    .selected_text(names[c.layer_clip.min(names.len() - 1)].clone())
+                    .show_ui(ui, |ui| {
+                        for (i, n) in names.iter().enumerate() {
+                            ui.selectable_value(&mut c.layer_clip, i, n);
+                        }
+                    });
+            });
+            let roots: Vec<&str> = c
+                .layer_roots
+                .iter()
+                .filter_map(|&j| joint_names.get(j).map(String::as_str))
+                .collect();
+            ui.label(format!(
+                "mask: the subtrees of {}",
+                if roots.is_empty() {
+                    "no joint".to_owned()
+                } else {
+                    roots.join(", ")
+                }
+            ));
+            ui.horizontal(|ui| {
+                let selected = c.selected_joint;
+                if ui
+                    .add_enabled(
+                        selected.is_some(),
+                        egui::Button::new("Add the selected joint"),
+                    )
+                    .clicked()
+                    && let Some(j) = selected
+                    && !c.layer_roots.contains(&j)
+                {
+                    c.layer_roots.push(j);
+                }
+                if ui.button("Clear").clicked() {
+                    c.layer_roots.clear();
+                }
+            });
+            ui.add(egui::Slider::new(&mut c.layer_weight, 0.0..=1.0).text("Layer weight"));
+            ui.add(
+                egui::Slider::new(&mut c.layer_half_life, 0.0..=1.0)
+                    .text("Half-life (s)")
+                    .fixed_decimals(2),
+            );
+            ui.label(RichText::new(format!("override weight now {:.3}", live.0)).weak());
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut c.additive_on, "Additive layer");
+                egui::ComboBox::from_id_salt("additive-clip")
+                    .selected_text(names[c.additive_clip.min(names.len() - 1)].clone())
+                    .show_ui(ui, |ui| {
+                        for (i, n) in names.iter().enumerate() {
+                            ui.selectable_value(&mut c.additive_clip, i, n);
+                        }
+                    });
+            });
+            ui.add(egui::Slider::new(&mut c.additive_weight, -1.0..=2.0).text("Additive weight"));
+            ui.label(
+                RichText::new(format!(
+                    "additive weight now {:.3} (difference from the clip's first frame)",
+                    live.1
+                ))
+                .weak(),
+            );
+        });
+}
+
+/// The state machine: the current state, the transition in progress, and every parameter.
+fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    if let Some(e) = &viewer.graph_error {
+        error_label(ui, &format!("State machine: {e}"));
+    }
+    let Some(machine) = viewer.machine.as_ref() else {
+        return;
+    };
+    ui.checkbox(&mut viewer.controls.use_graph, "Drive by the state machine");
+    let state = machine.state_name(machine.current_state()).to_owned();
+    let transition = machine.transition().map(|(from, t)| {
+        let kind = match t.spec {
+            crate::graph::TransitionSpec::Crossfade { .. } => "crossfade",
+            crate::graph::TransitionSpec::Inertialize { .. } => "inertialize",
+        };
+        (machine.state_name(from).to_owned(), kind, t.progress())
+    });
+    ui.label(RichText::new(format!("state: {state}")).strong());
+    if let Some((from, kind, progress)) = transition {
+        ui.add(egui::ProgressBar::new(progress).text(format!("{kind} from {from}")));
+    }
+    let params: Vec<(usize, crate::graph::ParamDef, f32)> = machine
+        .graph
+        .parameters
+        .iter()
+        .enumerate()
+        .map(|(k, p)| (k, p.clone(), machine.value(k)))
+        .collect();
+    for (k, p, value) in params {
+        match p.kind {
+            crate::graph::ParamKind::Float { min, max } => {
+                let mut v = value;
+                if ui
+                    .add(egui::Slider::new(&mut v, min..=max).text(&p.name))
+                    .changed()
+                {
+                    commands.push(UiCommand::SetParameter(k, v));
+                }
+            }
+            crate::graph::ParamKind::Bool => {
+                let mut on = value != 0.0;
+                if ui.checkbox(&mut on, &p.name).changed() {
+                    commands.push(UiCommand::SetParameter(k, f32::from(u8::from(on))));
+                }
+            }
+            crate::graph::ParamKind::Trigger => {
+                if ui.button(&p.name).clicked() {
+                    commands.push(UiCommand::SetParameter(k, 1.0));
+                }
+            }
+        }
+    }
+}
+
+/// The plotted joint's rotation angle over the last seconds: a crossfade and an
+/// inertialization of the same switch can be compared.
+fn plot_section(ui: &mut Ui, viewer: &Viewer) {
+    let Some(joint) = viewer.plot_joint() else {
+        return;
+    };
+    let name = &viewer.character.skeleton.names()[joint];
+    egui::CollapsingHeader::new(format!("Rotation of {name} (degrees)"))
+        .default_open(false)
+        .show(ui, |ui| {
+            let points: egui_plot::PlotPoints = viewer.angle_plot.iter().copied().collect();
+            egui_plot::Plot::new("joint-angle")
+                .height(120.0)
+                .allow_scroll(false)
+                .allow_drag(false)
+                .allow_zoom(false)
+                .x_axis_label("s")
+                .show(ui, |plot| {
+                    plot.line(egui_plot::Line::new("angle", points));
+                });
+        });
 }
 
 fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
