@@ -32,11 +32,61 @@ fn posing_frames_allocate_nothing_after_warm_up() {
     let fox = skinscope::import::load(&path).unwrap();
     let mut pose = skinscope::pose::CharacterPose::new(&fox);
     let mut playback = skinscope::anim::Playback::new(fox.clips[1].duration_secs());
-    let frame = |pose: &mut skinscope::pose::CharacterPose,
-                 playback: &mut skinscope::anim::Playback,
-                 k: usize| {
+    // Every third frame also runs the layer and transition stages: an override layer through a
+    // mask (crossfading from an earlier clip), an additive layer and an inertialized switch (its
+    // offsets recorded on the first such frame, then decayed). The request is built once; only
+    // its times change.
+    let neck = fox.skeleton.find("b_Neck_04").unwrap();
+    let mask = std::sync::Arc::new(skinscope::anim::JointMask::from_roots(
+        &fox.skeleton,
+        &[(neck, 1.0)],
+    ));
+    let at = |clip, time_secs| skinscope::pose::ClipTime { clip, time_secs };
+    let mut layered = skinscope::pose::PoseRequest::clip(1, 0.0);
+    layered.layers = vec![
+        skinscope::pose::PoseLayer {
+            clip: at(0, 0.0),
+            weight: 0.7,
+            mask: Some(mask),
+            kind: skinscope::pose::LayerKind::Override {
+                fading_out: Some((at(2, 0.0), 0.3)),
+            },
+        },
+        skinscope::pose::PoseLayer {
+            clip: at(2, 0.0),
+            weight: 0.5,
+            mask: None,
+            kind: skinscope::pose::LayerKind::Additive {
+                reference: at(2, 0.0),
+            },
+        },
+    ];
+    let mut inertial = skinscope::pose::Inertial {
+        to: at(1, 0.0),
+        to_blend: None,
+        from_rate: 1.0,
+        to_rate: 1.0,
+        half_life_secs: 0.2,
+        elapsed_secs: 0.0,
+    };
+    let mut frame = |pose: &mut skinscope::pose::CharacterPose,
+                     playback: &mut skinscope::anim::Playback,
+                     k: usize| {
         playback.advance(1.0 / 60.0);
         let t = playback.time_secs();
+        if k % 3 == 2 {
+            inertial.elapsed_secs = k as f32 / 60.0;
+            layered.clip = Some(at(1, t));
+            layered.layers[0].clip.time_secs = t;
+            layered.layers[1].clip.time_secs = t * 0.5;
+            layered.transition = Some(skinscope::pose::Transition {
+                from: at(2, 0.3),
+                from_blend: Some(skinscope::pose::BlendSpec { b: 0, weight: 0.5 }),
+                kind: skinscope::pose::TransitionKind::Inertialize(inertial),
+            });
+            pose.evaluate(&fox, &layered).unwrap();
+            return;
+        }
         let request = skinscope::pose::PoseRequest::clip(1, t);
         let request = if k.is_multiple_of(2) {
             request

@@ -441,3 +441,135 @@ fn the_panel_plays_compressed_clips_and_compares_them() {
     h.run();
     assert!(h.state().controls.compare_clips);
 }
+
+#[test]
+fn a_crossfade_runs_on_real_time_whatever_the_playback_speed() {
+    // A 0.4 s crossfade at half speed is over after 0.45 s of real time (not 0.8 s), and the
+    // incoming clip has played half of that.
+    let mut viewer = Viewer::new(builtin::character().unwrap(), None);
+    viewer.controls.speed = 0.5;
+    viewer.controls.crossfade_secs = 0.4;
+    viewer.apply(skinscope::viewer::UiCommand::Transition);
+    viewer.advance(0.2);
+    assert_eq!(viewer.transition_progress(), Some((false, 0.5)));
+    viewer.advance(0.25);
+    assert!(!viewer.crossfading());
+    assert!((viewer.time_secs() - 0.225).abs() < 1e-5);
+}
+
+#[test]
+fn the_panel_switches_transitions_to_inertialization() {
+    let mut h = harness();
+    h.get_by_label("inertialize").click();
+    h.run();
+    assert!(h.state().controls.inertialize);
+    h.get_by_label("Inertialize").click();
+    h.run();
+    assert_eq!(h.state().transition_progress(), Some((true, 0.0)));
+    // Half-life 0.5 s (the panel's default duration): half the offset is gone after 0.5 s.
+    h.state_mut().frame(Vec::new(), 0.5);
+    let (inertial, progress) = h.state().transition_progress().unwrap();
+    assert!(inertial && (progress - 0.5).abs() < 1e-6, "{progress}");
+    let q = h.state().pose.local().as_slice()[0].rotation;
+    assert!(q.is_normalized());
+}
+
+#[test]
+fn the_override_layer_eases_in_and_drives_only_its_mask() {
+    let mut viewer = Viewer::new(builtin::character().unwrap(), None);
+    let c = &viewer.character;
+    let names = |roots: &[usize]| -> Vec<String> {
+        roots
+            .iter()
+            .map(|&j| c.skeleton.names()[j].clone())
+            .collect()
+    };
+    assert_eq!(
+        names(&viewer.controls.layer_roots),
+        ["clavicle_l", "clavicle_r"]
+    );
+    assert_eq!(
+        viewer.character.clips[viewer.controls.layer_clip]
+            .clip
+            .name(),
+        "wave"
+    );
+    viewer.controls.layer_on = true;
+    viewer.controls.layer_half_life = 0.1;
+    viewer.frame(Vec::new(), 0.1);
+    assert!((viewer.layer_weight() - 0.5).abs() < 1e-5);
+    viewer.frame(Vec::new(), 0.1);
+    assert!((viewer.layer_weight() - 0.75).abs() < 1e-5);
+    // The legs are the walk's; the right arm is neither walk's nor wave's while easing in.
+    let request = viewer.pose_request();
+    assert_eq!(request.layers.len(), 1);
+    let mut walk_only = request.clone();
+    walk_only.layers.clear();
+    let mut plain = skinscope::pose::CharacterPose::new(&viewer.character);
+    plain.evaluate(&viewer.character, &walk_only).unwrap();
+    let thigh = viewer.character.skeleton.find("thigh_l").unwrap();
+    let arm = viewer.character.skeleton.find("upperarm_r").unwrap();
+    assert_eq!(
+        viewer.pose.local().as_slice()[thigh],
+        plain.local().as_slice()[thigh]
+    );
+    assert_ne!(
+        viewer.pose.local().as_slice()[arm],
+        plain.local().as_slice()[arm]
+    );
+    // The angle plot records a point a frame.
+    assert_eq!(viewer.angle_plot.len(), 2);
+}
+
+#[test]
+fn the_state_machine_panel_drives_the_character() {
+    let mut h = harness();
+    h.get_by_label("Drive by the state machine").click();
+    h.run();
+    assert!(h.state().graph_driven());
+    // The panel shows the state and a control per parameter; ticking "wave" sets it.
+    assert!(h.query_by_label("state: idle").is_some());
+    h.get_by_label("wave").click();
+    h.run();
+    let m = h.state().machine.as_ref().unwrap();
+    assert_eq!(m.value(m.graph.parameter("wave").unwrap()), 1.0);
+    // The greet trigger is a button: pressed, the next frame takes the greeting.
+    h.get_by_label("greet").click();
+    h.run();
+    h.state_mut().frame(Vec::new(), 1.0 / 60.0);
+    let m = h.state().machine.as_ref().unwrap();
+    assert_eq!(m.state_name(m.current_state()), "greeting");
+    h.run();
+    assert!(h.query_by_label("state: greeting").is_some());
+}
+
+#[test]
+fn the_joint_angle_plot_opens_and_follows_the_selected_joint() {
+    let mut h = harness();
+    for _ in 0..3 {
+        h.state_mut().frame(Vec::new(), 1.0 / 30.0);
+    }
+    h.run();
+    h.get_by_label("Rotation of clavicle_l (degrees)").click();
+    h.run();
+    h.state_mut().frame(Vec::new(), 1.0 / 30.0);
+    h.run();
+    // Four frames, 1/30 s apart; the walk holds clavicle_l at rest (angle 0).
+    let points: Vec<[f64; 2]> = h.state().angle_plot.iter().copied().collect();
+    assert_eq!(points.len(), 4);
+    assert!((points[3][0] - 4.0 / 30.0).abs() < 1e-6);
+    assert!(points.iter().all(|p| p[1].abs() < 1e-3), "{points:?}");
+    // Selecting a joint plots that one: the walking right thigh swings.
+    let thigh = h.state().character.skeleton.find("thigh_r").unwrap();
+    h.state_mut().controls.selected_joint = Some(thigh);
+    h.state_mut().frame(Vec::new(), 1.0 / 30.0);
+    h.run();
+    assert!(h.query_by_label("Rotation of thigh_r (degrees)").is_some());
+    let last = h.state().angle_plot.back().unwrap()[1];
+    let q = h.state().pose.local().as_slice()[thigh].rotation;
+    let want = (2.0 * q.w.abs().min(1.0).acos()).to_degrees();
+    assert!(
+        (last - f64::from(want)).abs() < 1e-4 && last > 1.0,
+        "{last}"
+    );
+}

@@ -56,7 +56,7 @@ impl JointMask {
 /// `a` moved toward `b` by `w` (0..1): translation and scale linearly, rotation by slerp on the
 /// shorter arc. `w <= 0` returns `a` and `w >= 1` returns `b`, bit for bit.
 pub fn mix(a: &Transform, b: &Transform, w: f32) -> Transform {
-    if !(w > 0.0) {
+    if w.is_nan() || w <= 0.0 {
         return *a;
     }
     if w >= 1.0 {
@@ -219,7 +219,7 @@ impl BlendSpace1d {
             b: p.0,
             weight: 0.0,
         };
-        if !(parameter > first.1) {
+        if parameter.is_nan() || parameter <= first.1 {
             return end(first);
         }
         if parameter >= last.1 {

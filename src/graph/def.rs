@@ -192,7 +192,7 @@ impl Graph {
                     }
                 };
                 if let ParamKind::Float { min, max } = kind
-                    && !(min < max)
+                    && min >= max
                 {
                     return Err(Problem::new(
                         at,
