@@ -399,6 +399,12 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--morph",
         "--scene",
         "--compressed",
+        "--layer",
+        "--additive",
+        "--transition",
+        "--graph",
+        "--param",
+        "--simulate",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));
