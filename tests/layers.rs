@@ -542,3 +542,65 @@ fn the_transition_option_matches_the_library() {
         assert!((a - b).abs() < 1e-4, "{a} vs {b}");
     }
 }
+
+#[test]
+fn switching_a_layer_s_clip_crossfades_over_its_half_life() {
+    // A layer playing idle switches to wave: the old clip weighs 1 at the switch, a half after
+    // one half-life, and the layer's pose is the crossfade of the two clips at that weight.
+    use skinscope::graph::{LayerMode, LayerPlayer};
+    let c = mannequin();
+    let (idle, wave, walk) = (clip(&c, "idle"), clip(&c, "wave"), clip(&c, "walk"));
+    let mut layer = LayerPlayer::new(&c, idle, None, LayerMode::Override, 0.2);
+    layer.target = 1.0;
+    layer.weight = 1.0;
+    let mut steps = Vec::new();
+    layer.advance(0.5, 1.0, false, &mut steps);
+    layer.switch_clip(&c, wave);
+    assert_eq!(layer.fading(), Some((idle, 1.0)));
+    layer.advance(0.2, 1.0, false, &mut steps);
+    let (old, w) = layer.fading().unwrap();
+    assert_eq!(old, idle);
+    assert!((w - 0.5).abs() < 1e-6);
+    let pose_layer = layer.pose_layer().unwrap();
+    assert_eq!(
+        pose_layer.clip,
+        ClipTime {
+            clip: wave,
+            time_secs: 0.2
+        }
+    );
+    match pose_layer.kind {
+        LayerKind::Override { fading_out } => {
+            let (at, weight) = fading_out.unwrap();
+            assert_eq!(at.clip, idle);
+            assert!((at.time_secs - 0.7).abs() < 1e-6 && (weight - 0.5).abs() < 1e-6);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Over walk, every joint is the nlerp of wave at 0.2 s and idle at 0.7 s.
+    let mut request = PoseRequest::clip(walk, 0.3);
+    request.layers.push(pose_layer);
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(&c, &request).unwrap();
+    let sample = |clip: usize, t: f32| {
+        let mut p = CharacterPose::new(&c);
+        p.evaluate(&c, &PoseRequest::clip(clip, t)).unwrap();
+        p.local().clone()
+    };
+    let (wave_pose, idle_pose) = (sample(wave, 0.2), sample(idle, 0.7));
+    let arm = joint(&c, "upperarm_r");
+    let (a, b) = (
+        wave_pose.as_slice()[arm].rotation,
+        idle_pose.as_slice()[arm].rotation,
+    );
+    let b = if a.dot(b) < 0.0 { -b } else { b };
+    let halfway = (a * 0.5 + b * 0.5).normalize();
+    assert!(same_rotation(
+        pose.local().as_slice()[arm].rotation,
+        halfway,
+        1e-6
+    ));
+    // Eased out entirely after enough half-lives: the fade is dropped.
+    layer.advance(5.0, 1.0, false, &mut steps);
+    assert_eq!(layer.fading(), None);
+}
