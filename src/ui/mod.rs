@@ -266,16 +266,27 @@ fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     }
 }
 
+/// The character's clip names, in clip order.
+fn clip_names(viewer: &Viewer) -> Vec<String> {
+    let clips = viewer.character.clips.iter();
+    clips.map(|c| c.clip.name().to_owned()).collect()
+}
+
+/// A drop-down of clips by name, selecting into `value`.
+fn clip_combo(ui: &mut Ui, combo: egui::ComboBox, names: &[String], value: &mut usize) {
+    let shown = names.get(*value).cloned().unwrap_or_default();
+    combo.selected_text(shown).show_ui(ui, |ui| {
+        for (i, n) in names.iter().enumerate() {
+            ui.selectable_value(value, i, n);
+        }
+    });
+}
+
 fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     if viewer.character.clips.len() < 2 {
         return;
     }
-    let names: Vec<String> = viewer
-        .character
-        .clips
-        .iter()
-        .map(|c| c.clip.name().to_owned())
-        .collect();
+    let names = clip_names(viewer);
     let crossfading = viewer.crossfading();
     let graph = viewer.graph_driven();
     let progress = viewer.transition_progress();
@@ -283,25 +294,18 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
     ui.checkbox(&mut c.blend, "Blend two clips (phase-aligned)");
     ui.add_enabled_ui(c.blend, |ui| {
         for (label, value) in [("Clip A", &mut c.blend_a), ("Clip B", &mut c.blend_b)] {
-            egui::ComboBox::from_label(label)
-                .selected_text(names[*value].clone())
-                .show_ui(ui, |ui| {
-                    for (i, n) in names.iter().enumerate() {
-                        ui.selectable_value(value, i, n);
-                    }
-                });
+            clip_combo(ui, egui::ComboBox::from_label(label), &names, value);
         }
         ui.add(egui::Slider::new(&mut c.blend_weight, 0.0..=1.0).text("Weight of B"));
     });
     ui.add_enabled_ui(!c.blend && !graph, |ui| {
         ui.horizontal(|ui| {
-            egui::ComboBox::from_label("to")
-                .selected_text(names[c.crossfade_to].clone())
-                .show_ui(ui, |ui| {
-                    for (i, n) in names.iter().enumerate() {
-                        ui.selectable_value(&mut c.crossfade_to, i, n);
-                    }
-                });
+            clip_combo(
+                ui,
+                egui::ComboBox::from_label("to"),
+                &names,
+                &mut c.crossfade_to,
+            );
             ui.add(
                 egui::DragValue::new(&mut c.crossfade_secs)
                     .range(0.0..=5.0)
@@ -344,12 +348,7 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
     if viewer.character.clips.is_empty() {
         return;
     }
-    let names: Vec<String> = viewer
-        .character
-        .clips
-        .iter()
-        .map(|c| c.clip.name().to_owned())
-        .collect();
+    let names = clip_names(viewer);
     let joint_names = viewer.character.skeleton.names().to_vec();
     let live = (viewer.layer_weight(), viewer.additive_weight());
     let c = &mut viewer.controls;
@@ -358,13 +357,8 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.layer_on, "Override layer");
-                egui::ComboBox::from_id_salt("layer-clip")
-                    .selected_text(names[c.layer_clip.min(names.len() - 1)].clone())
-                    .show_ui(ui, |ui| {
-                        for (i, n) in names.iter().enumerate() {
-                            ui.selectable_value(&mut c.layer_clip, i, n);
-                        }
-                    });
+                let combo = egui::ComboBox::from_id_salt("layer-clip");
+                clip_combo(ui, combo, &names, &mut c.layer_clip);
             });
             let roots: Vec<&str> = c
                 .layer_roots
@@ -406,13 +400,8 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
             ui.separator();
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.additive_on, "Additive layer");
-                egui::ComboBox::from_id_salt("additive-clip")
-                    .selected_text(names[c.additive_clip.min(names.len() - 1)].clone())
-                    .show_ui(ui, |ui| {
-                        for (i, n) in names.iter().enumerate() {
-                            ui.selectable_value(&mut c.additive_clip, i, n);
-                        }
-                    });
+                let combo = egui::ComboBox::from_id_salt("additive-clip");
+                clip_combo(ui, combo, &names, &mut c.additive_clip);
             });
             ui.add(egui::Slider::new(&mut c.additive_weight, -1.0..=2.0).text("Additive weight"));
             ui.label(
