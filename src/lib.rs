@@ -16,5 +16,6 @@ pub mod graph;
 pub mod import;
 pub mod pose;
 pub mod render;
+pub mod scene;
 pub mod ui;
 pub mod viewer;

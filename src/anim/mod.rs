@@ -27,11 +27,13 @@
 mod clip;
 mod compress;
 mod cursor;
+mod ik;
 mod inertialize;
 mod layer;
 mod morph;
 mod playback;
 mod pose;
+mod root_motion;
 mod runtime;
 mod sample;
 mod skeleton;
@@ -45,6 +47,7 @@ pub use compress::{
     CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
 };
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
+pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{
     BlendPoint, BlendSpace1d, JointMask, additive_transform, apply_additive, apply_override, decay,
@@ -59,6 +62,10 @@ pub use pose::{
     BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_pair, blend_poses,
     build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
     vertex_skin_matrix,
+};
+pub use root_motion::{
+    Displacement, Placement, clip_displacement, default_root_joint, drives, from_yaw,
+    remove_root_motion, root_transform, yaw_of,
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};

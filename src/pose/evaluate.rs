@@ -7,8 +7,8 @@ use glam::{Mat4, Vec3};
 
 use super::morph::{MorphWeights, morphed_vertices};
 use super::request::{
-    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseRequest, Transition, TransitionKind,
-    VELOCITY_STEP_SECS, clip_time, in_step_time,
+    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseRequest, RootMotionMode, Transition,
+    TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
 use crate::anim::{
     self, BlendLayer, ClipCursor, Inertialization, LocalPose, ModelPose, PoseError, SkinPalette,
@@ -147,11 +147,12 @@ impl CharacterPose {
     /// Each stage borrows what it needs and writes into buffers this pose owns.
     ///
     /// 1. sample and blend: the raw pose (`sample_raw`);
-    /// 2. root motion, extracted from the raw pose before any transition offset (issue 17 plugs
-    ///    in here);
+    /// 2. root motion: the root-motion joint's travel removed from the raw pose, before any
+    ///    transition offset (in place or applied; the caller moves the placement);
     /// 3. transition: crossfade from the outgoing clip, or inertialization (`apply_transition`);
     /// 4. pose layers, masked overrides and additive clips (`apply_layers`);
-    /// 5. reach IK, then 6. foot IK (issue 17);
+    ///    then the skeleton's roots placed under the request's placement;
+    /// 5. reach IK, then 6. foot IK, in world space (`pose::ik`);
     /// 7. local-to-model and 8. the skin palettes (`compose`).
     ///
     /// Morph weights are evaluated beside the joints, from the same clip times (issue 13).
@@ -162,15 +163,43 @@ impl CharacterPose {
         self.compose(c, request.palette)
     }
 
-    /// Stages 1 to 4 (the local pose) and the morph weights.
+    /// Stages 1 to 6 (the local pose) and the morph weights.
     fn local_stages(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         self.sample_raw(c, request)?;
+        if let Some(joint) = removed_root(request) {
+            remove_root(c, joint, &mut self.local);
+            self.local_state = Layer::Other;
+        }
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
         }
         self.apply_layers(c, request)?;
+        self.place(c, request);
+        if !request.ik.is_empty() || request.feet.is_some() {
+            self.local_state = Layer::Other;
+            anim::local_to_model(&c.skeleton, &self.local, &mut self.model)?;
+            super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
+            if let Some(feet) = &request.feet {
+                let base = request.placement.position.y;
+                super::ik::apply_feet(&c.skeleton, feet, base, &mut self.local, &mut self.model)?;
+            }
+        }
         self.morph.evaluate(c, request);
         Ok(())
+    }
+
+    /// The skeleton's roots placed under the request's placement (`world_from_entity`).
+    fn place(&mut self, c: &Character, request: &PoseRequest) {
+        if request.placement == anim::Placement::default() {
+            return;
+        }
+        self.local_state = Layer::Other;
+        let locals = self.local.as_mut_slice();
+        for (joint, parent) in c.skeleton.parents().iter().enumerate() {
+            if parent.is_none() {
+                locals[joint] = request.placement.place(&locals[joint]);
+            }
+        }
     }
 
     /// Stage 1: samples the main clip (the rest pose without one) and blends the in-step clip,
@@ -584,6 +613,25 @@ fn sample_clip_data(
     }
 }
 
+/// The joint whose travel the request removes from the pose (root motion in place or applied).
+fn removed_root(request: &PoseRequest) -> Option<usize> {
+    request
+        .root_motion
+        .filter(|r| r.mode != RootMotionMode::Authored)
+        .map(|r| r.joint)
+}
+
+/// Stage 2: the root-motion joint's horizontal travel and turn removed from `pose`, against the
+/// rest pose.
+fn remove_root(c: &Character, joint: usize, pose: &mut LocalPose) {
+    if let (Some(t), Some(rest)) = (
+        pose.as_mut_slice().get_mut(joint),
+        c.skeleton.rest().get(joint),
+    ) {
+        anim::remove_root_motion(t, rest);
+    }
+}
+
 /// Samples a clip with its in-step blend (`source`) at the request's wrap into `out` (a pose and
 /// its state), blending through `scratch`.
 fn sample_source(
@@ -615,6 +663,11 @@ fn sample_source(
             &mut scratch.state,
         )?;
         anim::blend_pair(out, &scratch.pose, blend.weight)?;
+        *state = Layer::Other;
+    }
+    // Every side of a transition loses its root travel as the main pose does.
+    if let Some(joint) = removed_root(request) {
+        remove_root(c, joint, out);
         *state = Layer::Other;
     }
     Ok(())

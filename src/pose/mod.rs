@@ -8,12 +8,13 @@
 //!     -> local-to-model -> skin palette          (morph weights evaluated beside the joints)
 //! ```
 //!
-//! `CharacterPose::evaluate` runs them; stages not built yet are named there, where they plug in.
+//! `CharacterPose::evaluate` runs them in that order.
 
 mod bounds;
 mod compression;
 mod crowd;
 mod evaluate;
+mod ik;
 mod morph;
 mod request;
 
@@ -23,8 +24,10 @@ pub use compression::{
 };
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
+pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use request::{
-    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseLayer, PoseRequest, TimeWrap,
-    Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
+    BlendSpec, ClipTime, FootIk, IkTarget, Inertial, LayerKind, Leg, PaletteMode, PoseLayer,
+    PoseRequest, RootMotion, RootMotionMode, TimeWrap, Transition, TransitionKind,
+    VELOCITY_STEP_SECS, clip_time, in_step_time,
 };

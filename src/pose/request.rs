@@ -4,8 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::anim::JointMask;
+use glam::Vec3;
+
+use crate::anim::{Chain, JointMask, Placement, TwoBoneSettings};
 use crate::character::Character;
+use crate::scene::Ground;
 
 /// Which palette the skinned meshes are drawn with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -120,6 +123,54 @@ pub enum LayerKind {
     Additive { reference: ClipTime },
 }
 
+/// What happens to the root-motion joint's horizontal travel and turn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RootMotionMode {
+    /// Left in the pose: the character moves as the clip moves it.
+    #[default]
+    Authored,
+    /// Removed from the pose; the placement does not move (the character walks in place).
+    InPlace,
+    /// Removed from the pose and handed to the movement controller, which moves the placement.
+    Applied,
+}
+
+/// The root-motion stage: which joint, and what happens to its travel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootMotion {
+    pub joint: usize,
+    pub mode: RootMotionMode,
+}
+
+/// A chain's end brought to a world-space target, bending toward a pole (default: the way the
+/// chain bends now).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkTarget {
+    pub chain: Chain,
+    pub target: Vec3,
+    pub pole: Option<Vec3>,
+    pub settings: TwoBoneSettings,
+}
+
+/// Feet planted on a ground: each leg's ankle moved to the ground's height under it (or held
+/// where it was planted), the pelvis lowered so the lower foot reaches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FootIk {
+    pub ground: Arc<Ground>,
+    pub legs: Vec<Leg>,
+    /// The joint lowered for the lower foot (the legs' common ancestor).
+    pub pelvis: Option<usize>,
+    pub weight: f32,
+}
+
+/// One leg of a `FootIk`: its chain (hip, knee, ankle) and, while its foot is planted, the
+/// world position its ankle is held at (stance locking).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Leg {
+    pub chain: Chain,
+    pub lock: Option<Vec3>,
+}
+
 /// One frame's pose, described. `Default` is the rest pose under the animated palette.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PoseRequest {
@@ -133,6 +184,15 @@ pub struct PoseRequest {
     pub transition: Option<Transition>,
     /// Layers over the result, in order (stage 4).
     pub layers: Vec<PoseLayer>,
+    /// Where the character stands (`world_from_entity`): the skeleton's roots are placed under
+    /// it before IK, so IK targets and the ground are in world space.
+    pub placement: Placement,
+    /// The root-motion joint and what happens to its travel (stage 2).
+    pub root_motion: Option<RootMotion>,
+    /// Reach IK: chains brought to world-space targets, in order (stage 5).
+    pub ik: Vec<IkTarget>,
+    /// Foot IK: feet planted on the ground (stage 6).
+    pub feet: Option<FootIk>,
     pub palette: PaletteMode,
     /// Morph weights set by hand, on top of the clip's.
     pub morph_overrides: Vec<super::MorphOverride>,

@@ -1,0 +1,182 @@
+//! Root motion: the horizontal travel and the turn (yaw about +Y) that a clip's root-motion
+//! joint carries, extracted from the raw pose and handed to whoever moves the character, so the
+//! character travels without moving twice.
+//!
+//! A clip's displacement at an unwrapped time `T` (k whole loops and `tau` into the next) is
+//! expressed in the frame of the root's heading at the clip's start:
+//! `P(T) = sum_{i<k} R(i Y_loop) D_loop + R(k Y_loop) D(tau)`, `Y(T) = k Y_loop + Y(tau)`, where
+//! `D(tau)` and `Y(tau)` are the travel and turn since time 0 within one loop. So a loop wrap
+//! adds the clip's whole-loop travel, and time running backwards runs it back.
+
+use glam::{Affine3A, Quat, Vec3};
+
+use super::sample::sample_track;
+use super::{Channel, Clip, Transform};
+
+/// The rotation's turn about +Y (its twist about the vertical), radians.
+pub fn yaw_of(q: Quat) -> f32 {
+    2.0 * q.y.atan2(q.w)
+}
+
+/// A rotation about +Y.
+pub fn from_yaw(yaw: f32) -> Quat {
+    Quat::from_rotation_y(yaw)
+}
+
+/// The travel (horizontal, y = 0) and turn of a root since some reference, in the reference
+/// heading's frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Displacement {
+    pub offset: Vec3,
+    pub yaw: f32,
+}
+
+impl Displacement {
+    /// A weighted blend of displacements (linear in offset and yaw); weights summing to one.
+    pub fn blend(parts: &[(Displacement, f32)]) -> Self {
+        parts.iter().fold(Self::default(), |acc, (d, w)| Self {
+            offset: acc.offset + d.offset * *w,
+            yaw: acc.yaw + d.yaw * *w,
+        })
+    }
+}
+
+/// The root joint's transform in a clip at a time: its tracks where it has them, the rest
+/// transform elsewhere.
+pub fn root_transform(clip: &Clip, joint: usize, rest: &Transform, time_secs: f32) -> Transform {
+    let mut t = *rest;
+    for track in clip.tracks().iter().filter(|t| t.joint == joint) {
+        let mut hint = 0;
+        match &track.channel {
+            Channel::Translation(k) => t.translation = sample_track(k, time_secs, &mut hint),
+            Channel::Rotation(k) => t.rotation = sample_track(k, time_secs, &mut hint).normalize(),
+            Channel::Scale(k) => t.scale = sample_track(k, time_secs, &mut hint),
+        }
+    }
+    t
+}
+
+/// The default root-motion joint: the topmost joint (fewest ancestors; the first of equals)
+/// that any of `clips` translates: the hips, or the hips' parent when that is what carries the
+/// travel. `None` when no clip translates a joint.
+pub fn default_root_joint<'c>(
+    skeleton: &super::Skeleton,
+    clips: impl IntoIterator<Item = &'c Clip>,
+) -> Option<usize> {
+    let mut translated = vec![false; skeleton.joint_count()];
+    for clip in clips {
+        for t in clip.tracks() {
+            if matches!(t.channel, Channel::Translation(_)) && t.joint < translated.len() {
+                translated[t.joint] = true;
+            }
+        }
+    }
+    let depth = |mut j: usize| {
+        let mut d = 0;
+        while let Some(p) = skeleton.parent(j) {
+            d += 1;
+            j = p;
+        }
+        d
+    };
+    (0..translated.len())
+        .filter(|&j| translated[j])
+        .min_by_key(|&j| (depth(j), j))
+}
+
+/// Whether the clip moves `joint` at all (translation or rotation tracks).
+pub fn drives(clip: &Clip, joint: usize) -> bool {
+    clip.tracks().iter().any(|t| {
+        t.joint == joint && matches!(t.channel, Channel::Translation(_) | Channel::Rotation(_))
+    })
+}
+
+/// The travel and turn of `now` since `start`, in `start`'s heading frame.
+fn since(start: &Transform, now: &Transform) -> Displacement {
+    let yaw0 = yaw_of(start.rotation);
+    let mut travel = now.translation - start.translation;
+    travel.y = 0.0;
+    Displacement {
+        offset: from_yaw(-yaw0) * travel,
+        yaw: yaw_of(now.rotation) - yaw0,
+    }
+}
+
+/// The clip's root displacement at unwrapped clip time `time_secs` (looping), since time 0.
+pub fn clip_displacement(
+    clip: &Clip,
+    joint: usize,
+    rest: &Transform,
+    time_secs: f32,
+) -> Displacement {
+    let duration = clip.duration_secs();
+    let start = root_transform(clip, joint, rest, 0.0);
+    if duration.is_nan() || duration <= 0.0 || !time_secs.is_finite() {
+        return Displacement::default();
+    }
+    let loops = (time_secs / duration).floor();
+    let tau = (time_secs - loops * duration).clamp(0.0, duration);
+    let within = since(&start, &root_transform(clip, joint, rest, tau));
+    if loops == 0.0 {
+        return within;
+    }
+    let whole = since(&start, &root_transform(clip, joint, rest, duration));
+    let k = loops as i64;
+    let mut offset = Vec3::ZERO;
+    if k > 0 {
+        for i in 0..k {
+            offset += from_yaw(i as f32 * whole.yaw) * whole.offset;
+        }
+    } else {
+        for i in k..0 {
+            offset -= from_yaw(i as f32 * whole.yaw) * whole.offset;
+        }
+    }
+    let turned = loops * whole.yaw;
+    Displacement {
+        offset: offset + from_yaw(turned) * within.offset,
+        yaw: turned + within.yaw,
+    }
+}
+
+/// Where a character stands: a position and a heading (yaw about +Y).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Placement {
+    pub position: Vec3,
+    pub yaw: f32,
+}
+
+impl Placement {
+    pub fn world_from_entity(&self) -> Affine3A {
+        Affine3A::from_rotation_translation(from_yaw(self.yaw), self.position)
+    }
+
+    /// The horizontal move and turn of a root displacement going from `from` to `to`, as seen
+    /// from this placement (the root's heading at `from` is the placement's heading):
+    /// `(R(yaw - Y_from) (P_to - P_from), Y_to - Y_from)`.
+    pub fn step(&self, from: Displacement, to: Displacement) -> (Vec3, f32) {
+        let moved = from_yaw(self.yaw - from.yaw) * (to.offset - from.offset);
+        (moved, to.yaw - from.yaw)
+    }
+
+    /// Places a local transform of a skeleton root under this placement:
+    /// `world_from_entity * root` (translation rotated and moved, rotation turned).
+    pub fn place(&self, root: &Transform) -> Transform {
+        let turn = from_yaw(self.yaw);
+        Transform {
+            translation: self.position + turn * root.translation,
+            rotation: (turn * root.rotation).normalize(),
+            scale: root.scale,
+        }
+    }
+}
+
+/// Removes the horizontal travel and the turn from a root-motion joint's local transform, as
+/// against `reference` (the rest pose: what Unreal's root lock keeps): its horizontal translation
+/// becomes the reference's and its yaw the reference's; height, pitch and roll stay.
+pub fn remove_root_motion(joint: &mut Transform, reference: &Transform) {
+    joint.translation.x = reference.translation.x;
+    joint.translation.z = reference.translation.z;
+    let turn = yaw_of(joint.rotation) - yaw_of(reference.rotation);
+    joint.rotation = (from_yaw(-turn) * joint.rotation).normalize();
+}
