@@ -22,7 +22,17 @@ fn main() -> ExitCode {
             let compression = compression.then_some(tolerance);
             return cli::inspect::run(&file, json, compression);
         }
-        Some(Command::Check { pose, json }) => return cli::check::run(&pose, json),
+        Some(Command::Check {
+            pose,
+            json,
+            foot_slide,
+        }) => {
+            return if foot_slide {
+                cli::check::foot_slide(&pose, json)
+            } else {
+                cli::check::run(&pose, json)
+            };
+        }
         Some(Command::Render(args)) => cli::render::run(&args),
         Some(Command::Palette { pose, json }) => cli::palette::run(&pose, json),
         Some(Command::Pose { pose, out }) => cli::pose::run(&pose, &out),

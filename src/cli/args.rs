@@ -9,12 +9,15 @@ use skinscope::character::Character;
 use skinscope::import;
 use std::sync::Arc;
 
-use skinscope::anim::JointMask;
-use skinscope::graph::{Graph, Machine};
-use skinscope::pose::{
-    ClipTime, Inertial, LayerKind, MorphOverride, PaletteMode, PoseLayer, PoseRequest, Transition,
-    TransitionKind,
+use skinscope::anim::{Chain, JointMask, TwoBoneSettings, default_root_joint};
+use skinscope::graph::{
+    ClipStep, FootPlanter, Graph, Locomotion, Machine, MoveMode, SIMULATION_HZ,
 };
+use skinscope::pose::{
+    CharacterPose, ClipTime, IkTarget, Inertial, LayerKind, MorphOverride, PaletteMode, PoseLayer,
+    PoseRequest, TimeWrap, Transition, TransitionKind, clip_time, in_step_time,
+};
+use skinscope::scene::Ground;
 
 /// What to pose: a file (default: the built-in character) at a clip time.
 #[derive(clap::Args, Clone, Debug)]
@@ -71,6 +74,28 @@ pub struct PoseArgs {
     /// (the clip and time options are then unused).
     #[arg(long, value_parser = parse_finite)]
     pub simulate: Option<f32>,
+    /// Root motion: authored (left in the pose), in-place (removed) or applied (removed and
+    /// moving the character, integrated from t = 0 at 60 Hz to the clip time).
+    #[arg(long, value_enum)]
+    pub root_motion: Option<RootMotionArg>,
+    /// The root-motion joint (default: the topmost joint a clip translates).
+    #[arg(long)]
+    pub root_motion_joint: Option<String>,
+    /// Reach IK: END_JOINT=X,Y,Z[:POLE_X,POLE_Y,POLE_Z], the two-bone chain ending at the joint
+    /// brought to the world-space target, bending toward the pole (repeatable).
+    #[arg(long, allow_hyphen_values = true)]
+    pub ik: Vec<String>,
+    /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
+    /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
+    #[arg(long)]
+    pub ground: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum RootMotionArg {
+    Authored,
+    InPlace,
+    Applied,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -125,6 +150,8 @@ impl PoseArgs {
             None => self.request(&character)?,
         };
         request.layers.extend(self.layers(&character)?);
+        request.ik = self.ik_targets(&character)?;
+        self.locomote(&character, &mut request)?;
         request.morph_overrides = self
             .morph
             .iter()
@@ -268,6 +295,138 @@ impl PoseArgs {
             });
         }
         Ok(layers)
+    }
+}
+
+impl PoseArgs {
+    /// The `--ik` targets.
+    fn ik_targets(&self, character: &Character) -> Result<Vec<IkTarget>, String> {
+        self.ik
+            .iter()
+            .map(|spec| {
+                let bad = || format!("--ik {spec:?} is not END_JOINT=X,Y,Z[:POLE_X,POLE_Y,POLE_Z]");
+                let (name, rest) = spec.split_once('=').ok_or_else(bad)?;
+                let (target, pole) = match rest.split_once(':') {
+                    Some((t, p)) => (parse_vec3(t)?, Some(parse_vec3(p)?)),
+                    None => (parse_vec3(rest)?, None),
+                };
+                let end = character.skeleton.find(name).ok_or_else(|| {
+                    format!("--ik {spec:?}: no joint {name:?} in {}", character.name)
+                })?;
+                let chain = Chain::ending_at(&character.skeleton, end).ok_or_else(|| {
+                    format!("--ik {spec:?}: {name:?} has no parent and grandparent to bend")
+                })?;
+                Ok(IkTarget {
+                    chain,
+                    target,
+                    pole,
+                    settings: TwoBoneSettings::default(),
+                })
+            })
+            .collect()
+    }
+
+    /// `--root-motion` and `--ground`: the character integrated from t = 0 at 60 Hz to the
+    /// request's clip time (root travel applied, planted feet held), and the request's last
+    /// frame given its placement, root-motion stage and foot IK.
+    fn locomote(&self, character: &Character, request: &mut PoseRequest) -> Result<(), String> {
+        let mode = match self.root_motion {
+            None | Some(RootMotionArg::Authored) => MoveMode::Authored,
+            Some(RootMotionArg::InPlace) => MoveMode::InPlace,
+            Some(RootMotionArg::Applied) => MoveMode::Applied,
+        };
+        if mode == MoveMode::Authored && self.ground.is_none() {
+            return Ok(());
+        }
+        if self.graph.is_some() || self.simulate.is_some() {
+            return Err("--root-motion and --ground pose a clip: they do not combine with the state machine options yet".into());
+        }
+        let joint = match &self.root_motion_joint {
+            Some(name) => character.skeleton.find(name).ok_or_else(|| {
+                format!(
+                    "--root-motion-joint: no joint {name:?} in {}",
+                    character.name
+                )
+            })?,
+            None => match default_root_joint(
+                &character.skeleton,
+                character.clips.iter().map(|k| &k.clip),
+            ) {
+                Some(j) => j,
+                None if mode == MoveMode::Authored => 0,
+                None => {
+                    return Err(format!(
+                        "no clip of {} translates a joint: give --root-motion-joint",
+                        character.name
+                    ));
+                }
+            },
+        };
+        let ground = match &self.ground {
+            Some(path) => Arc::new(Ground::load(path).map_err(|e| e.to_string())?),
+            None => Arc::new(Ground::flat(0.0)),
+        };
+        let height = skinscope::pose::character_height(character);
+        let mut locomotion =
+            Locomotion::new(joint, ground.clone(), Locomotion::settings_for(height));
+        locomotion.mode = mode;
+        // Planted feet are held only while the character travels: a clip played in place
+        // slides its planted feet back by design, and holding them would fight it.
+        let mut planter = self.ground.as_ref().map(|_| {
+            let mut p = FootPlanter::new(character, skinscope::pose::find_legs(character));
+            p.lock = mode == MoveMode::Applied;
+            p
+        });
+        let Some(main) = request.clip else {
+            return Ok(());
+        };
+        let frames = (main.time_secs.abs() * SIMULATION_HZ).round().max(1.0) as usize;
+        let time_at = |k: usize| main.time_secs * k as f32 / frames as f32;
+        let blend = request.blend;
+        let mut pose = CharacterPose::new(character);
+        let frame_request = |k: usize, locomotion: &Locomotion, planter: &Option<FootPlanter>| {
+            let mut r = request.clone();
+            r.clip = Some(ClipTime {
+                time_secs: time_at(k),
+                ..main
+            });
+            r.placement = locomotion.placement();
+            r.root_motion = locomotion.root_motion();
+            r.feet = planter.as_ref().map(|p| p.foot_ik(ground.clone(), 1.0));
+            r
+        };
+        for k in 0..=frames {
+            if k > 0 {
+                let (t0, t1) = (time_at(k - 1), time_at(k));
+                let step = |clip: usize, scale: f32| ClipStep {
+                    clip,
+                    step: skinscope::anim::Step {
+                        from_secs: t0 * scale,
+                        to_secs: t1 * scale,
+                    },
+                    mode: skinscope::anim::PlaybackMode::Loop,
+                };
+                let mut parts = vec![(step(main.clip, 1.0), 1.0)];
+                if let Some(b) = blend {
+                    let ratio = in_step_time(character, main.clip, 1.0, b.b);
+                    parts[0].1 = 1.0 - b.weight;
+                    parts.push((step(b.b, ratio), b.weight));
+                }
+                locomotion.apply_root_motion(character, &parts);
+            }
+            if k == frames {
+                break;
+            }
+            if let Some(p) = planter.as_mut() {
+                let r = frame_request(k, &locomotion, &Some(p.clone()));
+                pose.evaluate(character, &r).map_err(|e| e.to_string())?;
+                let t = clip_time(character, r.clip.unwrap_or(main), TimeWrap::Loop);
+                let contacts = p.contacts(character, main.clip, t);
+                p.update(&contacts, &pose);
+            }
+        }
+        *request = frame_request(frames, &locomotion, &planter);
+        Ok(())
     }
 }
 

@@ -43,3 +43,52 @@ pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+/// `check --foot-slide`: each leg's slide over one loop of the posed clip, root motion applied
+/// (the clip's travel moves the character, as a game plays it).
+pub fn foot_slide(pose: &PoseArgs, json: bool) -> ExitCode {
+    let posing = match pose.load() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("skinscope: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let c = &posing.character;
+    let Some(clip) = posing.request.clip.map(|m| m.clip) else {
+        eprintln!("skinscope: {} has no clip to measure", c.name);
+        return ExitCode::from(2);
+    };
+    let legs = skinscope::pose::find_legs(c);
+    if legs.is_empty() {
+        eprintln!(
+            "skinscope: no legs found in {} (no joint named like a foot or ankle)",
+            c.name
+        );
+        return ExitCode::from(2);
+    }
+    let root = skinscope::anim::default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip))
+        .map(|joint| skinscope::pose::RootMotion {
+            joint,
+            mode: skinscope::pose::RootMotionMode::Applied,
+        });
+    let slides = skinscope::pose::foot_slide(c, clip, &legs, root);
+    let name = c.clips[clip].clip.name();
+    if json {
+        let report = serde_json::json!({"clip": name, "units_per_second": true, "feet": slides});
+        out::println(&serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        let mut text = format!("foot slide over clip {name:?} (root motion applied), units/s:\n");
+        for s in &slides {
+            text += &format!(
+                "  {:<20} worst {:9.3}  mean {:9.3}  planted {:3.0}% of the clip\n",
+                s.joint,
+                s.worst,
+                s.mean,
+                s.planted * 100.0
+            );
+        }
+        out::print(&text);
+    }
+    ExitCode::SUCCESS
+}

@@ -64,6 +64,10 @@ pub enum Command {
         pose: PoseArgs,
         #[arg(long)]
         json: bool,
+        /// Instead of the lint: how far each planted foot slides over one loop of the clip
+        /// (root motion applied), worst and mean speed in units per second.
+        #[arg(long)]
+        foot_slide: bool,
     },
     /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
     /// (column-major); with --json also every joint's world_from_joint and every mesh node's

@@ -94,6 +94,12 @@ pub fn apply_feet(
         if leg.chain.end >= skeleton.joint_count() {
             continue;
         }
+        // A foot already where it belongs (flat ground, nothing held) is left as animated: the
+        // solve's softening would lift a straight stance leg.
+        let ankle = Vec3::from(model.as_slice()[leg.chain.end].translation);
+        if (target - ankle).length_squared() < 1e-12 {
+            continue;
+        }
         let pole = current_pole(model, leg.chain);
         anim::solve_two_bone(skeleton, leg.chain, target, pole, settings, model, local)?;
         anim::local_to_model(skeleton, local, model)?;

@@ -15,6 +15,7 @@ mod compression;
 mod crowd;
 mod evaluate;
 mod ik;
+mod legs;
 mod morph;
 mod request;
 
@@ -25,6 +26,9 @@ pub use compression::{
 pub use crowd::Crowd;
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
+pub use legs::{
+    EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide, in_contact,
+};
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use request::{
     BlendSpec, ClipTime, FootIk, IkTarget, Inertial, LayerKind, Leg, PaletteMode, PoseLayer,
