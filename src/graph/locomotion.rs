@@ -162,6 +162,9 @@ impl Locomotion {
     }
 }
 
+/// One leg's contact windows in a clip: (start, end) clip seconds.
+pub type Windows = Vec<(f32, f32)>;
+
 /// Feet held where they were planted: each leg's contact windows per clip (detected once per
 /// clip), and while a foot is in one, the world position its ankle was planted at.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,7 +172,7 @@ pub struct FootPlanter {
     pub legs: Vec<Chain>,
     pub pelvis: Option<usize>,
     /// Per clip, per leg.
-    windows: Vec<Option<Vec<Vec<(f32, f32)>>>>,
+    windows: Vec<Option<Vec<Windows>>>,
     locks: Vec<Option<Vec3>>,
     /// Hold planted feet (stance locking); off: feet only follow the ground's height.
     pub lock: bool,
@@ -196,7 +199,7 @@ impl FootPlanter {
     }
 
     /// Each leg's contact windows in `clip` (detected on first use).
-    pub fn windows(&mut self, c: &Character, clip: usize) -> &[Vec<(f32, f32)>] {
+    pub fn windows(&mut self, c: &Character, clip: usize) -> &[Windows] {
         if clip >= self.windows.len() {
             return &[];
         }
