@@ -8,17 +8,20 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
+use crate::anim::{Chain, TwoBoneSettings};
 use crate::anim::{JointMask, Playback, PlaybackMode, SyncedBlend, for_each_crossed_event};
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::graph::{
-    ClipStep, Graph, LayerMode, LayerPlayer, Machine, Motion, TransitionPlayer, TransitionSpec,
+    ClipStep, FootPlanter, Graph, LayerMode, LayerPlayer, Locomotion, Machine, Motion, MoveMode,
+    TransitionPlayer, TransitionSpec,
 };
 use crate::import;
 use crate::pose::{
     CharacterPose, ClipTime, Crowd, MorphOverride, PaletteMode, PoseRequest, TimeWrap,
 };
+use crate::scene::Ground;
 
 /// The largest crowd the panel offers, whatever the GPU.
 pub const MAX_PANEL_CROWD: usize = 10_000;
@@ -63,6 +66,25 @@ pub struct Controls {
     /// Drive the character by its state machine (`Viewer::machine`) instead of the clip
     /// controls.
     pub use_graph: bool,
+    /// What root motion does: left in the pose, removed, applied to the movement controller,
+    /// or replaced by a commanded speed (driven).
+    pub move_mode: MoveMode,
+    /// The root-motion joint.
+    pub root_joint: Option<usize>,
+    /// Driven mode's speed, in units per second along the character's heading.
+    pub drive_speed: f32,
+    /// Keep the camera on a travelling character.
+    pub follow_camera: bool,
+    /// Draw the ground (floor, step, slope, wall) and the root's trail.
+    pub show_scene: bool,
+    /// Plant the feet on the ground (foot IK), the legs ending at `leg_ends`.
+    pub foot_ik: bool,
+    pub leg_ends: Vec<usize>,
+    /// Bring the chain ending at `reach_end` to `reach_target` (world space; Ctrl+drag in the
+    /// view moves it).
+    pub reach_ik: bool,
+    pub reach_end: Option<usize>,
+    pub reach_target: glam::Vec3,
     pub show_mesh: bool,
     pub show_bones: bool,
     pub show_joint_names: bool,
@@ -128,6 +150,19 @@ impl Controls {
             additive_clip: find("idle").unwrap_or(0),
             additive_weight: 1.0,
             use_graph: false,
+            move_mode: MoveMode::Authored,
+            root_joint: crate::anim::default_root_joint(
+                &c.skeleton,
+                c.clips.iter().map(|k| &k.clip),
+            ),
+            drive_speed: 0.8 * crate::pose::character_height(c),
+            follow_camera: true,
+            show_scene: false,
+            foot_ik: false,
+            leg_ends: crate::pose::find_legs(c).iter().map(|l| l.end).collect(),
+            reach_ik: false,
+            reach_end: reach_end(c),
+            reach_target: reach_target(c),
             show_mesh: true,
             show_bones: false,
             show_joint_names: false,
@@ -185,6 +220,33 @@ pub fn upper_body_roots(c: &Character) -> Vec<usize> {
     Vec::new()
 }
 
+/// The chain end reach IK starts with: the right hand (by name), or the first hand.
+fn reach_end(c: &Character) -> Option<usize> {
+    let names = c.skeleton.names();
+    let hand = |side: &str| {
+        names.iter().position(|n| {
+            let n = n.to_ascii_lowercase();
+            n.contains("hand") && (side.is_empty() || n.contains(side))
+        })
+    };
+    hand("_r")
+        .or_else(|| hand("right"))
+        .or_else(|| hand(""))
+        .filter(|&j| Chain::ending_at(&c.skeleton, j).is_some())
+}
+
+/// Where reach IK's target starts: ahead of the chain end at rest, a fifth of the character's
+/// height in front of it.
+fn reach_target(c: &Character) -> glam::Vec3 {
+    let rest = CharacterPose::at_rest(c);
+    let height = crate::pose::character_height(c);
+    reach_end(c)
+        .and_then(|j| rest.model.as_slice().get(j))
+        .map_or(glam::Vec3::ZERO, |m| {
+            glam::Vec3::from(m.translation) + glam::Vec3::new(0.0, height * 0.3, height * 0.2)
+        })
+}
+
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
 #[must_use]
 #[derive(Clone, Debug, PartialEq)]
@@ -206,6 +268,10 @@ pub enum UiCommand {
     Transition,
     /// Set a state machine parameter (index, value; 1 presses a trigger).
     SetParameter(usize, f32),
+    /// Back to the origin, facing +Z, with no trail.
+    ResetPosition,
+    /// Turn the character's heading by this many degrees (driven mode's steering).
+    Turn(f32),
     FrameCamera,
     ResetCamera,
 }
@@ -271,6 +337,17 @@ pub struct Viewer {
     /// (seconds, degrees).
     pub angle_plot: VecDeque<[f64; 2]>,
     plot_clock: f64,
+    /// The character's placement, moved by root motion or a commanded speed over `ground`.
+    pub locomotion: Locomotion,
+    /// The legs foot IK plants and the feet held.
+    pub planter: FootPlanter,
+    /// The fastest planted foot's horizontal speed (units/s) over the last `PLOT_SECS`.
+    pub slide_plot: VecDeque<[f64; 2]>,
+    /// Each leg's ankle (world) and whether it was planted, last frame, for the slide plot.
+    last_ankles: Vec<(glam::Vec3, bool)>,
+    /// Each clip's ground speed (its planted feet's mean speed played in place), measured on
+    /// first use for driven mode.
+    ground_speeds: Vec<Option<f32>>,
     pub event_log: VecDeque<LoggedEvent>,
     /// The last failed load, shown until the next load succeeds.
     pub load_error: Option<String>,
@@ -314,6 +391,15 @@ impl Viewer {
             graph_error: None,
             angle_plot: VecDeque::new(),
             plot_clock: 0.0,
+            locomotion: Locomotion::new(
+                0,
+                Arc::new(Ground::flat(0.0)),
+                Locomotion::settings_for(1.0),
+            ),
+            planter: FootPlanter::new(&character, Vec::new()),
+            slide_plot: VecDeque::new(),
+            last_ankles: Vec::new(),
+            ground_speeds: Vec::new(),
             event_log: VecDeque::new(),
             load_error: None,
             recent: Vec::new(),
@@ -342,6 +428,18 @@ impl Viewer {
         self.layer_mask = (Vec::new(), Arc::new(JointMask::uniform(&c.skeleton, 0.0)));
         self.transition = None;
         self.angle_plot.clear();
+        self.slide_plot.clear();
+        self.last_ankles.clear();
+        let height = crate::pose::character_height(c);
+        self.locomotion = Locomotion::new(
+            self.controls.root_joint.unwrap_or(0),
+            Arc::new(Ground::scene(height)),
+            Locomotion::settings_for(height),
+        );
+        let legs = self.leg_chains();
+        self.planter = FootPlanter::new(&self.character, legs);
+        self.ground_speeds = vec![None; self.character.clips.len()];
+        let c = &self.character;
         let graph = match &self.source {
             None => Graph::parse(crate::builtin::GRAPH_JSON, c)
                 .map(Some)
@@ -446,6 +544,11 @@ impl Viewer {
                     machine.set(p, value);
                 }
             }
+            UiCommand::ResetPosition => {
+                self.locomotion.reset();
+                self.planter.release();
+            }
+            UiCommand::Turn(degrees) => self.locomotion.turn(degrees.to_radians()),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
@@ -504,7 +607,10 @@ impl Viewer {
 
     /// Applies the controls' clip, speed, looping and blend settings to the playheads.
     fn sync_playback(&mut self) {
+        // Driven mode plays the clips at the rate that matches the commanded speed.
+        let rate = self.driven_rate();
         let c = &self.controls;
+        let speed = rate.unwrap_or(c.speed);
         let mode = if c.looping {
             PlaybackMode::Loop
         } else {
@@ -518,14 +624,14 @@ impl Viewer {
             self.playback.seek_ratio(ratio);
             self.playing_clip = c.clip;
         }
-        self.playback.speed = c.speed;
+        self.playback.speed = speed;
         self.playback.mode = mode;
         self.playback.paused = !c.playing;
         let (da, db) = (self.duration(c.blend_a), self.duration(c.blend_b));
         let phase = self.synced.phase.clone();
         self.synced = SyncedBlend::new(da, db, c.blend_weight);
         self.synced.phase = phase;
-        self.synced.phase.speed = c.speed;
+        self.synced.phase.speed = speed;
         self.synced.phase.mode = mode;
         self.synced.phase.paused = !c.playing;
     }
@@ -676,6 +782,8 @@ impl Viewer {
                 self.transition = None;
             }
         }
+        let main_parts = self.main_parts(&steps);
+        self.advance_locomotion(dt_secs, &main_parts);
         self.advance_layers(dt_secs, &mut steps);
         for s in &steps {
             if let Some(k) = self.character.clips.get(s.clip) {
@@ -691,6 +799,132 @@ impl Viewer {
         }
         self.event_log.truncate(EVENT_LOG_LEN);
         self.plot_clock += f64::from(dt_secs.max(0.0));
+    }
+
+    /// The clip steps root motion is extracted from: the state machine's motion, or the blend's
+    /// two clips by weight, or the playing clip (the first of `steps`).
+    fn main_parts(&self, steps: &[ClipStep]) -> Vec<(ClipStep, f32)> {
+        if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
+            return m.motion_parts();
+        }
+        let w = self.controls.blend_weight.clamp(0.0, 1.0);
+        match (self.controls.blend, steps) {
+            (true, [a, b, ..]) => vec![(*a, 1.0 - w), (*b, w)],
+            (_, [a, ..]) => vec![(*a, 1.0)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The legs set in the panel, as chains.
+    fn leg_chains(&self) -> Vec<Chain> {
+        let skeleton = &self.character.skeleton;
+        let ends = self.controls.leg_ends.iter();
+        ends.filter_map(|&j| Chain::ending_at(skeleton, j))
+            .collect()
+    }
+
+    /// A clip's ground speed: how fast its planted feet travel across their contacts played in
+    /// place, on average
+    /// (what a driven character must travel at for them not to slide). Measured once per clip.
+    pub fn ground_speed(&mut self, clip: usize) -> f32 {
+        if let Some(Some(v)) = self.ground_speeds.get(clip) {
+            return *v;
+        }
+        let legs = self.leg_chains();
+        let slides = crate::pose::foot_slide(&self.character, clip, &legs, None);
+        let planted: Vec<f32> = slides
+            .iter()
+            .filter(|s| s.travel > 0.0)
+            .map(|s| s.travel)
+            .collect();
+        let v = if planted.is_empty() {
+            0.0
+        } else {
+            planted.iter().sum::<f32>() / planted.len() as f32
+        };
+        if let Some(slot) = self.ground_speeds.get_mut(clip) {
+            *slot = Some(v);
+        }
+        v
+    }
+
+    /// The playback rate driven mode plays the clips at: the commanded speed over the clips'
+    /// ground speed (blended by weight), so the feet match the travel.
+    pub fn driven_rate(&mut self) -> Option<f32> {
+        if self.controls.move_mode != MoveMode::Driven || self.graph_driven() {
+            return None;
+        }
+        let c = &self.controls;
+        let parts: Vec<(usize, f32)> = if c.blend {
+            let w = c.blend_weight.clamp(0.0, 1.0);
+            vec![(c.blend_a, 1.0 - w), (c.blend_b, w)]
+        } else {
+            vec![(self.playing_clip, 1.0)]
+        };
+        let speed = self.controls.drive_speed;
+        let ground: f32 = parts.iter().map(|&(k, w)| self.ground_speed(k) * w).sum();
+        (ground > 1e-6).then(|| speed / ground)
+    }
+
+    /// Root motion (applied), or the commanded speed (driven), moves the placement.
+    fn advance_locomotion(&mut self, dt_secs: f32, parts: &[(ClipStep, f32)]) {
+        let c = &self.controls;
+        self.locomotion.mode = c.move_mode;
+        if let Some(j) = c
+            .root_joint
+            .filter(|&j| j < self.character.skeleton.joint_count())
+        {
+            self.locomotion.joint = j;
+        }
+        if !c.playing {
+            return;
+        }
+        match c.move_mode {
+            MoveMode::Applied => self.locomotion.apply_root_motion(&self.character, parts),
+            MoveMode::Driven => {
+                let speed = c.drive_speed;
+                self.locomotion.drive(speed, dt_secs);
+                if let Some(m) = self.machine.as_mut().filter(|_| c.use_graph)
+                    && let Some(p) = m.graph.parameter("speed")
+                {
+                    // The state machine's locomotion blend space is laid out in speeds.
+                    m.set(p, speed);
+                }
+            }
+            MoveMode::Authored | MoveMode::InPlace => {}
+        }
+    }
+
+    /// Moves reach IK's target by `delta` (world).
+    pub fn move_reach_target(&mut self, delta: glam::Vec3) {
+        self.controls.reach_target += delta;
+    }
+
+    /// The overlay lines of the scene: the ground's outline and the root's trail (when shown),
+    /// and reach IK's target as a cross. (start, end, linear RGBA).
+    pub fn overlay_lines(&self) -> Vec<(glam::Vec3, glam::Vec3, [f32; 4])> {
+        let mut out = Vec::new();
+        let height = crate::pose::character_height(&self.character);
+        if self.controls.show_scene {
+            let ground = self.locomotion.ground.outline(height * 0.6);
+            out.extend(
+                ground
+                    .into_iter()
+                    .map(|(a, b)| (a, b, [0.9, 0.75, 0.35, 1.0])),
+            );
+            let trail = &self.locomotion.trail;
+            let lift = glam::Vec3::Y * height * 0.005;
+            for (a, b) in trail.iter().zip(trail.iter().skip(1)) {
+                out.push((*a + lift, *b + lift, [0.3, 0.9, 0.5, 1.0]));
+            }
+        }
+        if self.controls.reach_ik {
+            let (t, r) = (self.controls.reach_target, height * 0.04);
+            for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
+                out.push((t - axis * r, t + axis * r, [1.0, 0.3, 0.9, 1.0]));
+            }
+        }
+        out
     }
 
     /// The override and additive layers' clocks, targets and masks.
@@ -815,6 +1049,23 @@ impl Viewer {
                 .iter()
                 .filter_map(|l| l.pose_layer()),
         );
+        request.placement = self.locomotion.placement();
+        request.root_motion = self.locomotion.root_motion();
+        if c.foot_ik {
+            request.feet = Some(self.planter.foot_ik(self.locomotion.ground.clone(), 1.0));
+        }
+        if let Some(chain) = c
+            .reach_end
+            .filter(|_| c.reach_ik)
+            .and_then(|j| Chain::ending_at(&self.character.skeleton, j))
+        {
+            request.ik.push(crate::pose::IkTarget {
+                chain,
+                target: c.reach_target,
+                pole: None,
+                settings: TwoBoneSettings::default(),
+            });
+        }
         request
     }
 
@@ -860,10 +1111,22 @@ impl Viewer {
             let settings = crate::pose::compression_settings(&self.character, None);
             crate::pose::compress_clips(&mut self.character, &settings);
         }
+        let legs = self.leg_chains();
+        if legs != self.planter.legs {
+            self.planter.set_legs(&self.character, legs);
+            self.ground_speeds = vec![None; self.character.clips.len()];
+        }
+        // Planted feet are held only while the character travels: a clip played in place
+        // slides its planted feet back by design.
+        self.planter.lock = matches!(
+            self.controls.move_mode,
+            MoveMode::Applied | MoveMode::Driven
+        );
         let request = self.pose_request();
         if let Err(e) = self.pose.evaluate(&self.character, &request) {
             log::error!("posing failed: {e}");
         }
+        self.update_feet(&request);
         self.pose_crowd();
         if self.comparing() {
             let c = &self.character;
@@ -879,6 +1142,52 @@ impl Viewer {
                 log::error!("posing failed: {e}");
             }
         }
+    }
+
+    /// After posing: feet just planted are held, lifted ones let go; the slide plot gets the
+    /// fastest planted foot's horizontal speed this frame.
+    fn update_feet(&mut self, request: &PoseRequest) {
+        let Some(main) = request.clip else {
+            return;
+        };
+        let t = crate::pose::clip_time(&self.character, main, TimeWrap::Loop);
+        let contacts = self.planter.contacts(&self.character, main.clip, t);
+        if self.controls.foot_ik {
+            self.planter.update(&contacts, &self.pose);
+        } else {
+            self.planter.release();
+        }
+        let ankles: Vec<(glam::Vec3, bool)> = self
+            .planter
+            .legs
+            .iter()
+            .zip(&contacts)
+            .map(|(l, &planted)| {
+                let at = glam::Vec3::from(self.pose.model.as_slice()[l.end].translation);
+                (at, planted)
+            })
+            .collect();
+        let dt = self.plot_clock - self.slide_plot.back().map_or(self.plot_clock, |p| p[0]);
+        // A foot planted this frame and the last: how fast it moved across the ground.
+        let fastest = if ankles.len() == self.last_ankles.len() && dt > 0.0 {
+            ankles
+                .iter()
+                .zip(&self.last_ankles)
+                .filter(|((_, now), (_, before))| *now && *before)
+                .map(|((a, _), (b, _))| f64::from((*a - *b).with_y(0.0).length()) / dt)
+                .fold(0.0, f64::max)
+        } else {
+            0.0
+        };
+        self.slide_plot.push_back([self.plot_clock, fastest]);
+        while self
+            .slide_plot
+            .front()
+            .is_some_and(|p| p[0] < self.plot_clock - PLOT_SECS)
+        {
+            self.slide_plot.pop_front();
+        }
+        self.last_ankles = ankles;
     }
 
     /// Makes, remakes or drops the crowd as `Controls::crowd` asks, and poses it.

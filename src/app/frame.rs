@@ -245,6 +245,14 @@ impl App {
             self.viewer.window_requests.clear();
             return camera;
         }
+        // Follow a travelling character: the orbit target moves with its placement.
+        let at = self.viewer.locomotion.placement().position;
+        if let (Some(cam), Some(last)) = (self.camera.as_mut(), self.followed)
+            && self.viewer.controls.follow_camera
+        {
+            cam.target += at - last;
+        }
+        self.followed = Some(at);
         let requests: Vec<WindowRequest> = std::mem::take(&mut self.viewer.window_requests);
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
@@ -296,6 +304,14 @@ impl App {
         }
         if let Some(j) = c.selected_joint {
             joint_marker(&pose.model, j, radius * 0.04, &mut self.bones);
+        }
+        for (a, b, color) in self.viewer.overlay_lines() {
+            for p in [a, b] {
+                self.bones.push(crate::render::lines::LineVertex {
+                    position: p.to_array(),
+                    color,
+                });
+            }
         }
     }
 

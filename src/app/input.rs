@@ -33,7 +33,7 @@ impl App {
     }
 
     /// Mouse input the panel did not take: orbit (left drag), pan (middle or shift+left drag),
-    /// zoom (wheel).
+    /// zoom (wheel), reach IK's target (ctrl+left drag, with reach IK on).
     pub(super) fn camera_input(&mut self, event: &WindowEvent, height: f32) {
         let Some(camera) = self.camera.as_mut() else {
             return;
@@ -65,7 +65,18 @@ impl App {
                     }
                     let pan =
                         self.mouse.middle || (self.mouse.left && self.mouse.modifiers.shift_key());
-                    if pan {
+                    let reach = self.mouse.left
+                        && self.mouse.modifiers.control_key()
+                        && self.viewer.controls.reach_ik;
+                    if reach {
+                        // Ctrl+drag: reach IK's target moves across the view with the cursor.
+                        let forward = (camera.target - camera.eye()).normalize_or_zero();
+                        let right = forward.cross(glam::Vec3::Y).normalize_or_zero();
+                        let up = right.cross(forward);
+                        let per_pixel = camera.distance * 2.0 * 20f32.to_radians().tan() / height;
+                        self.viewer
+                            .move_reach_target((right * d.x - up * d.y) * per_pixel);
+                    } else if pan {
                         camera.pan(-d.x / height, d.y / height);
                     } else if self.mouse.left {
                         camera.orbit(-d.x * 0.01, d.y * 0.01);

@@ -50,7 +50,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
     DrawOptions {
         mesh: c.show_mesh,
         wireframe: c.wireframe,
-        bones: c.show_bones || c.selected_joint.is_some(),
+        bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
         grid: c.grid,
         vertex_colors: c.color_view != ColorView::Material,
         tone_map: match c.tone_map {
@@ -81,6 +81,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         viewer,
         gfx: None,
         camera: None,
+        followed: None,
         last_frame: Instant::now(),
         frames_drawn: 0,
         mouse: Mouse::default(),
@@ -115,6 +116,8 @@ struct App {
     viewer: Viewer,
     gfx: Option<Gfx>,
     camera: Option<OrbitCamera>,
+    /// The character's placement the camera last followed.
+    followed: Option<glam::Vec3>,
     last_frame: Instant,
     frames_drawn: u64,
     mouse: Mouse,

@@ -81,11 +81,12 @@ pub fn foot_slide(pose: &PoseArgs, json: bool) -> ExitCode {
         let mut text = format!("foot slide over clip {name:?} (root motion applied), units/s:\n");
         for s in &slides {
             text += &format!(
-                "  {:<20} worst {:9.3}  mean {:9.3}  planted {:3.0}% of the clip\n",
+                "  {:<20} worst {:9.3}  mean {:9.3}  planted {:3.0}% of the clip, travelling {:.3} across a contact\n",
                 s.joint,
                 s.worst,
                 s.mean,
-                s.planted * 100.0
+                s.planted * 100.0,
+                s.travel
             );
         }
         out::print(&text);

@@ -33,6 +33,8 @@ pub struct Machine {
     /// The events fired by the last `advance`.
     pub fired: Vec<FiredEvent>,
     steps: Vec<ClipStep>,
+    /// How many of `steps` the current motion took (its clips come first).
+    motion_steps: usize,
 }
 
 fn motion_of(c: &Character, values: &[f32], state: &StateDef) -> Motion {
@@ -90,6 +92,7 @@ impl Machine {
             paused: false,
             fired: Vec::new(),
             steps: Vec::new(),
+            motion_steps: 0,
         };
         machine.set_layer_targets();
         // Layers of the first state start at their weights, not eased in from 0.
@@ -215,6 +218,7 @@ impl Machine {
         let speed = self.speed.signum();
         self.motion.set_paused(self.paused);
         self.motion.advance(c, dt * speed, here, &mut self.steps);
+        self.motion_steps = self.steps.len();
         if let Some((from, player)) = self.transition.as_mut() {
             let there = parameter(&self.graph.states[*from].motion);
             // A transition's clock is real time, whatever the playback speed.
@@ -262,6 +266,17 @@ impl Machine {
             palette,
             compressed,
             ..PoseRequest::default()
+        }
+    }
+
+    /// The current motion's clip steps in the last `advance`, each with its blend weight (what
+    /// root motion is extracted from).
+    pub fn motion_parts(&self) -> Vec<(ClipStep, f32)> {
+        let steps = &self.steps[..self.motion_steps.min(self.steps.len())];
+        match (&self.motion, steps) {
+            (Motion::Space(s), [a, b]) => vec![(*a, 1.0 - s.point.weight), (*b, s.point.weight)],
+            (_, [a, ..]) => vec![(*a, 1.0)],
+            _ => Vec::new(),
         }
     }
 

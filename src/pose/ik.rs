@@ -56,8 +56,8 @@ pub fn foot_targets(feet: &FootIk, model: &ModelPose, base: f32, out: &mut [Vec3
 /// The most legs foot IK handles (a quadruped has four).
 pub const MAX_LEGS: usize = 8;
 
-/// Foot IK: the pelvis lowered by the deepest drop any foot needs, then each leg solved to its
-/// target, blended by `feet.weight`.
+/// Foot IK: the pelvis lowered by the deepest drop any foot needs (to reach lower ground, or to
+/// keep a held foot within reach), then each leg solved to its target, blended by `feet.weight`.
 pub fn apply_feet(
     skeleton: &Skeleton,
     feet: &FootIk,
@@ -69,10 +69,36 @@ pub fn apply_feet(
     let mut targets = [Vec3::ZERO; MAX_LEGS];
     foot_targets(feet, model, base, &mut targets[..legs]);
     let weight = feet.weight.clamp(0.0, 1.0);
+    let settings = TwoBoneSettings {
+        weight,
+        ..TwoBoneSettings::default()
+    };
+    let m = model.as_slice();
+    // How far the pelvis must come down: for the lower foot to reach its ground, and for a
+    // held foot to stay within the leg's (softened) reach as the hips move on.
     let drop = feet.legs[..legs]
         .iter()
         .zip(&targets)
-        .map(|(leg, t)| t.y - model.as_slice()[leg.chain.end].translation.y)
+        .map(|(leg, t)| {
+            let ankle = Vec3::from(m[leg.chain.end].translation);
+            let hip = Vec3::from(m[leg.chain.upper].translation);
+            let knee = Vec3::from(m[leg.chain.middle].translation);
+            let length = (knee - hip).length() + (ankle - knee).length();
+            let reach = length * (1.0 - settings.soft) * 0.999;
+            let across = Vec3::new(t.x - hip.x, 0.0, t.z - hip.z).length();
+            // Only a held foot pulls the pelvis down for reach: an animated one is where the
+            // clip put it.
+            let for_reach = if leg.lock.is_none() {
+                0.0
+            } else if across < reach {
+                let height = hip.y - t.y;
+                let allowed = (reach * reach - across * across).sqrt();
+                (allowed - height).min(0.0)
+            } else {
+                0.0
+            };
+            (t.y - ankle.y).min(for_reach)
+        })
         .fold(0.0f32, f32::min);
     if let Some(pelvis) = feet
         .pelvis
@@ -86,10 +112,6 @@ pub fn apply_feet(
         local.as_mut_slice()[pelvis].translation += local_down;
         anim::local_to_model(skeleton, local, model)?;
     }
-    let settings = TwoBoneSettings {
-        weight,
-        ..TwoBoneSettings::default()
-    };
     for (leg, target) in feet.legs[..legs].iter().zip(targets) {
         if leg.chain.end >= skeleton.joint_count() {
             continue;

@@ -201,6 +201,10 @@ pub struct FootSlide {
     pub worst: f32,
     /// Its mean over the contact windows.
     pub mean: f32,
+    /// How far the planted ankle travels across each contact window (start to end, straight),
+    /// over the windows' time: an in-place clip's ground speed, what a character playing it must
+    /// travel at for the planted foot to stay put on average.
+    pub travel: f32,
     /// The fraction of the clip the foot is planted.
     pub planted: f32,
 }
@@ -221,11 +225,19 @@ pub fn foot_slide(
         .zip(&windows)
         .map(|((leg, track), windows)| {
             let (mut worst, mut sum, mut n, mut planted) = (0.0f32, 0.0f32, 0usize, 0usize);
+            let (mut travelled, mut spent) = (0.0f32, 0.0f32);
+            let mut run_start: Option<usize> = None;
             for k in 1..track.len() {
                 let (t0, t1) = (times[k - 1], times[k]);
                 if !(in_contact(windows, t0) && in_contact(windows, t1)) || t1 <= t0 {
+                    if let Some(first) = run_start.take() {
+                        let d = (track[k - 1] - track[first]).with_y(0.0);
+                        travelled += d.length();
+                        spent += times[k - 1] - times[first];
+                    }
                     continue;
                 }
+                run_start.get_or_insert(k - 1);
                 let mut d = track[k] - track[k - 1];
                 d.y = 0.0;
                 let speed = d.length() / (t1 - t0);
@@ -238,6 +250,14 @@ pub fn foot_slide(
                 joint: c.skeleton.names()[leg.end].clone(),
                 worst,
                 mean: if n > 0 { sum / n as f32 } else { 0.0 },
+                travel: {
+                    if let Some(first) = run_start {
+                        let last = track.len() - 1;
+                        travelled += (track[last] - track[first]).with_y(0.0).length();
+                        spent += times[last] - times[first];
+                    }
+                    if spent > 0.0 { travelled / spent } else { 0.0 }
+                },
                 planted: planted as f32 / (track.len().max(2) - 1) as f32,
             }
         })

@@ -123,6 +123,10 @@ pub struct DrawOptions {
     pub exposure_ev: f32,
 }
 
+/// Line vertices the overlay holds beyond the bones: the ground's outline, a trail of
+/// `graph::TRAIL_LEN` points and the reach target's cross.
+pub const OVERLAY_VERTICES: usize = 2 * 1024;
+
 /// How lit colours are brought into the display's range (the Khronos Sample Viewer's choices).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ToneMap {
@@ -290,8 +294,10 @@ impl Renderer {
             let (_, mesh, p) = draws[d];
             character.meshes[mesh].primitives[p].material.alpha_mode == AlphaMode::Blend
         });
-        // Per joint a segment and a cross, plus the selected joint's marker.
-        let bone_capacity = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
+        // Per joint a segment and a cross, plus the selected joint's marker, plus the scene's
+        // overlays (the ground's outline, the trail, the reach target).
+        let bone_capacity =
+            character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8 + OVERLAY_VERTICES;
         let one = BufferSizes::per_copy(&capacity, draws.len());
         let copies = capacity.copies as u64;
         let sizes = BufferSizes {

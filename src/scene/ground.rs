@@ -95,13 +95,15 @@ impl Ground {
         }
     }
 
-    /// The ground's height at (x, z): the highest surface there.
+    /// The ground's height at (x, z): the highest step or slope there, or else the floor (a
+    /// step of negative height is a pit).
     pub fn height(&self, x: f32, z: f32) -> f32 {
         let p = Vec2::new(x, z);
-        let mut h = self.floor;
+        let mut h: Option<f32> = None;
+        let mut raise = |v: f32| h = Some(h.map_or(v, |h| h.max(v)));
         for s in &self.steps {
             if inside(p, s.min, s.max) {
-                h = h.max(self.floor + s.height);
+                raise(self.floor + s.height);
             }
         }
         for s in &self.slopes {
@@ -112,10 +114,10 @@ impl Ground {
                     (z, s.min.y, s.max.y)
                 };
                 let u = if hi > lo { (v - lo) / (hi - lo) } else { 0.0 };
-                h = h.max(self.floor + s.from + (s.to - s.from) * u);
+                raise(self.floor + s.from + (s.to - s.from) * u);
             }
         }
-        h
+        h.unwrap_or(self.floor)
     }
 
     /// Reads a ground file.

@@ -14,7 +14,8 @@
 //! ```
 //!
 //! Coordinates are world x and z; heights are world y. A slope rises linearly along its `axis`
-//! from `from` (at `min`) to `to` (at `max`). The height at a point is the highest surface there.
+//! from `from` (at `min`) to `to` (at `max`). The height at a point is the highest step or slope
+//! there, or else the floor: a step of negative height is a pit.
 
 mod controller;
 mod ground;

@@ -96,6 +96,7 @@ pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     layers_section(ui, viewer);
     graph_section(ui, viewer, commands);
     plot_section(ui, viewer);
+    motion_section(ui, viewer, commands);
     ui.separator();
     view_section(ui, viewer, commands);
     ui.separator();
@@ -466,6 +467,144 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
             }
         }
     }
+}
+
+/// Root motion, the movement controller, foot IK and reach IK.
+fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    use crate::graph::MoveMode;
+    let names = viewer.character.skeleton.names().to_vec();
+    let height = crate::pose::character_height(&viewer.character);
+    let placement = viewer.locomotion.placement();
+    let driven_rate = viewer.driven_rate();
+    let slide: Vec<[f64; 2]> = viewer.slide_plot.iter().copied().collect();
+    let c = &mut viewer.controls;
+    egui::CollapsingHeader::new("Root motion and IK")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("Root motion");
+                ui.radio_value(&mut c.move_mode, MoveMode::Authored, "as authored");
+                ui.radio_value(&mut c.move_mode, MoveMode::InPlace, "in place");
+            });
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut c.move_mode, MoveMode::Applied, "applied");
+                ui.radio_value(&mut c.move_mode, MoveMode::Driven, "driven");
+            });
+            let shown = c
+                .root_joint
+                .and_then(|j| names.get(j).cloned())
+                .unwrap_or_else(|| "none".into());
+            egui::ComboBox::from_label("Root-motion joint")
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    for (j, n) in names.iter().enumerate() {
+                        ui.selectable_value(&mut c.root_joint, Some(j), n);
+                    }
+                });
+            ui.add_enabled_ui(c.move_mode == MoveMode::Driven, |ui| {
+                ui.add(
+                    egui::Slider::new(&mut c.drive_speed, 0.0..=3.0 * height)
+                        .text("Speed (units/s)"),
+                );
+                ui.horizontal(|ui| {
+                    if ui.button("Turn left").clicked() {
+                        commands.push(UiCommand::Turn(15.0));
+                    }
+                    if ui.button("Turn right").clicked() {
+                        commands.push(UiCommand::Turn(-15.0));
+                    }
+                    if let Some(rate) = driven_rate {
+                        ui.label(format!("playback {rate:.2}x"));
+                    }
+                });
+            });
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut c.show_scene, "Ground and trail");
+                ui.checkbox(&mut c.follow_camera, "Camera follows");
+                if ui.button("Reset position").clicked() {
+                    commands.push(UiCommand::ResetPosition);
+                }
+            });
+            let p = placement.position;
+            ui.monospace(format!(
+                "at {:.3} {:.3} {:.3}, heading {:.1} deg",
+                p.x,
+                p.y,
+                p.z,
+                placement.yaw.to_degrees()
+            ));
+            ui.separator();
+            ui.checkbox(&mut c.foot_ik, "Foot IK (feet on the ground)");
+            let legs: Vec<&str> = c
+                .leg_ends
+                .iter()
+                .filter_map(|&j| names.get(j).map(String::as_str))
+                .collect();
+            ui.label(format!(
+                "legs ending at {}",
+                if legs.is_empty() {
+                    "none found: add them by hand".to_owned()
+                } else {
+                    legs.join(", ")
+                }
+            ));
+            ui.horizontal(|ui| {
+                let selected = c.selected_joint;
+                if ui
+                    .add_enabled(
+                        selected.is_some(),
+                        egui::Button::new("Add the selected joint as a leg"),
+                    )
+                    .clicked()
+                    && let Some(j) = selected
+                    && !c.leg_ends.contains(&j)
+                {
+                    c.leg_ends.push(j);
+                }
+                if ui.button("Clear legs").clicked() {
+                    c.leg_ends.clear();
+                }
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut c.reach_ik, "Reach IK");
+                let shown = c
+                    .reach_end
+                    .and_then(|j| names.get(j).cloned())
+                    .unwrap_or_else(|| "none".into());
+                egui::ComboBox::from_id_salt("reach-end")
+                    .selected_text(shown)
+                    .show_ui(ui, |ui| {
+                        for (j, n) in names.iter().enumerate() {
+                            ui.selectable_value(&mut c.reach_end, Some(j), n);
+                        }
+                    });
+            });
+            ui.horizontal(|ui| {
+                ui.label("target");
+                let speed = f64::from(height) * 0.005;
+                for v in [
+                    &mut c.reach_target.x,
+                    &mut c.reach_target.y,
+                    &mut c.reach_target.z,
+                ] {
+                    ui.add(egui::DragValue::new(v).speed(speed).max_decimals(3));
+                }
+            });
+            ui.label(RichText::new("ctrl+drag in the view moves the target").weak());
+            ui.separator();
+            ui.label("Fastest planted foot (units/s)");
+            let points: egui_plot::PlotPoints = slide.into_iter().collect();
+            egui_plot::Plot::new("foot-slide")
+                .height(100.0)
+                .allow_scroll(false)
+                .allow_drag(false)
+                .allow_zoom(false)
+                .x_axis_label("s")
+                .show(ui, |plot| {
+                    plot.line(egui_plot::Line::new("slide", points));
+                });
+        });
 }
 
 /// The plotted joint's rotation angle over the last seconds: a crossfade and an
