@@ -405,6 +405,10 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--graph",
         "--param",
         "--simulate",
+        "--root-motion",
+        "--root-motion-joint",
+        "--ik",
+        "--ground",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -573,3 +573,40 @@ fn the_joint_angle_plot_opens_and_follows_the_selected_joint() {
         "{last}"
     );
 }
+
+#[test]
+fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
+    let mut h = harness();
+    h.get_by_label("Root motion and IK").click();
+    h.run();
+    h.get_by_label("driven").click();
+    h.get_by_label("Foot IK (feet on the ground)").click();
+    h.get_by_label("Reach IK").click();
+    h.run();
+    let c = &h.state().controls;
+    assert_eq!(c.move_mode, skinscope::graph::MoveMode::Driven);
+    assert!(c.foot_ik && c.reach_ik);
+    let names = h.state().character.skeleton.names();
+    assert_eq!(names[c.reach_end.unwrap()], "hand_r");
+    assert!(h.query_by_label("legs ending at foot_l, foot_r").is_some());
+    // The hand lands on the target, and follows it when it moves (what ctrl+drag does).
+    h.state_mut().frame(Vec::new(), 1.0 / 60.0);
+    let hand = h.state().controls.reach_end.unwrap();
+    let at = |v: &Viewer| glam::Vec3::from(v.pose.model.as_slice()[hand].translation);
+    let target = h.state().controls.reach_target;
+    assert!(
+        (at(h.state()) - target).length() < 1e-3,
+        "{} vs {target}",
+        at(h.state())
+    );
+    h.state_mut()
+        .move_reach_target(glam::Vec3::new(0.0, -0.1, 0.05));
+    h.state_mut().frame(Vec::new(), 1.0 / 60.0);
+    let target = h.state().controls.reach_target;
+    assert!((at(h.state()) - target).length() < 1e-3);
+    // Driving moves the character along its heading; a turn turns it.
+    h.get_by_label("Turn left").click();
+    h.run();
+    let yaw = h.state().locomotion.placement().yaw;
+    assert!((yaw - 15f32.to_radians()).abs() < 1e-6);
+}

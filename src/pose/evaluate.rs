@@ -182,6 +182,8 @@ impl CharacterPose {
             if let Some(feet) = &request.feet {
                 let base = request.placement.position.y;
                 super::ik::apply_feet(&c.skeleton, feet, base, &mut self.local, &mut self.model)?;
+                // Foot IK may have lowered the pelvis under a reaching hand: reach again.
+                super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
             }
         }
         self.morph.evaluate(c, request);

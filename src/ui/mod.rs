@@ -358,7 +358,7 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
         .show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.layer_on, "Override layer");
-                let combo = egui::ComboBox::from_id_salt("layer-clip");
+                let combo = egui::ComboBox::from_label("layer clip");
                 clip_combo(ui, combo, &names, &mut c.layer_clip);
             });
             let roots: Vec<&str> = c
@@ -401,7 +401,7 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
             ui.separator();
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.additive_on, "Additive layer");
-                let combo = egui::ComboBox::from_id_salt("additive-clip");
+                let combo = egui::ComboBox::from_label("additive clip");
                 clip_combo(ui, combo, &names, &mut c.additive_clip);
             });
             ui.add(egui::Slider::new(&mut c.additive_weight, -1.0..=2.0).text("Additive weight"));
@@ -572,7 +572,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                     .reach_end
                     .and_then(|j| names.get(j).cloned())
                     .unwrap_or_else(|| "none".into());
-                egui::ComboBox::from_id_salt("reach-end")
+                egui::ComboBox::from_label("chain end")
                     .selected_text(shown)
                     .show_ui(ui, |ui| {
                         for (j, n) in names.iter().enumerate() {
@@ -583,12 +583,15 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
             ui.horizontal(|ui| {
                 ui.label("target");
                 let speed = f64::from(height) * 0.005;
-                for v in [
-                    &mut c.reach_target.x,
-                    &mut c.reach_target.y,
-                    &mut c.reach_target.z,
-                ] {
-                    ui.add(egui::DragValue::new(v).speed(speed).max_decimals(3));
+                let axes = [
+                    ("x", &mut c.reach_target.x),
+                    ("y", &mut c.reach_target.y),
+                    ("z", &mut c.reach_target.z),
+                ];
+                for (axis, v) in axes {
+                    let label = ui.label(axis);
+                    ui.add(egui::DragValue::new(v).speed(speed).max_decimals(3))
+                        .labelled_by(label.id);
                 }
             });
             ui.label(RichText::new("ctrl+drag in the view moves the target").weak());
