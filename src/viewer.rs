@@ -190,29 +190,11 @@ impl Controls {
 /// name, as the built-in character, Blender's and Mixamo's rigs name them.
 pub fn upper_body_roots(c: &Character) -> Vec<usize> {
     for part in ["clavicle", "shoulder", "upperarm", "upper_arm"] {
-        let roots: Vec<usize> = c
-            .skeleton
-            .names()
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.to_ascii_lowercase().contains(part))
-            .map(|(j, _)| j)
-            .collect();
         // The topmost matches only (a rig may name both a shoulder and its twist joint).
-        let top: Vec<usize> = roots
-            .iter()
-            .copied()
-            .filter(|&j| {
-                let mut p = c.skeleton.parent(j);
-                while let Some(a) = p {
-                    if roots.contains(&a) {
-                        return false;
-                    }
-                    p = c.skeleton.parent(a);
-                }
-                true
-            })
-            .collect();
+        let names = c.skeleton.names();
+        let top = c
+            .skeleton
+            .topmost(|j| names[j].to_ascii_lowercase().contains(part));
         if !top.is_empty() {
             return top;
         }

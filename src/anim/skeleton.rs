@@ -112,6 +112,26 @@ impl Skeleton {
         })
     }
 
+    /// The joints `pick` chooses that have no chosen ancestor (one per branch, the topmost).
+    pub fn topmost(&self, pick: impl Fn(usize) -> bool) -> Vec<usize> {
+        let chosen: Vec<usize> = (0..self.joint_count()).filter(|&j| pick(j)).collect();
+        let has_chosen_ancestor = |j: usize| {
+            let mut p = self.parent(j);
+            while let Some(a) = p {
+                if chosen.contains(&a) {
+                    return true;
+                }
+                p = self.parent(a);
+            }
+            false
+        };
+        chosen
+            .iter()
+            .copied()
+            .filter(|&j| !has_chosen_ancestor(j))
+            .collect()
+    }
+
     pub fn joint_count(&self) -> usize {
         self.names.len()
     }

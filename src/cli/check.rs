@@ -10,13 +10,18 @@ use skinscope::render::gpu::Gpu;
 use super::args::PoseArgs;
 use super::out;
 
+/// The posed file, or exit status 2 with the reason on stderr.
+fn load(pose: &PoseArgs) -> Result<super::args::Posing, ExitCode> {
+    pose.load().map_err(|e| {
+        eprintln!("skinscope: {e}");
+        ExitCode::from(2)
+    })
+}
+
 pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
-    let posing = match pose.load() {
+    let posing = match load(pose) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("skinscope: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let character = &posing.character;
     let mut report = check::check(character, &posing.request);
@@ -47,12 +52,9 @@ pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
 /// `check --foot-slide`: each leg's slide over one loop of the posed clip, root motion applied
 /// (the clip's travel moves the character, as a game plays it).
 pub fn foot_slide(pose: &PoseArgs, json: bool) -> ExitCode {
-    let posing = match pose.load() {
+    let posing = match load(pose) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("skinscope: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let c = &posing.character;
     let Some(clip) = posing.request.clip.map(|m| m.clip) else {

@@ -23,25 +23,6 @@ fn rest_positions(c: &Character) -> Vec<Vec3> {
         .collect()
 }
 
-/// The topmost joints (no ancestor also chosen) among those `pick` chooses.
-fn topmost(c: &Character, pick: impl Fn(usize) -> bool) -> Vec<usize> {
-    let chosen: Vec<usize> = (0..c.skeleton.joint_count()).filter(|&j| pick(j)).collect();
-    chosen
-        .iter()
-        .copied()
-        .filter(|&j| {
-            let mut p = c.skeleton.parent(j);
-            while let Some(a) = p {
-                if chosen.contains(&a) {
-                    return false;
-                }
-                p = c.skeleton.parent(a);
-            }
-            true
-        })
-        .collect()
-}
-
 /// The legs foot IK plants: chains ending at joints named like feet or ankles (and, when they
 /// stand near the ground as a quadruped's do, hands or wrists); when no name says, the topmost
 /// joint of each branch standing within an eighth of the character's height of the lowest
@@ -71,11 +52,16 @@ pub fn find_legs(c: &Character) -> Vec<Chain> {
         let n = c.skeleton.names()[j].to_ascii_lowercase();
         names.iter().any(|k| n.contains(k))
     };
-    let mut ends = topmost(c, |j| skinned[j] && named(j, &FOOT_NAMES));
+    let mut ends = c.skeleton.topmost(|j| skinned[j] && named(j, &FOOT_NAMES));
     if !ends.is_empty() {
-        ends.extend(topmost(c, |j| named(j, &FRONT_FOOT_NAMES) && low(j)));
+        ends.extend(
+            c.skeleton
+                .topmost(|j| named(j, &FRONT_FOOT_NAMES) && low(j)),
+        );
     } else {
-        ends = topmost(c, |j| low(j) && c.skeleton.parent(j).is_some());
+        ends = c
+            .skeleton
+            .topmost(|j| low(j) && c.skeleton.parent(j).is_some());
     }
     ends.sort_unstable();
     ends.iter()
@@ -111,6 +97,9 @@ fn ankle_track(
     legs: &[Chain],
     root: Option<RootMotion>,
 ) -> (Vec<f32>, Vec<Vec<Vec3>>) {
+    if legs.is_empty() || clip >= c.clips.len() {
+        return (Vec::new(), Vec::new());
+    }
     let duration = c.clips[clip].duration_secs();
     let frames = ((duration * EXAMINE_HZ).round() as usize).max(1);
     let mut pose = CharacterPose::new(c);

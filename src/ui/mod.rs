@@ -361,36 +361,17 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
                 let combo = egui::ComboBox::from_label("layer clip");
                 clip_combo(ui, combo, &names, &mut c.layer_clip);
             });
-            let roots: Vec<&str> = c
-                .layer_roots
-                .iter()
-                .filter_map(|&j| joint_names.get(j).map(String::as_str))
-                .collect();
-            ui.label(format!(
-                "mask: the subtrees of {}",
-                if roots.is_empty() {
-                    "no joint".to_owned()
-                } else {
-                    roots.join(", ")
-                }
-            ));
-            ui.horizontal(|ui| {
-                let selected = c.selected_joint;
-                if ui
-                    .add_enabled(
-                        selected.is_some(),
-                        egui::Button::new("Add the selected joint"),
-                    )
-                    .clicked()
-                    && let Some(j) = selected
-                    && !c.layer_roots.contains(&j)
-                {
-                    c.layer_roots.push(j);
-                }
-                if ui.button("Clear").clicked() {
-                    c.layer_roots.clear();
-                }
-            });
+            let selected = c.selected_joint;
+            let add = "Add the selected joint";
+            joint_list(
+                ui,
+                "mask: the subtrees of",
+                "no joint",
+                &joint_names,
+                &mut c.layer_roots,
+                selected,
+                (add, "Clear"),
+            );
             ui.add(egui::Slider::new(&mut c.layer_weight, 0.0..=1.0).text("Layer weight"));
             ui.add(
                 egui::Slider::new(&mut c.layer_half_life, 0.0..=1.0)
@@ -469,6 +450,42 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
     }
 }
 
+/// A list of joints by name (`title` then the names, or `empty`), with buttons that add the
+/// selected joint and clear the list.
+fn joint_list(
+    ui: &mut Ui,
+    title: &str,
+    empty: &str,
+    names: &[String],
+    list: &mut Vec<usize>,
+    selected: Option<usize>,
+    (add, clear): (&str, &str),
+) {
+    let shown: Vec<&str> = list
+        .iter()
+        .filter_map(|&j| names.get(j).map(String::as_str))
+        .collect();
+    let shown = if shown.is_empty() {
+        empty.to_owned()
+    } else {
+        shown.join(", ")
+    };
+    ui.label(format!("{title} {shown}"));
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(selected.is_some(), egui::Button::new(add))
+            .clicked()
+            && let Some(j) = selected
+            && !list.contains(&j)
+        {
+            list.push(j);
+        }
+        if ui.button(clear).clicked() {
+            list.clear();
+        }
+    });
+}
+
 /// Root motion, the movement controller, foot IK and reach IK.
 fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     use crate::graph::MoveMode;
@@ -535,36 +552,18 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
             ));
             ui.separator();
             ui.checkbox(&mut c.foot_ik, "Foot IK (feet on the ground)");
-            let legs: Vec<&str> = c
-                .leg_ends
-                .iter()
-                .filter_map(|&j| names.get(j).map(String::as_str))
-                .collect();
-            ui.label(format!(
-                "legs ending at {}",
-                if legs.is_empty() {
-                    "none found: add them by hand".to_owned()
-                } else {
-                    legs.join(", ")
-                }
-            ));
-            ui.horizontal(|ui| {
-                let selected = c.selected_joint;
-                if ui
-                    .add_enabled(
-                        selected.is_some(),
-                        egui::Button::new("Add the selected joint as a leg"),
-                    )
-                    .clicked()
-                    && let Some(j) = selected
-                    && !c.leg_ends.contains(&j)
-                {
-                    c.leg_ends.push(j);
-                }
-                if ui.button("Clear legs").clicked() {
-                    c.leg_ends.clear();
-                }
-            });
+            let selected = c.selected_joint;
+            let none = "none found: add them by hand";
+            let add = "Add the selected joint as a leg";
+            joint_list(
+                ui,
+                "legs ending at",
+                none,
+                &names,
+                &mut c.leg_ends,
+                selected,
+                (add, "Clear legs"),
+            );
             ui.separator();
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.reach_ik, "Reach IK");
