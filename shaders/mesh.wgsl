@@ -81,7 +81,7 @@ fn vs_main(
 ) -> VertexOut {
     let d = draws[draw_index];
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
-    let skinned = skin_vertex(d.palette_base, m.position, m.normal, v.joints, v.weights);
+    let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, v.joints, v.weights);
     let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
     // Tangents are morphed (when the targets move them), then follow the same skinning matrix
     // (a direction: w = 0).
@@ -89,7 +89,8 @@ fn vs_main(
     if d.morph_tangents == 1u {
         bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
     }
-    let tangent = (d.world_from_mesh * skin_matrix(d.palette_base, v.joints, v.weights) * vec4<f32>(bind_tangent, 0.0)).xyz;
+    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, v.joints, v.weights);
+    let tangent = (d.world_from_mesh * vec4<f32>(skinned_tangent, 0.0)).xyz;
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;
     out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;

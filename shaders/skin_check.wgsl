@@ -14,6 +14,11 @@ struct CheckParams {
     palette_base: u32,
     morph_first: u32,
     morph_count: u32,
+    // 0 linear blend, 1 dual-quaternion skinning (the palette then holds packed DQS entries).
+    skinning: u32,
+    pad0: u32,
+    pad1: u32,
+    pad2: u32,
 }
 
 @group(0) @binding(0) var<storage, read> vertices: array<CheckVertex>;
@@ -29,7 +34,7 @@ fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let v = vertices[i];
     let m = morph_vertex(params.morph_first, params.morph_count, params.vertex_count, i, v.position.xyz, v.normal.xyz);
-    let s = skin_vertex(params.palette_base, m.position, m.normal, v.joints, v.weights);
+    let s = skin_vertex(params.skinning, params.palette_base, m.position, m.normal, v.joints, v.weights);
     skinned[2u * i] = vec4<f32>(s.position, 1.0);
     skinned[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
 }

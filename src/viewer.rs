@@ -101,6 +101,10 @@ pub struct Controls {
     pub compare: PaletteMode,
     /// Play the clips compressed (`inspect --compression`'s default bound), made on first use.
     pub compressed: bool,
+    /// Linear blend or dual-quaternion skinning.
+    pub skinning: crate::anim::Skinning,
+    /// The split view's right half shows the same pose under the other skinning method.
+    pub compare_skinning: bool,
     /// The split view and the displacement colours compare the same frame from the other clips
     /// (raw when playing compressed ones, compressed otherwise) instead of another palette: where
     /// the compression error lands.
@@ -175,6 +179,8 @@ impl Controls {
             compare: PaletteMode::Bind,
             compressed: false,
             compare_clips: false,
+            skinning: crate::anim::Skinning::Linear,
+            compare_skinning: false,
             crowd: 0,
             path: String::new(),
             file_camera: None,
@@ -1117,8 +1123,14 @@ impl Viewer {
                 let other = request.with_compressed(!self.controls.compressed);
                 self.compare_pose.evaluate(c, &other)
             } else {
+                // The other skinning method draws the same palette.
+                let palette = if self.controls.compare_skinning {
+                    self.controls.palette
+                } else {
+                    self.controls.compare
+                };
                 self.compare_pose
-                    .compose_local(c, self.pose.local(), self.controls.compare)
+                    .compose_local(c, self.pose.local(), palette)
             };
             if let Err(e) = compared {
                 log::error!("posing failed: {e}");

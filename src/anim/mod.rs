@@ -27,6 +27,7 @@
 mod clip;
 mod compress;
 mod cursor;
+mod dqs;
 mod ik;
 mod inertialize;
 mod layer;
@@ -47,6 +48,7 @@ pub use compress::{
     CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
 };
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
+pub use dqs::{Skinning, dq_entry, dq_palette_into, dq_skin_direction, dq_skin_position};
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{

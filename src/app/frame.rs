@@ -397,9 +397,15 @@ impl App {
                 .set_vertex_colors(&gfx.queue, &self.viewer.character, &colors);
         }
         let compared = viewports.compared.map(|right| {
+            let c = &self.viewer.controls;
             let options = DrawOptions {
                 viewport: Some(right),
                 clear: false,
+                skinning: if c.compare_skinning {
+                    other_skinning(c.skinning)
+                } else {
+                    main.skinning
+                },
                 ..main
             };
             (View::Compared, options)
@@ -432,6 +438,14 @@ impl App {
                     .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
             }
         }
+    }
+}
+
+/// The skinning the split view compares with.
+fn other_skinning(s: crate::anim::Skinning) -> crate::anim::Skinning {
+    match s {
+        crate::anim::Skinning::Linear => crate::anim::Skinning::DualQuaternion,
+        crate::anim::Skinning::DualQuaternion => crate::anim::Skinning::Linear,
     }
 }
 

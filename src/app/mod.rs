@@ -59,6 +59,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
             _ => crate::render::renderer::ToneMap::KhronosNeutral,
         },
         exposure_ev: c.exposure_ev,
+        skinning: c.skinning,
         ..Default::default()
     }
 }

@@ -119,6 +119,15 @@ pub struct RenderArgs {
     /// Exposure in stops (EV): the lit colour is scaled by 2^EV before tone mapping.
     #[arg(long, default_value_t = 0.0, value_parser = parse_exposure, allow_hyphen_values = true)]
     pub exposure: f32,
+    /// Linear blend skinning or dual-quaternion skinning (scale applied before the rigid part).
+    #[arg(long, value_enum, default_value = "lbs")]
+    pub skinning: SkinningArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SkinningArg {
+    Lbs,
+    Dqs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -223,6 +232,10 @@ impl RenderArgs {
                 ToneMapArg::None => ToneMap::None,
             },
             exposure_ev: self.exposure,
+            skinning: match self.skinning {
+                SkinningArg::Lbs => skinscope::anim::Skinning::Linear,
+                SkinningArg::Dqs => skinscope::anim::Skinning::DualQuaternion,
+            },
             ..Default::default()
         };
         if let Some(rgb) = self.background {

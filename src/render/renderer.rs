@@ -16,6 +16,7 @@ use super::camera::Camera;
 use super::lines::{LineVertex, grid_lines};
 use super::meshes::{self, GpuPrimitive};
 use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, Pipelines};
+use crate::anim::Skinning;
 use crate::character::{AlphaMode, Character};
 
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
@@ -121,6 +122,9 @@ pub struct DrawOptions {
     pub tone_map: ToneMap,
     /// Exposure in stops: the lit colour is scaled by 2^EV before tone mapping.
     pub exposure_ev: f32,
+    /// Linear blend or dual-quaternion skinning (the palette is packed for the latter as it is
+    /// uploaded).
+    pub skinning: Skinning,
 }
 
 /// Line vertices the overlay holds beyond the bones: the ground's outline, a trail of
@@ -166,6 +170,7 @@ impl Default for DrawOptions {
             clear: true,
             tone_map: ToneMap::default(),
             exposure_ev: 0.0,
+            skinning: Skinning::Linear,
         }
     }
 }
@@ -233,6 +238,9 @@ struct ViewSlot {
     frames: Vec<FrameBuffers>,
     frame: usize,
     palette: Vec<Mat4>,
+    /// How `palette` is skinned; under dual quaternions `packed` holds what is uploaded.
+    skinning: Skinning,
+    packed: Vec<Mat4>,
     palette_generation: u64,
     draw_data: Vec<DrawUniform>,
     draws_generation: u64,
@@ -354,9 +362,16 @@ impl Renderer {
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&camera_uniform(frame)));
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
         let palette = &frame.posed.palette[..palette_len];
-        if slot.palette != palette {
+        let skinning = frame.options.skinning;
+        if slot.palette != palette || slot.skinning != skinning {
             slot.palette.clear();
             slot.palette.extend_from_slice(palette);
+            slot.skinning = skinning;
+            if skinning == Skinning::DualQuaternion {
+                slot.packed.clear();
+                slot.packed
+                    .extend(palette.iter().map(crate::anim::dq_entry));
+            }
             slot.palette_generation += 1;
         }
         if self.draw_scratch != slot.draw_data {
@@ -370,7 +385,11 @@ impl Renderer {
         let buffers = &mut slot.frames[slot.frame];
         self.palette_bytes_uploaded = 0;
         if buffers.palette_generation != slot.palette_generation {
-            let bytes: &[u8] = bytemuck::cast_slice(&slot.palette);
+            let uploaded = match slot.skinning {
+                Skinning::Linear => &slot.palette,
+                Skinning::DualQuaternion => &slot.packed,
+            };
+            let bytes: &[u8] = bytemuck::cast_slice(uploaded);
             queue.write_buffer(&buffers.palette, 0, bytes);
             buffers.palette_generation = slot.palette_generation;
             self.palette_bytes_uploaded = bytes.len() as u64;
@@ -669,7 +688,7 @@ fn camera_uniform(frame: &FrameInput<'_>) -> CameraUniform {
         mode: [
             u32::from(options.vertex_colors && !options.silhouette),
             options.tone_map.code(),
-            0,
+            options.skinning.code(),
             0,
         ],
     }
@@ -768,6 +787,8 @@ impl ViewSlot {
             frames,
             frame: 0,
             palette: Vec::new(),
+            skinning: Skinning::Linear,
+            packed: Vec::new(),
             palette_generation: 0,
             draw_data: Vec::new(),
             draws_generation: 0,

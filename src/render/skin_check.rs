@@ -8,6 +8,7 @@ use wgpu::util::DeviceExt;
 
 use super::gpu::{Gpu, GpuError};
 use super::shaders;
+use crate::anim::Skinning;
 
 /// One vertex as `skin_check.wgsl` reads it (four 16-byte rows).
 #[repr(C)]
@@ -37,6 +38,8 @@ struct CheckParams {
     palette_base: u32,
     morph_first: u32,
     morph_count: u32,
+    skinning: u32,
+    pad: [u32; 3],
 }
 
 /// Morph targets for the check, laid out as the renderer uploads them: deltas target-major, three
@@ -66,6 +69,18 @@ pub fn morph_and_skin_on_gpu(
     vertices: &[CheckVertex],
     morph: CheckMorph<'_>,
 ) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
+    check_on_gpu(gpu, palette, vertices, morph, Skinning::Linear)
+}
+
+/// Skinned (position, normal) of each vertex under `skinning` (`palette` as the shader reads it:
+/// matrices for linear blend skinning, packed entries, `anim::dq_entry`, for dual quaternions).
+pub fn check_on_gpu(
+    gpu: &Gpu,
+    palette: &[Mat4],
+    vertices: &[CheckVertex],
+    morph: CheckMorph<'_>,
+    skinning: Skinning,
+) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
     if vertices.is_empty() {
         return Ok(Vec::new());
     }
@@ -86,7 +101,7 @@ pub fn morph_and_skin_on_gpu(
         compilation_options: Default::default(),
         cache: None,
     });
-    let groups = bind_groups(device, &pipeline, palette, vertices, morph);
+    let groups = bind_groups(device, &pipeline, palette, vertices, morph, skinning);
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
@@ -129,6 +144,7 @@ fn bind_groups(
     palette: &[Mat4],
     vertices: &[CheckVertex],
     morph: CheckMorph<'_>,
+    skinning: Skinning,
 ) -> CheckGroups {
     let storage = |label, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -151,6 +167,8 @@ fn bind_groups(
         palette_base: 0,
         morph_first: 0,
         morph_count: morph.active.len() as u32,
+        skinning: skinning.code(),
+        pad: [0; 3],
     };
     // Storage bindings must not be empty: a zero stands in for absent data.
     let or_zero = |data: &[f32]| -> Vec<f32> {

@@ -66,16 +66,33 @@ fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
             c.compare_clips.then(|| clips(!c.compressed)),
         ),
     ];
+    let skinning_name = |s: crate::anim::Skinning| match s {
+        crate::anim::Skinning::Linear => ", linear blend skinning",
+        crate::anim::Skinning::DualQuaternion => ", dual-quaternion skinning",
+    };
+    let right_skinning = match c.skinning {
+        crate::anim::Skinning::Linear => crate::anim::Skinning::DualQuaternion,
+        crate::anim::Skinning::DualQuaternion => crate::anim::Skinning::Linear,
+    };
     for (side, x, mode, clips) in halves {
+        let skinning = c.compare_skinning.then(|| {
+            skinning_name(if side == "left" {
+                c.skinning
+            } else {
+                right_skinning
+            })
+        });
+        let mode = if c.compare_skinning { c.palette } else { mode };
         egui::Area::new(ui.make_persistent_id(("split-label", side)))
             .fixed_pos(egui::pos2(x + 8.0, view.top() + 8.0))
             .interactable(false)
             .show(ui.ctx(), |ui| {
                 ui.label(
                     RichText::new(format!(
-                        "{side}: {} palette{}",
+                        "{side}: {} palette{}{}",
                         palette_name(mode),
-                        clips.unwrap_or("")
+                        clips.unwrap_or(""),
+                        skinning.unwrap_or("")
                     ))
                     .color(Color32::WHITE)
                     .background_color(Color32::from_black_alpha(140)),
@@ -785,6 +802,21 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
             ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
         });
     });
+    ui.horizontal(|ui| {
+        ui.label("Skinning");
+        ui.radio_value(
+            &mut c.skinning,
+            crate::anim::Skinning::Linear,
+            "linear blend",
+        );
+        ui.radio_value(
+            &mut c.skinning,
+            crate::anim::Skinning::DualQuaternion,
+            "dual quaternion",
+        );
+    });
+    ui.checkbox(&mut c.compare_skinning, "Split view: right half with the other skinning")
+        .on_hover_text("the same pose skinned the other way: linear blend's volume loss at a twist against dual quaternions'");
     ui.checkbox(&mut c.compressed, "Play compressed clips")
         .on_hover_text(
             "every clip compressed within 1e-4 of the character's height (inspect --compression)",
