@@ -58,6 +58,9 @@ struct VertexIn {
     @location(7) color: vec4<f32>,
     // Tangent xyz and handedness w; zero without tangents.
     @location(8) tangent: vec4<f32>,
+    // Influences five to eight (zero weights without JOINTS_1 / WEIGHTS_1).
+    @location(9) joints1: vec4<u32>,
+    @location(10) weights1: vec4<f32>,
 }
 
 struct VertexOut {
@@ -81,7 +84,8 @@ fn vs_main(
 ) -> VertexOut {
     let d = draws[draw_index];
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
-    let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, v.joints, v.weights);
+    let influences = Influences(v.joints, v.weights, v.joints1, v.weights1);
+    let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, influences);
     let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
     // Tangents are morphed (when the targets move them), then follow the same skinning matrix
     // (a direction: w = 0).
@@ -89,7 +93,7 @@ fn vs_main(
     if d.morph_tangents == 1u {
         bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
     }
-    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, v.joints, v.weights);
+    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, influences);
     let tangent = (d.world_from_mesh * vec4<f32>(skinned_tangent, 0.0)).xyz;
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;

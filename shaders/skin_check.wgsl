@@ -7,6 +7,8 @@ struct CheckVertex {
     normal: vec4<f32>,
     joints: vec4<u32>,
     weights: vec4<f32>,
+    joints1: vec4<u32>,
+    weights1: vec4<f32>,
 }
 
 struct CheckParams {
@@ -34,7 +36,8 @@ fn cs_main(@builtin(global_invocation_id) id: vec3<u32>) {
     }
     let v = vertices[i];
     let m = morph_vertex(params.morph_first, params.morph_count, params.vertex_count, i, v.position.xyz, v.normal.xyz);
-    let s = skin_vertex(params.skinning, params.palette_base, m.position, m.normal, v.joints, v.weights);
+    let influences = Influences(v.joints, v.weights, v.joints1, v.weights1);
+    let s = skin_vertex(params.skinning, params.palette_base, m.position, m.normal, influences);
     skinned[2u * i] = vec4<f32>(s.position, 1.0);
     skinned[2u * i + 1u] = vec4<f32>(s.normal, 0.0);
 }

@@ -9,12 +9,25 @@
 // the scale, applied before the rigid part ("DQS with scale").
 @group(1) @binding(0) var<storage, read> palette: array<mat4x4<f32>>;
 
-// Weighted sum of the vertex's four palette entries; weights are expected to sum to one.
-fn skin_matrix(palette_base: u32, joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
-    return palette[palette_base + joints.x] * weights.x
-        + palette[palette_base + joints.y] * weights.y
-        + palette[palette_base + joints.z] * weights.z
-        + palette[palette_base + joints.w] * weights.w;
+// A vertex's influences: up to eight (palette index, weight) pairs, the second four zero-weighted
+// when the file has only JOINTS_0 / WEIGHTS_0.
+struct Influences {
+    joints: vec4<u32>,
+    weights: vec4<f32>,
+    joints1: vec4<u32>,
+    weights1: vec4<f32>,
+}
+
+// Weighted sum of the vertex's eight palette entries; weights are expected to sum to one.
+fn skin_matrix(palette_base: u32, i: Influences) -> mat4x4<f32> {
+    var m = mat4x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
+    for (var k = 0u; k < 4u; k++) {
+        m += palette[palette_base + i.joints[k]] * i.weights[k];
+        if i.weights1[k] != 0.0 {
+            m += palette[palette_base + i.joints1[k]] * i.weights1[k];
+        }
+    }
+    return m;
 }
 
 struct Skinned {
@@ -30,14 +43,18 @@ struct Dual {
     scale: vec3<f32>,
 }
 
-fn skin_dual(palette_base: u32, joints: vec4<u32>, weights: vec4<f32>) -> Dual {
-    let first = palette[palette_base + joints.x][0];
+fn skin_dual(palette_base: u32, i: Influences) -> Dual {
+    let first = palette[palette_base + i.joints.x][0];
     var real = vec4<f32>(0.0);
     var dual = vec4<f32>(0.0);
     var scale = vec3<f32>(0.0);
-    for (var k = 0u; k < 4u; k++) {
-        let e = palette[palette_base + joints[k]];
-        let w = weights[k];
+    for (var k = 0u; k < 8u; k++) {
+        let second = k >= 4u;
+        let w = select(i.weights[k % 4u], i.weights1[k % 4u], second);
+        if w == 0.0 {
+            continue;
+        }
+        let e = palette[palette_base + select(i.joints[k % 4u], i.joints1[k % 4u], second)];
         let signed = select(w, -w, dot(e[0], first) < 0.0);
         real += e[0] * signed;
         dual += e[1] * signed;
@@ -64,25 +81,24 @@ fn dual_translation(d: Dual) -> vec3<f32> {
 }
 
 // Skins a position (w = 1) and a normal (w = 0, renormalised; a zero normal stays zero):
-// skinning 0 blends the four palette matrices (linear blend skinning), 1 the four dual
-// quaternions (the normal's scale inverted, then rotated).
+// skinning 0 blends the palette matrices (linear blend skinning), 1 the dual quaternions (the
+// normal's scale inverted, then rotated).
 fn skin_vertex(
     skinning: u32,
     palette_base: u32,
     position: vec3<f32>,
     normal: vec3<f32>,
-    joints: vec4<u32>,
-    weights: vec4<f32>,
+    influences: Influences,
 ) -> Skinned {
     var p: vec3<f32>;
     var n: vec3<f32>;
     if skinning == 1u {
-        let d = skin_dual(palette_base, joints, weights);
+        let d = skin_dual(palette_base, influences);
         p = quat_rotate(d.real, position * d.scale) + dual_translation(d);
         let s = select(vec3<f32>(1.0), d.scale, abs(d.scale) > vec3<f32>(1e-12));
         n = quat_rotate(d.real, normal / s);
     } else {
-        let m = skin_matrix(palette_base, joints, weights);
+        let m = skin_matrix(palette_base, influences);
         p = (m * vec4<f32>(position, 1.0)).xyz;
         n = (m * vec4<f32>(normal, 0.0)).xyz;
     }
@@ -95,12 +111,11 @@ fn skin_direction(
     skinning: u32,
     palette_base: u32,
     direction: vec3<f32>,
-    joints: vec4<u32>,
-    weights: vec4<f32>,
+    influences: Influences,
 ) -> vec3<f32> {
     if skinning == 1u {
-        let d = skin_dual(palette_base, joints, weights);
+        let d = skin_dual(palette_base, influences);
         return quat_rotate(d.real, direction * d.scale);
     }
-    return (skin_matrix(palette_base, joints, weights) * vec4<f32>(direction, 0.0)).xyz;
+    return (skin_matrix(palette_base, influences) * vec4<f32>(direction, 0.0)).xyz;
 }

@@ -167,17 +167,44 @@ pub struct Primitive {
 /// Four joints and weights per vertex.
 #[derive(Clone, Debug)]
 pub struct Skinning {
+    /// The first four influences per vertex (JOINTS_0 / WEIGHTS_0), palette indices.
     pub joints: Vec<[u16; 4]>,
     pub weights: Vec<[f32; 4]>,
+    /// Influences five to eight (JOINTS_1 / WEIGHTS_1), one per vertex, or empty when the file
+    /// has no second set. Drawn: skinning blends all eight.
+    pub joints_1: Vec<[u16; 4]>,
+    pub weights_1: Vec<[f32; 4]>,
     /// Vertices whose weights did not sum to one and were renormalised on import.
     pub renormalised_vertices: usize,
     /// Vertices with all-zero weights, bound to the skin's root joint on import.
     pub unweighted_vertices: usize,
     /// Per vertex, the weight the file gives joints beyond the first four (JOINTS_1, ...), which
-    /// four-weight skinning drops; empty when the file has no such sets.
+    /// a four-influence engine drops (skinscope draws eight); empty when the file has no such
+    /// sets.
     pub dropped_weight: Vec<f32>,
     /// Per vertex, the sum of all its weights as the file stores them (before renormalising).
     pub file_weight_sums: Vec<f32>,
+}
+
+impl Skinning {
+    /// Vertex `v`'s second set of four (joints, weights), zeros without one.
+    pub fn second(&self, v: usize) -> ([u16; 4], [f32; 4]) {
+        match (self.joints_1.get(v), self.weights_1.get(v)) {
+            (Some(j), Some(w)) => (*j, *w),
+            _ => ([0; 4], [0.0; 4]),
+        }
+    }
+
+    /// Vertex `v`'s influences (palette joint, weight), up to eight, zero weights included.
+    pub fn influences(&self, v: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
+        let (j1, w1) = self.second(v);
+        let first = self.joints[v].into_iter().zip(self.weights[v]);
+        first.chain(
+            j1.into_iter()
+                .zip(w1)
+                .filter(move |_| !self.joints_1.is_empty()),
+        )
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -53,7 +53,7 @@ fn at_a_150_degree_twist_linear_blending_collapses_the_wrist_and_dual_quaternion
         .collect();
     let dqs: Vec<Vec3> = ring
         .iter()
-        .map(|&p| dq_skin_position(&packed, joints, weights, p).unwrap())
+        .map(|&p| dq_skin_position(&packed, joints.into_iter().zip(weights), p).unwrap())
         .collect();
     let cos75 = 75f32.to_radians().cos();
     for ((p, l), d) in ring.iter().zip(&lbs).zip(&dqs) {
@@ -73,7 +73,7 @@ fn at_a_150_degree_twist_linear_blending_collapses_the_wrist_and_dual_quaternion
         a_lbs / a_dqs
     );
     // Normals turn with the rotation and stay unit.
-    let n = dq_skin_direction(&packed, joints, weights, Vec3::Y, true).unwrap();
+    let n = dq_skin_direction(&packed, joints.into_iter().zip(weights), Vec3::Y, true).unwrap();
     assert!((n - Quat::from_rotation_x(75f32.to_radians()) * Vec3::Y).length() < 1e-6);
 }
 
@@ -87,14 +87,14 @@ fn dual_quaternion_entries_keep_translation_rotation_and_scale() {
     );
     let packed = [dq_entry(&m)];
     let p = Vec3::new(0.4, -0.7, 1.3);
-    let got = dq_skin_position(&packed, [0; 4], [1.0, 0.0, 0.0, 0.0], p).unwrap();
+    let got = dq_skin_position(&packed, [(0, 1.0)], p).unwrap();
     assert!((got - m.transform_point3(p)).length() < 1e-5, "{got}");
     // Signs: -q is the same rotation; an influence stored with the other sign blends the same.
     let mut flipped = dq_entry(&m);
     flipped.x_axis = -flipped.x_axis;
     flipped.y_axis = -flipped.y_axis;
     let both = [dq_entry(&m), flipped];
-    let got = dq_skin_position(&both, [0, 1, 0, 0], [0.5, 0.5, 0.0, 0.0], p).unwrap();
+    let got = dq_skin_position(&both, [(0, 0.5), (1, 0.5)], p).unwrap();
     assert!((got - m.transform_point3(p)).length() < 1e-5, "{got}");
 }
 
@@ -131,8 +131,10 @@ fn wgsl_dual_quaternion_skinning_matches_the_cpu_reference_on_cesium_man() {
     let cpu: Vec<(Vec3, Vec3)> = (0..vertices.len())
         .map(|v| {
             let (j, w) = (skinning.joints[v].map(u32::from), skinning.weights[v]);
-            let p = dq_skin_position(&packed, j, w, primitive.positions[v]).unwrap();
-            let n = dq_skin_direction(&packed, j, w, primitive.normals[v], true).unwrap();
+            let p =
+                dq_skin_position(&packed, j.into_iter().zip(w), primitive.positions[v]).unwrap();
+            let n = dq_skin_direction(&packed, j.into_iter().zip(w), primitive.normals[v], true)
+                .unwrap();
             min = min.min(p);
             max = max.max(p);
             (p, n)

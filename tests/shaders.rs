@@ -50,7 +50,8 @@ fn every_file_in_shaders_is_composed_and_checked() {
 #[test]
 fn a_broken_shader_is_caught() {
     // The check itself must be able to fail: a typo and a type error.
-    let typo = shaders::SKINNING.replace("weights.w;", "weights.w");
+    assert!(shaders::SKINNING.contains("    return m;\n"));
+    let typo = shaders::SKINNING.replace("    return m;\n", "    return m\n");
     assert!(validate("typo", &typo).is_err());
     let types = format!(
         "{}\nfn bad() -> f32 {{ return skin_matrix(0u, vec4<u32>(0u), vec4<f32>(1.0)); }}",

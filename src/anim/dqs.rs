@@ -52,12 +52,17 @@ pub fn dq_palette_into(palette: &[Mat4], out: &mut [Mat4]) {
     }
 }
 
-/// A vertex's blended (real, dual, scale); `None` when a joint index is outside the palette.
-fn blend(palette: &[Mat4], joints: [u32; 4], weights: [f32; 4]) -> Option<(Vec4, Vec4, Vec3)> {
-    let first = palette.get(joints[0] as usize)?.x_axis;
+/// A vertex's blended (real, dual, scale) over its (palette index, weight) influences, signs
+/// aligned to the first's; `None` when an index is outside the palette.
+fn blend(
+    palette: &[Mat4],
+    influences: impl IntoIterator<Item = (u32, f32)>,
+) -> Option<(Vec4, Vec4, Vec3)> {
+    let mut first: Option<Vec4> = None;
     let (mut real, mut dual, mut scale) = (Vec4::ZERO, Vec4::ZERO, Vec3::ZERO);
-    for (&j, &w) in joints.iter().zip(&weights) {
+    for (j, w) in influences {
         let e = palette.get(j as usize)?;
+        let first = *first.get_or_insert(e.x_axis);
         let sign = if e.x_axis.dot(first) < 0.0 { -w } else { w };
         real += e.x_axis * sign;
         dual += e.y_axis * sign;
@@ -84,11 +89,10 @@ fn translation(real: Vec4, dual: Vec4) -> Vec3 {
 /// CPU reference of dual-quaternion skinning of a position, over a DQS palette (`dq_entry`).
 pub fn dq_skin_position(
     palette: &[Mat4],
-    joints: [u32; 4],
-    weights: [f32; 4],
+    influences: impl IntoIterator<Item = (u32, f32)>,
     position: Vec3,
 ) -> Option<Vec3> {
-    let (real, dual, scale) = blend(palette, joints, weights)?;
+    let (real, dual, scale) = blend(palette, influences)?;
     Some(rotate(real, position * scale) + translation(real, dual))
 }
 
@@ -96,12 +100,11 @@ pub fn dq_skin_position(
 /// rotated, renormalised; `normal = false`: a tangent, scaled then rotated).
 pub fn dq_skin_direction(
     palette: &[Mat4],
-    joints: [u32; 4],
-    weights: [f32; 4],
+    influences: impl IntoIterator<Item = (u32, f32)>,
     direction: Vec3,
     normal: bool,
 ) -> Option<Vec3> {
-    let (real, _, scale) = blend(palette, joints, weights)?;
+    let (real, _, scale) = blend(palette, influences)?;
     let scaled = if normal {
         let safe = Vec3::select(scale.abs().cmpgt(Vec3::splat(1e-12)), scale, Vec3::ONE);
         direction / safe

@@ -61,8 +61,8 @@ pub use playback::{
 };
 pub(crate) use pose::check_len;
 pub use pose::{
-    BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_pair, blend_poses,
-    build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
+    BlendLayer, LocalPose, ModelPose, PoseError, SkinPalette, blend_matrix, blend_pair,
+    blend_poses, build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
     vertex_skin_matrix,
 };
 pub use root_motion::{

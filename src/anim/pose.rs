@@ -377,8 +377,17 @@ pub fn build_palette_into(
 /// The skin matrix of one vertex: the weighted sum of its joints' palette entries, as the vertex
 /// shader computes it. `None` when a joint index is outside the palette.
 pub fn vertex_skin_matrix(palette: &[Mat4], joints: [u32; 4], weights: [f32; 4]) -> Option<Mat4> {
+    blend_matrix(palette, joints.into_iter().zip(weights))
+}
+
+/// The weighted sum of a vertex's palette matrices, over any number of (palette index, weight)
+/// influences (eight with a second set); `None` when an index is outside the palette.
+pub fn blend_matrix(
+    palette: &[Mat4],
+    influences: impl IntoIterator<Item = (u32, f32)>,
+) -> Option<Mat4> {
     let mut m = Mat4::ZERO;
-    for (&j, &w) in joints.iter().zip(&weights) {
+    for (j, w) in influences {
         m += *palette.get(j as usize)? * w;
     }
     Some(m)

@@ -121,18 +121,21 @@ pub fn vertex_colors(
                                     _ => UNSKINNED,
                                 };
                             };
-                            let (j, w) = (sk.joints[v], sk.weights[v]);
                             match view {
                                 ColorView::Material | ColorView::MorphDisplacement => Vec4::ONE,
                                 ColorView::DominantJoint => {
-                                    let k =
-                                        (0..4).max_by(|a, b| w[*a].total_cmp(&w[*b])).unwrap_or(0);
-                                    index_color(j[k] as usize)
+                                    // The heaviest of all its influences (the first on a tie).
+                                    let dominant =
+                                        sk.influences(v).fold((0u16, f32::MIN), |m, i| {
+                                            if i.1 > m.1 { i } else { m }
+                                        });
+                                    index_color(usize::from(dominant.0))
                                 }
                                 ColorView::SelectedJointWeight => {
-                                    let weight: f32 = (0..4)
-                                        .filter(|&k| Some(j[k] as usize) == selected_palette)
-                                        .map(|k| w[k])
+                                    let weight: f32 = sk
+                                        .influences(v)
+                                        .filter(|&(j, _)| Some(usize::from(j)) == selected_palette)
+                                        .map(|(_, w)| w)
                                         .sum();
                                     heat(weight)
                                 }
@@ -143,9 +146,13 @@ pub fn vertex_colors(
                                         .lerp(Vec4::new(0.9, 0.05, 0.05, 1.0), d)
                                 }
                                 ColorView::InfluenceCount => {
+                                    // More than four influences (magenta): what a four-influence engine drops.
                                     let dropped =
                                         sk.dropped_weight.get(v).is_some_and(|&d| d > 0.0);
-                                    match (dropped, w.iter().filter(|x| **x > 0.0).count()) {
+                                    match (
+                                        dropped,
+                                        sk.weights[v].iter().filter(|x| **x > 0.0).count(),
+                                    ) {
                                         (true, _) => Vec4::new(0.9, 0.1, 0.9, 1.0),
                                         (_, 0 | 1) => Vec4::new(0.1, 0.3, 0.9, 1.0),
                                         (_, 2) => Vec4::new(0.1, 0.8, 0.2, 1.0),

@@ -170,8 +170,9 @@ fn instance_world_normals(c: &Character, pose: &CharacterPose, i: usize) -> Vec<
         for (v, &n) in normals.iter().enumerate() {
             let normal = match (palette, &primitive.skinning) {
                 (Some(palette), Some(s)) => {
-                    crate::anim::skin_normal(palette, s.joints[v].map(u32::from), s.weights[v], n)
-                        .unwrap_or(n)
+                    let influences = s.influences(v).map(|(j, w)| (u32::from(j), w));
+                    crate::anim::blend_matrix(palette, influences)
+                        .map_or(n, |m| m.transform_vector3(n).normalize_or_zero())
                 }
                 _ => n,
             };

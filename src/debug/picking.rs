@@ -118,13 +118,12 @@ pub fn vertex_influences(
     else {
         return Vec::new();
     };
-    let (j, w) = (sk.joints[vertex], sk.weights[vertex]);
-    (0..4)
-        .filter(|&k| w[k] > 0.0)
-        .map(|k| {
-            let p = j[k] as usize;
+    sk.influences(vertex)
+        .filter(|&(_, w)| w > 0.0)
+        .map(|(p, w)| {
+            let p = usize::from(p);
             let joint = skin.skin.joint(p).unwrap_or(0);
-            (c.skeleton.names()[joint].clone(), p, w[k])
+            (c.skeleton.names()[joint].clone(), p, w)
         })
         .collect()
 }

@@ -677,17 +677,10 @@ fn read_skinning(
         );
         return Some(None);
     };
-    let extra_weight = extra_weights(primitive, at, joint_sets, count, buffers, problems)?;
+    let extra = extra_weights(primitive, at, joint_sets, count, buffers, problems)?;
     let joint_values = problems.take(read_u32(&joints, buffers))?;
     let weight_values = problems.take(read_normalized_f32(&weights, buffers))?;
-    let skinning = influences(
-        at,
-        skin,
-        &joint_values,
-        &weight_values,
-        extra_weight,
-        problems,
-    )?;
+    let skinning = influences(at, skin, &joint_values, &weight_values, extra, problems)?;
     let weights_at = format!("{at}/attributes/WEIGHTS_0");
     if skinning.renormalised_vertices > 0 {
         problems.warn(
@@ -788,8 +781,15 @@ fn skinning_accessors<'a>(
     Some(Some((joints, weights, joint_sets)))
 }
 
-/// Per vertex, the weight in sets beyond the first (WEIGHTS_1, ...), which the four-weight
-/// shader drops; empty when there are no such sets.
+/// The influence sets after the first: the second (JOINTS_1 / WEIGHTS_1: influences five to
+/// eight, drawn), and per vertex the weight beyond the first four (what a four-influence engine
+/// drops) and beyond the first eight (what skinscope drops).
+struct ExtraSets {
+    second: Option<(Vec<u32>, Vec<f32>)>,
+    beyond_four: Vec<f32>,
+    beyond_eight: Vec<f32>,
+}
+
 fn extra_weights(
     primitive: &gltf::Primitive<'_>,
     at: &str,
@@ -797,8 +797,12 @@ fn extra_weights(
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Vec<f32>> {
-    let mut extra_weight = Vec::new();
+) -> Option<ExtraSets> {
+    let mut out = ExtraSets {
+        second: None,
+        beyond_four: Vec::new(),
+        beyond_eight: Vec::new(),
+    };
     for set in 1..joint_sets as u32 {
         let Some(w) = primitive.get(&gltf::Semantic::Weights(set)) else {
             continue;
@@ -816,93 +820,136 @@ fn extra_weights(
             return None;
         }
         let values = problems.take(read_normalized_f32(&w, buffers))?;
-        extra_weight.resize(count, 0.0f32);
-        for (v, e) in extra_weight.iter_mut().enumerate() {
-            *e += values[4 * v..4 * v + 4]
+        let positive = |v: usize| {
+            values[4 * v..4 * v + 4]
                 .iter()
                 .filter(|x| x.is_finite() && **x > 0.0)
-                .sum::<f32>();
+                .sum::<f32>()
+        };
+        out.beyond_four.resize(count, 0.0f32);
+        for (v, e) in out.beyond_four.iter_mut().enumerate() {
+            *e += positive(v);
+        }
+        if set == 1 {
+            let j_at = format!("{at}/attributes/JOINTS_1");
+            let Some(j) = primitive.get(&gltf::Semantic::Joints(1)) else {
+                problems.error(j_at, "WEIGHTS_1 without JOINTS_1");
+                return None;
+            };
+            problems.take(expect_format(
+                &j,
+                &j_at,
+                "JOINTS",
+                &[Dimensions::Vec4],
+                &[DataType::U8, DataType::U16],
+            ))?;
+            if j.count() != count {
+                problems.error(j_at, format!("{} elements for {count} vertices", j.count()));
+                return None;
+            }
+            let joints = problems.take(read_u32(&j, buffers))?;
+            out.second = Some((joints, values));
+        } else {
+            out.beyond_eight.resize(count, 0.0f32);
+            for (v, e) in out.beyond_eight.iter_mut().enumerate() {
+                *e += positive(v);
+            }
         }
     }
-    if extra_weight.iter().any(|&e| e > 0.0) {
+    if out.beyond_eight.iter().any(|&e| e > 0.0) {
         problems.warn(
-            format!("{at}/attributes/JOINTS_1"),
-            "influences beyond the first four (JOINTS_1/WEIGHTS_1) are dropped by the four-weight skinning; the first four are renormalised",
+            format!("{at}/attributes/JOINTS_2"),
+            "influences beyond the first eight (JOINTS_2/WEIGHTS_2 and on) are dropped; the first eight are renormalised",
         );
     }
-    Some(extra_weight)
+    Some(out)
 }
 
-/// The first four influences per vertex in palette indices, weights renormalised where they do
-/// not sum to one (with the dropped sets) and all-zero weights bound to the skin's root joint.
+/// Up to eight influences per vertex in palette indices (the first four, and the second set's
+/// four when the file has one), weights renormalised where they do not sum to one (with the
+/// sets beyond the eighth) and all-zero weights bound to the skin's root joint.
 fn influences(
     at: &str,
     skin: &SkinData,
     joint_values: &[u32],
     weight_values: &[f32],
-    extra_weight: Vec<f32>,
+    extra: ExtraSets,
     problems: &mut Problems,
 ) -> Option<Skinning> {
     let count = joint_values.len() / 4;
-    let joints_at = format!("{at}/attributes/JOINTS_0");
-    let weights_at = format!("{at}/attributes/WEIGHTS_0");
     let joint_count = skin.palette_of_ordinal.len();
     let root = skin.root_joints.first().copied().unwrap_or(0) as u16;
-    let mut out_joints = Vec::with_capacity(count);
-    let mut out_weights = Vec::with_capacity(count);
-    let (mut renormalised, mut unweighted) = (0usize, 0usize);
-    let mut file_weight_sums = Vec::with_capacity(count);
-    for v in 0..count {
-        let w: [f32; 4] = std::array::from_fn(|k| weight_values[4 * v + k]);
+    let mut out = Skinning {
+        joints: Vec::with_capacity(count),
+        weights: Vec::with_capacity(count),
+        joints_1: Vec::new(),
+        weights_1: Vec::new(),
+        renormalised_vertices: 0,
+        unweighted_vertices: 0,
+        dropped_weight: extra.beyond_four,
+        file_weight_sums: Vec::with_capacity(count),
+    };
+    // One set's four (palette joints, weights) of vertex v, checked.
+    let set = |v: usize,
+               joints: &[u32],
+               weights: &[f32],
+               n: usize|
+     -> Result<([u16; 4], [f32; 4]), Problem> {
+        let w: [f32; 4] = std::array::from_fn(|k| weights[4 * v + k]);
         if w.iter().any(|x| !x.is_finite() || *x < 0.0) {
-            problems.error(
-                &weights_at,
+            return Err(Problem::new(
+                format!("{at}/attributes/WEIGHTS_{n}"),
                 format!("vertex {v} has weights {w:?}: weights must be finite and not negative"),
-            );
-            return None;
+            ));
         }
         let mut j = [0u16; 4];
         for k in 0..4 {
-            let ordinal = joint_values[4 * v + k] as usize;
+            let ordinal = joints[4 * v + k] as usize;
             let Some(&palette) = skin.palette_of_ordinal.get(ordinal) else {
-                problems.error(
-                    &joints_at,
+                return Err(Problem::new(
+                    format!("{at}/attributes/JOINTS_{n}"),
                     format!(
                         "vertex {v} uses joint {ordinal}, but skin {} ({}) has {joint_count} joints",
                         skin.index, skin.name
                     ),
-                );
-                return None;
+                ));
             };
             j[k] = palette as u16;
         }
-        let extra = extra_weight.get(v).copied().unwrap_or(0.0);
-        let sum: f32 = w.iter().sum();
-        file_weight_sums.push(sum + extra);
-        let w = if sum == 0.0 {
-            unweighted += 1;
-            j = [root, 0, 0, 0];
-            [1.0, 0.0, 0.0, 0.0]
-        } else if (sum + extra - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-            renormalised += 1;
-            w.map(|x| x / sum)
-        } else if extra > 0.0 {
-            // The weights sum to one only with the dropped sets: the first four are rescaled.
-            w.map(|x| x / sum)
-        } else {
-            w
+        Ok((j, w))
+    };
+    for v in 0..count {
+        let (mut j, w) = problems.take(set(v, joint_values, weight_values, 0))?;
+        let second = match &extra.second {
+            Some((joints, weights)) => Some(problems.take(set(v, joints, weights, 1))?),
+            None => None,
         };
-        out_joints.push(j);
-        out_weights.push(w);
+        let beyond = extra.beyond_eight.get(v).copied().unwrap_or(0.0);
+        let sum: f32 = w.iter().sum::<f32>() + second.map_or(0.0, |s| s.1.iter().sum());
+        out.file_weight_sums.push(sum + beyond);
+        let scale = if sum == 0.0 {
+            out.unweighted_vertices += 1;
+            j = [root, 0, 0, 0];
+            None
+        } else if (sum + beyond - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+            out.renormalised_vertices += 1;
+            Some(1.0 / sum)
+        } else if beyond > 0.0 {
+            // The weights sum to one only with the dropped sets: the first eight are rescaled.
+            Some(1.0 / sum)
+        } else {
+            Some(1.0)
+        };
+        let w = scale.map_or([1.0, 0.0, 0.0, 0.0], |k| w.map(|x| x * k));
+        out.joints.push(j);
+        out.weights.push(w);
+        if let Some((j1, w1)) = second {
+            let w1 = scale.map_or([0.0; 4], |k| w1.map(|x| x * k));
+            out.joints_1.push(j1);
+            out.weights_1.push(w1);
+        }
     }
-    Some(Skinning {
-        joints: out_joints,
-        weights: out_weights,
-        renormalised_vertices: renormalised,
-        unweighted_vertices: unweighted,
-        dropped_weight: extra_weight,
-        file_weight_sums,
-    })
+    Some(out)
 }
 
 /// Decoded images by glTF image index (`None`: failed, already warned).

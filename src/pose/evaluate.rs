@@ -539,8 +539,8 @@ impl CharacterPose {
             for (v, &p) in positions.iter().enumerate() {
                 let mesh_space = match (palette, &primitive.skinning) {
                     (Some(palette), Some(s)) => {
-                        anim::skin_position(palette, s.joints[v].map(u32::from), s.weights[v], p)
-                            .unwrap_or(p)
+                        let influences = s.influences(v).map(|(j, w)| (u32::from(j), w));
+                        anim::blend_matrix(palette, influences).map_or(p, |m| m.transform_point3(p))
                     }
                     _ => p,
                 };

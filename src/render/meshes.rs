@@ -360,10 +360,10 @@ fn texture_view(
 fn vertices_of(p: &Primitive) -> Vec<GpuVertex> {
     (0..p.positions.len())
         .map(|v| {
-            let (joints, weights) = match &p.skinning {
-                Some(s) => (s.joints[v].map(u32::from), s.weights[v]),
+            let ((joints, weights), (joints1, weights1)) = match &p.skinning {
+                Some(s) => ((s.joints[v], s.weights[v]), s.second(v)),
                 // Unskinned: the draw's palette_base is the identity entry.
-                None => ([0; 4], [1.0, 0.0, 0.0, 0.0]),
+                None => (([0; 4], [1.0, 0.0, 0.0, 0.0]), ([0; 4], [0.0; 4])),
             };
             GpuVertex {
                 position: p.positions[v].to_array(),
@@ -371,6 +371,8 @@ fn vertices_of(p: &Primitive) -> Vec<GpuVertex> {
                 uv: p.uvs.as_ref().map_or([0.0; 2], |uv| uv[v].to_array()),
                 joints,
                 weights,
+                joints1,
+                weights1,
                 uv1: p.uvs1.as_ref().map_or([0.0; 2], |uv| uv[v].to_array()),
                 color: p.colors.as_ref().map_or([1.0; 4], |c| c[v].to_array()),
                 tangent: p.tangents.as_ref().map_or([0.0; 4], |t| t[v].to_array()),

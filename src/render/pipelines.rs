@@ -15,8 +15,13 @@ pub struct GpuVertex {
     pub position: [f32; 3],
     pub normal: [f32; 3],
     pub uv: [f32; 2],
-    pub joints: [u32; 4],
+    /// The first four influences: palette indices as 16 bits (a skin's palette index always
+    /// fits: the importer keeps them as u16), and weights.
+    pub joints: [u16; 4],
     pub weights: [f32; 4],
+    /// Influences five to eight (JOINTS_1 / WEIGHTS_1; zero weights without them).
+    pub joints1: [u16; 4],
+    pub weights1: [f32; 4],
     pub uv1: [f32; 2],
     /// COLOR_0, linear (white without it).
     pub color: [f32; 4],
@@ -24,9 +29,9 @@ pub struct GpuVertex {
     pub tangent: [f32; 4],
 }
 
-const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 8] = wgpu::vertex_attr_array![
-    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint32x4, 4 => Float32x4,
-    6 => Float32x2, 7 => Float32x4, 8 => Float32x4
+const VERTEX_ATTRIBUTES: [wgpu::VertexAttribute; 10] = wgpu::vertex_attr_array![
+    0 => Float32x3, 1 => Float32x3, 2 => Float32x2, 3 => Uint16x4, 4 => Float32x4,
+    9 => Uint16x4, 10 => Float32x4, 6 => Float32x2, 7 => Float32x4, 8 => Float32x4
 ];
 const COLOR_ATTRIBUTES: [wgpu::VertexAttribute; 1] = wgpu::vertex_attr_array![5 => Float32x4];
 const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =

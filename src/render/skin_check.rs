@@ -18,6 +18,9 @@ pub struct CheckVertex {
     pub normal: [f32; 4],
     pub joints: [u32; 4],
     pub weights: [f32; 4],
+    /// Influences five to eight (zero weights for a four-influence vertex).
+    pub joints1: [u32; 4],
+    pub weights1: [f32; 4],
 }
 
 impl CheckVertex {
@@ -27,6 +30,17 @@ impl CheckVertex {
             normal: normal.extend(0.0).to_array(),
             joints,
             weights,
+            joints1: [0; 4],
+            weights1: [0.0; 4],
+        }
+    }
+
+    /// The same vertex with influences five to eight.
+    pub fn with_second(self, joints1: [u32; 4], weights1: [f32; 4]) -> Self {
+        Self {
+            joints1,
+            weights1,
+            ..self
         }
     }
 }
