@@ -208,6 +208,58 @@ const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("stage/palette", 67, Some(3.1)),
 ];
 
+/// Every stage at once on the Fox (see `fox_full_pipeline`).
+fn full_pipeline_request(fox: &Character, survey: usize, walk: usize) -> PoseRequest {
+    use skinscope::pose::{ClipTime, Inertial, LayerKind, PoseLayer, Transition, TransitionKind};
+    let at = |clip, time_secs| ClipTime { clip, time_secs };
+    let neck = fox.skeleton.find("b_Neck_04").unwrap();
+    let mask = std::sync::Arc::new(anim::JointMask::from_roots(&fox.skeleton, &[(neck, 1.0)]));
+    let legs = skinscope::pose::find_legs(fox);
+    let ground = skinscope::scene::Ground::parse(
+        r#"{"steps": [{"min": [-50, 10], "max": [50, 100], "height": 8}]}"#,
+    )
+    .unwrap();
+    let mut request = PoseRequest::clip(walk, 0.0).with_blend(survey, 0.3);
+    request.transition = Some(Transition {
+        from: at(survey, 1.0),
+        from_blend: None,
+        kind: TransitionKind::Inertialize(Inertial {
+            to: at(walk, 0.0),
+            to_blend: None,
+            from_rate: 1.0,
+            to_rate: 1.0,
+            half_life_secs: 1e6,
+            elapsed_secs: 0.1,
+        }),
+    });
+    request.layers = vec![
+        PoseLayer {
+            clip: at(survey, 0.5),
+            weight: 0.8,
+            mask: Some(mask),
+            kind: LayerKind::Override { fading_out: None },
+        },
+        PoseLayer {
+            clip: at(survey, 0.7),
+            weight: 0.5,
+            mask: None,
+            kind: LayerKind::Additive {
+                reference: at(survey, 0.0),
+            },
+        },
+    ];
+    request.feet = Some(skinscope::pose::FootIk {
+        ground: std::sync::Arc::new(ground),
+        pelvis: skinscope::pose::common_ancestor(fox, &legs),
+        legs: legs
+            .iter()
+            .map(|&chain| skinscope::pose::Leg { chain, lock: None })
+            .collect(),
+        weight: 1.0,
+    });
+    request
+}
+
 fn benches(c: &mut Criterion) {
     let fox = fox();
     let survey = fox
@@ -236,6 +288,21 @@ fn benches(c: &mut Criterion) {
             ratio = anim::wrap_time(ratio + DT, 1.0);
             let ta = ratio * fox.clips[survey].duration_secs();
             let request = PoseRequest::clip(survey, black_box(ta)).with_blend(walk, 0.5);
+            pose.evaluate(&fox, &request).unwrap();
+        })
+    });
+    // The whole pipeline of issues 16 and 17 on the Fox: a walk/survey blend, an inertialized
+    // switch in progress, an override layer on the neck, an additive layer, and foot IK on its
+    // four legs over a step (each leg solved, the pelvis lowered).
+    let full = full_pipeline_request(&fox, survey, walk);
+    let mut elapsed = 0.0;
+    group.bench_function("fox_full_pipeline", |b| {
+        b.iter(|| {
+            elapsed = anim::wrap_time(elapsed + DT, 1.0);
+            let mut request = full.clone();
+            if let Some(clip) = request.clip.as_mut() {
+                clip.time_secs = black_box(elapsed);
+            }
             pose.evaluate(&fox, &request).unwrap();
         })
     });

@@ -124,10 +124,10 @@ pub fn vertex_colors(
                             match view {
                                 ColorView::Material | ColorView::MorphDisplacement => Vec4::ONE,
                                 ColorView::DominantJoint => {
-                                    // The heaviest of all its influences (the first on a tie).
+                                    // The heaviest of all its influences (the last on a tie, as before).
                                     let dominant =
                                         sk.influences(v).fold((0u16, f32::MIN), |m, i| {
-                                            if i.1 > m.1 { i } else { m }
+                                            if i.1 >= m.1 { i } else { m }
                                         });
                                     index_color(usize::from(dominant.0))
                                 }
