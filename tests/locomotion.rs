@@ -121,6 +121,26 @@ fn applied_root_motion_travels_the_loops_and_in_place_stays() {
 }
 
 #[test]
+fn the_state_machine_travels_by_its_root_motion_on_the_command_line() {
+    // A graph of one state playing the travelling clip, run 2.5 s at 60 Hz with root motion
+    // applied: the hips are 2.5 along, as with the clip alone.
+    let file = travelling_mannequin();
+    let graph = file.with_file_name("travel.skinscope.json");
+    std::fs::write(&graph, r#"{"states": [{"name": "go", "clip": "travel"}]}"#).unwrap();
+    let json = palette(&[
+        file.to_str().unwrap(),
+        "--graph",
+        graph.to_str().unwrap(),
+        "--simulate",
+        "2.5",
+        "--root-motion",
+        "applied",
+    ]);
+    let hips = node_at(&json, "pelvis");
+    assert!((hips - Vec3::new(0.0, 0.95, 2.5)).length() < 1e-3, "{hips}");
+}
+
+#[test]
 fn reach_ik_puts_the_hand_on_the_target() {
     // The right arm (upper arm 0.28, forearm 0.25) reaching for a point 0.4 from its shoulder,
     // ahead and below: palette --json's hand_r world_from_joint lands on the target.

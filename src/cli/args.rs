@@ -145,13 +145,16 @@ impl PoseArgs {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
         }
-        let mut request = match self.machine(&character)? {
-            Some(machine) => machine.request(&character, self.palette.into(), self.compressed),
-            None => self.request(&character)?,
+        let extras = PoseRequest {
+            layers: self.layers(&character)?,
+            ik: self.ik_targets(&character)?,
+            ..PoseRequest::default()
         };
-        request.layers.extend(self.layers(&character)?);
-        request.ik = self.ik_targets(&character)?;
-        self.locomote(&character, &mut request)?;
+        let source = match self.machine(&character)? {
+            Some((machine, steps)) => Source::Graph { machine, steps },
+            None => Source::Clip(self.request(&character)?),
+        };
+        let mut request = self.locomote(&character, source, &extras)?;
         request.morph_overrides = self
             .morph
             .iter()
@@ -201,9 +204,9 @@ impl PoseArgs {
         Ok(request)
     }
 
-    /// The state machine these arguments ask for, run to its last frame (`None` without
-    /// `--graph` or `--simulate`).
-    pub fn machine(&self, character: &Character) -> Result<Option<Machine>, String> {
+    /// The state machine these arguments ask for, its parameters set at t = 0, and how many 60 Hz
+    /// steps `--simulate` runs it (`None` without `--graph` or `--simulate`).
+    pub fn machine(&self, character: &Character) -> Result<Option<(Machine, usize)>, String> {
         if self.graph.is_none() && self.simulate.is_none() {
             if !self.param.is_empty() {
                 return Err(
@@ -240,9 +243,12 @@ impl PoseArgs {
         if secs < 0.0 {
             return Err(format!("--simulate {secs} must not be negative"));
         }
-        Ok(Some(skinscope::graph::simulate(
-            character, graph, &params, secs,
-        )))
+        let mut machine = Machine::new(character, graph);
+        for (p, v) in params {
+            machine.set(p, v);
+        }
+        let steps = (secs * SIMULATION_HZ).round() as usize;
+        Ok(Some((machine, steps)))
     }
 
     /// The `--layer` and `--additive` layers, at `--time`.
@@ -326,20 +332,38 @@ impl PoseArgs {
             .collect()
     }
 
-    /// `--root-motion` and `--ground`: the character integrated from t = 0 at 60 Hz to the
-    /// request's clip time (root travel applied, planted feet held), and the request's last
-    /// frame given its placement, root-motion stage and foot IK.
-    fn locomote(&self, character: &Character, request: &mut PoseRequest) -> Result<(), String> {
+    /// The frame to pose: the clip request, or the state machine run for its steps, with the
+    /// `--layer`, `--additive` and `--ik` extras; with `--root-motion` or `--ground`, the
+    /// character integrated from t = 0 at 60 Hz (root travel applied, planted feet held) and the
+    /// last frame given its placement, root-motion stage and foot IK.
+    fn locomote(
+        &self,
+        character: &Character,
+        mut source: Source,
+        extras: &PoseRequest,
+    ) -> Result<PoseRequest, String> {
         let mode = match self.root_motion {
             None | Some(RootMotionArg::Authored) => MoveMode::Authored,
             Some(RootMotionArg::InPlace) => MoveMode::InPlace,
             Some(RootMotionArg::Applied) => MoveMode::Applied,
         };
+        let (palette, compressed) = (self.palette.into(), self.compressed);
+        let with_extras = |mut r: PoseRequest| {
+            r.layers.extend(extras.layers.iter().cloned());
+            r.ik.extend(extras.ik.iter().copied());
+            r
+        };
         if mode == MoveMode::Authored && self.ground.is_none() {
-            return Ok(());
-        }
-        if self.graph.is_some() || self.simulate.is_some() {
-            return Err("--root-motion and --ground pose a clip: they do not combine with the state machine options yet".into());
+            if let Source::Clip(r) = source {
+                return Ok(with_extras(r));
+            }
+            let frames = source.frames();
+            for k in 1..=frames {
+                source.advance(character, k);
+            }
+            return Ok(with_extras(
+                source.request(character, frames, palette, compressed),
+            ));
         }
         let joint = match &self.root_motion_joint {
             Some(name) => character.skeleton.find(name).ok_or_else(|| {
@@ -377,27 +401,82 @@ impl PoseArgs {
             p.lock = mode == MoveMode::Applied;
             p
         });
-        let Some(main) = request.clip else {
-            return Ok(());
-        };
-        let frames = (main.time_secs.abs() * SIMULATION_HZ).round().max(1.0) as usize;
-        let time_at = |k: usize| main.time_secs * k as f32 / frames as f32;
-        let blend = request.blend;
-        let mut pose = CharacterPose::new(character);
-        let frame_request = |k: usize, locomotion: &Locomotion, planter: &Option<FootPlanter>| {
-            let mut r = request.clone();
-            r.clip = Some(ClipTime {
-                time_secs: time_at(k),
-                ..main
-            });
+        let placed = |r: PoseRequest, locomotion: &Locomotion, planter: &Option<FootPlanter>| {
+            let mut r = with_extras(r);
             r.placement = locomotion.placement();
             r.root_motion = locomotion.root_motion();
             r.feet = planter.as_ref().map(|p| p.foot_ik(ground.clone(), 1.0));
             r
         };
+        let frames = source.frames();
+        let mut pose = CharacterPose::new(character);
         for k in 0..=frames {
             if k > 0 {
-                let (t0, t1) = (time_at(k - 1), time_at(k));
+                let parts = source.advance(character, k);
+                locomotion.apply_root_motion(character, &parts);
+            }
+            let r = placed(
+                source.request(character, k, palette, compressed),
+                &locomotion,
+                &planter,
+            );
+            if k == frames {
+                return Ok(r);
+            }
+            if let (Some(p), Some(main)) = (planter.as_mut(), r.clip) {
+                pose.evaluate(character, &r).map_err(|e| e.to_string())?;
+                let t = clip_time(character, main, TimeWrap::Loop);
+                let contacts = p.contacts(character, main.clip, t);
+                p.update(&contacts, &pose);
+            }
+        }
+        unreachable!("the loop returns at its last frame")
+    }
+}
+
+/// What the posing commands play, frame by frame from t = 0 at 60 Hz: a clip request (its time
+/// reached in `frames` steps) or a state machine run for its steps.
+pub enum Source {
+    Clip(PoseRequest),
+    Graph { machine: Machine, steps: usize },
+}
+
+impl Source {
+    /// How many 60 Hz steps lead to the frame posed.
+    fn frames(&self) -> usize {
+        match self {
+            Source::Clip(r) => r
+                .clip
+                .map_or(0, |m| (m.time_secs.abs() * SIMULATION_HZ).round() as usize),
+            Source::Graph { steps, .. } => *steps,
+        }
+    }
+
+    /// The clip time of frame `k` of a clip request.
+    fn time_at(r: &PoseRequest, frames: usize, k: usize) -> f32 {
+        let t = r.clip.map_or(0.0, |m| m.time_secs);
+        if frames == 0 || k >= frames {
+            // The last frame is at the time asked for, exactly.
+            t
+        } else {
+            t * k as f32 / frames as f32
+        }
+    }
+
+    /// Takes step `k` (from frame k - 1 to k) and returns the steps of the clips root motion
+    /// comes from, with their weights.
+    fn advance(&mut self, character: &Character, k: usize) -> Vec<(ClipStep, f32)> {
+        let frames = self.frames();
+        match self {
+            Source::Graph { machine, .. } => {
+                machine.advance(character, 1.0 / SIMULATION_HZ);
+                machine.motion_parts()
+            }
+            Source::Clip(r) => {
+                let Some(main) = r.clip else {
+                    return Vec::new();
+                };
+                let (t0, t1) = (Self::time_at(r, frames, k - 1), Self::time_at(r, frames, k));
                 let step = |clip: usize, scale: f32| ClipStep {
                     clip,
                     step: skinscope::anim::Step {
@@ -406,27 +485,39 @@ impl PoseArgs {
                     },
                     mode: skinscope::anim::PlaybackMode::Loop,
                 };
-                let mut parts = vec![(step(main.clip, 1.0), 1.0)];
-                if let Some(b) = blend {
-                    let ratio = in_step_time(character, main.clip, 1.0, b.b);
-                    parts[0].1 = 1.0 - b.weight;
-                    parts.push((step(b.b, ratio), b.weight));
+                match r.blend {
+                    Some(b) => {
+                        let ratio = in_step_time(character, main.clip, 1.0, b.b);
+                        vec![
+                            (step(main.clip, 1.0), 1.0 - b.weight),
+                            (step(b.b, ratio), b.weight),
+                        ]
+                    }
+                    None => vec![(step(main.clip, 1.0), 1.0)],
                 }
-                locomotion.apply_root_motion(character, &parts);
-            }
-            if k == frames {
-                break;
-            }
-            if let Some(p) = planter.as_mut() {
-                let r = frame_request(k, &locomotion, &Some(p.clone()));
-                pose.evaluate(character, &r).map_err(|e| e.to_string())?;
-                let t = clip_time(character, r.clip.unwrap_or(main), TimeWrap::Loop);
-                let contacts = p.contacts(character, main.clip, t);
-                p.update(&contacts, &pose);
             }
         }
-        *request = frame_request(frames, &locomotion, &planter);
-        Ok(())
+    }
+
+    /// Frame `k`'s request.
+    fn request(
+        &self,
+        character: &Character,
+        k: usize,
+        palette: PaletteMode,
+        compressed: bool,
+    ) -> PoseRequest {
+        match self {
+            Source::Graph { machine, .. } => machine.request(character, palette, compressed),
+            Source::Clip(r) => {
+                let t = Self::time_at(r, self.frames(), k);
+                let mut r = r.clone();
+                if let Some(main) = r.clip.as_mut() {
+                    main.time_secs = t;
+                }
+                r
+            }
+        }
     }
 }
 
