@@ -715,6 +715,7 @@ impl Viewer {
     /// that plays (the state or clip, a transition's outgoing side, the layers).
     pub fn advance(&mut self, dt_secs: f32) {
         self.sync_playback();
+        let rate = self.driven_rate();
         let c = &self.controls;
         let (speed, paused) = (c.speed, !c.playing);
         if c.playing {
@@ -723,7 +724,7 @@ impl Viewer {
         let mut steps: Vec<ClipStep> = Vec::new();
         let mode = self.playback.mode;
         if let Some(machine) = self.machine.as_mut().filter(|_| self.controls.use_graph) {
-            machine.speed = speed;
+            machine.speed = rate.unwrap_or(speed);
             machine.paused = paused;
             machine.advance(&self.character, dt_secs);
             for e in &machine.fired {
@@ -837,13 +838,22 @@ impl Viewer {
     }
 
     /// The playback rate driven mode plays the clips at: the commanded speed over the clips'
-    /// ground speed (blended by weight), so the feet match the travel.
+    /// ground speed (blended by weight; under the state machine, its current motion's clips), so
+    /// the feet match the travel.
     pub fn driven_rate(&mut self) -> Option<f32> {
-        if self.controls.move_mode != MoveMode::Driven || self.graph_driven() {
+        if self.controls.move_mode != MoveMode::Driven {
             return None;
         }
         let c = &self.controls;
-        let parts: Vec<(usize, f32)> = if c.blend {
+        let graph = self.machine.as_ref().filter(|_| c.use_graph);
+        let parts: Vec<(usize, f32)> = if let Some(m) = graph {
+            // The state machine picked the clips (its `speed` parameter); the rate follows.
+            let (a, blend) = m.motion().source(&self.character);
+            match blend {
+                Some(b) => vec![(a.clip, 1.0 - b.weight), (b.b, b.weight)],
+                None => vec![(a.clip, 1.0)],
+            }
+        } else if c.blend {
             let w = c.blend_weight.clamp(0.0, 1.0);
             vec![(c.blend_a, 1.0 - w), (c.blend_b, w)]
         } else {

@@ -376,3 +376,31 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
     viewer.controls.show_scene = true;
     assert!(viewer.overlay_lines().len() > 20);
 }
+
+#[test]
+fn driving_under_the_state_machine_sets_its_speed_and_matches_the_rate() {
+    let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    viewer.controls.use_graph = true;
+    viewer.controls.move_mode = MoveMode::Driven;
+    viewer.controls.drive_speed = 1.0;
+    for _ in 0..30 {
+        viewer.frame(Vec::new(), 1.0 / 60.0);
+    }
+    let m = viewer.machine.as_ref().unwrap();
+    assert_eq!(m.value(m.graph.parameter("speed").unwrap()), 1.0);
+    assert_eq!(m.state_name(m.current_state()), "locomotion");
+    // Speed 1 of 1.4 on idle (0) .. walk (1.4): walk weighs 1/1.4, and the clips play at
+    // 1 / (the blend of their ground speeds).
+    let (idle, walk) = (0, 1);
+    let w = 1.0 / 1.4;
+    let ground = viewer.ground_speed(idle) * (1.0 - w) + viewer.ground_speed(walk) * w;
+    let rate = viewer.driven_rate().unwrap();
+    assert!(
+        (rate - 1.0 / ground).abs() < 1e-4 * rate,
+        "{rate} vs {}",
+        1.0 / ground
+    );
+    assert!((viewer.machine.as_ref().unwrap().speed - rate).abs() < 1e-4 * rate);
+    let at = viewer.locomotion.placement().position;
+    assert!((at.z - 0.5).abs() < 1e-3, "{at}");
+}
