@@ -19,7 +19,7 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
     let c = builtin::character().unwrap_or_else(|e| panic!("{e}"));
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     let skin = &c.skins[0];
-    assert_eq!(skin.skin.len(), 22);
+    assert_eq!(skin.skin.len(), 24);
     let names: Vec<&str> = (0..skin.skin.len())
         .map(|p| c.skeleton.names()[skin.skin.joint(p).unwrap()].as_str())
         .collect();
@@ -33,6 +33,7 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
         "clavicle_l",
         "upperarm_l",
         "forearm_l",
+        "forearm_twist_l",
         "hand_l",
         "thigh_l",
         "shin_l",
@@ -41,6 +42,7 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
         "clavicle_r",
         "upperarm_r",
         "forearm_r",
+        "forearm_twist_r",
         "hand_r",
         "thigh_r",
         "shin_r",
@@ -57,7 +59,16 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
         .iter()
         .map(|clip| (clip.clip.name(), clip.duration_secs()))
         .collect();
-    assert_eq!(clips, [("idle", 2.5), ("walk", 1.0), ("wave", 1.6)]);
+    assert_eq!(
+        clips,
+        [
+            ("idle", 2.5),
+            ("walk", 1.0),
+            ("wave", 1.6),
+            ("twist", 3.0),
+            ("jump", 1.2)
+        ]
+    );
     let events = |i: usize| -> Vec<(String, f32)> {
         c.clips[i]
             .clip
@@ -74,9 +85,10 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
         ]
     );
     assert_eq!(events(2), [("wave_top".to_string(), 0.8)]);
-    // A few thousand vertices, two to three weights across joints, all summing to one.
+    // One surface of some twenty thousand vertices, up to four weights across joints, all
+    // summing to one.
     let vertices = c.vertex_count();
-    assert!((2000..6000).contains(&vertices), "{vertices}");
+    assert!((15_000..30_000).contains(&vertices), "{vertices}");
     let mut by_count = [0usize; 5];
     for s in c.meshes[0]
         .primitives
@@ -115,4 +127,146 @@ fn walking_plants_the_left_foot_forward_at_its_event() {
     assert!(foot("foot_r", 0.75).z > foot("foot_l", 0.75).z + 0.2);
     // The cycle loops: the pose at 0 and at 1 s is the same.
     assert!(foot("hand_l", 0.0).abs_diff_eq(foot("hand_l", 0.999_9), 1e-3));
+}
+
+/// Positions as exact bit patterns, so the two primitives' seam vertices weld.
+fn key(p: glam::Vec3) -> [u32; 3] {
+    p.to_array().map(f32::to_bits)
+}
+
+#[test]
+fn the_surface_is_closed_and_its_normals_face_out() {
+    let c = builtin::character().unwrap();
+    let mut ids = std::collections::HashMap::new();
+    let mut edges: std::collections::HashMap<(usize, usize), i32> = Default::default();
+    let mut triangles = 0;
+    for primitive in &c.meshes[0].primitives {
+        let id: Vec<usize> = primitive
+            .positions
+            .iter()
+            .map(|&p| {
+                let n = ids.len();
+                *ids.entry(key(p)).or_insert(n)
+            })
+            .collect();
+        for t in primitive.indices.as_deref().unwrap_or(&[]).chunks(3) {
+            triangles += 1;
+            for k in 0..3 {
+                let (a, b) = (id[t[k] as usize], id[t[(k + 1) % 3] as usize]);
+                // Directed: a closed, consistently wound surface uses each edge once each way.
+                *edges.entry((a, b)).or_default() += 1;
+                *edges.entry((b, a)).or_default() -= 1;
+            }
+        }
+        // Normals point away from the body's inside: along them the surface's own vertices
+        // lie behind.
+        let centroid = primitive.positions.iter().copied().sum::<glam::Vec3>()
+            / primitive.positions.len() as f32;
+        let outward = primitive
+            .positions
+            .iter()
+            .zip(&primitive.normals)
+            .filter(|(p, n)| n.dot(**p - centroid) > 0.0)
+            .count();
+        assert!(outward * 10 > primitive.positions.len() * 7, "{outward}");
+    }
+    assert!(triangles > 30_000, "{triangles}");
+    let open: Vec<_> = edges.iter().filter(|(_, n)| **n != 0).take(5).collect();
+    assert!(
+        open.is_empty(),
+        "edges not matched by an opposite edge: {open:?}"
+    );
+}
+
+#[test]
+fn blink_and_smile_move_the_face_and_nothing_else() {
+    let c = builtin::character().unwrap();
+    let mesh = &c.meshes[0];
+    assert_eq!(mesh.target_names, ["blink", "smile"]);
+    let head = c.skeleton.find("head").unwrap();
+    let rest = skinscope::pose::CharacterPose::at_rest(&c);
+    let head_at = glam::Vec3::from(rest.model.as_slice()[head].translation);
+    for (t, name) in ["blink", "smile"].iter().enumerate() {
+        let mut moved = 0;
+        for primitive in &mesh.primitives {
+            let deltas = primitive.morph_targets[t]
+                .positions
+                .as_deref()
+                .unwrap_or(&[]);
+            for (p, d) in primitive.positions.iter().zip(deltas) {
+                if d.length() > 1e-4 {
+                    moved += 1;
+                    // Only the face, in front of the head joint.
+                    assert!(
+                        (*p - head_at).length() < 0.2 && p.z > head_at.z,
+                        "{name}: {p}"
+                    );
+                }
+            }
+        }
+        assert!(moved > 20, "{name}: {moved} vertices moved");
+    }
+}
+
+#[test]
+fn the_silhouette_is_one_region_in_every_frame_of_every_clip() {
+    let c = builtin::character().unwrap();
+    let dir = std::env::temp_dir().join(format!("skinscope-silhouettes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for clip in &c.clips {
+        let duration = clip.duration_secs();
+        for k in 0..4 {
+            let time = duration * k as f32 / 4.0;
+            let out = dir.join(format!("{}-{k}.png", clip.clip.name()));
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
+                .args(["render", "--silhouette", "--size", "120x160", "--clip"])
+                .arg(clip.clip.name())
+                .args(["--time", &time.to_string(), "--out"])
+                .arg(&out)
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let img = image::open(&out).unwrap().to_luma8();
+            let (w, h) = img.dimensions();
+            let white = |x: u32, y: u32| img.get_pixel(x, y).0[0] > 128;
+            let total = (0..w)
+                .flat_map(|x| (0..h).map(move |y| (x, y)))
+                .filter(|&(x, y)| white(x, y))
+                .count();
+            let start = (0..w)
+                .flat_map(|x| (0..h).map(move |y| (x, y)))
+                .find(|&(x, y)| white(x, y))
+                .unwrap();
+            // Flood fill from one white pixel (8-connected): it reaches every white pixel.
+            let mut seen = vec![false; (w * h) as usize];
+            let mut stack = vec![start];
+            let mut reached = 0;
+            while let Some((x, y)) = stack.pop() {
+                let i = (y * w + x) as usize;
+                if seen[i] || !white(x, y) {
+                    continue;
+                }
+                seen[i] = true;
+                reached += 1;
+                for (dx, dy) in [
+                    (-1, -1),
+                    (-1, 0),
+                    (-1, 1),
+                    (0, -1),
+                    (0, 1),
+                    (1, -1),
+                    (1, 0),
+                    (1, 1),
+                ] {
+                    let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                    if nx >= 0 && ny >= 0 && (nx as u32) < w && (ny as u32) < h {
+                        stack.push((nx as u32, ny as u32));
+                    }
+                }
+            }
+            assert!(total > 500, "{}: {total}", out.display());
+            assert_eq!(reached, total, "{} is in pieces", out.display());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

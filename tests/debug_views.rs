@@ -77,7 +77,7 @@ fn heat_maps_weights_sums_and_influences() {
         heat(0.0),
         "the first body vertex (pelvis) has no head weight"
     );
-    // Built-in weights sum to one (to float precision): all green; influence counts 1 to 3.
+    // Built-in weights sum to one (to float precision): all green; influence counts 1 to 4.
     let sums = vertex_colors(&c, ColorView::WeightSumDeviation, &pose, None, None);
     assert!(
         sums.iter()
@@ -92,7 +92,7 @@ fn heat_maps_weights_sums_and_influences() {
         .flatten()
         .map(|c| format!("{c:?}"))
         .collect();
-    assert_eq!(distinct.len(), 3, "{distinct:?}");
+    assert_eq!(distinct.len(), 4, "{distinct:?}");
 }
 
 #[test]

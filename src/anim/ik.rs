@@ -9,8 +9,8 @@ use super::Skeleton;
 use super::pose::{LocalPose, ModelPose, PoseError, check_len};
 use super::sample::slerp_shortest;
 
-/// A chain of three joints, each the parent of the next: upper (hip), middle (knee), end
-/// (ankle).
+/// A chain of three joints: upper (hip), middle (knee, the upper joint's child), end (ankle, a
+/// descendant of the middle joint: its child, or with twist joints between).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chain {
     pub upper: usize,
@@ -19,9 +19,19 @@ pub struct Chain {
 }
 
 impl Chain {
-    /// The chain ending at `end`: its parent and grandparent. `None` when it has no grandparent.
+    /// The chain ending at `end`: its parent and grandparent, passing over twist (or roll)
+    /// joints by name (a forearm's twist joint sits on the forearm bone: the chain is upper arm,
+    /// forearm, hand, and the twist joint follows the forearm). `None` when there are not two
+    /// such ancestors.
     pub fn ending_at(skeleton: &Skeleton, end: usize) -> Option<Self> {
-        let middle = skeleton.parent(end)?;
+        let helper = |j: usize| {
+            let n = skeleton.names()[j].to_ascii_lowercase();
+            n.contains("twist") || n.contains("roll")
+        };
+        let mut middle = skeleton.parent(end)?;
+        while helper(middle) {
+            middle = skeleton.parent(middle)?;
+        }
         let upper = skeleton.parent(middle)?;
         Some(Self { upper, middle, end })
     }

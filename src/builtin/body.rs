@@ -1,0 +1,711 @@
+//! The built-in character's one continuous surface. A signed distance field of rounded parts
+//! (ellipsoids, capsules, rounded boxes) dresses the skeleton; parts of one limb or of the trunk
+//! blend smoothly, and limbs blend into the trunk only around the shoulders and hips (so a
+//! hanging arm does not web onto the chest). Surface nets on a regular grid mesh the field: one
+//! vertex per cell the surface crosses and a quad per crossed grid edge, so the surface is closed
+//! (watertight) by construction; normals come from the field's gradient. Each vertex is weighed
+//! from the parts near it (a soft nearest-part choice among a part and its neighbours, each part
+//! blending its joint toward its parent and child along its bone), so weights change smoothly
+//! across every joint. Deterministic: the same bytes on the same platform.
+
+use glam::Vec3;
+
+use super::{bind_positions, joint, pack, smoothstep};
+
+/// Grid spacing, metres.
+const CELL: f32 = 0.01;
+
+#[derive(Clone, Copy)]
+enum Shape {
+    Ellipsoid {
+        center: Vec3,
+        radii: Vec3,
+    },
+    Capsule {
+        a: Vec3,
+        b: Vec3,
+        radius: f32,
+    },
+    RoundBox {
+        center: Vec3,
+        half: Vec3,
+        round: f32,
+    },
+}
+
+impl Shape {
+    fn distance(&self, p: Vec3) -> f32 {
+        match *self {
+            Shape::Ellipsoid { center, radii } => {
+                // Quilez's bound: exact on the axes, close elsewhere for these proportions.
+                let q = (p - center) / radii;
+                let k0 = q.length();
+                let k1 = ((p - center) / (radii * radii)).length();
+                if k1 < 1e-9 {
+                    -radii.min_element()
+                } else {
+                    k0 * (k0 - 1.0) / k1
+                }
+            }
+            Shape::Capsule { a, b, radius } => (p - closest_on(p, a, b).0).length() - radius,
+            Shape::RoundBox {
+                center,
+                half,
+                round,
+            } => {
+                let q = (p - center).abs() - half + Vec3::splat(round);
+                q.max(Vec3::ZERO).length() + q.max_element().min(0.0) - round
+            }
+        }
+    }
+}
+
+/// The closest point to `p` on segment a..b and its parameter.
+fn closest_on(p: Vec3, a: Vec3, b: Vec3) -> (Vec3, f32) {
+    let ab = b - a;
+    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
+    (a + ab * t, t)
+}
+
+/// Polynomial smooth minimum (k = 0: min).
+fn smin(a: f32, b: f32, k: f32) -> f32 {
+    if k <= 0.0 {
+        return a.min(b);
+    }
+    let h = (0.5 + 0.5 * (b - a) / k).clamp(0.0, 1.0);
+    b + (a - b) * h - k * h * (1.0 - h)
+}
+
+/// Smooth maximum (subtraction).
+fn smax(a: f32, b: f32, k: f32) -> f32 {
+    -smin(-a, -b, k)
+}
+
+/// Which region a part belongs to: parts of a region blend with each other; regions meet only
+/// at their junctions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Region {
+    Trunk,
+    Head,
+    Arm(usize),
+    Leg(usize),
+}
+
+/// How a part's vertices are weighed.
+#[derive(Clone, Copy)]
+enum Weigh {
+    /// Along a bone from `joint` toward `child`: the parent blends in over the first quarter,
+    /// the child over the last.
+    Bone {
+        joint: usize,
+        parent: Option<usize>,
+        child: Option<usize>,
+        a: Vec3,
+        b: Vec3,
+    },
+    /// The trunk: bands by height between the spine joints.
+    Spine,
+    /// One joint.
+    Rigid(usize),
+}
+
+struct Part {
+    shape: Shape,
+    region: Region,
+    weigh: Weigh,
+}
+
+/// A vertex's (joint, weight) pairs for one part.
+fn part_weights(w: &Weigh, p: Vec3, bind: &[Vec3], out: &mut Vec<(usize, f32)>) {
+    match *w {
+        Weigh::Rigid(j) => out.push((j, 1.0)),
+        Weigh::Bone {
+            joint,
+            parent,
+            child,
+            a,
+            b,
+        } => {
+            let (_, t) = closest_on(p, a, b);
+            let zone = 0.3;
+            let from_parent = parent.map_or(0.0, |_| 0.5 * (1.0 - smoothstep(t / zone)));
+            let to_child = child.map_or(0.0, |_| 0.5 * smoothstep((t - 1.0 + zone) / zone));
+            out.push((joint, 1.0 - from_parent - to_child));
+            if let Some(j) = parent {
+                out.push((j, from_parent));
+            }
+            if let Some(j) = child {
+                out.push((j, to_child));
+            }
+        }
+        Weigh::Spine => {
+            let spine = [
+                joint("pelvis"),
+                joint("spine_01"),
+                joint("spine_02"),
+                joint("spine_03"),
+            ];
+            let heights: Vec<f32> = spine.iter().map(|&s| bind[s].y).collect();
+            for (k, &s) in spine.iter().enumerate() {
+                let below = if k == 0 {
+                    1.0
+                } else {
+                    smoothstep((p.y - heights[k] + 0.06) / 0.12)
+                };
+                let above = if k + 1 == spine.len() {
+                    1.0
+                } else {
+                    1.0 - smoothstep((p.y - heights[k + 1] + 0.06) / 0.12)
+                };
+                out.push((s, below * above));
+            }
+        }
+    }
+}
+
+/// The character's parts, in bind pose (arms hanging a little away from the body).
+fn parts(bind: &[Vec3]) -> Vec<Part> {
+    let at = |name: &str| bind[joint(name)];
+    let bone =
+        |name: &str, parent: Option<&str>, child: Option<&str>, a: Vec3, b: Vec3| Weigh::Bone {
+            joint: joint(name),
+            parent: parent.map(joint),
+            child: child.map(joint),
+            a,
+            b,
+        };
+    let mut out = vec![
+        Part {
+            shape: Shape::Ellipsoid {
+                center: at("pelvis") + Vec3::new(0.0, -0.03, 0.0),
+                radii: Vec3::new(0.15, 0.11, 0.1),
+            },
+            region: Region::Trunk,
+            weigh: Weigh::Spine,
+        },
+        Part {
+            shape: Shape::Ellipsoid {
+                center: at("spine_01") + Vec3::new(0.0, 0.04, 0.005),
+                radii: Vec3::new(0.13, 0.13, 0.092),
+            },
+            region: Region::Trunk,
+            weigh: Weigh::Spine,
+        },
+        Part {
+            shape: Shape::Ellipsoid {
+                center: at("spine_03") - Vec3::new(0.0, 0.03, -0.012),
+                radii: Vec3::new(0.135, 0.15, 0.1),
+            },
+            region: Region::Trunk,
+            weigh: Weigh::Spine,
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: at("neck") - Vec3::Y * 0.05,
+                b: at("head") + Vec3::Y * 0.03,
+                radius: 0.045,
+            },
+            region: Region::Head,
+            weigh: bone(
+                "neck",
+                Some("spine_03"),
+                Some("head"),
+                at("neck") - Vec3::Y * 0.05,
+                at("head") + Vec3::Y * 0.03,
+            ),
+        },
+        Part {
+            shape: Shape::Ellipsoid {
+                center: at("head") + Vec3::new(0.0, 0.1, 0.01),
+                radii: Vec3::new(0.083, 0.108, 0.098),
+            },
+            region: Region::Head,
+            weigh: Weigh::Rigid(joint("head")),
+        },
+        Part {
+            shape: Shape::Ellipsoid {
+                center: at("head") + Vec3::new(0.0, 0.085, 0.104),
+                radii: Vec3::new(0.014, 0.024, 0.02),
+            },
+            region: Region::Head,
+            weigh: Weigh::Rigid(joint("head")),
+        },
+    ];
+    for (side, s) in [("l", 1.0f32), ("r", -1.0f32)] {
+        let n = |base: &str| format!("{base}_{side}");
+        let a = |base: &str| at(&n(base));
+        let k = if side == "l" { 0 } else { 1 };
+        let arm = Region::Arm(k);
+        let leg = Region::Leg(k);
+        let (clav, upper, fore, twist, hand) = (
+            a("clavicle") + Vec3::new(s * 0.02, -0.02, 0.0),
+            a("upperarm"),
+            a("forearm"),
+            a("forearm_twist"),
+            a("hand"),
+        );
+        let wrist_dir = (hand - twist).normalize();
+        out.extend([
+            Part {
+                shape: Shape::Capsule {
+                    a: clav,
+                    b: upper,
+                    radius: 0.052,
+                },
+                region: arm,
+                weigh: bone(
+                    &n("clavicle"),
+                    Some("spine_03"),
+                    Some(&n("upperarm")),
+                    clav,
+                    upper,
+                ),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: upper,
+                    b: fore,
+                    radius: 0.046,
+                },
+                region: arm,
+                weigh: bone(
+                    &n("upperarm"),
+                    Some(&n("clavicle")),
+                    Some(&n("forearm")),
+                    upper,
+                    fore,
+                ),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: fore,
+                    b: twist,
+                    radius: 0.04,
+                },
+                region: arm,
+                weigh: bone(
+                    &n("forearm"),
+                    Some(&n("upperarm")),
+                    Some(&n("forearm_twist")),
+                    fore,
+                    twist,
+                ),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: twist,
+                    b: hand,
+                    radius: 0.034,
+                },
+                region: arm,
+                weigh: bone(
+                    &n("forearm_twist"),
+                    Some(&n("forearm")),
+                    Some(&n("hand")),
+                    twist,
+                    hand,
+                ),
+            },
+            // A mitten of fingers, thumb forward.
+            Part {
+                shape: Shape::RoundBox {
+                    center: hand + wrist_dir * 0.065,
+                    half: Vec3::new(0.017, 0.06, 0.042),
+                    round: 0.014,
+                },
+                region: arm,
+                weigh: Weigh::Rigid(joint(&n("hand"))),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: hand + Vec3::new(0.0, -0.02, 0.03),
+                    b: hand + Vec3::new(-s * 0.004, -0.065, 0.058),
+                    radius: 0.012,
+                },
+                region: arm,
+                weigh: Weigh::Rigid(joint(&n("hand"))),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: a("thigh") + Vec3::Y * 0.02,
+                    b: a("shin"),
+                    radius: 0.064,
+                },
+                region: leg,
+                weigh: bone(
+                    &n("thigh"),
+                    Some("pelvis"),
+                    Some(&n("shin")),
+                    a("thigh"),
+                    a("shin"),
+                ),
+            },
+            Part {
+                shape: Shape::Capsule {
+                    a: a("shin"),
+                    b: a("foot"),
+                    radius: 0.05,
+                },
+                region: leg,
+                weigh: bone(
+                    &n("shin"),
+                    Some(&n("thigh")),
+                    Some(&n("foot")),
+                    a("shin"),
+                    a("foot"),
+                ),
+            },
+            Part {
+                shape: Shape::RoundBox {
+                    center: Vec3::new(a("foot").x, 0.04, a("foot").z + 0.035),
+                    half: Vec3::new(0.042, 0.04, 0.085),
+                    round: 0.03,
+                },
+                region: leg,
+                weigh: bone(
+                    &n("foot"),
+                    Some(&n("shin")),
+                    Some(&n("toe")),
+                    a("foot"),
+                    a("toe"),
+                ),
+            },
+            Part {
+                shape: Shape::RoundBox {
+                    center: a("toe") + Vec3::new(0.0, 0.012, 0.035),
+                    half: Vec3::new(0.04, 0.022, 0.04),
+                    round: 0.02,
+                },
+                region: leg,
+                weigh: Weigh::Rigid(joint(&n("toe"))),
+            },
+        ]);
+    }
+    out
+}
+
+/// The eye sockets and the mouth line: cut into the head (`features`), filled by the blink
+/// target (eyes) and raised at the corners by the smile target.
+struct Face {
+    eyes: [Vec3; 2],
+    eye_radius: f32,
+    mouth: (Vec3, Vec3),
+}
+
+fn face(bind: &[Vec3]) -> Face {
+    let head = bind[joint("head")];
+    Face {
+        eyes: [
+            head + Vec3::new(0.032, 0.115, 0.094),
+            head + Vec3::new(-0.032, 0.115, 0.094),
+        ],
+        eye_radius: 0.017,
+        mouth: (
+            head + Vec3::new(0.024, 0.045, 0.093),
+            head + Vec3::new(-0.024, 0.045, 0.093),
+        ),
+    }
+}
+
+/// The field, and per part its distance (for the weights).
+struct Field {
+    parts: Vec<Part>,
+    face: Face,
+    shoulders: [Vec3; 2],
+    hips: [Vec3; 2],
+}
+
+/// A blend radius that is `k` at `center` and fades to 0 at `reach` from it.
+fn local_k(p: Vec3, center: Vec3, k: f32, reach: f32) -> f32 {
+    k * smoothstep(1.0 - (p - center).length() / reach)
+}
+
+impl Field {
+    fn new() -> Self {
+        let bind = bind_positions();
+        Self {
+            parts: parts(&bind),
+            face: face(&bind),
+            shoulders: [bind[joint("clavicle_l")], bind[joint("clavicle_r")]]
+                .map(|c| c + Vec3::new(c.x.signum() * 0.08, -0.04, 0.0)),
+            hips: [bind[joint("thigh_l")], bind[joint("thigh_r")]],
+        }
+    }
+
+    /// The signed distance with the face's features (`features`) or without.
+    fn distance(&self, p: Vec3, features: bool) -> f32 {
+        let region = |r: Region, k: f32| {
+            self.parts
+                .iter()
+                .filter(|part| part.region == r)
+                .map(|part| part.shape.distance(p))
+                .reduce(|acc, d| smin(acc, d, k))
+                .unwrap_or(f32::INFINITY)
+        };
+        let trunk = region(Region::Trunk, 0.08);
+        let mut head = region(Region::Head, 0.02);
+        if features {
+            for eye in self.face.eyes {
+                head = smax(head, self.face.eye_radius - (p - eye).length(), 0.006);
+            }
+            let (a, b) = self.face.mouth;
+            let mouth = (p - closest_on(p, a, b).0).length() - 0.004;
+            head = smax(head, -mouth, 0.004);
+        }
+        let mut d = smin(trunk, head, 0.035);
+        for k in 0..2 {
+            let arm = region(Region::Arm(k), 0.018);
+            d = smin(d, arm, local_k(p, self.shoulders[k], 0.04, 0.1));
+            let leg = region(Region::Leg(k), 0.025);
+            d = smin(d, leg, local_k(p, self.hips[k], 0.035, 0.09));
+        }
+        d
+    }
+
+    fn gradient(&self, p: Vec3) -> Vec3 {
+        let e = CELL * 0.25;
+        let d = |o: Vec3| self.distance(p + o, true) - self.distance(p - o, true);
+        Vec3::new(d(Vec3::X * e), d(Vec3::Y * e), d(Vec3::Z * e)).normalize_or_zero()
+    }
+
+    /// Whether two regions blend (so their parts may share a vertex's weights).
+    fn touching(a: Region, b: Region) -> bool {
+        a == b || matches!((a, b), (Region::Trunk, _) | (_, Region::Trunk))
+    }
+
+    /// The influences of a surface point: a soft choice of the nearest parts (among the
+    /// nearest part's region and the regions it blends with), each part's bone weights.
+    fn weights(&self, p: Vec3, bind: &[Vec3]) -> (Vec<(usize, f32)>, Region) {
+        let d: Vec<f32> = self
+            .parts
+            .iter()
+            .map(|part| part.shape.distance(p))
+            .collect();
+        let nearest = (0..d.len())
+            .min_by(|&a, &b| d[a].total_cmp(&d[b]))
+            .unwrap_or(0);
+        let region = self.parts[nearest].region;
+        let mut total: Vec<(usize, f32)> = Vec::new();
+        let mut scratch = Vec::new();
+        for (part, &di) in self.parts.iter().zip(&d) {
+            if !Self::touching(region, part.region) {
+                continue;
+            }
+            let s = (-(di - d[nearest]) / 0.012).exp();
+            if s < 1e-3 {
+                continue;
+            }
+            scratch.clear();
+            part_weights(&part.weigh, p, bind, &mut scratch);
+            for &(j, w) in &scratch {
+                match total.iter_mut().find(|t| t.0 == j) {
+                    Some(t) => t.1 += w * s,
+                    None => total.push((j, w * s)),
+                }
+            }
+        }
+        (total, region)
+    }
+}
+
+/// The meshed surface: positions, normals, influences, triangles, which triangles are skin
+/// (head and hands), and the face's morph targets (position deltas).
+pub(super) struct Surface {
+    pub positions: Vec<Vec3>,
+    pub normals: Vec<Vec3>,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
+    pub triangles: Vec<[u32; 3]>,
+    /// Per vertex, whether it is skin (head, neck, hands) rather than clothes.
+    pub skin: Vec<bool>,
+    pub blink: Vec<Vec3>,
+    pub smile: Vec<Vec3>,
+}
+
+/// Meshes the field with surface nets.
+pub(super) fn surface() -> Surface {
+    let field = Field::new();
+    let bind = bind_positions();
+    let min = Vec3::new(-0.42, -0.02, -0.16);
+    let max = Vec3::new(0.42, 1.82, 0.26);
+    let n = ((max - min) / CELL).ceil().as_uvec3() + 1;
+    let (nx, ny, nz) = (n.x as usize, n.y as usize, n.z as usize);
+    let point = |i: usize, j: usize, k: usize| min + Vec3::new(i as f32, j as f32, k as f32) * CELL;
+    let index = |i: usize, j: usize, k: usize| (k * ny + j) * nx + i;
+    let mut values = vec![0.0f32; nx * ny * nz];
+    for k in 0..nz {
+        for j in 0..ny {
+            for i in 0..nx {
+                values[index(i, j, k)] = field.distance(point(i, j, k), true);
+            }
+        }
+    }
+    // One vertex per crossed cell: the mean of its edges' crossings.
+    const CORNERS: [(usize, usize, usize); 8] = [
+        (0, 0, 0),
+        (1, 0, 0),
+        (0, 1, 0),
+        (1, 1, 0),
+        (0, 0, 1),
+        (1, 0, 1),
+        (0, 1, 1),
+        (1, 1, 1),
+    ];
+    const EDGES: [(usize, usize); 12] = [
+        (0, 1),
+        (2, 3),
+        (4, 5),
+        (6, 7),
+        (0, 2),
+        (1, 3),
+        (4, 6),
+        (5, 7),
+        (0, 4),
+        (1, 5),
+        (2, 6),
+        (3, 7),
+    ];
+    let mut cell_vertex = vec![u32::MAX; nx * ny * nz];
+    let mut positions = Vec::new();
+    for k in 0..nz - 1 {
+        for j in 0..ny - 1 {
+            for i in 0..nx - 1 {
+                let v = CORNERS.map(|(a, b, c)| values[index(i + a, j + b, k + c)]);
+                let inside = v.iter().filter(|x| **x < 0.0).count();
+                if inside == 0 || inside == 8 {
+                    continue;
+                }
+                let corner = |c: usize| {
+                    let (a, b, cc) = CORNERS[c];
+                    point(i + a, j + b, k + cc)
+                };
+                let (mut sum, mut count) = (Vec3::ZERO, 0.0f32);
+                for (a, b) in EDGES {
+                    if (v[a] < 0.0) != (v[b] < 0.0) {
+                        let t = v[a] / (v[a] - v[b]);
+                        sum += corner(a).lerp(corner(b), t);
+                        count += 1.0;
+                    }
+                }
+                cell_vertex[index(i, j, k)] = positions.len() as u32;
+                positions.push(sum / count);
+            }
+        }
+    }
+    // A quad per crossed grid edge, joining the four cells around it.
+    let mut triangles = Vec::new();
+    let mut quad = |cells: [usize; 4], outward: Vec3| {
+        let q = cells.map(|c| cell_vertex[c]);
+        if q.contains(&u32::MAX) {
+            return;
+        }
+        let p = q.map(|v| positions[v as usize]);
+        // Split along the shorter diagonal; wind counter-clockwise seen from outside.
+        let (t0, t1) = if (p[0] - p[2]).length_squared() <= (p[1] - p[3]).length_squared() {
+            ([q[0], q[1], q[2]], [q[0], q[2], q[3]])
+        } else {
+            ([q[0], q[1], q[3]], [q[1], q[2], q[3]])
+        };
+        for t in [t0, t1] {
+            let [a, b, c] = t.map(|v| positions[v as usize]);
+            let normal = (b - a).cross(c - a);
+            triangles.push(if normal.dot(outward) >= 0.0 {
+                t
+            } else {
+                [t[0], t[2], t[1]]
+            });
+        }
+    };
+    for k in 1..nz - 1 {
+        for j in 1..ny - 1 {
+            for i in 1..nx - 1 {
+                let here = values[index(i, j, k)] < 0.0;
+                // Edges along +x, +y, +z from this grid point.
+                if i + 1 < nx && here != (values[index(i + 1, j, k)] < 0.0) {
+                    let out = if here { Vec3::X } else { -Vec3::X };
+                    quad(
+                        [
+                            index(i, j - 1, k - 1),
+                            index(i, j, k - 1),
+                            index(i, j, k),
+                            index(i, j - 1, k),
+                        ],
+                        out,
+                    );
+                }
+                if j + 1 < ny && here != (values[index(i, j + 1, k)] < 0.0) {
+                    let out = if here { Vec3::Y } else { -Vec3::Y };
+                    quad(
+                        [
+                            index(i - 1, j, k - 1),
+                            index(i, j, k - 1),
+                            index(i, j, k),
+                            index(i - 1, j, k),
+                        ],
+                        out,
+                    );
+                }
+                if k + 1 < nz && here != (values[index(i, j, k + 1)] < 0.0) {
+                    let out = if here { Vec3::Z } else { -Vec3::Z };
+                    quad(
+                        [
+                            index(i - 1, j - 1, k),
+                            index(i, j - 1, k),
+                            index(i, j, k),
+                            index(i - 1, j, k),
+                        ],
+                        out,
+                    );
+                }
+            }
+        }
+    }
+    let normals: Vec<Vec3> = positions.iter().map(|&p| field.gradient(p)).collect();
+    let mut joints = Vec::with_capacity(positions.len());
+    let mut weights = Vec::with_capacity(positions.len());
+    let mut skin = Vec::with_capacity(positions.len());
+    for &p in &positions {
+        let (influences, region) = field.weights(p, &bind);
+        let (j, w) = pack(influences);
+        joints.push(j);
+        weights.push(w);
+        let hand = [joint("hand_l"), joint("hand_r")];
+        skin.push(region == Region::Head || hand.contains(&(j[0] as usize)));
+    }
+    // Blink fills the eye sockets: each vertex moves out along its normal to where the head
+    // would be without them. Smile lifts and draws back the mouth's corners.
+    let blink = positions
+        .iter()
+        .zip(&normals)
+        .map(|(&p, &n)| {
+            let without = field.distance(p, false);
+            let near_eye = field.face.eyes.iter().any(|e| (p - *e).length() < 0.04);
+            if near_eye && without < 0.0 {
+                n * -without
+            } else {
+                Vec3::ZERO
+            }
+        })
+        .collect();
+    let (ma, mb) = field.face.mouth;
+    let smile = positions
+        .iter()
+        .map(|&p| {
+            let f = [ma, mb]
+                .iter()
+                .map(|c| smoothstep(1.0 - (p - *c).length() / 0.03))
+                .fold(0.0f32, f32::max);
+            Vec3::new(0.0, 0.012, -0.004) * f
+        })
+        .collect();
+    Surface {
+        positions,
+        normals,
+        joints,
+        weights,
+        triangles,
+        skin,
+        blink,
+        smile,
+    }
+}
