@@ -81,9 +81,15 @@ pub fn vertex_colors(
     other: Option<&CharacterPose>,
     selected: Option<usize>,
 ) -> Vec<Vec<Vec<Vec4>>> {
-    let size = pose
-        .world_bounds(c)
-        .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
+    // Only the displacement views need the posed (CPU-skinned) vertices; the weight views read
+    // the weights alone.
+    let needs_positions = matches!(view, ColorView::Displacement | ColorView::MorphDisplacement);
+    let size = if needs_positions {
+        pose.world_bounds(c)
+            .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6))
+    } else {
+        1.0
+    };
     c.instances
         .iter()
         .enumerate()
@@ -92,8 +98,12 @@ pub fn vertex_colors(
             let selected_palette = selected.and_then(|joint| {
                 skin.and_then(|s| (0..s.skin.len()).find(|&p| s.skin.joint(p) == Some(joint)))
             });
-            let mine = pose.instance_world_positions(c, i);
-            let theirs = other.map(|o| o.instance_world_positions(c, i));
+            let (mine, theirs) = if view == ColorView::Displacement {
+                let theirs = other.map(|o| o.instance_world_positions(c, i));
+                (pose.instance_world_positions(c, i), theirs)
+            } else {
+                (Vec::new(), None)
+            };
             let mut offset = 0;
             c.meshes[instance.mesh]
                 .primitives
