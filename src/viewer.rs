@@ -760,10 +760,12 @@ impl Viewer {
         if let Some(t) = self.transition.as_mut() {
             t.from.set_speed(speed);
             t.from.set_paused(paused);
-            // A transition runs on real time, whatever the playback speed.
+            // A transition runs on real time, whatever the playback speed; the outgoing clip
+            // plays at the playback speed it was given above.
             t.advance(
                 &self.character,
                 if paused { 0.0 } else { dt_secs },
+                1.0,
                 0.0,
                 &mut steps,
             );

@@ -291,3 +291,29 @@ fn the_fox_graph_drives_survey_walk_and_run() {
     let m = simulate(&fox, g, &[], 1.0);
     assert_eq!(state(&m), "survey");
 }
+
+#[test]
+fn a_crossfade_s_outgoing_clip_plays_at_the_playback_speed_while_the_fade_runs_on_real_time() {
+    let c = mannequin();
+    let g = graph(&c);
+    let speed = g.parameter("speed").unwrap();
+    let mut m = Machine::new(&c, g);
+    m.set(speed, 1.4);
+    // Past the inertialized switch into locomotion (it ends after about 13 half-lives).
+    for _ in 0..120 {
+        m.advance(&c, 1.0 / 60.0);
+    }
+    assert!(m.transition().is_none());
+    m.speed = 2.0;
+    m.set(speed, 0.0);
+    m.advance(&c, 0.01);
+    let (_, t) = m.transition().unwrap();
+    let (before, elapsed) = (t.from.ratio(), t.elapsed_secs);
+    m.advance(&c, 0.1);
+    let (_, t) = m.transition().unwrap();
+    // The outgoing blend space follows its parameter, now 0: idle's 2.5 s cycle, at 2x, moves
+    // 0.2 / 2.5 = 0.08 of a cycle in 0.1 s; the fade's clock moves 0.1 s.
+    let moved = (t.from.ratio() - before).rem_euclid(1.0);
+    assert!((moved - 0.08).abs() < 1e-4, "{moved}");
+    assert!((t.elapsed_secs - elapsed - 0.1).abs() < 1e-6);
+}

@@ -222,12 +222,8 @@ impl Machine {
         if let Some((from, player)) = self.transition.as_mut() {
             let there = parameter(&self.graph.states[*from].motion);
             // A transition's clock is real time, whatever the playback speed.
-            player.advance(
-                c,
-                if self.paused { 0.0 } else { dt_secs },
-                there,
-                &mut self.steps,
-            );
+            let real = if self.paused { 0.0 } else { dt_secs };
+            player.advance(c, real, self.speed, there, &mut self.steps);
             if player.done() {
                 self.transition = None;
             }

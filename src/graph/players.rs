@@ -231,17 +231,19 @@ impl TransitionPlayer {
         }
     }
 
-    /// Advances by `dt_secs` of real time; the outgoing motion plays on during a crossfade.
+    /// Advances by `dt_secs` of real time; the outgoing motion plays on during a crossfade, its
+    /// clock scaled by `rate` (the playback speed the incoming side plays at).
     pub fn advance(
         &mut self,
         c: &Character,
         dt_secs: f32,
+        rate: f32,
         parameter: f32,
         steps: &mut Vec<ClipStep>,
     ) {
         self.elapsed_secs += dt_secs.max(0.0);
         if matches!(self.spec, TransitionSpec::Crossfade { .. }) {
-            self.from.advance(c, dt_secs, parameter, steps);
+            self.from.advance(c, dt_secs * rate, parameter, steps);
         }
     }
 

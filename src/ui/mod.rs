@@ -503,6 +503,20 @@ fn joint_list(
     });
 }
 
+/// A drop-down of joints by name, selecting into `value` ("none" while unset).
+fn joint_combo(ui: &mut Ui, label: &str, names: &[String], value: &mut Option<usize>) {
+    let shown = value
+        .and_then(|j| names.get(j).cloned())
+        .unwrap_or_else(|| "none".into());
+    egui::ComboBox::from_label(label)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            for (j, n) in names.iter().enumerate() {
+                ui.selectable_value(value, Some(j), n);
+            }
+        });
+}
+
 /// Root motion, the movement controller, foot IK and reach IK.
 fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     use crate::graph::MoveMode;
@@ -524,17 +538,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                 ui.radio_value(&mut c.move_mode, MoveMode::Applied, "applied");
                 ui.radio_value(&mut c.move_mode, MoveMode::Driven, "driven");
             });
-            let shown = c
-                .root_joint
-                .and_then(|j| names.get(j).cloned())
-                .unwrap_or_else(|| "none".into());
-            egui::ComboBox::from_label("Root-motion joint")
-                .selected_text(shown)
-                .show_ui(ui, |ui| {
-                    for (j, n) in names.iter().enumerate() {
-                        ui.selectable_value(&mut c.root_joint, Some(j), n);
-                    }
-                });
+            joint_combo(ui, "Root-motion joint", &names, &mut c.root_joint);
             ui.add_enabled_ui(c.move_mode == MoveMode::Driven, |ui| {
                 ui.add(
                     egui::Slider::new(&mut c.drive_speed, 0.0..=3.0 * height)
@@ -584,17 +588,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
             ui.separator();
             ui.horizontal(|ui| {
                 ui.checkbox(&mut c.reach_ik, "Reach IK");
-                let shown = c
-                    .reach_end
-                    .and_then(|j| names.get(j).cloned())
-                    .unwrap_or_else(|| "none".into());
-                egui::ComboBox::from_label("chain end")
-                    .selected_text(shown)
-                    .show_ui(ui, |ui| {
-                        for (j, n) in names.iter().enumerate() {
-                            ui.selectable_value(&mut c.reach_end, Some(j), n);
-                        }
-                    });
+                joint_combo(ui, "chain end", &names, &mut c.reach_end);
             });
             ui.horizontal(|ui| {
                 ui.label("target");
