@@ -593,8 +593,9 @@ impl Viewer {
         self.controls.use_graph && self.machine.is_some()
     }
 
-    /// Applies the controls' clip, speed, looping and blend settings to the playheads.
-    fn sync_playback(&mut self) {
+    /// Applies the controls' clip, speed, looping and blend settings to the playheads, and
+    /// returns driven mode's playback rate when it set one.
+    fn sync_playback(&mut self) -> Option<f32> {
         // Driven mode plays the clips at the rate that matches the commanded speed.
         let rate = self.driven_rate();
         let c = &self.controls;
@@ -622,6 +623,7 @@ impl Viewer {
         self.synced.phase.speed = speed;
         self.synced.phase.mode = mode;
         self.synced.phase.paused = !c.playing;
+        rate
     }
 
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
@@ -714,8 +716,7 @@ impl Viewer {
     /// Advances playback by `dt_secs` of wall time, logging the events crossed by every clip
     /// that plays (the state or clip, a transition's outgoing side, the layers).
     pub fn advance(&mut self, dt_secs: f32) {
-        self.sync_playback();
-        let rate = self.driven_rate();
+        let rate = self.sync_playback();
         let c = &self.controls;
         let (speed, paused) = (c.speed, !c.playing);
         if c.playing {

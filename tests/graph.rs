@@ -191,14 +191,7 @@ fn simulate_on_the_command_line_poses_the_library_s_last_frame() {
         let (code, out, err) = skinscope(&args);
         assert_eq!(code, 0, "{err}");
         let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-        let got: Vec<f32> = json["instances"][0]["joints"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|j| j["matrix"].as_array().unwrap().clone())
-            .map(|x| x.as_f64().unwrap() as f32)
-            .collect();
-        assert_eq!(got, want);
+        assert_eq!(common::palette_floats(&json), want);
     }
     // An unknown parameter is named with the graph's.
     let (code, _, err) = skinscope(&["palette", "--simulate", "1", "--param", "sped=1"]);

@@ -220,7 +220,7 @@ fn a_ninety_degree_turn_over_a_loop_turns_the_entity_ninety_degrees() {
     assert!((yaw_of(t.rotation) - 45f32.to_radians()).abs() < 1e-5);
     remove_root_motion(&mut t, &Transform::IDENTITY);
     assert!(yaw_of(t.rotation).abs() < 1e-6);
-    let blended = Displacement::blend(&[(whole, 0.5), (Displacement::default(), 0.5)]);
+    let blended = Displacement::blend([(whole, 0.5), (Displacement::default(), 0.5)]);
     assert!((blended.yaw - 45f32.to_radians()).abs() < 1e-6);
 }
 

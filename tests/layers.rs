@@ -510,15 +510,7 @@ fn the_transition_option_matches_the_library() {
     ));
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &request).unwrap();
-    let palette_of = |v: &serde_json::Value| -> Vec<f32> {
-        v["instances"][0]["joints"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|j| j["matrix"].as_array().unwrap().clone())
-            .map(|x| x.as_f64().unwrap() as f32)
-            .collect()
-    };
+    let palette_of = common::palette_floats;
     let want: Vec<f32> = pose
         .instance_palette(0)
         .unwrap()

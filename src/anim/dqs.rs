@@ -45,13 +45,6 @@ pub fn dq_entry(m: &Mat4) -> Mat4 {
     )
 }
 
-/// Packs a whole palette (`out` as long as `palette`).
-pub fn dq_palette_into(palette: &[Mat4], out: &mut [Mat4]) {
-    for (o, m) in out.iter_mut().zip(palette) {
-        *o = dq_entry(m);
-    }
-}
-
 /// A vertex's blended (real, dual, scale) over its (palette index, weight) influences, signs
 /// aligned to the first's; `None` when an index is outside the palette.
 fn blend(

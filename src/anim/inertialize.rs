@@ -74,10 +74,6 @@ impl Inertialization {
         }
     }
 
-    pub fn half_life_secs(&self) -> f32 {
-        self.half_life_secs
-    }
-
     /// Records the offsets of a switch (positions and velocities) decaying with `half_life_secs`.
     pub fn record(&mut self, poses: SwitchPoses<'_>, half_life_secs: f32) -> Result<(), PoseError> {
         let n = self.offsets.len();

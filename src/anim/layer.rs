@@ -206,10 +206,6 @@ impl BlendSpace1d {
         Some(Self { points })
     }
 
-    pub fn points(&self) -> &[(usize, f32)] {
-        &self.points
-    }
-
     /// Linear interpolation between the neighbours of `parameter`, clamped to the ends.
     pub fn at(&self, parameter: f32) -> BlendPoint {
         let first = self.points[0];

@@ -48,7 +48,7 @@ pub use compress::{
     CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
 };
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
-pub use dqs::{Skinning, dq_entry, dq_palette_into, dq_skin_direction, dq_skin_position};
+pub use dqs::{Skinning, dq_entry, dq_skin_direction, dq_skin_position};
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{
@@ -66,8 +66,8 @@ pub use pose::{
     vertex_skin_matrix,
 };
 pub use root_motion::{
-    Displacement, Placement, clip_displacement, default_root_joint, drives, from_yaw,
-    remove_root_motion, root_transform, yaw_of,
+    Displacement, Placement, clip_displacement, default_root_joint, from_yaw, remove_root_motion,
+    root_transform, yaw_of,
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};

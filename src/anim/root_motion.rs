@@ -8,7 +8,7 @@
 //! `D(tau)` and `Y(tau)` are the travel and turn since time 0 within one loop. So a loop wrap
 //! adds the clip's whole-loop travel, and time running backwards runs it back.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::sample::sample_track;
 use super::{Channel, Clip, Transform};
@@ -33,10 +33,10 @@ pub struct Displacement {
 
 impl Displacement {
     /// A weighted blend of displacements (linear in offset and yaw); weights summing to one.
-    pub fn blend(parts: &[(Displacement, f32)]) -> Self {
-        parts.iter().fold(Self::default(), |acc, (d, w)| Self {
-            offset: acc.offset + d.offset * *w,
-            yaw: acc.yaw + d.yaw * *w,
+    pub fn blend(parts: impl IntoIterator<Item = (Displacement, f32)>) -> Self {
+        parts.into_iter().fold(Self::default(), |acc, (d, w)| Self {
+            offset: acc.offset + d.offset * w,
+            yaw: acc.yaw + d.yaw * w,
         })
     }
 }
@@ -82,13 +82,6 @@ pub fn default_root_joint<'c>(
     (0..translated.len())
         .filter(|&j| translated[j])
         .min_by_key(|&j| (depth(j), j))
-}
-
-/// Whether the clip moves `joint` at all (translation or rotation tracks).
-pub fn drives(clip: &Clip, joint: usize) -> bool {
-    clip.tracks().iter().any(|t| {
-        t.joint == joint && matches!(t.channel, Channel::Translation(_) | Channel::Rotation(_))
-    })
 }
 
 /// The travel and turn of `now` since `start`, in `start`'s heading frame.
@@ -147,10 +140,6 @@ pub struct Placement {
 }
 
 impl Placement {
-    pub fn world_from_entity(&self) -> Affine3A {
-        Affine3A::from_rotation_translation(from_yaw(self.yaw), self.position)
-    }
-
     /// The horizontal move and turn of a root displacement going from `from` to `to`, as seen
     /// from this placement (the root's heading at `from` is the placement's heading):
     /// `(R(yaw - Y_from) (P_to - P_from), Y_to - Y_from)`.

@@ -112,15 +112,11 @@ impl Locomotion {
                 clip_displacement(&k.clip, self.joint, &rest, t)
             })
         };
-        let from: Vec<(Displacement, f32)> = parts
+        let from = parts
             .iter()
-            .map(|(s, w)| (at(s.clip, s.step.from_secs), *w))
-            .collect();
-        let to: Vec<(Displacement, f32)> = parts
-            .iter()
-            .map(|(s, w)| (at(s.clip, s.step.to_secs), *w))
-            .collect();
-        (Displacement::blend(&from), Displacement::blend(&to))
+            .map(|(s, w)| (at(s.clip, s.step.from_secs), *w));
+        let to = parts.iter().map(|(s, w)| (at(s.clip, s.step.to_secs), *w));
+        (Displacement::blend(from), Displacement::blend(to))
     }
 
     /// Applied mode: moves the placement by the root travel of this frame's clip steps. Other
@@ -211,8 +207,9 @@ impl FootPlanter {
 
     /// Whether each leg is planted at `time_secs` of `clip`.
     pub fn contacts(&mut self, c: &Character, clip: usize, time_secs: f32) -> Vec<bool> {
-        let windows = self.windows(c, clip).to_vec();
-        (0..self.legs.len())
+        let legs = self.legs.len();
+        let windows = self.windows(c, clip);
+        (0..legs)
             .map(|l| windows.get(l).is_some_and(|w| in_contact(w, time_secs)))
             .collect()
     }

@@ -104,25 +104,17 @@ fn ankle_track(
     let frames = ((duration * EXAMINE_HZ).round() as usize).max(1);
     let mut pose = CharacterPose::new(c);
     let mut placement = Placement::default();
-    let rest_root = root.map(|r| c.skeleton.rest()[r.joint]);
-    let mut before = root.map(|r| {
-        clip_displacement(
-            &c.clips[clip].clip,
-            r.joint,
-            &rest_root.unwrap_or_default(),
-            0.0,
-        )
-    });
+    // Applied root motion moves the placement as the root travels.
+    let applied = root.filter(|r| r.mode == RootMotionMode::Applied);
+    let displacement = |r: RootMotion, t: f32| {
+        clip_displacement(&c.clips[clip].clip, r.joint, &c.skeleton.rest()[r.joint], t)
+    };
+    let mut before = applied.map(|r| displacement(r, 0.0));
     let (mut times, mut ankles) = (Vec::new(), vec![Vec::new(); legs.len()]);
     for k in 0..=frames {
         let t = duration * k as f32 / frames as f32;
-        if let (Some(r), Some(b)) = (root.filter(|r| r.mode == RootMotionMode::Applied), before) {
-            let now = clip_displacement(
-                &c.clips[clip].clip,
-                r.joint,
-                &rest_root.unwrap_or_default(),
-                t,
-            );
+        if let (Some(r), Some(b)) = (applied, before) {
+            let now = displacement(r, t);
             let (travel, turn) = placement.step(b, now);
             placement.position += travel;
             placement.yaw += turn;

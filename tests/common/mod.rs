@@ -50,6 +50,18 @@ pub fn window_frames(
 }
 
 /// A path under `../shared/gltf`.
+/// The first skinned instance's palette in `palette --json`, 16 floats per joint in palette
+/// order.
+pub fn palette_floats(json: &Value) -> Vec<f32> {
+    json["instances"][0]["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|j| j["matrix"].as_array().unwrap().clone())
+        .map(|x| x.as_f64().unwrap() as f32)
+        .collect()
+}
+
 pub fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/gltf")
