@@ -1,26 +1,11 @@
-// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl, morph.wgsl and
-// skinning.wgsl.
+// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl, draw.wgsl,
+// morph.wgsl and skinning.wgsl. Two vertex entry points share everything after skinning:
+// `vs_main` morphs and skins the vertex itself, `vs_skinned` reads what the skin pass
+// (skin_pass.wgsl) wrote this frame.
 
-// One draw: an instance's primitive. `palette_base` is where its skin's palette starts (0: the
-// shared identity entry, for unskinned meshes); `morph_first` and `morph_count` are its non-zero
-// morph weights in `morph_active`, `morph_vertices` its vertex count (the deltas' stride).
-struct Draw {
-    world_from_mesh: mat4x4<f32>,
-    base_color: vec4<f32>,
-    palette_base: u32,
-    morph_first: u32,
-    morph_count: u32,
-    morph_vertices: u32,
-    // MASK: fragments with alpha below it are discarded (negative: never).
-    alpha_cutoff: f32,
-    // BLEND (1): the fragment keeps its alpha; otherwise opaque.
-    alpha_blend: u32,
-    // 1 when the primitive's morph targets displace tangents.
-    morph_tangents: u32,
-    _pad1: u32,
-}
+// The skin pass's output, read by `vs_skinned` (a one-element placeholder under `vs_main`).
+@group(1) @binding(1) var<storage, read> skinned_vertices: array<SkinnedVertex>;
 
-@group(0) @binding(1) var<storage, read> draws: array<Draw>;
 
 // A material (group 2): metallic-roughness PBR as glTF defines it.
 struct MaterialFactors {
@@ -86,24 +71,46 @@ fn vs_main(
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
     let influences = Influences(v.joints, v.weights, v.joints1, v.weights1);
     let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, influences);
-    let world = d.world_from_mesh * vec4<f32>(skinned.position, 1.0);
     // Tangents are morphed (when the targets move them), then follow the same skinning matrix
     // (a direction: w = 0).
     var bind_tangent = v.tangent.xyz;
     if d.morph_tangents == 1u {
         bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
     }
-    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, influences);
-    let tangent = (d.world_from_mesh * vec4<f32>(skinned_tangent, 0.0)).xyz;
+    let tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, influences);
+    return vertex_out(v, draw_index, skinned.position, skinned.normal, tangent);
+}
+
+// The same vertex as the skin pass left it (mesh space).
+@vertex
+fn vs_skinned(
+    v: VertexIn,
+    @builtin(instance_index) draw_index: u32,
+    @builtin(vertex_index) vertex: u32,
+) -> VertexOut {
+    let s = skinned_vertices[draws[draw_index].out_base + vertex];
+    return vertex_out(v, draw_index, s.position.xyz, s.normal.xyz, s.tangent.xyz);
+}
+
+// A skinned vertex (mesh space) to the world and the clip: what both entry points share.
+fn vertex_out(
+    v: VertexIn,
+    draw_index: u32,
+    position: vec3<f32>,
+    normal: vec3<f32>,
+    tangent: vec3<f32>,
+) -> VertexOut {
+    let d = draws[draw_index];
+    let world = d.world_from_mesh * vec4<f32>(position, 1.0);
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;
-    out.normal = (d.world_from_mesh * vec4<f32>(skinned.normal, 0.0)).xyz;
+    out.normal = (d.world_from_mesh * vec4<f32>(normal, 0.0)).xyz;
     out.uv = v.uv;
     out.draw = draw_index;
     out.debug_color = v.debug_color;
     out.uv1 = v.uv1;
     out.color = v.color;
-    out.tangent = vec4<f32>(tangent, v.tangent.w);
+    out.tangent = vec4<f32>((d.world_from_mesh * vec4<f32>(tangent, 0.0)).xyz, v.tangent.w);
     out.world = world.xyz;
     return out;
 }

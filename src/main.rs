@@ -24,18 +24,19 @@ fn main() -> ExitCode {
         }
         Some(Command::Check {
             pose,
+            skin,
             json,
             foot_slide,
         }) => {
             return if foot_slide {
                 cli::check::foot_slide(&pose, json)
             } else {
-                cli::check::run(&pose, json)
+                cli::check::run(&pose, skin, json)
             };
         }
         Some(Command::Render(args)) => cli::render::run(&args),
         Some(Command::Palette { pose, json }) => cli::palette::run(&pose, json),
-        Some(Command::Pose { pose, out }) => cli::pose::run(&pose, &out),
+        Some(Command::Pose { pose, skin, out }) => cli::pose::run(&pose, skin, &out),
         Some(Command::GenerateBuiltin { out }) => {
             std::fs::write(&out, skinscope::builtin::generate())
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))

@@ -105,6 +105,9 @@ pub struct Controls {
     pub skinning: crate::anim::Skinning,
     /// The split view's right half shows the same pose under the other skinning method.
     pub compare_skinning: bool,
+    /// Where vertices are skinned: each pass's vertex shader, or once a frame in the skin pass
+    /// (auto: the skin pass when it fits; it measured faster on lavapipe).
+    pub skin_pass: crate::render::renderer::SkinPass,
     /// The split view and the displacement colours compare the same frame from the other clips
     /// (raw when playing compressed ones, compressed otherwise) instead of another palette: where
     /// the compression error lands.
@@ -181,6 +184,7 @@ impl Controls {
             compare_clips: false,
             skinning: crate::anim::Skinning::Linear,
             compare_skinning: false,
+            skin_pass: crate::render::renderer::SkinPass::Auto,
             crowd: 0,
             path: String::new(),
             file_camera: None,
@@ -290,6 +294,9 @@ pub struct Stats {
     pub frame_ms: f32,
     pub pose_ms: f32,
     pub palette_bytes: u64,
+    /// The main view's last frame: skinned by the skin pass (`Some`, and whether it ran, which
+    /// it does not when nothing changed) or in the vertex shader (`None`).
+    pub skin_pass_ran: Option<bool>,
 }
 
 pub struct Viewer {
@@ -1263,9 +1270,28 @@ impl Viewer {
 
     /// A click at `at` (points) in the 3D view `view`: selects the nearest joint within 10
     /// points (its weighted vertices light up), or else picks the nearest vertex within 8 points
-    /// and lists its influences. Returns whether anything was hit.
-    pub fn pick(&mut self, at: glam::Vec2, view: &ScreenView) -> bool {
-        match picking::pick(&self.character, &self.pose, at, view) {
+    /// and lists its influences. The vertices are `drawn` (the GPU skin pass's, read back) when
+    /// given, else the CPU reference's under the current skinning. Returns whether anything was
+    /// hit.
+    pub fn pick(
+        &mut self,
+        at: glam::Vec2,
+        view: &ScreenView,
+        drawn: Option<&crate::debug::export::PosedVertices>,
+    ) -> bool {
+        let on_cpu;
+        let vertices = match drawn {
+            Some(v) => v,
+            None => {
+                on_cpu = crate::debug::export::PosedVertices::on_cpu(
+                    &self.character,
+                    &self.pose,
+                    self.controls.skinning,
+                );
+                &on_cpu
+            }
+        };
+        match picking::pick(&self.character, &self.pose, vertices, at, view) {
             Pick::Joint(j) => {
                 self.controls.selected_joint = Some(j);
                 if self.controls.color_view == ColorView::Material {

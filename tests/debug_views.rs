@@ -148,7 +148,7 @@ fn clicking_picks_joints_and_vertices() {
         &camera,
         Vec3::from(viewer.pose.model.as_slice()[hand].translation),
     );
-    assert!(viewer.pick(at + Vec2::new(2.0, -1.0), &view));
+    assert!(viewer.pick(at + Vec2::new(2.0, -1.0), &view, None));
     assert_eq!(viewer.controls.selected_joint, Some(hand));
     assert_eq!(
         viewer.controls.color_view,
@@ -160,7 +160,7 @@ fn clicking_picks_joints_and_vertices() {
     let top = (0..world.len())
         .max_by(|a, b| world[*a].y.total_cmp(&world[*b].y))
         .unwrap();
-    assert!(viewer.pick(screen(&camera, world[top]), &view));
+    assert!(viewer.pick(screen(&camera, world[top]), &view, None));
     let picked = viewer.picked_vertex.clone().unwrap();
     assert!(
         picked.position.distance(world[top]) < 0.02,
@@ -173,7 +173,7 @@ fn clicking_picks_joints_and_vertices() {
     let total: f32 = picked.influences.iter().map(|i| i.2).sum();
     assert!((total - 1.0).abs() < 1e-6);
     // Empty space picks nothing.
-    assert!(!viewer.pick(Vec2::new(5.0, 5.0), &view));
+    assert!(!viewer.pick(Vec2::new(5.0, 5.0), &view, None));
     assert!(viewer.picked_vertex.is_none());
 }
 

@@ -41,6 +41,25 @@ fn toggling_bones_changes_the_render_settings() {
 }
 
 #[test]
+fn the_skin_in_switch_chooses_where_vertices_are_skinned() {
+    use skinscope::render::renderer::SkinPass;
+    let mut h = harness();
+    assert_eq!(draw_options(&h.state().controls).skin_pass, SkinPass::Auto);
+    h.get_by_label("vertex shader").click();
+    h.run();
+    assert_eq!(
+        draw_options(&h.state().controls).skin_pass,
+        SkinPass::Vertex
+    );
+    h.get_by_label("compute pass").click();
+    h.run();
+    assert_eq!(
+        draw_options(&h.state().controls).skin_pass,
+        SkinPass::Compute
+    );
+}
+
+#[test]
 fn dragging_the_timeline_moves_the_playhead() {
     let mut h = harness();
     h.get_by_label("Pause").click();

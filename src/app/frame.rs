@@ -13,7 +13,7 @@ use crate::draw;
 use crate::render::camera::{Camera, OrbitCamera};
 use crate::render::lines::{bone_lines_into, joint_marker};
 use crate::render::offscreen::Offscreen;
-use crate::render::renderer::{DrawOptions, FrameInput, View};
+use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::ui;
 use crate::viewer::{UiCommand, WindowRequest};
 
@@ -433,9 +433,15 @@ impl App {
             );
             self.viewer.stats.palette_bytes += gfx.renderer.palette_bytes_uploaded;
             let size = gfx.surface.size();
+            let mut ran = false;
             for t in targets {
                 gfx.renderer
                     .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
+                ran |= gfx.renderer.skin_pass_ran;
+            }
+            if view == View::Main {
+                self.viewer.stats.skin_pass_ran =
+                    (gfx.renderer.skinned_in == SkinPass::Compute).then_some(ran);
             }
         }
     }

@@ -7,6 +7,7 @@ use winit::keyboard::{Key, NamedKey};
 use super::App;
 use crate::debug::picking::ScreenView;
 use crate::pose::PaletteMode;
+use crate::render::renderer::{SkinPass, View};
 use crate::viewer::UiCommand;
 
 impl App {
@@ -96,9 +97,10 @@ impl App {
     }
 
     /// A click (press and release without a drag) at `at` physical pixels: picks a joint or a
-    /// vertex in the main 3D view.
+    /// vertex in the main 3D view, among the vertices drawn: the skin pass's, read back, when it
+    /// skinned the last frame.
     fn click(&mut self, at: Vec2) {
-        let (Some(gfx), Some((rect, camera, aspect))) = (self.gfx.as_ref(), self.last_view) else {
+        let (Some(gfx), Some((rect, camera, aspect))) = (self.gfx.as_mut(), self.last_view) else {
             return;
         };
         let ppp = gfx.egui_ctx.pixels_per_point();
@@ -111,6 +113,15 @@ impl App {
             size: Vec2::new(rect.width(), rect.height()),
             clip_from_world: camera.clip_from_world(aspect),
         };
-        self.viewer.pick(at, &view);
+        let drawn = (gfx.renderer.skinned_in == SkinPass::Compute && self.viewer.crowd.is_none())
+            .then(|| {
+                gfx.renderer
+                    .read_skinned(View::Main, &gfx.device, &gfx.queue)
+            })
+            .and_then(|read| read.map_err(|e| log::warn!("picking on the CPU: {e}")).ok())
+            .map(|skinned| {
+                crate::draw::world_vertices(&skinned, &self.viewer.character, &self.viewer.pose)
+            });
+        self.viewer.pick(at, &view, drawn.as_ref());
     }
 }

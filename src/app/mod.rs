@@ -60,6 +60,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         },
         exposure_ev: c.exposure_ev,
         skinning: c.skinning,
+        skin_pass: c.skin_pass,
         ..Default::default()
     }
 }

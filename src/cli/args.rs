@@ -91,6 +91,39 @@ pub struct PoseArgs {
     pub ground: Option<PathBuf>,
 }
 
+/// How `pose` and `check` skin the vertices they export or check.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct SkinArgs {
+    /// Where the vertices are skinned: on the CPU (the reference) or on the GPU (the skin pass
+    /// every draw reads, read back: the vertices drawn).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub skin_on: SkinOnArg,
+    /// Linear blend skinning or dual-quaternion skinning.
+    #[arg(long, value_enum, default_value = "lbs")]
+    pub skinning: SkinningArg,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SkinOnArg {
+    Cpu,
+    Gpu,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SkinningArg {
+    Lbs,
+    Dqs,
+}
+
+impl From<SkinningArg> for skinscope::anim::Skinning {
+    fn from(s: SkinningArg) -> Self {
+        match s {
+            SkinningArg::Lbs => Self::Linear,
+            SkinningArg::Dqs => Self::DualQuaternion,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum RootMotionArg {
     Authored,

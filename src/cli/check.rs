@@ -7,7 +7,7 @@ use skinscope::debug::check;
 use skinscope::draw::headless;
 use skinscope::render::gpu::Gpu;
 
-use super::args::PoseArgs;
+use super::args::{PoseArgs, SkinArgs, SkinOnArg};
 use super::out;
 
 /// The posed file, or exit status 2 with the reason on stderr.
@@ -18,23 +18,34 @@ fn load(pose: &PoseArgs) -> Result<super::args::Posing, ExitCode> {
     })
 }
 
-pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
+pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
     let posing = match load(pose) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let character = &posing.character;
     let mut report = check::check(character, &posing.request);
-    report.file = posing
-        .file
-        .map_or_else(|| character.name.clone(), |f| f.display().to_string());
-    if !character.skins.is_empty() {
-        match Gpu::headless() {
-            Ok(gpu) => {
-                report.bind_identity_pixel_difference =
-                    headless::bind_identity_difference(&gpu, character, 256).ok()
-            }
-            Err(e) => log::warn!("no render comparison: {e}"),
+    report.file =
+        (posing.file.as_ref()).map_or_else(|| character.name.clone(), |f| f.display().to_string());
+    let gpu = (!character.skins.is_empty() || skin.skin_on == SkinOnArg::Gpu)
+        .then(Gpu::headless)
+        .and_then(|g| g.map_err(|e| log::warn!("no GPU comparisons: {e}")).ok());
+    if let Some(gpu) = &gpu
+        && !character.skins.is_empty()
+    {
+        report.bind_identity_pixel_difference =
+            headless::bind_identity_difference(gpu, character, 256).ok()
+    }
+    if skin.skin_on == SkinOnArg::Gpu {
+        let Some(gpu) = &gpu else {
+            eprintln!(
+                "skinscope: --skin-on gpu needs a GPU (or lavapipe), and none could be opened"
+            );
+            return ExitCode::from(2);
+        };
+        if let Err(e) = compare_gpu_skinning(gpu, &posing, skin, &mut report) {
+            eprintln!("skinscope: {e}");
+            return ExitCode::from(2);
         }
     }
     if json {
@@ -47,6 +58,25 @@ pub fn run(pose: &PoseArgs, json: bool) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The posed frame's vertices skinned by the GPU's skin pass, read back, against the CPU
+/// reference, into the report.
+fn compare_gpu_skinning(
+    gpu: &Gpu,
+    posing: &super::args::Posing,
+    skin: SkinArgs,
+    report: &mut check::CheckReport,
+) -> Result<(), String> {
+    let c = &posing.character;
+    let mut pose = skinscope::pose::CharacterPose::new(c);
+    pose.evaluate(c, &posing.request)
+        .map_err(|e| e.to_string())?;
+    let skinning = skin.skinning.into();
+    let on_gpu = headless::skin_on_gpu(gpu, c, &pose, skinning)?;
+    let on_cpu = skinscope::debug::export::PosedVertices::on_cpu(c, &pose, skinning);
+    report.add_gpu_skinning(skinning, &on_gpu, &on_cpu);
+    Ok(())
 }
 
 /// `check --foot-slide`: each leg's slide over one loop of the posed clip, root motion applied

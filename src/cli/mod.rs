@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 
-use args::{PoseArgs, parse_positive, parse_size};
+use args::{PoseArgs, SkinArgs, parse_positive, parse_size};
 use render::RenderArgs;
 
 /// A glTF skinned-character viewer: CPU animation, GPU linear blend skinning, skinning-debug tools.
@@ -62,6 +62,10 @@ pub enum Command {
     Check {
         #[command(flatten)]
         pose: PoseArgs,
+        /// With --skin-on gpu, also compare the GPU skin pass's vertices of the posed frame with
+        /// the CPU reference (an error beyond 1e-5 of the bounds' diagonal).
+        #[command(flatten)]
+        skin: SkinArgs,
         #[arg(long)]
         json: bool,
         /// Instead of the lint: how far each planted foot slides over one loop of the clip
@@ -83,6 +87,8 @@ pub enum Command {
     Pose {
         #[command(flatten)]
         pose: PoseArgs,
+        #[command(flatten)]
+        skin: SkinArgs,
         /// The file to write: .obj or .glb.
         #[arg(long, value_parser = pose::parse_mesh_path)]
         out: PathBuf,

@@ -3,9 +3,11 @@
 use std::path::Path;
 
 use skinscope::debug::export;
+use skinscope::draw::headless;
 use skinscope::pose::CharacterPose;
+use skinscope::render::gpu::Gpu;
 
-use super::args::PoseArgs;
+use super::args::{PoseArgs, SkinArgs, SkinOnArg};
 
 /// Meshes `pose` writes, by extension.
 pub fn parse_mesh_path(s: &str) -> Result<std::path::PathBuf, String> {
@@ -20,19 +22,27 @@ pub fn parse_mesh_path(s: &str) -> Result<std::path::PathBuf, String> {
     }
 }
 
-pub fn run(args: &PoseArgs, out: &Path) -> Result<(), String> {
+pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     let posing = args.load()?;
     let c = &posing.character;
     let mut pose = CharacterPose::new(c);
     pose.evaluate(c, &posing.request)
         .map_err(|e| e.to_string())?;
+    let skinning = skin.skinning.into();
+    let vertices = match skin.skin_on {
+        SkinOnArg::Cpu => export::PosedVertices::on_cpu(c, &pose, skinning),
+        SkinOnArg::Gpu => {
+            let gpu = Gpu::headless().map_err(|e| e.to_string())?;
+            headless::skin_on_gpu(&gpu, c, &pose, skinning)?
+        }
+    };
     let glb = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
     let bytes = if glb {
-        export::posed_glb(c, &pose)
+        export::posed_glb(c, &vertices)
     } else {
-        export::posed_obj(c, &pose).into_bytes()
+        export::posed_obj(c, &vertices).into_bytes()
     };
     std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }

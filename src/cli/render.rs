@@ -8,11 +8,13 @@ use skinscope::debug::colors::ColorView;
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
 use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::write_png;
-use skinscope::render::renderer::{DrawOptions, ToneMap};
+use skinscope::render::renderer::{DrawOptions, SkinPass, ToneMap};
 
 use skinscope::pose::PaletteMode;
 
-use super::args::{PoseArgs, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3};
+use super::args::{
+    PoseArgs, SkinningArg, parse_fov, parse_positive, parse_rgb, parse_size, parse_vec3,
+};
 
 fn parse_crowd(s: &str) -> Result<usize, String> {
     let max = headless::MAX_CROWD;
@@ -122,12 +124,17 @@ pub struct RenderArgs {
     /// Linear blend skinning or dual-quaternion skinning (scale applied before the rigid part).
     #[arg(long, value_enum, default_value = "lbs")]
     pub skinning: SkinningArg,
+    /// Where vertices are skinned: in each pass's vertex shader, once in a compute pass every
+    /// pass reads, or auto (whichever measured faster for the passes drawn).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub skin_pass: SkinPassArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-pub enum SkinningArg {
-    Lbs,
-    Dqs,
+pub enum SkinPassArg {
+    Auto,
+    Vertex,
+    Compute,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -232,9 +239,11 @@ impl RenderArgs {
                 ToneMapArg::None => ToneMap::None,
             },
             exposure_ev: self.exposure,
-            skinning: match self.skinning {
-                SkinningArg::Lbs => skinscope::anim::Skinning::Linear,
-                SkinningArg::Dqs => skinscope::anim::Skinning::DualQuaternion,
+            skinning: self.skinning.into(),
+            skin_pass: match self.skin_pass {
+                SkinPassArg::Auto => SkinPass::Auto,
+                SkinPassArg::Vertex => SkinPass::Vertex,
+                SkinPassArg::Compute => SkinPass::Compute,
             },
             ..Default::default()
         };

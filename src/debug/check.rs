@@ -56,6 +56,9 @@ pub enum FindingKind {
     PoseFailed,
     /// The requested frame's palette holds non-finite numbers.
     NonFinitePalette,
+    /// `--skin-on gpu`: the GPU's skinned vertices of the requested frame differ from the CPU
+    /// reference, or are not finite.
+    GpuSkinningDiffers,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -116,6 +119,73 @@ pub struct CheckReport {
     pub findings: Vec<Finding>,
     /// Fraction of pixels that differ between bind and identity renders (when a GPU was there).
     pub bind_identity_pixel_difference: Option<f64>,
+    /// `--skin-on gpu`: the requested frame's vertices as the GPU's skin pass computed them,
+    /// against the CPU reference.
+    pub gpu_skinning: Option<GpuSkinning>,
+}
+
+/// The GPU's skinned vertices of a frame against the CPU reference.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct GpuSkinning {
+    /// "lbs" or "dqs".
+    pub skinning: &'static str,
+    pub vertices: usize,
+    /// The largest distance between a GPU vertex and its CPU reference, in the file's units,
+    /// and as a fraction of the posed bounds' diagonal.
+    pub max_distance: f32,
+    pub max_relative: f32,
+}
+
+/// Vertices further apart than this fraction of the bounds' diagonal make an error.
+pub const GPU_SKINNING_TOLERANCE: f32 = 1e-5;
+
+impl CheckReport {
+    /// Records the GPU-versus-CPU comparison of the requested frame's skinned vertices: an
+    /// error when any vertex is not finite or lies over `GPU_SKINNING_TOLERANCE` of the bounds'
+    /// diagonal from the reference.
+    pub fn add_gpu_skinning(
+        &mut self,
+        skinning: crate::anim::Skinning,
+        gpu: &crate::debug::export::PosedVertices,
+        cpu: &crate::debug::export::PosedVertices,
+    ) {
+        let points = || cpu.instances.iter().flat_map(|(p, _)| p.iter().copied());
+        let (lo, hi) = points().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
+        let diagonal = if lo.x <= hi.x {
+            (hi - lo).length().max(1e-6)
+        } else {
+            1.0
+        };
+        let finite = gpu
+            .instances
+            .iter()
+            .all(|(p, n)| p.iter().chain(n).all(|v| v.is_finite()));
+        let max_distance = if finite {
+            gpu.max_distance(cpu)
+        } else {
+            f32::INFINITY
+        };
+        let result = GpuSkinning {
+            skinning: match skinning {
+                crate::anim::Skinning::Linear => "lbs",
+                crate::anim::Skinning::DualQuaternion => "dqs",
+            },
+            vertices: points().count(),
+            max_distance,
+            max_relative: max_distance / diagonal,
+        };
+        if result.max_relative.is_nan() || result.max_relative > GPU_SKINNING_TOLERANCE {
+            self.findings.push(Finding::error(
+                FindingKind::GpuSkinningDiffers,
+                None,
+                format!(
+                    "the GPU's skinned vertices ({}) lie up to {} ({:.2e} of the bounds' diagonal) from the CPU reference; {} is allowed",
+                    result.skinning, max_distance, result.max_relative, GPU_SKINNING_TOLERANCE
+                ),
+            ));
+        }
+        self.gpu_skinning = Some(result);
+    }
 }
 
 impl CheckReport {
@@ -151,6 +221,13 @@ impl CheckReport {
                 } else {
                     describe(&m)
                 }
+            );
+        }
+        if let Some(g) = &self.gpu_skinning {
+            let _ = writeln!(
+                s,
+                "GPU skin pass ({}) vs CPU reference over {} vertices: at most {:.3e} apart ({:.2e} of the bounds' diagonal)",
+                g.skinning, g.vertices, g.max_distance, g.max_relative
             );
         }
         if let Some(f) = self.bind_identity_pixel_difference {
@@ -227,6 +304,7 @@ pub fn check(c: &Character, request: &PoseRequest) -> CheckReport {
         skins,
         findings,
         bind_identity_pixel_difference: None,
+        gpu_skinning: None,
     }
 }
 

@@ -5,6 +5,9 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
+use glam::{Mat4, Vec3};
+
+use crate::anim::Skinning;
 use crate::character::Character;
 use crate::pose::{CharacterPose, PoseRequest};
 
@@ -155,35 +158,112 @@ impl PaletteExport {
     }
 }
 
-/// World-space normals of instance `i`'s vertices, skinned as the shader does, primitive after
-/// primitive.
-fn instance_world_normals(c: &Character, pose: &CharacterPose, i: usize) -> Vec<glam::Vec3> {
-    let Some(instance) = c.instances.get(i) else {
-        return Vec::new();
-    };
-    let world_from_mesh = pose.world_from_mesh[i];
-    let palette = pose.instance_palette(i);
-    let mut out = Vec::new();
-    for primitive in &c.meshes[instance.mesh].primitives {
-        // Morphed in bind space, then skinned.
-        let (_, normals) = crate::pose::morphed_vertices(primitive, pose.morph.of(i));
-        for (v, &n) in normals.iter().enumerate() {
-            let normal = match (palette, &primitive.skinning) {
-                (Some(palette), Some(s)) => {
-                    let influences = s.influences(v).map(|(j, w)| (u32::from(j), w));
-                    crate::anim::blend_matrix(palette, influences)
-                        .map_or(n, |m| m.transform_vector3(n).normalize_or_zero())
+/// Every vertex of a posed character in world space, per mesh instance (primitive after
+/// primitive, file order): what the exports write. From the CPU reference (`on_cpu`) or from the
+/// GPU's skin pass read back (`from_mesh_space`), so an export can be the very vertices drawn.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PosedVertices {
+    /// Per instance: world positions and unit world normals.
+    pub instances: Vec<(Vec<Vec3>, Vec<Vec3>)>,
+}
+
+impl PosedVertices {
+    /// Morphed in bind space, then skinned (linear blend or dual quaternions, as the shader
+    /// does), then placed by `world_from_mesh`.
+    pub fn on_cpu(c: &Character, pose: &CharacterPose, skinning: Skinning) -> Self {
+        let dq: Vec<Mat4> = match skinning {
+            Skinning::Linear => Vec::new(),
+            Skinning::DualQuaternion => pose.palette.iter().map(crate::anim::dq_entry).collect(),
+        };
+        let instances = (c.instances.iter().enumerate())
+            .map(|(i, instance)| {
+                let base = pose.palette_base.get(i).map_or(0, |&b| b as usize);
+                let palette = pose.instance_palette(i);
+                let mut mesh_space = Vec::new();
+                for primitive in &c.meshes[instance.mesh].primitives {
+                    let (positions, normals) =
+                        crate::pose::morphed_vertices(primitive, pose.morph.of(i));
+                    for (v, (&p, &n)) in positions.iter().zip(&normals).enumerate() {
+                        let skinned = match (palette, &primitive.skinning) {
+                            (Some(palette), Some(s)) => {
+                                let influences = || s.influences(v).map(|(j, w)| (u32::from(j), w));
+                                match skinning {
+                                    Skinning::Linear => {
+                                        crate::anim::blend_matrix(palette, influences()).map(|m| {
+                                            (
+                                                m.transform_point3(p),
+                                                m.transform_vector3(n).normalize_or_zero(),
+                                            )
+                                        })
+                                    }
+                                    Skinning::DualQuaternion => {
+                                        let dq = &dq[base.min(dq.len())..];
+                                        crate::anim::dq_skin_position(dq, influences(), p).zip(
+                                            crate::anim::dq_skin_direction(
+                                                dq,
+                                                influences(),
+                                                n,
+                                                true,
+                                            ),
+                                        )
+                                    }
+                                }
+                            }
+                            _ => None,
+                        };
+                        mesh_space.push(skinned.unwrap_or((p, n)));
+                    }
                 }
-                _ => n,
-            };
-            out.push(
-                world_from_mesh
-                    .transform_vector3(normal)
-                    .normalize_or(glam::Vec3::Y),
-            );
+                mesh_space
+            })
+            .collect::<Vec<_>>();
+        Self::from_mesh_space(pose, &instances)
+    }
+
+    /// Mesh-space (position, normal) per vertex per instance, placed in the world by the pose's
+    /// `world_from_mesh`.
+    pub fn from_mesh_space(pose: &CharacterPose, instances: &[Vec<(Vec3, Vec3)>]) -> Self {
+        Self {
+            instances: (instances.iter().enumerate())
+                .map(|(i, vertices)| {
+                    let world_from_mesh = pose
+                        .world_from_mesh
+                        .get(i)
+                        .copied()
+                        .unwrap_or(Mat4::IDENTITY);
+                    vertices
+                        .iter()
+                        .map(|&(p, n)| {
+                            (
+                                world_from_mesh.transform_point3(p),
+                                world_from_mesh.transform_vector3(n).normalize_or(Vec3::Y),
+                            )
+                        })
+                        .unzip()
+                })
+                .collect(),
         }
     }
-    out
+
+    /// The largest distance between the two sets' matching positions (infinite when their
+    /// shapes differ).
+    pub fn max_distance(&self, other: &PosedVertices) -> f32 {
+        if self.instances.len() != other.instances.len()
+            || (self.instances.iter().zip(&other.instances)).any(|(a, b)| a.0.len() != b.0.len())
+        {
+            return f32::INFINITY;
+        }
+        (self.instances.iter().zip(&other.instances))
+            .flat_map(|(a, b)| a.0.iter().zip(&b.0).map(|(p, q)| p.distance(*q)))
+            .fold(0.0, f32::max)
+    }
+
+    /// Instance `i`'s world positions and normals (empty when there is none).
+    fn of(&self, i: usize) -> (&[Vec3], &[Vec3]) {
+        self.instances
+            .get(i)
+            .map_or((&[][..], &[][..]), |(p, n)| (p.as_slice(), n.as_slice()))
+    }
 }
 
 /// The texture coordinates the base colour texture reads, its KHR_texture_transform applied
@@ -213,17 +293,17 @@ fn triangles_of(primitive: &crate::character::Primitive) -> Vec<u32> {
 /// The posed character in world space as Wavefront OBJ: an `o` per mesh node (scene order), its
 /// primitives' vertices in file order with skinned normals (`vn`) and texture coordinates (`vt`,
 /// v flipped: OBJ's origin is bottom-left, glTF's top-left), triangles as `f v/vt/vn` lines.
-pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
+pub fn posed_obj(c: &Character, posed: &PosedVertices) -> String {
     let mut s = format!("# {} posed by skinscope; world space\n", c.name);
     let mut base = 1usize;
     for (i, instance) in c.instances.iter().enumerate() {
         let name = c.skeleton.names()[instance.skeleton_joint].replace(char::is_whitespace, "_");
         let _ = writeln!(s, "o {name}");
-        let world = pose.instance_world_positions(c, i);
-        for p in &world {
+        let (world, normals) = posed.of(i);
+        for p in world {
             let _ = writeln!(s, "v {} {} {}", p.x, p.y, p.z);
         }
-        for n in instance_world_normals(c, pose, i) {
+        for n in normals {
             let _ = writeln!(s, "vn {} {} {}", n.x, n.y, n.z);
         }
         // One vt per vertex (0, 0 where a primitive has no UVs), so v, vt and vn share indices.
@@ -251,15 +331,14 @@ pub fn posed_obj(c: &Character, pose: &CharacterPose) -> String {
 /// (scene order, named after it), its primitives' vertices in file order with skinned normals,
 /// texture coordinates, triangles, and base colour factors and textures (PNG). Other tools open
 /// it as a static, textured snapshot of the pose.
-pub fn posed_glb(c: &Character, pose: &CharacterPose) -> Vec<u8> {
+pub fn posed_glb(c: &Character, posed: &PosedVertices) -> Vec<u8> {
     use crate::glb::GlbWriter;
     use serde_json::json;
 
     let mut w = GlbWriter::new("skinscope pose");
     let mut roots = Vec::new();
     for (i, instance) in c.instances.iter().enumerate() {
-        let world = pose.instance_world_positions(c, i);
-        let normals = instance_world_normals(c, pose, i);
+        let (world, normals) = posed.of(i);
         let mut primitives = Vec::new();
         let mut offset = 0;
         for primitive in &c.meshes[instance.mesh].primitives {

@@ -4,6 +4,7 @@
 use glam::{Mat4, Vec2, Vec3};
 
 use crate::character::Character;
+use crate::debug::export::PosedVertices;
 use crate::pose::CharacterPose;
 
 /// What a click hit.
@@ -41,8 +42,15 @@ impl ScreenView {
 }
 
 /// The joint nearest a click at `at` (points) within 10 points, else the nearest vertex within
-/// 8 points, of the posed character.
-pub fn pick(c: &Character, pose: &CharacterPose, at: Vec2, view: &ScreenView) -> Pick {
+/// 8 points, of the posed character whose world-space vertices are `vertices` (the CPU
+/// reference's, or the GPU skin pass's read back: the vertices drawn).
+pub fn pick(
+    c: &Character,
+    pose: &CharacterPose,
+    vertices: &PosedVertices,
+    at: Vec2,
+    view: &ScreenView,
+) -> Pick {
     let model = pose.model.as_slice();
     let joint = c
         .skins
@@ -61,11 +69,15 @@ pub fn pick(c: &Character, pose: &CharacterPose, at: Vec2, view: &ScreenView) ->
     }
     let mut best: Option<(f32, usize, usize, usize, Vec3)> = None;
     for (i, instance) in c.instances.iter().enumerate() {
-        let world = pose.instance_world_positions(c, i);
+        let Some((world, _)) = vertices.instances.get(i) else {
+            continue;
+        };
         let mut offset = 0;
         for (p, primitive) in c.meshes[instance.mesh].primitives.iter().enumerate() {
             for v in 0..primitive.positions.len() {
-                let w = world[offset + v];
+                let Some(&w) = world.get(offset + v) else {
+                    break;
+                };
                 if let Some(d) = view.project(w).map(|s| s.distance(at))
                     && d <= 8.0
                     && best.is_none_or(|b| d < b.0)

@@ -319,3 +319,43 @@ pub fn bind_identity_difference(
         .count();
     Ok(differing as f64 / (a.len() / 4).max(1) as f64)
 }
+
+/// The posed character's vertices as the GPU's skin pass computes them (the same pass every
+/// draw reads when the skin pass is on), read back and placed in the world: what
+/// `--skin-on gpu` exports and checks.
+pub fn skin_on_gpu(
+    gpu: &Gpu,
+    character: &Character,
+    pose: &CharacterPose,
+    skinning: crate::anim::Skinning,
+) -> Result<crate::debug::export::PosedVertices, String> {
+    let mut renderer = Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        character,
+        COLOR_FORMAT,
+        capacity(character, 1),
+    );
+    let options = DrawOptions {
+        skinning,
+        ..Default::default()
+    };
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    renderer.prepare(
+        View::Main,
+        &gpu.queue,
+        &FrameInput {
+            character,
+            posed: extract(pose),
+            camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
+            aspect: 1.0,
+            bones: &[],
+            options: &options,
+        },
+    );
+    let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
+    if let Some(error) = pollster::block_on(scope.pop()) {
+        return Err(format!("GPU validation error: {error}"));
+    }
+    Ok(super::world_vertices(&skinned, character, pose))
+}

@@ -7,8 +7,9 @@ pub mod headless;
 use glam::Vec3;
 
 use crate::character::Character;
+use crate::debug::export::PosedVertices;
 use crate::pose::{CharacterPose, Crowd};
-use crate::render::renderer::{Capacity, Posed};
+use crate::render::renderer::{Capacity, Posed, SkinnedFrame};
 
 /// One posed character as the renderer reads it.
 pub fn extract(pose: &CharacterPose) -> Posed<'_> {
@@ -58,4 +59,22 @@ pub fn capacity(character: &Character, copies: usize) -> Capacity {
         morph_weights: pose.morph.weights.len(),
         grid_around: rest_bounds(character),
     }
+}
+
+/// The skin pass's copy-0 vertices (read back) in the world: each instance's primitives in file
+/// order, placed by `pose`'s `world_from_mesh`, as the CPU reference lays them out.
+pub fn world_vertices(
+    skinned: &SkinnedFrame,
+    character: &Character,
+    pose: &CharacterPose,
+) -> PosedVertices {
+    let instances: Vec<Vec<(Vec3, Vec3)>> = (character.instances.iter().enumerate())
+        .map(|(i, instance)| {
+            (0..character.meshes[instance.mesh].primitives.len())
+                .flat_map(|p| skinned.of(i, p, 0))
+                .map(|v| (Vec3::from_slice(&v.position), Vec3::from_slice(&v.normal)))
+                .collect()
+        })
+        .collect();
+    PosedVertices::from_mesh_space(pose, &instances)
 }

@@ -134,8 +134,14 @@ fn upload_primitive(
         ),
         vertices: buffer(
             "vertices",
-            bytemuck::cast_slice(&vertices),
-            wgpu::BufferUsages::VERTEX,
+            // At least one vertex: the skin pass binds the buffer, and a binding is never empty.
+            if vertices.is_empty() {
+                &[0; size_of::<GpuVertex>()]
+            } else {
+                bytemuck::cast_slice(&vertices)
+            },
+            // The skin pass reads it as words.
+            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
         ),
         vertex_count: vertices.len() as u32,
         indices: p.indices.as_ref().map(|i| {

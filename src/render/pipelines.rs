@@ -1,7 +1,9 @@
 //! The renderer's bind group layouts and pipelines, built once per target colour format.
 //!
-//! Bind groups: 0 = camera + per-draw data, 1 = skin palette (see `skinning.wgsl`), 2 = material;
-//! the line pipelines bind the camera alone.
+//! Bind groups: 0 = camera + per-draw data, 1 = skin palette (see `skinning.wgsl`) and the skin
+//! pass's output, 2 = material, 3 = morph targets; the line pipelines bind the camera alone. The
+//! skin pass (a compute pipeline) binds 0 = camera, per-draw data, its draw slot, the slot's
+//! vertices and its output, 1 = the palette alone, 3 = morph targets.
 
 use super::lines::LineVertex;
 use super::shaders;
@@ -39,7 +41,12 @@ const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
 
 pub struct Layouts {
     pub scene: wgpu::BindGroupLayout,
+    /// The palette (0) and the skin pass's output (1), as the mesh pipelines read them.
     pub palette: wgpu::BindGroupLayout,
+    /// The skin pass's group 0: camera, per-draw data, slot, vertex words, output.
+    pub skin_pass: wgpu::BindGroupLayout,
+    /// The skin pass's group 1: the palette alone (the output is written in group 0).
+    pub skin_palette: wgpu::BindGroupLayout,
     pub material: wgpu::BindGroupLayout,
     pub line: wgpu::BindGroupLayout,
     /// The frame's non-zero morph weights and a primitive's deltas (`morph.wgsl`).
@@ -81,13 +88,24 @@ impl Faces {
     }
 }
 
-pub struct Pipelines {
+/// The mesh pipelines of one vertex entry point.
+pub struct MeshPipelines {
     /// Shaded, by `Faces::index`: opaque and masked materials.
     pub shaded: Vec<wgpu::RenderPipeline>,
     /// Shaded and blended over what is behind (alpha mode BLEND), no depth writes.
     pub blended: Vec<wgpu::RenderPipeline>,
     pub wireframe: wgpu::RenderPipeline,
     pub silhouette: Vec<wgpu::RenderPipeline>,
+}
+
+pub struct Pipelines {
+    /// Skinning in the vertex shader (`vs_main`).
+    pub vertex: MeshPipelines,
+    /// Reading the skin pass's output (`vs_skinned`), built on first use (`build_skinned`).
+    skinned: Option<MeshPipelines>,
+    /// The skin pass itself, built on first use (`skin_pass`).
+    skin_pass: Option<wgpu::ComputePipeline>,
+    mesh: Program,
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
     pub overlay: wgpu::RenderPipeline,
@@ -107,11 +125,19 @@ fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGrou
 }
 
 fn storage_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    storage(binding, visibility, true)
+}
+
+fn storage(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+    read_only: bool,
+) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
         visibility,
         ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only: true },
+            ty: wgpu::BufferBindingType::Storage { read_only },
             has_dynamic_offset: false,
             min_binding_size: None,
         },
@@ -155,18 +181,35 @@ impl Layouts {
             texture(5),
             texture(6),
         ];
+        let vertex = wgpu::ShaderStages::VERTEX;
+        let compute = wgpu::ShaderStages::COMPUTE;
+        let morphed = vertex | compute;
         Self {
             scene: layout("scene", &[uniform_entry(0, both), storage_entry(1, both)]),
-            palette: layout("palette", &[storage_entry(0, wgpu::ShaderStages::VERTEX)]),
+            palette: layout(
+                "palette",
+                &[storage_entry(0, vertex), storage_entry(1, vertex)],
+            ),
+            skin_pass: layout(
+                "skin pass",
+                &[
+                    uniform_entry(0, compute),
+                    storage_entry(1, compute),
+                    uniform_entry(2, compute),
+                    storage_entry(3, compute),
+                    storage(4, compute, false),
+                ],
+            ),
+            skin_palette: layout("skin pass palette", &[storage_entry(0, compute)]),
             material: layout("material", &material),
             line: layout("lines", &[uniform_entry(0, wgpu::ShaderStages::VERTEX)]),
             morph: layout(
                 "morph",
                 &[
-                    storage_entry(0, wgpu::ShaderStages::VERTEX),
-                    storage_entry(1, wgpu::ShaderStages::VERTEX),
-                    storage_entry(2, wgpu::ShaderStages::VERTEX),
-                    storage_entry(3, wgpu::ShaderStages::VERTEX),
+                    storage_entry(0, morphed),
+                    storage_entry(1, morphed),
+                    storage_entry(2, morphed),
+                    storage_entry(3, morphed),
                 ],
             ),
         }
@@ -183,22 +226,26 @@ fn depth_state(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStenci
     }
 }
 
-impl Pipelines {
-    pub fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        color_format: wgpu::TextureFormat,
-    ) -> Self {
+impl MeshPipelines {
+    fn new(device: &wgpu::Device, mesh: &Program, vertex_entry: &str) -> Self {
         let lines = wgpu::PrimitiveTopology::LineList;
         let less = wgpu::CompareFunction::Less;
         let less_equal = wgpu::CompareFunction::LessEqual;
-        let mesh = Program::mesh_program(device, layouts, color_format);
-        let line = Program::line_program(device, layouts, color_format);
+        let build = |label, fragment, primitive, depth, blend| {
+            mesh.build(
+                device,
+                label,
+                [vertex_entry, fragment],
+                primitive,
+                depth,
+                blend,
+            )
+        };
         let triangles = |label, fragment, depth: wgpu::DepthStencilState, blend| {
             Faces::ALL
                 .iter()
                 .map(|faces| {
-                    mesh.build(
+                    build(
                         label,
                         fragment,
                         faces.primitive_state(),
@@ -220,7 +267,7 @@ impl Pipelines {
                 depth_state(false, less),
                 Some(wgpu::BlendState::ALPHA_BLENDING),
             ),
-            wireframe: mesh.build(
+            wireframe: build(
                 "wireframe",
                 "fs_wireframe",
                 line_state,
@@ -228,31 +275,94 @@ impl Pipelines {
                 None,
             ),
             silhouette: triangles("silhouette", "fs_silhouette", depth_state(true, less), None),
-            // The grid hides behind the character; bones are drawn on top of everything.
-            grid: line.line("grid", less_equal),
-            overlay: line.line("bones", wgpu::CompareFunction::Always),
         }
     }
 }
 
+impl Pipelines {
+    pub fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        color_format: wgpu::TextureFormat,
+    ) -> Self {
+        let mesh = Program::mesh_program(device, layouts, color_format);
+        let line = Program::line_program(device, layouts, color_format);
+        Self {
+            vertex: MeshPipelines::new(device, &mesh, "vs_main"),
+            skinned: None,
+            skin_pass: None,
+            mesh,
+            // The grid hides behind the character; bones are drawn on top of everything.
+            grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
+            overlay: line.line(device, "bones", wgpu::CompareFunction::Always),
+        }
+    }
+
+    /// The mesh pipelines that read the skin pass's output (built the first time).
+    pub fn build_skinned(&mut self, device: &wgpu::Device) -> &MeshPipelines {
+        self.skinned
+            .get_or_insert_with(|| MeshPipelines::new(device, &self.mesh, "vs_skinned"))
+    }
+
+    /// The mesh pipelines that read the skin pass's output, if built.
+    pub fn skinned(&self) -> Option<&MeshPipelines> {
+        self.skinned.as_ref()
+    }
+
+    /// The skin pass's compute pipeline, if built.
+    pub fn built_skin_pass(&self) -> Option<&wgpu::ComputePipeline> {
+        self.skin_pass.as_ref()
+    }
+
+    /// The skin pass's compute pipeline (built the first time).
+    pub fn skin_pass(
+        &mut self,
+        device: &wgpu::Device,
+        layouts: &Layouts,
+    ) -> &wgpu::ComputePipeline {
+        self.skin_pass.get_or_insert_with(|| {
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("skin_pass.wgsl"),
+                source: wgpu::ShaderSource::Wgsl(shaders::SKIN_PASS.into()),
+            });
+            let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("skin pass"),
+                bind_group_layouts: &[
+                    Some(&layouts.skin_pass),
+                    Some(&layouts.skin_palette),
+                    None,
+                    Some(&layouts.morph),
+                ],
+                immediate_size: 0,
+            });
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some("skin pass"),
+                layout: Some(&layout),
+                module: &module,
+                entry_point: Some("cs_skin"),
+                compilation_options: Default::default(),
+                cache: None,
+            })
+        })
+    }
+}
+
 /// What a family of pipelines shares: one shader module and one pipeline layout.
-struct Program<'a> {
-    device: &'a wgpu::Device,
+struct Program {
     module: wgpu::ShaderModule,
     layout: wgpu::PipelineLayout,
     color_format: wgpu::TextureFormat,
 }
 
-impl<'a> Program<'a> {
+impl Program {
     fn new(
-        device: &'a wgpu::Device,
+        device: &wgpu::Device,
         label: &str,
         source: &str,
         groups: &[Option<&wgpu::BindGroupLayout>],
         color_format: wgpu::TextureFormat,
     ) -> Self {
         Self {
-            device,
             module: device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some(label),
                 source: wgpu::ShaderSource::Wgsl(source.into()),
@@ -267,10 +377,11 @@ impl<'a> Program<'a> {
     }
 }
 
-impl<'a> Program<'a> {
-    /// The mesh pipelines' program (`mesh.wgsl` with the camera, morph and skinning modules).
+impl Program {
+    /// The mesh pipelines' program (`mesh.wgsl` with the camera, draw, morph and skinning
+    /// modules).
     fn mesh_program(
-        device: &'a wgpu::Device,
+        device: &wgpu::Device,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
     ) -> Self {
@@ -283,58 +394,59 @@ impl<'a> Program<'a> {
         Program::new(device, "mesh.wgsl", shaders::MESH, &groups, color_format)
     }
 
+    /// A mesh pipeline of `[vertex, fragment]` entry points.
     fn build(
         &self,
+        device: &wgpu::Device,
         label: &str,
-        fragment: &str,
+        [vertex, fragment]: [&str; 2],
         primitive: wgpu::PrimitiveState,
         depth: wgpu::DepthStencilState,
         blend: Option<wgpu::BlendState>,
     ) -> wgpu::RenderPipeline {
-        self.device
-            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&self.layout),
-                vertex: wgpu::VertexState {
-                    module: &self.module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: Default::default(),
-                    buffers: &[
-                        Some(wgpu::VertexBufferLayout {
-                            array_stride: std::mem::size_of::<GpuVertex>() as u64,
-                            step_mode: wgpu::VertexStepMode::Vertex,
-                            attributes: &VERTEX_ATTRIBUTES,
-                        }),
-                        Some(wgpu::VertexBufferLayout {
-                            array_stride: 16,
-                            step_mode: wgpu::VertexStepMode::Vertex,
-                            attributes: &COLOR_ATTRIBUTES,
-                        }),
-                    ],
-                },
-                primitive,
-                depth_stencil: Some(depth),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &self.module,
-                    entry_point: Some(fragment),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: self.color_format,
-                        blend,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some(vertex),
+                compilation_options: Default::default(),
+                buffers: &[
+                    Some(wgpu::VertexBufferLayout {
+                        array_stride: std::mem::size_of::<GpuVertex>() as u64,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &VERTEX_ATTRIBUTES,
+                    }),
+                    Some(wgpu::VertexBufferLayout {
+                        array_stride: 16,
+                        step_mode: wgpu::VertexStepMode::Vertex,
+                        attributes: &COLOR_ATTRIBUTES,
+                    }),
+                ],
+            },
+            primitive,
+            depth_stencil: Some(depth),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some(fragment),
+                compilation_options: Default::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: self.color_format,
+                    blend,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
     }
 }
 
-impl<'a> Program<'a> {
+impl Program {
     /// The line pipelines' program (`lines.wgsl` with the camera module).
     fn line_program(
-        device: &'a wgpu::Device,
+        device: &wgpu::Device,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
     ) -> Self {
@@ -347,35 +459,39 @@ impl<'a> Program<'a> {
         )
     }
 
-    fn line(&self, label: &str, depth_compare: wgpu::CompareFunction) -> wgpu::RenderPipeline {
-        self.device
-            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&self.layout),
-                vertex: wgpu::VertexState {
-                    module: &self.module,
-                    entry_point: Some("vs_line"),
-                    compilation_options: Default::default(),
-                    buffers: &[Some(wgpu::VertexBufferLayout {
-                        array_stride: std::mem::size_of::<LineVertex>() as u64,
-                        step_mode: wgpu::VertexStepMode::Vertex,
-                        attributes: &LINE_ATTRIBUTES,
-                    })],
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::LineList,
-                    ..Default::default()
-                },
-                depth_stencil: Some(depth_state(false, depth_compare)),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &self.module,
-                    entry_point: Some("fs_line"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(self.color_format.into())],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+    fn line(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        depth_compare: wgpu::CompareFunction,
+    ) -> wgpu::RenderPipeline {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_line"),
+                compilation_options: Default::default(),
+                buffers: &[Some(wgpu::VertexBufferLayout {
+                    array_stride: std::mem::size_of::<LineVertex>() as u64,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &LINE_ATTRIBUTES,
+                })],
+            },
+            primitive: wgpu::PrimitiveState {
+                topology: wgpu::PrimitiveTopology::LineList,
+                ..Default::default()
+            },
+            depth_stencil: Some(depth_state(false, depth_compare)),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some("fs_line"),
+                compilation_options: Default::default(),
+                targets: &[Some(self.color_format.into())],
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
     }
 }

@@ -7,6 +7,12 @@
 //! bone-line buffer, so the CPU never writes a buffer the GPU may still be reading. A buffer is
 //! rewritten only when its view's data changed since it was last written, so a paused character
 //! (split or not) uploads nothing.
+//!
+//! Vertices are skinned either in the vertex shader of every pass that draws them (`vs_main`), or
+//! once per frame by the skin pass, a compute pass that morphs and skins every vertex of every copy
+//! into one output buffer per view, which every pass then reads (`vs_skinned`) and the CPU can
+//! read back (`read_skinned`). `SkinPass` chooses; the skin pass runs again only when its view's
+//! palette, draws or morph weights changed.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
@@ -15,7 +21,7 @@ use wgpu::util::DeviceExt;
 use super::camera::Camera;
 use super::lines::{LineVertex, grid_lines};
 use super::meshes::{self, GpuPrimitive};
-use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, Pipelines};
+use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, Pipelines};
 use crate::anim::Skinning;
 use crate::character::{AlphaMode, Character};
 
@@ -66,7 +72,45 @@ struct DrawUniform {
     /// 1: the fragment keeps its alpha (BLEND); 0: opaque.
     alpha_blend: u32,
     morph_tangents: u32,
+    /// Where this draw's vertices start in the skin pass's output.
+    out_base: u32,
+}
+
+/// One vertex of the skin pass's output (`SkinnedVertex` in `draw.wgsl`), mesh space.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct SkinnedVertex {
+    /// w = 1.
+    pub position: [f32; 4],
+    /// Unit (zero stays zero); w = 0.
+    pub normal: [f32; 4],
+    /// xyz skinned, w the handedness.
+    pub tangent: [f32; 4],
+}
+
+/// One skin-pass dispatch's slot (`SkinPassSlot` in `skin_pass.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct SkinPassSlot {
+    first_draw: u32,
+    copies: u32,
+    vertex_count: u32,
     _pad: u32,
+}
+
+/// Where vertices are skinned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SkinPass {
+    /// The skin pass when its output fits a storage binding of the device (it measured faster
+    /// than vertex-shader skinning in every case `benches/skin_pass.rs` runs on lavapipe: see
+    /// the README's "Skinning once a frame"), else the vertex shader.
+    #[default]
+    Auto,
+    /// In the vertex shader of each pass that draws the mesh.
+    Vertex,
+    /// Once a frame, in a compute pass every draw reads (the vertex shader when the output
+    /// would not fit).
+    Compute,
 }
 
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
@@ -125,6 +169,8 @@ pub struct DrawOptions {
     /// Linear blend or dual-quaternion skinning (the palette is packed for the latter as it is
     /// uploaded).
     pub skinning: Skinning,
+    /// Where the vertices are skinned.
+    pub skin_pass: SkinPass,
 }
 
 /// Line vertices the overlay holds beyond the bones: the ground's outline, a trail of
@@ -171,6 +217,7 @@ impl Default for DrawOptions {
             tone_map: ToneMap::default(),
             exposure_ev: 0.0,
             skinning: Skinning::Linear,
+            skin_pass: SkinPass::Auto,
         }
     }
 }
@@ -250,10 +297,40 @@ struct ViewSlot {
     faces: Vec<Faces>,
     /// The draw slots of blended materials, farthest from this view's camera first.
     blend_order: Vec<usize>,
+    /// The skin pass's output and bind groups, made the first time the view uses it.
+    skin_pass: Option<SkinPassTargets>,
+}
+
+/// One view's skin-pass output and the bind groups that write and read it.
+struct SkinPassTargets {
+    output: wgpu::Buffer,
+    /// Per frame in flight.
+    frames: Vec<SkinPassGroups>,
+    /// The (palette, draws, morph) generations the output was last skinned from.
+    holds: Option<[u64; 3]>,
+}
+
+struct SkinPassGroups {
+    /// The palette alone (the pass's group 1).
+    palette: wgpu::BindGroup,
+    /// Per draw slot: camera, draws, the slot, its vertices, the output (group 0).
+    slots: Vec<wgpu::BindGroup>,
+    /// The mesh pipelines' group 1 with the output in place of the placeholder.
+    render: wgpu::BindGroup,
 }
 
 pub struct Renderer {
     pipelines: Pipelines,
+    layouts: Layouts,
+    /// Where each draw slot's vertices start in the skin pass's output (its copies follow each
+    /// other), and the output's length in vertices.
+    out_first: Vec<u32>,
+    out_vertices: u64,
+    /// Each draw slot's `SkinPassSlot`, made with the first skin pass.
+    slot_params: Vec<wgpu::Buffer>,
+    /// The device's largest storage binding and compute dispatch dimension.
+    max_binding: u64,
+    max_workgroups: u32,
     views: Vec<ViewSlot>,
     /// (instance, mesh, primitive) per draw slot, in draw order. Each slot is drawn once per
     /// copy: draw data index `slot * copies + copy`, the copy being the instance index of the
@@ -276,6 +353,10 @@ pub struct Renderer {
     pub palette_bytes_uploaded: u64,
     /// Morph-weight bytes written by the last `prepare` (non-zero weights only).
     pub morph_bytes_uploaded: u64,
+    /// Where the last `paint` skinned (Vertex or Compute), and whether it ran the skin pass
+    /// (it does not when the view's data did not change).
+    pub skinned_in: SkinPass,
+    pub skin_pass_ran: bool,
 }
 
 impl Renderer {
@@ -315,10 +396,24 @@ impl Renderer {
             morph: one.morph * copies,
         };
         let primitives = meshes::upload(device, queue, &layouts, character);
+        // Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
+        let placeholder = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("skin pass placeholder"),
+            size: size_of::<SkinnedVertex>() as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
         let views = View::ALL
             .iter()
-            .map(|_| ViewSlot::new(device, &layouts, sizes, &primitives))
+            .map(|_| ViewSlot::new(device, &layouts, sizes, &primitives, &placeholder))
             .collect();
+        let mut out_first = Vec::with_capacity(draws.len());
+        let mut out_vertices = 0u64;
+        for &(_, mesh, p) in &draws {
+            out_first.push(u32::try_from(out_vertices).unwrap_or(u32::MAX));
+            out_vertices += u64::from(primitives[mesh][p].vertex_count) * copies;
+        }
+        let limits = device.limits();
         let grid = grid_lines(capacity.grid_around);
         let grid_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("grid"),
@@ -327,6 +422,14 @@ impl Renderer {
         });
         Self {
             pipelines,
+            layouts,
+            out_first,
+            out_vertices,
+            slot_params: Vec::new(),
+            max_binding: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+            max_workgroups: limits.max_compute_workgroups_per_dimension,
             views,
             draws,
             opaque,
@@ -341,6 +444,8 @@ impl Renderer {
             depth: None,
             palette_bytes_uploaded: 0,
             morph_bytes_uploaded: 0,
+            skinned_in: SkinPass::Vertex,
+            skin_pass_ran: false,
         }
     }
 
@@ -458,7 +563,7 @@ impl Renderer {
         } = frame.posed;
         let instances = frame.character.instances.len();
         self.draw_scratch.clear();
-        for &(i, mesh, p) in &self.draws {
+        for (&(i, mesh, p), &out_first) in self.draws.iter().zip(&self.out_first) {
             let material = &frame.character.meshes[mesh].primitives[p].material;
             let factor: Vec4 = material.base_color_factor;
             let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
@@ -491,7 +596,7 @@ impl Renderer {
                     alpha_cutoff,
                     alpha_blend,
                     morph_tangents: u32::from(primitive.morph_tangents && morph_count > 0),
-                    _pad: 0,
+                    out_base: out_first.saturating_add(k as u32 * primitive.vertex_count),
                 });
             }
         }
@@ -518,7 +623,9 @@ impl Renderer {
         }
     }
 
-    /// Records the draws of `view`'s last `prepare` into `target` (of `size` pixels).
+    /// Records the draws of `view`'s last `prepare` into `target` (of `size` pixels): first the
+    /// skin pass when `options.skin_pass` resolves to it (and the view's data changed since it
+    /// last ran), then the character pass.
     pub fn paint(
         &mut self,
         view: View,
@@ -528,6 +635,17 @@ impl Renderer {
         size: (u32, u32),
         options: &DrawOptions,
     ) {
+        let from_skin_pass =
+            options.skin_pass != SkinPass::Vertex && self.ensure_skin_pass(view, device);
+        self.skin_pass_ran = false;
+        if from_skin_pass {
+            self.skin_pass_ran = self.record_skin_pass(view, encoder, false);
+        }
+        self.skinned_in = if from_skin_pass {
+            SkinPass::Compute
+        } else {
+            SkinPass::Vertex
+        };
         self.ensure_depth(device, size);
         let Some((depth, _)) = self.depth.as_ref() else {
             return;
@@ -549,9 +667,18 @@ impl Renderer {
             pass.set_vertex_buffer(0, self.grid.0.slice(..));
             pass.draw(0..self.grid.1, 0..1);
         }
-        let p = &self.pipelines;
+        // The skin pass's output in group 1, read by the `vs_skinned` pipelines; or the palette
+        // beside the placeholder, for `vs_main`.
+        let skinned = match (from_skin_pass, &slot.skin_pass, self.pipelines.skinned()) {
+            (true, Some(targets), Some(pipelines)) => {
+                Some((&targets.frames[slot.frame].render, pipelines))
+            }
+            _ => None,
+        };
+        let (palette_group, p): (_, &MeshPipelines) =
+            skinned.unwrap_or((&frame.palette_group, &self.pipelines.vertex));
         pass.set_bind_group(0, &frame.scene_group, &[]);
-        pass.set_bind_group(1, &frame.palette_group, &[]);
+        pass.set_bind_group(1, palette_group, &[]);
         let all = 0..self.draws.len();
         if options.silhouette {
             self.draw_meshes(&mut pass, frame, slot, all, Some(&p.silhouette));
@@ -576,6 +703,164 @@ impl Renderer {
             pass.set_vertex_buffer(0, frame.bones.0.slice(..));
             pass.draw(0..frame.bones.1, 0..1);
         }
+    }
+
+    /// Bytes the skin pass's output takes (one `SkinnedVertex` per vertex per copy), and
+    /// whether it fits one storage binding of this device.
+    pub fn skin_pass_bytes(&self) -> (u64, bool) {
+        let bytes = self.out_vertices * size_of::<SkinnedVertex>() as u64;
+        let dispatchable = self.draws.iter().all(|&(_, mesh, p)| {
+            self.primitives[mesh][p].vertex_count.div_ceil(64) <= self.max_workgroups
+        });
+        (bytes, bytes <= self.max_binding && dispatchable)
+    }
+
+    /// Makes the skin pass's pipelines, slot parameters and `view`'s output and bind groups if
+    /// they are not there yet. False (the vertex shader skins instead) when the output would
+    /// not fit a storage binding, or the view has nothing to skin.
+    fn ensure_skin_pass(&mut self, view: View, device: &wgpu::Device) -> bool {
+        let (bytes, fits) = self.skin_pass_bytes();
+        if !fits || bytes == 0 {
+            return false;
+        }
+        self.pipelines.build_skinned(device);
+        self.pipelines.skin_pass(device, &self.layouts);
+        let copies = self.capacity.copies as u32;
+        if self.slot_params.is_empty() {
+            self.slot_params = (self.draws.iter().enumerate())
+                .map(|(d, &(_, mesh, p))| {
+                    let params = SkinPassSlot {
+                        first_draw: d as u32 * copies,
+                        copies,
+                        vertex_count: self.primitives[mesh][p].vertex_count,
+                        _pad: 0,
+                    };
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("skin pass slot"),
+                        contents: bytemuck::bytes_of(&params),
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    })
+                })
+                .collect();
+        }
+        let slot = &mut self.views[view.index()];
+        if slot.skin_pass.is_none() {
+            let output = device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("skin pass output"),
+                size: bytes,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            });
+            let frames = slot
+                .frames
+                .iter()
+                .map(|frame| {
+                    SkinPassGroups::new(
+                        device,
+                        &self.layouts,
+                        (&slot.camera, frame, &output),
+                        &self.draws,
+                        &self.primitives,
+                        &self.slot_params,
+                    )
+                })
+                .collect();
+            slot.skin_pass = Some(SkinPassTargets {
+                output,
+                frames,
+                holds: None,
+            });
+        }
+        true
+    }
+
+    /// Records the skin pass of `view` (whose targets exist) into `encoder`: every slot's
+    /// vertices for every copy. Skipped when the output already holds this frame's data, unless
+    /// `always`. Whether it was recorded.
+    fn record_skin_pass(
+        &mut self,
+        view: View,
+        encoder: &mut wgpu::CommandEncoder,
+        always: bool,
+    ) -> bool {
+        let slot = &mut self.views[view.index()];
+        let Some(targets) = slot.skin_pass.as_mut() else {
+            return false;
+        };
+        let data = [
+            slot.palette_generation,
+            slot.draws_generation,
+            slot.morph_generation,
+        ];
+        if !always && targets.holds == Some(data) {
+            return false;
+        }
+        let Some(pipeline) = self.pipelines.built_skin_pass() else {
+            return false;
+        };
+        targets.holds = Some(data);
+        let groups = &targets.frames[slot.frame];
+        let frame = &slot.frames[slot.frame];
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skin pass"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(1, &groups.palette, &[]);
+        let copies = self.capacity.copies as u32;
+        let (y, z) = split_dispatch(copies, self.max_workgroups);
+        for (d, &(_, mesh, p)) in self.draws.iter().enumerate() {
+            let vertices = self.primitives[mesh][p].vertex_count;
+            if vertices == 0 {
+                continue;
+            }
+            pass.set_bind_group(0, &groups.slots[d], &[]);
+            pass.set_bind_group(3, &frame.morph_groups[mesh][p], &[]);
+            pass.dispatch_workgroups(vertices.div_ceil(64), y, z);
+        }
+        true
+    }
+
+    /// Runs `view`'s skin pass on its last `prepare` and reads the output back: what every
+    /// pass draws when the skin pass is on. Errors when the output would not fit a storage
+    /// binding of this device, or the readback fails.
+    pub fn read_skinned(
+        &mut self,
+        view: View,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+    ) -> Result<SkinnedFrame, String> {
+        let (bytes, fits) = self.skin_pass_bytes();
+        if !self.ensure_skin_pass(view, device) {
+            return Err(if fits {
+                "the character has no vertices to skin".to_string()
+            } else {
+                format!(
+                    "the skin pass's output ({bytes} bytes) exceeds what this GPU binds ({} bytes)",
+                    self.max_binding
+                )
+            });
+        }
+        let mut encoder = device.create_command_encoder(&Default::default());
+        self.record_skin_pass(view, &mut encoder, true);
+        queue.submit([encoder.finish()]);
+        let Some(targets) = &self.views[view.index()].skin_pass else {
+            return Err("no skin pass output".to_string());
+        };
+        let raw = super::gpu::read_buffer(device, queue, &targets.output, bytes)
+            .map_err(|e| e.to_string())?;
+        Ok(SkinnedFrame {
+            vertices: bytemuck::pod_collect_to_vec(&raw),
+            slots: (self.draws.iter().zip(&self.out_first))
+                .map(|(&(instance, mesh, p), &first)| SkinnedSlot {
+                    instance,
+                    primitive: p,
+                    first,
+                    vertex_count: self.primitives[mesh][p].vertex_count,
+                })
+                .collect(),
+            copies: self.capacity.copies,
+        })
     }
 
     /// Draw slots `slots`, instanced over the copies: triangles with the pipeline of each
@@ -763,6 +1048,7 @@ impl ViewSlot {
         layouts: &Layouts,
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
+        placeholder: &wgpu::Buffer,
     ) -> Self {
         let camera = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("camera"),
@@ -779,7 +1065,16 @@ impl ViewSlot {
             }],
         });
         let frames = (0..FRAMES_IN_FLIGHT)
-            .map(|f| FrameBuffers::new(device, layouts, &camera, sizes, primitives, f))
+            .map(|f| {
+                FrameBuffers::new(
+                    device,
+                    layouts,
+                    (&camera, placeholder),
+                    sizes,
+                    primitives,
+                    f,
+                )
+            })
             .collect();
         Self {
             camera,
@@ -796,6 +1091,7 @@ impl ViewSlot {
             morph_generation: 0,
             faces: Vec::new(),
             blend_order: Vec::new(),
+            skin_pass: None,
         }
     }
 }
@@ -804,7 +1100,7 @@ impl FrameBuffers {
     fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
-        camera: &wgpu::Buffer,
+        (camera, placeholder): (&wgpu::Buffer, &wgpu::Buffer),
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
         f: usize,
@@ -828,19 +1124,17 @@ impl FrameBuffers {
                 entries,
             })
         };
-        fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-            wgpu::BindGroupEntry {
-                binding,
-                resource: buffer.as_entire_binding(),
-            }
-        }
         Self {
             scene_group: group(
                 "scene",
                 &layouts.scene,
                 &[entry(0, camera), entry(1, &draws)],
             ),
-            palette_group: group("palette", &layouts.palette, &[entry(0, &palette)]),
+            palette_group: group(
+                "palette",
+                &layouts.palette,
+                &[entry(0, &palette), entry(1, placeholder)],
+            ),
             morph_groups: primitives
                 .iter()
                 .map(|mesh| {
@@ -865,5 +1159,96 @@ impl FrameBuffers {
             palette_generation: 0,
             draws_generation: 0,
         }
+    }
+}
+
+fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: buffer.as_entire_binding(),
+    }
+}
+
+/// Copies along y and z of a dispatch: y at most `max`, z enough to cover the rest.
+fn split_dispatch(copies: u32, max: u32) -> (u32, u32) {
+    let y = copies.clamp(1, max.max(1));
+    (y, copies.div_ceil(y).max(1))
+}
+
+impl SkinPassGroups {
+    fn new(
+        device: &wgpu::Device,
+        layouts: &Layouts,
+        (camera, frame, output): (&wgpu::Buffer, &FrameBuffers, &wgpu::Buffer),
+        draws: &[(usize, usize, usize)],
+        primitives: &[Vec<GpuPrimitive>],
+        slot_params: &[wgpu::Buffer],
+    ) -> Self {
+        let group = |label, layout, entries: &[wgpu::BindGroupEntry<'_>]| {
+            device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(label),
+                layout,
+                entries,
+            })
+        };
+        Self {
+            palette: group(
+                "skin pass palette",
+                &layouts.skin_palette,
+                &[entry(0, &frame.palette)],
+            ),
+            slots: (draws.iter().zip(slot_params))
+                .map(|(&(_, mesh, p), params)| {
+                    let entries = [
+                        entry(0, camera),
+                        entry(1, &frame.draws),
+                        entry(2, params),
+                        entry(3, &primitives[mesh][p].vertices),
+                        entry(4, output),
+                    ];
+                    group("skin pass slot", &layouts.skin_pass, &entries)
+                })
+                .collect(),
+            render: group(
+                "palette and skin pass output",
+                &layouts.palette,
+                &[entry(0, &frame.palette), entry(1, output)],
+            ),
+        }
+    }
+}
+
+/// Where one draw slot's vertices lie in a `SkinnedFrame`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SkinnedSlot {
+    /// The mesh instance and the primitive of its mesh.
+    pub instance: usize,
+    pub primitive: usize,
+    /// The first vertex of copy 0; copy k's follow at `first + k * vertex_count`.
+    pub first: u32,
+    pub vertex_count: u32,
+}
+
+/// The skin pass's output read back: every vertex of every draw slot of every copy, mesh space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkinnedFrame {
+    pub vertices: Vec<SkinnedVertex>,
+    pub slots: Vec<SkinnedSlot>,
+    pub copies: usize,
+}
+
+impl SkinnedFrame {
+    /// Copy `copy`'s vertices of `instance`'s `primitive` (empty when there is none).
+    pub fn of(&self, instance: usize, primitive: usize, copy: usize) -> &[SkinnedVertex] {
+        self.slots
+            .iter()
+            .find(|s| s.instance == instance && s.primitive == primitive)
+            .filter(|_| copy < self.copies)
+            .and_then(|s| {
+                let n = s.vertex_count as usize;
+                let first = s.first as usize + copy * n;
+                self.vertices.get(first..first + n)
+            })
+            .unwrap_or(&[])
     }
 }

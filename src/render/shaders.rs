@@ -1,6 +1,6 @@
 //! WGSL sources as the pipelines compile them. WGSL has no includes, so shared files are
-//! prepended: `camera.wgsl` (the camera binding), `morph.wgsl` (the one morph function) and
-//! `skinning.wgsl` (the one skinning function).
+//! prepended: `camera.wgsl` (the camera binding), `draw.wgsl` (one draw, one skinned vertex),
+//! `morph.wgsl` (the one morph function) and `skinning.wgsl` (the one skinning function).
 
 /// The shared skinning module, on its own.
 pub const SKINNING: &str = include_str!("../../shaders/skinning.wgsl");
@@ -8,12 +8,18 @@ pub const SKINNING: &str = include_str!("../../shaders/skinning.wgsl");
 /// The shared morph module, on its own.
 pub const MORPH: &str = include_str!("../../shaders/morph.wgsl");
 
+/// One draw and one skinned vertex, on their own.
+pub const DRAW: &str = include_str!("../../shaders/draw.wgsl");
+
 /// The camera binding, on its own.
 pub const CAMERA: &str = include_str!("../../shaders/camera.wgsl");
 
-/// Skinned meshes: shaded, wireframe and silhouette (`camera` + `morph` + `skinning` + `mesh`).
+/// Skinned meshes: shaded, wireframe and silhouette (`camera` + `draw` + `morph` + `skinning` +
+/// `mesh`).
 pub const MESH: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/draw.wgsl"),
     "\n",
     include_str!("../../shaders/morph.wgsl"),
     "\n",
@@ -38,12 +44,28 @@ pub const SKIN_CHECK: &str = concat!(
     include_str!("../../shaders/skin_check.wgsl"),
 );
 
+/// The skin pass: every vertex morphed and skinned once a frame (`camera` + `draw` + `morph` +
+/// `skinning` + `skin_pass`).
+pub const SKIN_PASS: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/draw.wgsl"),
+    "\n",
+    include_str!("../../shaders/morph.wgsl"),
+    "\n",
+    include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/skin_pass.wgsl"),
+);
+
 /// Every composed source, by the file it ends with: what the shader test validates with naga.
 pub const ALL: &[(&str, &str)] = &[
     ("camera.wgsl", CAMERA),
+    ("draw.wgsl", DRAW),
     ("morph.wgsl", MORPH),
     ("skinning.wgsl", SKINNING),
     ("mesh.wgsl", MESH),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),
+    ("skin_pass.wgsl", SKIN_PASS),
 ];

@@ -809,6 +809,16 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
             "dual quaternion",
         );
     });
+    ui.horizontal(|ui| {
+        use crate::render::renderer::SkinPass;
+        ui.label("Skin in");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Auto, "auto")
+            .on_hover_text("the compute pass when its output fits the GPU's buffers (it measured faster on lavapipe)");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Vertex, "vertex shader")
+            .on_hover_text("every pass that draws the mesh skins each vertex again");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Compute, "compute pass")
+            .on_hover_text("once a frame into a buffer every pass reads; clicks pick among the vertices read back");
+    });
     ui.checkbox(&mut c.compare_skinning, "Split view: right half with the other skinning")
         .on_hover_text("the same pose skinned the other way: linear blend's volume loss at a twist against dual quaternions'");
     ui.checkbox(&mut c.compressed, "Play compressed clips")
@@ -925,8 +935,13 @@ fn joint_tree(
 fn stats_section(ui: &mut Ui, viewer: &Viewer) {
     let s = viewer.stats;
     let joints: usize = viewer.character.skins.iter().map(|s| s.skin.len()).sum();
+    let skinned = match s.skin_pass_ran {
+        None => "in the vertex shader",
+        Some(true) => "by the compute pass",
+        Some(false) => "by the compute pass (unchanged: not run)",
+    };
     ui.monospace(format!(
-        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes",
+        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}",
         s.fps,
         s.frame_ms,
         s.pose_ms,

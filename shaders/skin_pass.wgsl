@@ -1,0 +1,68 @@
+// The skin pass: morphs and skins every vertex of one draw slot (an instance's primitive), for
+// every copy, once per frame, into `skinned_out`, with the same `morph_vertex`, `morph_tangent`,
+// `skin_vertex` and `skin_direction` as `vs_main`. Every mesh pipeline's `vs_skinned` then reads
+// it, and the CPU reads it back (`--skin-on gpu`). Composed after camera.wgsl, draw.wgsl,
+// morph.wgsl and skinning.wgsl.
+
+struct SkinPassSlot {
+    // The slot's first draw (slot * copies): copy k is draw first_draw + k.
+    first_draw: u32,
+    copies: u32,
+    vertex_count: u32,
+    pad: u32,
+}
+
+@group(0) @binding(2) var<uniform> slot: SkinPassSlot;
+// The primitive's vertex buffer as words: 30 per vertex, laid out as `GpuVertex` (position 0-2,
+// normal 3-5, uv 6-7, joints 8-9 as 16-bit pairs, weights 10-13, joints1 14-15, weights1 16-19,
+// uv1 20-21, colour 22-25, tangent 26-29).
+@group(0) @binding(3) var<storage, read> vertex_words: array<u32>;
+@group(0) @binding(4) var<storage, read_write> skinned_out: array<SkinnedVertex>;
+
+const WORDS_PER_VERTEX: u32 = 30u;
+
+fn read_vec3(at: u32) -> vec3<f32> {
+    return bitcast<vec3<f32>>(vec3<u32>(vertex_words[at], vertex_words[at + 1u], vertex_words[at + 2u]));
+}
+
+fn read_vec4(at: u32) -> vec4<f32> {
+    return vec4<f32>(read_vec3(at), bitcast<f32>(vertex_words[at + 3u]));
+}
+
+// Four little-endian 16-bit joint indices from two words.
+fn read_joints(at: u32) -> vec4<u32> {
+    let a = vertex_words[at];
+    let b = vertex_words[at + 1u];
+    return vec4<u32>(a & 0xffffu, a >> 16u, b & 0xffffu, b >> 16u);
+}
+
+// x: the vertex; y + z * (workgroups along y): the copy (a crowd may exceed one dimension).
+@compute @workgroup_size(64)
+fn cs_skin(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let vertex = id.x;
+    let copy = id.y + id.z * groups.y;
+    if vertex >= slot.vertex_count || copy >= slot.copies {
+        return;
+    }
+    let d = draws[slot.first_draw + copy];
+    let at = WORDS_PER_VERTEX * vertex;
+    let position = read_vec3(at);
+    let normal = read_vec3(at + 3u);
+    let influences = Influences(read_joints(at + 8u), read_vec4(at + 10u), read_joints(at + 14u), read_vec4(at + 16u));
+    let tangent = read_vec4(at + 26u);
+    let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, position, normal);
+    let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, influences);
+    var bind_tangent = tangent.xyz;
+    if d.morph_tangents == 1u {
+        bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
+    }
+    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, influences);
+    skinned_out[d.out_base + vertex] = SkinnedVertex(
+        vec4<f32>(skinned.position, 1.0),
+        vec4<f32>(skinned.normal, 0.0),
+        vec4<f32>(skinned_tangent, tangent.w),
+    );
+}
