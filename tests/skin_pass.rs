@@ -378,13 +378,8 @@ fn a_click_picks_among_the_vertices_drawn() {
     use skinscope::debug::picking::{Pick, ScreenView, pick};
     let gpu = Gpu::headless().expect("a wgpu adapter (lavapipe)");
     let c = mannequin();
-    let twist = c
-        .clips
-        .iter()
-        .position(|k| k.clip.name() == "twist")
-        .unwrap();
     let mut pose = CharacterPose::new(&c);
-    pose.evaluate(&c, &PoseRequest::clip(twist, 1.0)).unwrap();
+    pose.evaluate(&c, &mannequin_request(&c, "twist")).unwrap();
     // The wrist twisted 150 degrees: the vertex DQS moves furthest from where LBS puts it.
     let drawn = headless::skin_on_gpu(&gpu, &c, &pose, Skinning::DualQuaternion).unwrap();
     let lbs = PosedVertices::on_cpu(&c, &pose, Skinning::Linear);

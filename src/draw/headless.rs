@@ -140,13 +140,6 @@ pub fn render_frame(
     }
     let mut pose = CharacterPose::new(character);
     let camera = pose_and_frame(character, &mut pose, request)?;
-    let mut renderer = Renderer::new(
-        &gpu.device,
-        &gpu.queue,
-        character,
-        COLOR_FORMAT,
-        capacity(character, 1),
-    );
     let mut bones = Vec::new();
     if request.options.bones {
         let (min, max) = pose.world_bounds(character).unwrap_or_default();
@@ -158,6 +151,7 @@ pub fn render_frame(
         );
     }
     let mut options = request.options;
+    let mut colors = None;
     if request.color_view != ColorView::Material {
         let mut compare = CharacterPose::new(character);
         if request.compare_clips {
@@ -170,26 +164,43 @@ pub fn render_frame(
             compare.compose_local(character, pose.local(), request.compare)
         }
         .map_err(|e| e.to_string())?;
-        let colors =
-            colors::vertex_colors(character, request.color_view, &pose, Some(&compare), None);
-        renderer.set_vertex_colors(&gpu.queue, character, &colors);
+        colors = Some(colors::vertex_colors(
+            character,
+            request.color_view,
+            &pose,
+            Some(&compare),
+            None,
+        ));
         options.vertex_colors = true;
     }
     let target = Offscreen::new(&gpu.device, request.size);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    renderer.prepare(
-        View::Main,
-        &gpu.queue,
-        &FrameInput {
-            character,
-            posed: extract(&pose),
-            camera: &camera,
-            aspect: w as f32 / h as f32,
-            bones: &bones,
-            options: &options,
-        },
-    );
+    let frame = FrameInput {
+        character,
+        posed: extract(&pose),
+        camera: &camera,
+        aspect: w as f32 / h as f32,
+        bones: &bones,
+        options: &options,
+    };
+    let mut renderer = prepared(gpu, &frame);
+    if let Some(colors) = &colors {
+        renderer.set_vertex_colors(&gpu.queue, character, colors);
+    }
     paint_and_read(gpu, &mut renderer, &target, scope, &options)
+}
+
+/// A renderer for one copy of the frame's character, with the frame prepared in its main view.
+fn prepared(gpu: &Gpu, frame: &FrameInput<'_>) -> Renderer {
+    let mut renderer = Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        frame.character,
+        COLOR_FORMAT,
+        capacity(frame.character, 1),
+    );
+    renderer.prepare(View::Main, &gpu.queue, frame);
+    renderer
 }
 
 /// Paints what `prepare` wrote into `target`, checks the validation scope opened before, and
@@ -329,30 +340,21 @@ pub fn skin_on_gpu(
     pose: &CharacterPose,
     skinning: crate::anim::Skinning,
 ) -> Result<crate::debug::export::PosedVertices, String> {
-    let mut renderer = Renderer::new(
-        &gpu.device,
-        &gpu.queue,
-        character,
-        COLOR_FORMAT,
-        capacity(character, 1),
-    );
     let options = DrawOptions {
         skinning,
         ..Default::default()
     };
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    renderer.prepare(
-        View::Main,
-        &gpu.queue,
-        &FrameInput {
-            character,
-            posed: extract(pose),
-            camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
-            aspect: 1.0,
-            bones: &[],
-            options: &options,
-        },
-    );
+    // The camera plays no part in skinning.
+    let frame = FrameInput {
+        character,
+        posed: extract(pose),
+        camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
+        aspect: 1.0,
+        bones: &[],
+        options: &options,
+    };
+    let mut renderer = prepared(gpu, &frame);
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(format!("GPU validation error: {error}"));

@@ -1117,13 +1117,7 @@ impl FrameBuffers {
         let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
         let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
         let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
-        let group = |label, layout, entries: &[wgpu::BindGroupEntry<'_>]| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(label),
-                layout,
-                entries,
-            })
-        };
+        let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
         Self {
             scene_group: group(
                 "scene",
@@ -1162,6 +1156,19 @@ impl FrameBuffers {
     }
 }
 
+fn bind_group(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    entries: &[wgpu::BindGroupEntry<'_>],
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries,
+    })
+}
+
 fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
     wgpu::BindGroupEntry {
         binding,
@@ -1184,13 +1191,7 @@ impl SkinPassGroups {
         primitives: &[Vec<GpuPrimitive>],
         slot_params: &[wgpu::Buffer],
     ) -> Self {
-        let group = |label, layout, entries: &[wgpu::BindGroupEntry<'_>]| {
-            device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(label),
-                layout,
-                entries,
-            })
-        };
+        let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
         Self {
             palette: group(
                 "skin pass palette",
