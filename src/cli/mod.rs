@@ -57,13 +57,12 @@ pub enum Command {
     Render(RenderArgs),
     /// Lint a file's skinning: bind-pose palette consistency, vertices against their joints,
     /// weights, influences, limits; the posed frame (--clip, --time, --blend, --palette) can be
-    /// posed; bind vs identity renders. Exit status 0 when no error is found, 1 when one is, 2
-    /// when the file cannot be loaded.
+    /// posed; bind vs identity renders; with --skin-on gpu, the GPU skin pass's vertices of the
+    /// posed frame against the CPU reference (an error beyond 1e-5 of the bounds' diagonal).
+    /// Exit status 0 when no error is found, 1 when one is, 2 when the file cannot be loaded.
     Check {
         #[command(flatten)]
         pose: PoseArgs,
-        /// With --skin-on gpu, also compare the GPU skin pass's vertices of the posed frame with
-        /// the CPU reference (an error beyond 1e-5 of the bounds' diagonal).
         #[command(flatten)]
         skin: SkinArgs,
         #[arg(long)]
