@@ -274,6 +274,18 @@ fn describe(m: &Mat4) -> String {
     )
 }
 
+/// The diagonal of the points' bounds (at least 1e-6; 1 without points): the size tolerances
+/// are relative to.
+fn diagonal(points: impl IntoIterator<Item = Vec3>) -> f32 {
+    let (lo, hi) =
+        (points.into_iter()).fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
+    if lo.x <= hi.x {
+        (hi - lo).length().max(1e-6)
+    } else {
+        1.0
+    }
+}
+
 /// Engine limits on joints per skin worth knowing.
 const JOINT_LIMITS: [usize; 3] = [72, 128, 256];
 
@@ -362,12 +374,7 @@ fn check_skin(
         .primitives
         .iter()
         .flat_map(|p| p.positions.iter().copied());
-    let (lo, hi) = positions.fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));
-    let size = if lo.x <= hi.x {
-        (hi - lo).length().max(1e-6)
-    } else {
-        1.0
-    };
+    let size = diagonal(positions);
     let ctx = SkinContext {
         c,
         skin,

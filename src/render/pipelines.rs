@@ -101,9 +101,9 @@ pub struct MeshPipelines {
 pub struct Pipelines {
     /// Skinning in the vertex shader (`vs_main`).
     pub vertex: MeshPipelines,
-    /// Reading the skin pass's output (`vs_skinned`), built on first use (`build_skinned`).
+    /// Reading the skin pass's output (`vs_skinned`), built on first use (`ensure_skinned`).
     skinned: Option<MeshPipelines>,
-    /// The skin pass itself, built on first use (`skin_pass`).
+    /// The skin pass itself, built on first use (`ensure_skin_pass`).
     skin_pass: Option<wgpu::ComputePipeline>,
     mesh: Program,
     pub grid: wgpu::RenderPipeline,
@@ -298,10 +298,11 @@ impl Pipelines {
         }
     }
 
-    /// The mesh pipelines that read the skin pass's output (built the first time).
-    pub fn build_skinned(&mut self, device: &wgpu::Device) -> &MeshPipelines {
-        self.skinned
-            .get_or_insert_with(|| MeshPipelines::new(device, &self.mesh, "vs_skinned"))
+    /// Builds the mesh pipelines that read the skin pass's output, the first time.
+    pub fn ensure_skinned(&mut self, device: &wgpu::Device) {
+        if self.skinned.is_none() {
+            self.skinned = Some(MeshPipelines::new(device, &self.mesh, "vs_skinned"));
+        }
     }
 
     /// The mesh pipelines that read the skin pass's output, if built.
@@ -310,16 +311,12 @@ impl Pipelines {
     }
 
     /// The skin pass's compute pipeline, if built.
-    pub fn built_skin_pass(&self) -> Option<&wgpu::ComputePipeline> {
+    pub fn skin_pass(&self) -> Option<&wgpu::ComputePipeline> {
         self.skin_pass.as_ref()
     }
 
-    /// The skin pass's compute pipeline (built the first time).
-    pub fn skin_pass(
-        &mut self,
-        device: &wgpu::Device,
-        layouts: &Layouts,
-    ) -> &wgpu::ComputePipeline {
+    /// Builds the skin pass's compute pipeline, the first time.
+    pub fn ensure_skin_pass(&mut self, device: &wgpu::Device, layouts: &Layouts) {
         self.skin_pass.get_or_insert_with(|| {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("skin_pass.wgsl"),
@@ -343,7 +340,7 @@ impl Pipelines {
                 compilation_options: Default::default(),
                 cache: None,
             })
-        })
+        });
     }
 }
 

@@ -639,6 +639,8 @@ impl Renderer {
             options.skin_pass != SkinPass::Vertex && self.ensure_skin_pass(view, device);
         self.skin_pass_ran = false;
         if from_skin_pass {
+            // Only drawing needs the `vs_skinned` pipelines (a read-back does not).
+            self.pipelines.ensure_skinned(device);
             self.skin_pass_ran = self.record_skin_pass(view, encoder, false);
         }
         self.skinned_in = if from_skin_pass {
@@ -715,16 +717,15 @@ impl Renderer {
         (bytes, bytes <= self.max_binding && dispatchable)
     }
 
-    /// Makes the skin pass's pipelines, slot parameters and `view`'s output and bind groups if
-    /// they are not there yet. False (the vertex shader skins instead) when the output would
+    /// Makes the skin pass's compute pipeline, slot parameters and `view`'s output and bind
+    /// groups if they are not there yet. False (the vertex shader skins instead) when the output would
     /// not fit a storage binding, or the view has nothing to skin.
     fn ensure_skin_pass(&mut self, view: View, device: &wgpu::Device) -> bool {
         let (bytes, fits) = self.skin_pass_bytes();
         if !fits || bytes == 0 {
             return false;
         }
-        self.pipelines.build_skinned(device);
-        self.pipelines.skin_pass(device, &self.layouts);
+        self.pipelines.ensure_skin_pass(device, &self.layouts);
         let copies = self.capacity.copies as u32;
         if self.slot_params.is_empty() {
             self.slot_params = (self.draws.iter().enumerate())
@@ -795,7 +796,7 @@ impl Renderer {
         if !always && targets.holds == Some(data) {
             return false;
         }
-        let Some(pipeline) = self.pipelines.built_skin_pass() else {
+        let Some(pipeline) = self.pipelines.skin_pass() else {
             return false;
         };
         targets.holds = Some(data);
