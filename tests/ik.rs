@@ -4,7 +4,7 @@ mod common;
 
 use glam::{Quat, Vec3};
 use skinscope::anim::{
-    Chain, Clip, Displacement, LocalPose, ModelPose, Placement, Skeleton, Transform,
+    Chain, Clip, Displacement, LocalPose, ModelPose, Placement, RootFrame, Skeleton, Transform,
     TwoBoneSettings, clip_displacement, local_to_model, remove_root_motion, soft_reach,
     solve_two_bone, yaw_of,
 };
@@ -163,9 +163,9 @@ fn integrate(clip: &Clip, frames: usize) -> Placement {
         max_step: 0.3,
     });
     let ground = Ground::flat(0.0);
-    let mut before = clip_displacement(clip, 0, &rest, 0.0);
+    let mut before = clip_displacement(clip, (0, &rest, &RootFrame::IDENTITY), 0.0);
     for k in 1..=frames {
-        let now = clip_displacement(clip, 0, &rest, k as f32 / 60.0);
+        let now = clip_displacement(clip, (0, &rest, &RootFrame::IDENTITY), k as f32 / 60.0);
         let (travel, turn) = mover.placement.step(before, now);
         mover.step(&ground, travel, turn);
         before = now;
@@ -184,10 +184,14 @@ fn a_root_moving_one_unit_a_loop_travels_three_in_three_loops() {
     );
     assert!(placed.yaw.abs() < 1e-6);
     // Across the loop wrap the whole-loop travel is added: 2.5 s is 2.5 units.
-    let d = clip_displacement(&clip, 0, &Transform::IDENTITY, 2.5);
+    let d = clip_displacement(&clip, (0, &Transform::IDENTITY, &RootFrame::IDENTITY), 2.5);
     assert!((d.offset - Vec3::new(0.0, 0.0, 2.5)).length() < 1e-5);
     // Backwards it runs back: -0.25 s is a quarter unit behind the start.
-    let d = clip_displacement(&clip, 0, &Transform::IDENTITY, -0.25);
+    let d = clip_displacement(
+        &clip,
+        (0, &Transform::IDENTITY, &RootFrame::IDENTITY),
+        -0.25,
+    );
     assert!(
         (d.offset - Vec3::new(0.0, 0.0, -0.25)).length() < 1e-5,
         "{:?}",
@@ -196,7 +200,7 @@ fn a_root_moving_one_unit_a_loop_travels_three_in_three_loops() {
     // In place the pose keeps none of it: the root is held at its rest position and heading.
     let mut t = skinscope::anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.75);
     assert!((t.translation.z - 0.75).abs() < 1e-6);
-    remove_root_motion(&mut t, &Transform::IDENTITY);
+    remove_root_motion(&mut t, &Transform::IDENTITY, &RootFrame::IDENTITY);
     assert_eq!(t.translation, Vec3::ZERO);
 }
 
@@ -210,15 +214,15 @@ fn a_ninety_degree_turn_over_a_loop_turns_the_entity_ninety_degrees() {
         placed.yaw.to_degrees()
     );
     // Two loops: 180 degrees, and the second loop's travel runs along the turned heading.
-    let d = clip_displacement(&clip, 0, &Transform::IDENTITY, 2.0);
+    let d = clip_displacement(&clip, (0, &Transform::IDENTITY, &RootFrame::IDENTITY), 2.0);
     assert!((d.yaw - 180f32.to_radians()).abs() < 1e-5);
-    let whole = clip_displacement(&clip, 0, &Transform::IDENTITY, 1.0);
+    let whole = clip_displacement(&clip, (0, &Transform::IDENTITY, &RootFrame::IDENTITY), 1.0);
     let second = Quat::from_rotation_y(whole.yaw) * whole.offset;
     assert!((d.offset - (whole.offset + second)).length() < 1e-5);
     // The pose in place keeps no turn.
     let mut t = skinscope::anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.5);
     assert!((yaw_of(t.rotation) - 45f32.to_radians()).abs() < 1e-5);
-    remove_root_motion(&mut t, &Transform::IDENTITY);
+    remove_root_motion(&mut t, &Transform::IDENTITY, &RootFrame::IDENTITY);
     assert!(yaw_of(t.rotation).abs() < 1e-6);
     let blended = Displacement::blend([(whole, 0.5), (Displacement::default(), 0.5)]);
     assert!((blended.yaw - 45f32.to_radians()).abs() < 1e-6);

@@ -66,8 +66,8 @@ pub use pose::{
     vertex_skin_matrix,
 };
 pub use root_motion::{
-    Displacement, Placement, clip_displacement, default_root_joint, from_yaw, remove_root_motion,
-    root_transform, yaw_of,
+    Displacement, Placement, RootFrame, clip_displacement, default_root_joint, from_yaw,
+    remove_root_motion, root_transform, yaw_of,
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};

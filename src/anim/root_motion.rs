@@ -3,15 +3,81 @@
 //! character travels without moving twice.
 //!
 //! A clip's displacement at an unwrapped time `T` (k whole loops and `tau` into the next) is
-//! expressed in the frame of the root's heading at the clip's start:
+//! expressed along the scene's axes as the clip draws its first loop (a placement of yaw 0
+//! draws that loop where it was authored, whichever way the root faces at rest):
 //! `P(T) = sum_{i<k} R(i Y_loop) D_loop + R(k Y_loop) D(tau)`, `Y(T) = k Y_loop + Y(tau)`, where
 //! `D(tau)` and `Y(tau)` are the travel and turn since time 0 within one loop. So a loop wrap
 //! adds the clip's whole-loop travel, and time running backwards runs it back.
+//!
+//! "Horizontal" and "up" are the scene's (+Y), never the root's parent space: a Z-up armature
+//! (Blender's export, CesiumMan's `Z_UP` / `Armature` nodes) turns its root's local axes, so
+//! travel and turn are measured on the root's model-space transform, through its parent's rest
+//! model transform ([`RootFrame`]).
 
-use glam::{Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3};
 
 use super::sample::sample_track;
-use super::{Channel, Clip, Transform};
+use super::{Channel, Clip, Skeleton, Transform};
+
+/// The scene frame a root-motion joint moves in: its parent's model transform at rest
+/// (`model_from_parent`; the identity for a skeleton root).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootFrame {
+    model_from_parent: Affine3A,
+    parent_from_model: Affine3A,
+    /// The rotation of `model_from_parent` (its scale taken out).
+    rotation: Quat,
+}
+
+impl Default for RootFrame {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl RootFrame {
+    pub const IDENTITY: Self = Self {
+        model_from_parent: Affine3A::IDENTITY,
+        parent_from_model: Affine3A::IDENTITY,
+        rotation: Quat::IDENTITY,
+    };
+
+    /// The frame of a parent whose model transform is `model_from_parent`; the identity when it
+    /// cannot be inverted.
+    pub fn new(model_from_parent: Affine3A) -> Self {
+        let parent_from_model = model_from_parent.inverse();
+        if !parent_from_model.is_finite() || !model_from_parent.is_finite() {
+            return Self::IDENTITY;
+        }
+        let (_, rotation, _) = model_from_parent.to_scale_rotation_translation();
+        Self {
+            model_from_parent,
+            parent_from_model,
+            rotation: rotation.normalize(),
+        }
+    }
+
+    /// The frame `joint` moves in: its ancestors' rest transforms composed.
+    pub fn of(skeleton: &Skeleton, joint: usize) -> Self {
+        let rest = skeleton.rest();
+        let mut model_from_parent = Affine3A::IDENTITY;
+        let mut at = skeleton.parent(joint);
+        while let Some(p) = at {
+            let Some(t) = rest.get(p) else { break };
+            model_from_parent = t.to_affine() * model_from_parent;
+            at = skeleton.parent(p);
+        }
+        Self::new(model_from_parent)
+    }
+
+    /// A local transform's position and rotation in model (scene) space.
+    fn to_model(&self, local: &Transform) -> (Vec3, Quat) {
+        (
+            self.model_from_parent.transform_point3(local.translation),
+            self.rotation * local.rotation,
+        )
+    }
+}
 
 /// The rotation's turn about +Y (its twist about the vertical), radians.
 pub fn yaw_of(q: Quat) -> f32 {
@@ -23,8 +89,8 @@ pub fn from_yaw(yaw: f32) -> Quat {
     Quat::from_rotation_y(yaw)
 }
 
-/// The travel (horizontal, y = 0) and turn of a root since some reference, in the reference
-/// heading's frame.
+/// The travel (horizontal, y = 0) and turn of a root since some reference, along the scene's
+/// axes as the clip was authored (turned by the whole loops' turns past the first).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Displacement {
     pub offset: Vec3,
@@ -84,22 +150,25 @@ pub fn default_root_joint<'c>(
         .min_by_key(|&j| (depth(j), j))
 }
 
-/// The travel and turn of `now` since `start`, in `start`'s heading frame.
-fn since(start: &Transform, now: &Transform) -> Displacement {
-    let yaw0 = yaw_of(start.rotation);
-    let mut travel = now.translation - start.translation;
+/// The travel and turn of `now` since `start` (local transforms in `frame`), in the scene.
+/// The travel stays along the scene's axes: a root whose rest heading is not +Z (a Z-up
+/// armature's, say) travels where it was authored to.
+fn since(frame: &RootFrame, start: &Transform, now: &Transform) -> Displacement {
+    let (start_at, start_rotation) = frame.to_model(start);
+    let (now_at, now_rotation) = frame.to_model(now);
+    let mut travel = now_at - start_at;
     travel.y = 0.0;
     Displacement {
-        offset: from_yaw(-yaw0) * travel,
-        yaw: yaw_of(now.rotation) - yaw0,
+        offset: travel,
+        yaw: yaw_of(now_rotation) - yaw_of(start_rotation),
     }
 }
 
-/// The clip's root displacement at unwrapped clip time `time_secs` (looping), since time 0.
+/// The clip's root displacement at unwrapped clip time `time_secs` (looping), since time 0, in
+/// the scene: `frame` is the root's parent's ([`RootFrame::of`]).
 pub fn clip_displacement(
     clip: &Clip,
-    joint: usize,
-    rest: &Transform,
+    (joint, rest, frame): (usize, &Transform, &RootFrame),
     time_secs: f32,
 ) -> Displacement {
     let duration = clip.duration_secs();
@@ -109,11 +178,11 @@ pub fn clip_displacement(
     }
     let loops = (time_secs / duration).floor();
     let tau = (time_secs - loops * duration).clamp(0.0, duration);
-    let within = since(&start, &root_transform(clip, joint, rest, tau));
+    let within = since(frame, &start, &root_transform(clip, joint, rest, tau));
     if loops == 0.0 {
         return within;
     }
-    let whole = since(&start, &root_transform(clip, joint, rest, duration));
+    let whole = since(frame, &start, &root_transform(clip, joint, rest, duration));
     let k = loops as i64;
     let mut offset = Vec3::ZERO;
     if k > 0 {
@@ -141,7 +210,7 @@ pub struct Placement {
 
 impl Placement {
     /// The horizontal move and turn of a root displacement going from `from` to `to`, as seen
-    /// from this placement (the root's heading at `from` is the placement's heading):
+    /// from this placement (whose yaw is the turn the root had made at `from`, as authored):
     /// `(R(yaw - Y_from) (P_to - P_from), Y_to - Y_from)`.
     pub fn step(&self, from: Displacement, to: Displacement) -> (Vec3, f32) {
         let moved = from_yaw(self.yaw - from.yaw) * (to.offset - from.offset);
@@ -160,12 +229,16 @@ impl Placement {
     }
 }
 
-/// Removes the horizontal travel and the turn from a root-motion joint's local transform, as
-/// against `reference` (the rest pose: what Unreal's root lock keeps): its horizontal translation
-/// becomes the reference's and its yaw the reference's; height, pitch and roll stay.
-pub fn remove_root_motion(joint: &mut Transform, reference: &Transform) {
-    joint.translation.x = reference.translation.x;
-    joint.translation.z = reference.translation.z;
-    let turn = yaw_of(joint.rotation) - yaw_of(reference.rotation);
-    joint.rotation = (from_yaw(-turn) * joint.rotation).normalize();
+/// Removes the horizontal travel and the turn from a root-motion joint's local transform (in
+/// `frame`, its parent's), as against `reference` (the rest pose: what Unreal's root lock
+/// keeps): in the scene, its horizontal position becomes the reference's and its yaw about +Y
+/// the reference's; height, pitch and roll stay.
+pub fn remove_root_motion(joint: &mut Transform, reference: &Transform, frame: &RootFrame) {
+    let (at, rotation) = frame.to_model(joint);
+    let (rest_at, rest_rotation) = frame.to_model(reference);
+    let held = Vec3::new(rest_at.x, at.y, rest_at.z);
+    let turn = yaw_of(rotation) - yaw_of(rest_rotation);
+    let held_rotation = from_yaw(-turn) * rotation;
+    joint.translation = frame.parent_from_model.transform_point3(held);
+    joint.rotation = (frame.rotation.inverse() * held_rotation).normalize();
 }

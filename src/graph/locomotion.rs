@@ -9,7 +9,7 @@ use std::sync::Arc;
 use glam::Vec3;
 
 use super::players::ClipStep;
-use crate::anim::{Chain, Displacement, Placement, clip_displacement, from_yaw};
+use crate::anim::{Chain, Displacement, Placement, RootFrame, clip_displacement, from_yaw};
 use crate::character::Character;
 use crate::pose::{
     CharacterPose, FootIk, Leg, RootMotion, RootMotionMode, contact_windows, in_contact,
@@ -107,9 +107,10 @@ impl Locomotion {
             .get(self.joint)
             .copied()
             .unwrap_or_default();
+        let frame = RootFrame::of(&c.skeleton, self.joint);
         let at = |clip: usize, t: f32| {
             c.clips.get(clip).map_or(Displacement::default(), |k| {
-                clip_displacement(&k.clip, self.joint, &rest, t)
+                clip_displacement(&k.clip, (self.joint, &rest, &frame), t)
             })
         };
         let from = parts

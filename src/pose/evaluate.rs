@@ -630,7 +630,7 @@ fn remove_root(c: &Character, joint: usize, pose: &mut LocalPose) {
         pose.as_mut_slice().get_mut(joint),
         c.skeleton.rest().get(joint),
     ) {
-        anim::remove_root_motion(t, rest);
+        anim::remove_root_motion(t, rest, &anim::RootFrame::of(&c.skeleton, joint));
     }
 }
 

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::{CharacterPose, PaletteMode, PoseRequest, RootMotion, RootMotionMode};
-use crate::anim::{Chain, Placement, clip_displacement};
+use crate::anim::{Chain, Placement, RootFrame, clip_displacement};
 use crate::character::Character;
 
 /// Joint names that say "this is where a leg ends" (the built-in `foot_l`, Blender's `foot.L`,
@@ -107,7 +107,9 @@ fn ankle_track(
     // Applied root motion moves the placement as the root travels.
     let applied = root.filter(|r| r.mode == RootMotionMode::Applied);
     let displacement = |r: RootMotion, t: f32| {
-        clip_displacement(&c.clips[clip].clip, r.joint, &c.skeleton.rest()[r.joint], t)
+        let frame = RootFrame::of(&c.skeleton, r.joint);
+        let root = (r.joint, &c.skeleton.rest()[r.joint], &frame);
+        clip_displacement(&c.clips[clip].clip, root, t)
     };
     let mut before = applied.map(|r| displacement(r, 0.0));
     let (mut times, mut ankles) = (Vec::new(), vec![Vec::new(); legs.len()]);

@@ -1,0 +1,176 @@
+//! Files this project had not seen, tried as a new user would (issue 24): each case failed
+//! before its fix.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{RawGltf, shared, skinscope, temp_dir};
+use glam::{Mat4, Vec3};
+use serde_json::{Value, json};
+use skinscope::graph::MoveMode;
+use skinscope::viewer::Viewer;
+
+// Root motion on a rotated armature.
+
+/// CesiumMan's hips joint (node 3, under the rotated `Z_UP` and `Armature` nodes).
+const CESIUM_HIPS: &str = "Skeleton_torso_joint_1";
+/// How far the fixture's hips travel along world +Z over one loop of the walk.
+const TRAVEL: f32 = 1.5;
+
+/// `world_from_parent` of CesiumMan's hips at rest, from the file's own matrices.
+fn cesium_hips_parent(raw: &RawGltf) -> Mat4 {
+    let matrix = |node: usize| {
+        let m: Vec<f32> = raw.json["nodes"][node]["matrix"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        Mat4::from_cols_slice(&m)
+    };
+    matrix(0) * matrix(1)
+}
+
+/// CesiumMan with its walk's hip translation keys moved along world +Z by `TRAVEL` per loop
+/// (the walk's own keys kept): (file, the hips' rest position in the world, the loop's length).
+fn travelling_cesium() -> (PathBuf, Vec3, f32) {
+    let mut raw = RawGltf::read_glb(&shared("CesiumMan/CesiumMan.glb"));
+    let parent = cesium_hips_parent(&raw);
+    // World +Z in the hips' parent space (its local +X, through the two rotated nodes).
+    let along = parent.inverse().transform_vector3(Vec3::Z);
+    let channel = raw.json["animations"][0]["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["target"]["node"] == 3 && c["target"]["path"] == "translation")
+        .unwrap()
+        .clone();
+    let sampler = channel["sampler"].as_u64().unwrap() as usize;
+    let s = raw.json["animations"][0]["samplers"][sampler].clone();
+    let times: Vec<f32> = raw
+        .read(s["input"].as_u64().unwrap() as usize)
+        .iter()
+        .map(|t| t[0] as f32)
+        .collect();
+    let keys = raw.read(s["output"].as_u64().unwrap() as usize);
+    let duration = *times.last().unwrap();
+    let moved: Vec<f32> = keys
+        .iter()
+        .zip(&times)
+        .flat_map(|(k, &t)| {
+            let k = Vec3::new(k[0] as f32, k[1] as f32, k[2] as f32);
+            (k + along * TRAVEL * t / duration).to_array()
+        })
+        .collect();
+    let output = raw.add_f32(&moved, "VEC3");
+    raw.json["animations"][0]["samplers"][sampler]["output"] = json!(output);
+    let rest: Vec<f32> = raw.json["nodes"][3]["translation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let rest_world = parent.transform_point3(Vec3::from_slice(&rest));
+    let path = temp_dir("travelling-cesium").join("travelling_cesium.glb");
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    (path, rest_world, duration)
+}
+
+/// A node's world position in `palette --json`.
+fn node_at(json: &Value, name: &str) -> Vec3 {
+    let node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == name)
+        .unwrap_or_else(|| panic!("no node {name}"));
+    let m = node["world_from_joint"].as_array().unwrap();
+    Vec3::new(
+        m[12].as_f64().unwrap() as f32,
+        m[13].as_f64().unwrap() as f32,
+        m[14].as_f64().unwrap() as f32,
+    )
+}
+
+fn hips_at(file: &str, time: f32, mode: &str) -> Vec3 {
+    let time = format!("{time}");
+    let (code, out, err) = skinscope(&[
+        "palette",
+        "--json",
+        file,
+        "--time",
+        &time,
+        "--root-motion",
+        mode,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    node_at(&serde_json::from_str(&out).unwrap(), CESIUM_HIPS)
+}
+
+#[test]
+fn root_motion_on_a_rotated_armature_travels_and_stays_in_the_scene_s_frame() {
+    let (file, rest, duration) = travelling_cesium();
+    let file = file.to_str().unwrap();
+    // As authored, (almost) one loop moves the hips TRAVEL along world +Z (the walk itself ends
+    // where it starts); the loop's end is its start again.
+    let end_secs = duration * 0.999;
+    let start = hips_at(file, 0.0, "authored");
+    let end = hips_at(file, end_secs, "authored");
+    let authored = end - start;
+    assert!(
+        (authored - Vec3::Z * TRAVEL).length() < 0.05,
+        "authored travel {authored}"
+    );
+    // In place: the horizontal travel is gone (held at the rest position's x and z) and the
+    // walk's vertical bob stays (as authored).
+    for k in 1..8 {
+        let t = duration * k as f32 / 8.0;
+        let held = hips_at(file, t, "in-place");
+        let authored = hips_at(file, t, "authored");
+        assert!(
+            (held.x - rest.x).abs() < 1e-4 && (held.z - rest.z).abs() < 1e-4,
+            "t = {t}: held at {held}, rest {rest}"
+        );
+        assert!(
+            (held.y - authored.y).abs() < 1e-4,
+            "t = {t}: height {} vs {}",
+            held.y,
+            authored.y
+        );
+    }
+    // Applied: the character travels the loop's TRAVEL along world +Z, not +X.
+    let applied = hips_at(file, end_secs, "applied") - start;
+    assert!(applied.x.abs() < 0.05 * TRAVEL, "applied travel {applied}");
+    assert!(
+        (applied.z - TRAVEL).abs() < 0.05 * TRAVEL,
+        "applied travel {applied}"
+    );
+}
+
+#[test]
+fn driven_mode_holds_a_rotated_armature_s_root_in_place_and_moves_its_placement() {
+    let (file, rest, _) = travelling_cesium();
+    let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    viewer.open(&file).unwrap();
+    viewer.controls.move_mode = MoveMode::Driven;
+    viewer.controls.drive_speed = 0.5;
+    viewer.frame(Vec::new(), 0.0);
+    for _ in 0..120 {
+        viewer.frame(Vec::new(), 1.0 / 60.0);
+    }
+    let placed = viewer.locomotion.placement();
+    assert!(
+        (placed.position - Vec3::new(0.0, 0.0, 1.0)).length() < 1e-3,
+        "{placed:?}"
+    );
+    // The hips are where the placement puts their rest position: the clip's own travel along
+    // world +Z is removed, not its sideways sway.
+    let hips = viewer.character.skeleton.find(CESIUM_HIPS).unwrap();
+    let drawn = Vec3::from(viewer.pose.model.as_slice()[hips].translation);
+    let expected = rest + placed.position;
+    assert!(
+        (drawn.x - expected.x).abs() < 1e-3 && (drawn.z - expected.z).abs() < 1e-3,
+        "hips drawn at {drawn}, expected {expected}"
+    );
+}
