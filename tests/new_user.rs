@@ -174,3 +174,68 @@ fn driven_mode_holds_a_rotated_armature_s_root_in_place_and_moves_its_placement(
         "hips drawn at {drawn}, expected {expected}"
     );
 }
+
+// The lint on valid files, and on inverse binds made without the armature.
+
+fn check_json(file: &str) -> (i32, Value) {
+    let (code, out, err) = skinscope(&["check", "--json", file]);
+    let json: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{file}: {e}: {out} {err}"));
+    (code, json)
+}
+
+fn findings(json: &Value, severity: &str) -> Vec<String> {
+    json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == severity)
+        .map(|f| f["message"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_asset_generator_skin_file_passes_the_lint_with_what_differs_as_information() {
+    let mut files = common::gltf_files(&shared("AssetGenerator/Animation_Skin"));
+    files.extend(common::gltf_files(&shared(
+        "AssetGenerator/Animation_SkinType",
+    )));
+    assert_eq!(files.len(), 14);
+    for file in &files {
+        let (code, json) = check_json(file.to_str().unwrap());
+        assert_eq!(
+            (code, findings(&json, "error")),
+            (0, Vec::new()),
+            "{}",
+            file.display()
+        );
+    }
+    let info = |k: &str| {
+        let file = shared(&format!(
+            "AssetGenerator/Animation_Skin/Animation_Skin_{k}.gltf"
+        ));
+        findings(&check_json(file.to_str().unwrap()).1, "info")
+    };
+    // _07: every joint's rest rotation is -10 degrees where the bind chain bends 20 degrees at
+    // joint1 (and 10 at each joint below, along turned bones): 10 degrees at joint1.
+    let seven = info("07");
+    assert!(
+        seven
+            .iter()
+            .any(|m| m.starts_with("rest pose differs from bind pose at joint1 by 10 deg")),
+        "{seven:?}"
+    );
+    // _09: skinE's two tips are bound 30 degrees away from their rest rotation.
+    let nine = info("09");
+    for joint in ["joint2", "joint3"] {
+        let start = format!("rest pose differs from bind pose at {joint} by 30 deg");
+        assert!(nine.iter().any(|m| m.starts_with(&start)), "{nine:?}");
+    }
+    // _06: one mesh drawn by two skins; the outer prism is a shell around the joints.
+    let six = info("06");
+    assert!(
+        six.iter()
+            .any(|m| m.contains("outerPrismSkinB") && m.contains("a shell or a cage")),
+        "{six:?}"
+    );
+}

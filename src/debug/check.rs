@@ -489,9 +489,9 @@ enum BindClass {
 
 /// Each joint whose bind entry differs from the common one, visited parent-first. Its inverse
 /// bind is broken when it is not an invertible affine matrix of the common handedness, or when
-/// the bind pose it describes changes the joint's offset from its parent or its scale: a rest
-/// pose moves a skeleton by rotations (and places its roots), it does not stretch bones. That
-/// is an error, with the likely reasons. Otherwise the inverse binds agree with the skeleton and
+/// the bind pose it describes changes the length of the joint's bone (its distance from its
+/// parent) or its scale: a rest pose moves a skeleton by rotations, through any chain of joints
+/// (and places its roots), it does not stretch bones. That is an error, with the likely reasons. Otherwise the inverse binds agree with the skeleton and
 /// the rest pose differs from the bind pose, which glTF allows: information, once per joint
 /// whose own local transform differs (not for the joints below it). Below a broken joint the
 /// comparison continues from the parent's rest pose, so one broken matrix is one error.
@@ -520,8 +520,10 @@ fn bind_entries(
         let local_rest = parent_rest.inverse() * rest_model(p);
         let (bind_scale, _, bind_offset) = local_bind.to_scale_rotation_translation();
         let (rest_scale, _, rest_offset) = local_rest.to_scale_rotation_translation();
-        let same_bone =
-            parent.is_none() || (bind_offset - rest_offset).length() < TOLERANCE * ctx.size;
+        // Lengths, not offsets: a bind pose may turn a bone within its parent's frame too (the
+        // AssetGenerator's Animation_Skin_07 and _09 bind chains their rest pose bends).
+        let same_bone = parent.is_none()
+            || (bind_offset.length() - rest_offset.length()).abs() < TOLERANCE * ctx.size;
         let same_scale = (bind_scale - rest_scale).abs().max_element() < TOLERANCE;
         class[p] = if invertible_affine(ibms[p], common) && same_bone && same_scale {
             BindClass::RestDiffers
@@ -656,6 +658,11 @@ struct Influences {
     vertices: usize,
     /// Vertices farther than half the mesh's size from every joint that weights them.
     far: usize,
+    /// The sum over skinned vertices of the vertex's offset from its joints' weighted mean
+    /// position: near zero for a mesh that surrounds its skeleton, one displacement for a mesh
+    /// moved, turned or scaled off it.
+    offset_sum: Vec3,
+    skinned: usize,
     implausible: usize,
     /// (vertex, dominant joint, nearest unweighted joint, their distances)
     first_implausible: Option<(usize, usize, usize, f32, f32)>,
@@ -717,6 +724,17 @@ fn vertex_influences(
     let Some(&(dominant, _)) = influences.iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
         return;
     };
+    let (mut centre, mut total) = (Vec3::ZERO, 0.0);
+    for &(joint, weight) in &influences {
+        if let Some(p) = joint_at.get(joint) {
+            centre += *p * weight;
+            total += weight;
+        }
+    }
+    if total > 0.0 {
+        out.offset_sum += bound - centre / total;
+        out.skinned += 1;
+    }
     let distance = |joint: usize| joint_at.get(joint).map_or(f32::MAX, |p| p.distance(bound));
     let nearest_weighted = influences
         .iter()
@@ -752,7 +770,21 @@ fn influence_findings(
 ) {
     let vertex_count = stats.vertices.max(1);
     let far = stats.far;
-    if placed && far * 20 > vertex_count {
+    // Far vertices alone may be a shell or a cage around the joints (the AssetGenerator's outer
+    // prism in Animation_Skin_06): the mesh is off its skeleton when they are also displaced
+    // one way, by more than a quarter of its size on average.
+    let displaced = stats.offset_sum.length() > 0.25 * ctx.size * stats.skinned.max(1) as f32;
+    if placed && far * 20 > vertex_count && !displaced {
+        findings.push(Finding::info(
+            FindingKind::MeshOffSkeleton,
+            format!(
+                "skin {:?}: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them, though the mesh surrounds its joints (a shell or a cage)",
+                ctx.skin.name,
+                0.5 * ctx.size,
+            ),
+        ));
+    }
+    if placed && far * 20 > vertex_count && displaced {
         findings.push(Finding::error(
             FindingKind::MeshOffSkeleton,
             None,
