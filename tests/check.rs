@@ -516,7 +516,7 @@ fn a_mesh_off_its_skeleton_names_the_armature_that_would_fit_it() {
         .unwrap_or_else(|| panic!("{:?}", errors(&report)));
     assert!(
         off.2.contains(
-            "they fit when node 0 \"root\"'s transform is applied to the vertices (the inverse binds include it, the vertex data does not)"
+            "the vertex data was written without node 0 \"root\"'s transform (the armature), which the inverse bind matrices include: the vertices fit their joints when it is applied to them"
         ),
         "{}",
         off.2

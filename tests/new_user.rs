@@ -239,3 +239,76 @@ fn every_asset_generator_skin_file_passes_the_lint_with_what_differs_as_informat
         "{six:?}"
     );
 }
+
+/// Fox with its `root` node (node 0, above every joint) given the transform `armature`, its
+/// vertex data moved by it (bound in the scene, as it should be), and inverse binds computed
+/// without it, as an exporter that forgot the armature writes them.
+fn fox_with_armature_forgotten(armature: Mat4) -> PathBuf {
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    assert_eq!(raw.json["nodes"][0]["name"], "root");
+    let original = skinscope::import::load(&shared("Fox/Fox.glb")).unwrap();
+    let mut pose = skinscope::pose::CharacterPose::new(&original);
+    pose.evaluate(
+        &original,
+        &skinscope::pose::PoseRequest::rest(skinscope::pose::PaletteMode::Bind),
+    )
+    .unwrap();
+    raw.json["nodes"][0]["matrix"] = json!(armature.to_cols_array());
+    // Without the armature, world_from_joint is the original file's.
+    let skin = &original.skins[0];
+    let ibms: Vec<Mat4> = (0..skin.skin.len())
+        .map(|k| {
+            let joint = skin.skin.joint(skin.palette_of_ordinal[k]).unwrap();
+            Mat4::from(pose.model.as_slice()[joint]).inverse()
+        })
+        .collect();
+    let flat: Vec<f32> = ibms.iter().flat_map(|m| m.to_cols_array()).collect();
+    let ibm = raw.add_f32(&flat, "MAT4");
+    raw.json["skins"][0]["inverseBindMatrices"] = json!(ibm);
+    let position = raw.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize;
+    let moved: Vec<f32> = raw
+        .read(position)
+        .iter()
+        .flat_map(|p| {
+            armature
+                .transform_point3(Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32))
+                .to_array()
+        })
+        .collect();
+    let moved = raw.add_f32(&moved, "VEC3");
+    raw.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(moved);
+    let path = temp_dir("armature-forgotten").join(format!("fox_{}.glb", armature.w_axis.x));
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    path
+}
+
+#[test]
+fn inverse_binds_made_without_the_armature_name_the_inverse_binds_and_the_node() {
+    for armature in [
+        // Scaled and turned (a Z-up tool's armature), and moved far off.
+        Mat4::from_scale_rotation_translation(
+            Vec3::splat(0.5),
+            glam::Quat::from_rotation_x(-1.2),
+            Vec3::new(3.0, 1.0, 0.0),
+        ),
+        Mat4::from_translation(Vec3::new(400.0, 0.0, 0.0)),
+        Mat4::from_scale(Vec3::splat(0.01)),
+    ] {
+        let file = fox_with_armature_forgotten(armature);
+        let (code, json) = check_json(file.to_str().unwrap());
+        let errors = findings(&json, "error");
+        assert_eq!(code, 1, "{errors:?}");
+        assert!(
+            errors.iter().any(|m| m.contains(
+                "the inverse bind matrices were computed without node 0 \"root\"'s transform"
+            )),
+            "{armature}: {errors:?}"
+        );
+        assert!(
+            !errors.iter().any(|m| m.contains("weighted to a far joint")),
+            "the weights are not to blame: {errors:?}"
+        );
+    }
+}

@@ -774,6 +774,7 @@ fn influence_findings(
     // prism in Animation_Skin_06): the mesh is off its skeleton when they are also displaced
     // one way, by more than a quarter of its size on average.
     let displaced = stats.offset_sum.length() > 0.25 * ctx.size * stats.skinned.max(1) as f32;
+    let off = placed && far * 20 > vertex_count && displaced;
     if placed && far * 20 > vertex_count && !displaced {
         findings.push(Finding::info(
             FindingKind::MeshOffSkeleton,
@@ -784,22 +785,37 @@ fn influence_findings(
             ),
         ));
     }
-    if placed && far * 20 > vertex_count && displaced {
+    // A mesh off its skeleton, or weights that look wrong, may both be one armature's transform
+    // missing from the inverse binds or from the vertex data: then that is the one error.
+    let armature = (off || (placed && stats.implausible > 0))
+        .then(|| armature_that_fits(ctx, common, joint_at, stats))
+        .flatten();
+    if let Some(armature) = &armature {
         findings.push(Finding::error(
             FindingKind::MeshOffSkeleton,
             None,
             format!(
-                "skin {:?}: the mesh does not sit on its skeleton: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them; the inverse binds agree with each other but not with the vertex data{}",
+                "skin {:?}: the mesh does not sit on its skeleton: {armature}",
+                ctx.skin.name
+            ),
+        ));
+    } else if off {
+        findings.push(Finding::error(
+            FindingKind::MeshOffSkeleton,
+            None,
+            format!(
+                "skin {:?}: the mesh does not sit on its skeleton: {far} of {vertex_count} vertices are farther than {:.3} (half the mesh's size) from every joint that weights them; the inverse binds agree with each other but not with the vertex data",
                 ctx.skin.name,
                 0.5 * ctx.size,
-                ancestors_that_fit(ctx, common, joint_at, far)
             ),
         ));
     }
     if !placed {
         return;
     }
-    if let Some((v, dominant, near, dd, dn)) = stats.first_implausible {
+    if let Some((v, dominant, near, dd, dn)) =
+        stats.first_implausible.filter(|_| armature.is_none())
+    {
         findings.push(Finding::error(
             FindingKind::ImplausibleWeights,
             Some(ctx.name_of(dominant)),
@@ -834,40 +850,48 @@ fn influence_findings(
     }
 }
 
-/// When the vertices sit on their joints once a non-joint ancestor's transform (an armature) is
-/// applied to them or undone, which one: the inverse binds include it and the vertex data omits
-/// it, or the other way round. Empty when none fits.
-fn ancestors_that_fit(
+/// When the vertices sit on their joints, with plausible weights, once a non-joint ancestor's
+/// transform (an armature) is undone on them or applied to them: which node, and which of the
+/// two (inverse binds or vertex data) lacks it. `None` when no ancestor fits better than the
+/// file as it is.
+fn armature_that_fits(
     ctx: &SkinContext<'_>,
     common: Mat4,
     joint_at: &[Vec3],
-    far: usize,
-) -> String {
+    stats: &Influences,
+) -> Option<String> {
+    let count = ctx_vertex_count(ctx);
+    let wrong = |s: &Influences| s.far + s.implausible;
     let mut best: Option<(usize, String)> = None;
     for &a in &ctx.skin.non_joint_ancestors {
         let mesh_from_a = ctx.mesh_from_world * Mat4::from(ctx.model[a]);
+        if mesh_from_a.abs_diff_eq(Mat4::IDENTITY, 1e-6) {
+            continue;
+        }
         let name = &ctx.c.skeleton.names()[a];
         let node = ctx.c.node_of_skeleton_joint[a];
         for (fix, how) in [
             (
-                mesh_from_a,
-                "applied to the vertices (the inverse binds include it, the vertex data does not)",
+                mesh_from_a.inverse(),
+                format!(
+                    "the inverse bind matrices were computed without node {node} {name:?}'s transform (the armature), which the vertex data includes: the vertices fit their joints when it is undone on them"
+                ),
             ),
             (
-                mesh_from_a.inverse(),
-                "undone on the vertices (the vertex data includes it, the inverse binds do not)",
+                mesh_from_a,
+                format!(
+                    "the vertex data was written without node {node} {name:?}'s transform (the armature), which the inverse bind matrices include: the vertices fit their joints when it is applied to them"
+                ),
             ),
         ] {
-            let n = far_vertices(ctx, fix * common, joint_at);
-            if n * 20 <= ctx_vertex_count(ctx) && best.as_ref().is_none_or(|b| n < b.0) {
-                best = Some((
-                    n,
-                    format!("; they fit when node {node} {name:?}'s transform is {how}"),
-                ));
+            let fixed = influences(ctx, fix * common, joint_at);
+            let n = wrong(&fixed);
+            if n * 20 <= count && n < wrong(stats) && best.as_ref().is_none_or(|b| n < b.0) {
+                best = Some((n, how));
             }
         }
     }
-    best.filter(|b| b.0 < far).map_or(String::new(), |b| b.1)
+    best.map(|b| b.1)
 }
 
 fn ctx_vertex_count(ctx: &SkinContext<'_>) -> usize {
@@ -877,29 +901,6 @@ fn ctx_vertex_count(ctx: &SkinContext<'_>) -> usize {
         .map(|p| p.positions.len())
         .sum::<usize>()
         .max(1)
-}
-
-/// Vertices farther than half the mesh's size from every joint that weights them, with the
-/// vertices placed by `mesh_from_vertex` and the joints at `joint_at`.
-fn far_vertices(ctx: &SkinContext<'_>, mesh_from_vertex: Mat4, joint_at: &[Vec3]) -> usize {
-    let mut far = 0;
-    for primitive in &ctx.c.meshes[ctx.instance.mesh].primitives {
-        let Some(sk) = &primitive.skinning else {
-            continue;
-        };
-        for (v, (j, w)) in sk.joints.iter().zip(&sk.weights).enumerate() {
-            let at = mesh_from_vertex.transform_point3(primitive.positions[v]);
-            let nearest = (0..4)
-                .filter(|&k| w[k] > 0.0)
-                .filter_map(|k| joint_at.get(j[k] as usize))
-                .map(|p| p.distance(at))
-                .fold(f32::MAX, f32::min);
-            if nearest > 0.5 * ctx.size {
-                far += 1;
-            }
-        }
-    }
-    far
 }
 
 /// Joints no vertex uses and that are no ancestor of a used joint.
