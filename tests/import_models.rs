@@ -154,6 +154,62 @@ const MODELS: &[ModelFacts] = &[
         9,
         &[("animation 0", 2.0)],
     ),
+    (
+        "AssetGenerator/Animation_Skin/Animation_Skin_06.gltf",
+        4,
+        &[2, 2],
+        12,
+        &[("animation 0", 2.0)],
+    ),
+    (
+        "AssetGenerator/Animation_Skin/Animation_Skin_07.gltf",
+        6,
+        &[5],
+        10,
+        &[],
+    ),
+    (
+        "AssetGenerator/Animation_Skin/Animation_Skin_08.gltf",
+        6,
+        &[4],
+        15,
+        &[("animation 0", 2.0)],
+    ),
+    (
+        "AssetGenerator/Animation_Skin/Animation_Skin_09.gltf",
+        5,
+        &[4],
+        13,
+        &[],
+    ),
+    (
+        "AssetGenerator/Animation_SkinType/Animation_SkinType_00.gltf",
+        3,
+        &[2],
+        6,
+        &[],
+    ),
+    (
+        "AssetGenerator/Animation_SkinType/Animation_SkinType_01.gltf",
+        3,
+        &[2],
+        6,
+        &[],
+    ),
+    (
+        "AssetGenerator/Animation_SkinType/Animation_SkinType_02.gltf",
+        3,
+        &[2],
+        6,
+        &[],
+    ),
+    (
+        "AssetGenerator/Animation_SkinType/Animation_SkinType_03.gltf",
+        3,
+        &[2],
+        6,
+        &[],
+    ),
 ];
 
 #[test]

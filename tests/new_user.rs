@@ -312,3 +312,54 @@ fn inverse_binds_made_without_the_armature_name_the_inverse_binds_and_the_node()
         );
     }
 }
+
+// Inverse binds of small scale (gltfpack's) are not singular.
+
+#[test]
+fn gltfpack_s_scaled_inverse_binds_are_invertible_and_every_command_agrees() {
+    let compressed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf-compressed");
+    for name in ["CesiumMan_q.glb", "Fox_q.glb", "Fox_qc.glb"] {
+        let file = compressed.join(name);
+        let file = file.to_str().unwrap();
+        let (code, out, err) = skinscope(&["inspect", "--json", file]);
+        assert_eq!(code, 0, "{err}");
+        let inspect: Value = serde_json::from_str(&out).unwrap();
+        let warnings: Vec<String> = inspect["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert!(
+            !warnings.iter().any(|w| w.contains("not invertible")),
+            "{name}: {warnings:?}"
+        );
+        let (_, check) = check_json(file);
+        assert_eq!(findings(&check, "warning").len(), warnings.len(), "{name}");
+    }
+    // A matrix that really is singular (one axis flattened) still warns, in inspect and check.
+    let mut raw = RawGltf::read_glb(&shared("CesiumMan/CesiumMan.glb"));
+    let ibm = raw.json["skins"][0]["inverseBindMatrices"]
+        .as_u64()
+        .unwrap() as usize;
+    let mut matrices: Vec<f32> = raw.read(ibm).concat().iter().map(|&v| v as f32).collect();
+    for k in 4..8 {
+        matrices[k] *= 1e-9;
+    }
+    let ibm = raw.add_f32(&matrices, "MAT4");
+    raw.json["skins"][0]["inverseBindMatrices"] = json!(ibm);
+    let file = temp_dir("singular-ibm").join("singular.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let (_, out, _) = skinscope(&["inspect", file.to_str().unwrap()]);
+    assert!(
+        out.contains("matrix 0 (joint node 3 \"Skeleton_torso_joint_1\") is not invertible"),
+        "{out}"
+    );
+    let (_, check) = check_json(file.to_str().unwrap());
+    let warned = findings(&check, "warning");
+    assert!(
+        warned.iter().any(|w| w.contains("is not invertible")),
+        "{warned:?}"
+    );
+}

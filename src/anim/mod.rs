@@ -71,4 +71,4 @@ pub use root_motion::{
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};
-pub use transform::Transform;
+pub use transform::{Transform, is_singular};

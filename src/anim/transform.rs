@@ -59,9 +59,26 @@ impl Default for Transform {
     }
 }
 
+/// Whether an affine matrix's linear part is singular relative to its own scale: its
+/// determinant against the cube of its longest axis (1 for a uniform scale, near 0 for
+/// dependent axes or one axis flattened by a million to one). An absolute determinant would
+/// call a well-conditioned matrix of small scale singular: gltfpack folds its dequantisation
+/// scale into inverse binds, whose determinants are then near 1e-12.
+pub fn is_singular(m: &Mat4) -> bool {
+    let axes = [
+        m.x_axis.truncate(),
+        m.y_axis.truncate(),
+        m.z_axis.truncate(),
+    ];
+    let longest = axes.iter().map(|a| a.length()).fold(0.0, f32::max);
+    let det = glam::Mat3::from_cols(axes[0], axes[1], axes[2]).determinant();
+    !(longest > 0.0 && longest.is_finite() && det.abs() > 1e-6 * longest.powi(3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec4;
 
     #[test]
     fn matrix_is_translate_rotate_scale_in_that_order() {
@@ -75,5 +92,23 @@ mod tests {
         assert!(p.abs_diff_eq(Vec3::new(1.0, 4.0, 3.0), 1e-6), "{p}");
         let q = t.to_affine().transform_point3(Vec3::X);
         assert!(q.abs_diff_eq(p, 1e-6));
+    }
+
+    #[test]
+    fn singularity_is_judged_against_the_matrix_s_own_scale() {
+        // A turned matrix of scale 1e-4 (determinant 1e-12) is well conditioned.
+        let small = Mat4::from_scale_rotation_translation(
+            Vec3::splat(1e-4),
+            Quat::from_rotation_y(0.7),
+            Vec3::new(3.0, 0.0, 1.0),
+        );
+        assert!(small.determinant().abs() < 1e-11);
+        assert!(!is_singular(&small));
+        // Two dependent axes, a flattened axis and zeros are singular, whatever the scale.
+        let flat = Mat4::from_cols(Vec4::X * 1e3, Vec4::X * 2e3, Vec4::Z * 1e3, Vec4::W);
+        assert!(is_singular(&flat));
+        assert!(is_singular(&Mat4::from_scale(Vec3::new(1.0, 1e-9, 1.0))));
+        assert!(is_singular(&Mat4::ZERO));
+        assert!(!is_singular(&Mat4::from_scale(Vec3::new(-1.0, 2.0, 0.5))));
     }
 }

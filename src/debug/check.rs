@@ -56,6 +56,8 @@ pub enum FindingKind {
     PoseFailed,
     /// The requested frame's palette holds non-finite numbers.
     NonFinitePalette,
+    /// A problem the importer worked around (`inspect` and `render` list the same ones).
+    ImportWarning,
     /// `--skin-on gpu`: the GPU's skinned vertices of the requested frame differ from the CPU
     /// reference, or are not finite.
     GpuSkinningDiffers,
@@ -292,7 +294,11 @@ const JOINT_LIMITS: [usize; 3] = [72, 128, 256];
 /// Lints a character's skinning: the bind pose (always), and the frame `request` poses (it must
 /// pose, with finite palettes). A failure to pose is reported as an error finding.
 pub fn check(c: &Character, request: &PoseRequest) -> CheckReport {
-    let mut findings = Vec::new();
+    let mut findings: Vec<Finding> = c
+        .warnings
+        .iter()
+        .map(|w| Finding::warning(FindingKind::ImportWarning, w.to_string()))
+        .collect();
     let mut skins = Vec::new();
     let mut pose = CharacterPose::new(c);
     match pose.evaluate(c, &PoseRequest::rest(PaletteMode::Bind)) {
@@ -541,10 +547,9 @@ fn bind_entries(
 
 /// An invertible affine matrix whose handedness is the common entry's.
 fn invertible_affine(ibm: Mat4, common: Mat4) -> bool {
-    let det = ibm.determinant();
     ibm.row(3).abs_diff_eq(glam::Vec4::W, 1e-5)
-        && det.abs() > f32::EPSILON
-        && (det > 0.0) == (common.determinant() > 0.0)
+        && !crate::anim::is_singular(&ibm)
+        && (ibm.determinant() > 0.0) == (common.determinant() > 0.0)
 }
 
 fn rest_differs(ctx: &SkinContext<'_>, p: usize, local_bind: Mat4, local_rest: Mat4) -> Finding {

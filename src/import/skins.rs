@@ -187,7 +187,7 @@ fn read_inverse_binds(
                     m.row(3)
                 ),
             );
-        } else if m.determinant().abs() <= f32::EPSILON {
+        } else if crate::anim::is_singular(&m) {
             problems.warn(
                 ibm_at,
                 format!("{joint} is not invertible; drawn as the file says"),
