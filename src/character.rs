@@ -46,7 +46,8 @@ pub struct Character {
     /// The file's scenes by name (`scene N` when unnamed), and the one displayed.
     pub scenes: Vec<String>,
     pub scene: usize,
-    /// The displayed scene's camera nodes, in scene order.
+    /// The displayed scene's camera nodes, by glTF camera index (`/cameras/N`), then in scene
+    /// order for a camera that several nodes use.
     pub cameras: Vec<CameraData>,
 }
 
@@ -55,6 +56,8 @@ pub struct Character {
 pub struct CameraData {
     /// The camera's name (`/cameras/N`), else its node's, else `camera N`.
     pub name: String,
+    /// glTF camera index (`/cameras/N`): `Character::cameras` runs in this order.
+    pub index: usize,
     /// glTF node index; its skeleton joint's `world_from_joint` places the camera (animated).
     pub node: usize,
     pub skeleton_joint: usize,

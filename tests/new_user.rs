@@ -363,3 +363,130 @@ fn gltfpack_s_scaled_inverse_binds_are_invertible_and_every_command_agrees() {
         "{warned:?}"
     );
 }
+
+// The rest pose's morph weights.
+
+#[test]
+fn the_rest_pose_draws_the_file_s_default_morph_weights_not_the_clip_s() {
+    let file = shared("SimpleMorph/SimpleMorph.gltf");
+    let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let defaults: Vec<f64> = doc["meshes"][0]["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_f64().unwrap())
+        .collect();
+    assert_eq!(defaults, [0.5, 0.5]);
+    let weights = |palette: &str| {
+        let (code, out, err) = skinscope(&[
+            "palette",
+            "--json",
+            file.to_str().unwrap(),
+            "--palette",
+            palette,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: Value = serde_json::from_str(&out).unwrap();
+        json["mesh_nodes"][0]["morph_weights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_f64().unwrap())
+            .collect::<Vec<f64>>()
+    };
+    assert_eq!(weights("bind"), defaults);
+    assert_eq!(weights("identity"), defaults);
+    // Animated at 0 s: the clip's first key (both targets at 0).
+    assert_eq!(weights("animated"), [0.0, 0.0]);
+}
+
+// Cameras by their index.
+
+/// A triangle at the origin seen by 14 unnamed cameras on the +Z axis (camera N at z = 2 + N),
+/// the nodes listed in the opposite order (node k holds camera 13 - k).
+fn fourteen_cameras() -> PathBuf {
+    let mut raw = RawGltf::new();
+    let positions = raw.add_f32(&[-0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.0, 0.5, 0.0], "VEC3");
+    let mesh = raw.add_mesh(json!({"primitives": [{"attributes": {"POSITION": positions}}]}));
+    for _ in 0..14 {
+        raw.push(
+            "cameras",
+            json!({"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}),
+        );
+    }
+    for k in 0..14usize {
+        let camera = 13 - k;
+        let node =
+            raw.add_node(json!({"camera": camera, "translation": [0.0, 0.0, 2.0 + camera as f32]}));
+        raw.add_root(node);
+    }
+    let node = raw.add_node(json!({"mesh": mesh}));
+    raw.add_root(node);
+    let path = temp_dir("cameras").join("cameras.glb");
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    path
+}
+
+#[test]
+fn camera_n_is_slash_cameras_slash_n_everywhere() {
+    let file = fourteen_cameras();
+    let file = file.to_str().unwrap();
+    let (code, out, err) = skinscope(&["inspect", "--json", file]);
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&out).unwrap();
+    let cameras: Vec<(u64, String, u64)> = json["cameras"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["index"].as_u64().unwrap(),
+                c["name"].as_str().unwrap().to_string(),
+                c["node"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(u64, String, u64)> = (0..14)
+        .map(|k| (k, format!("camera {k}"), 13 - k))
+        .collect();
+    assert_eq!(cameras, expected);
+    let (_, text, _) = skinscope(&["inspect", file]);
+    assert!(
+        text.contains("\ncameras\n  0 \"camera 0\": perspective, on node 13\n"),
+        "{text}"
+    );
+    // The error lists them from 0 up, each with its index.
+    let dir = temp_dir("cameras-render");
+    let png = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let render = |camera: &str, out: &str| {
+        skinscope(&[
+            "render", file, "--size", "48x48", "--camera", camera, "--out", out,
+        ])
+    };
+    let (code, _, err) = render("nope", &png("nope.png"));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("its cameras are 0: \"camera 0\", 1: \"camera 1\", 2: \"camera 2\""),
+        "{err}"
+    );
+    // Camera 0 (nearest, at z = 2) draws the triangle larger than camera 13 (at z = 15).
+    let covered = |path: &str| {
+        let img = image::open(path).unwrap().to_rgba8();
+        let background = *img.get_pixel(0, 0);
+        img.pixels().filter(|p| **p != background).count()
+    };
+    for (camera, out) in [("0", "0.png"), ("camera 0", "named0.png"), ("13", "13.png")] {
+        let (code, _, err) = render(camera, &png(out));
+        assert_eq!(code, 0, "{err}");
+    }
+    let (near, named, far) = (
+        covered(&png("0.png")),
+        covered(&png("named0.png")),
+        covered(&png("13.png")),
+    );
+    assert_eq!(near, named);
+    assert!(
+        near > 4 * far,
+        "camera 0 covers {near} pixels, camera 13 {far}"
+    );
+}

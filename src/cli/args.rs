@@ -728,19 +728,23 @@ fn find_scene(character: &Character, key: &str) -> Result<usize, String> {
     }
 }
 
-/// A camera of the displayed scene by name, or by index when none has that name.
+/// A camera of the displayed scene by name, or by glTF camera index (`/cameras/N`) when none
+/// has that name: its position in `Character::cameras`.
 pub fn find_camera(character: &Character, key: &str) -> Result<usize, String> {
     if let Some(i) = character.cameras.iter().position(|c| c.name == key) {
         return Ok(i);
     }
-    match key.parse::<usize>() {
-        Ok(i) if i < character.cameras.len() => Ok(i),
-        _ => {
+    let by_index = key
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| character.cameras.iter().position(|c| c.index == n));
+    match by_index {
+        Some(i) => Ok(i),
+        None => {
             let names: Vec<String> = character
                 .cameras
                 .iter()
-                .enumerate()
-                .map(|(i, c)| format!("{i}: {:?}", c.name))
+                .map(|c| format!("{}: {:?}", c.index, c.name))
                 .collect();
             Err(format!(
                 "no camera {key:?} in {}'s scene; its cameras are {}",

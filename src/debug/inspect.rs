@@ -15,6 +15,12 @@ pub struct Report {
     pub skins: Vec<SkinReport>,
     pub clips: Vec<ClipReport>,
     pub meshes: Vec<MeshReport>,
+    /// The displayed scene's cameras, by camera index (`/cameras/N`).
+    pub cameras: Vec<CameraReport>,
+    /// The file's scenes by name (`scene N` when unnamed), by index.
+    pub scenes: Vec<String>,
+    /// The displayed scene's index.
+    pub scene: usize,
     pub influences: InfluenceReport,
     pub warnings: Vec<ProblemReport>,
     /// glTF rules the file relies on (not problems).
@@ -100,6 +106,16 @@ pub struct MeshReport {
     pub textured: bool,
 }
 
+#[derive(Serialize)]
+pub struct CameraReport {
+    /// `/cameras/N`: what `render --camera N` looks through.
+    pub index: usize,
+    pub name: String,
+    /// The node that places it.
+    pub node: usize,
+    pub projection: &'static str,
+}
+
 #[derive(Serialize, Default)]
 pub struct InfluenceReport {
     pub skinned_vertices: usize,
@@ -143,6 +159,9 @@ impl Report {
             skins: skin_reports(c),
             clips: clip_reports(c),
             meshes: mesh_reports(c),
+            cameras: camera_reports(c),
+            scenes: c.scenes.clone(),
+            scene: c.scene,
             influences: influence_report(c),
             warnings: problems(&c.warnings),
             notes: problems(&c.notes),
@@ -159,6 +178,9 @@ impl Report {
             skins: Vec::new(),
             clips: Vec::new(),
             meshes: Vec::new(),
+            cameras: Vec::new(),
+            scenes: Vec::new(),
+            scene: 0,
             influences: InfluenceReport::default(),
             warnings: problems(&e.warnings),
             notes: Vec::new(),
@@ -190,6 +212,7 @@ impl Report {
         self.skins_text(&mut s);
         self.clips_text(&mut s);
         self.meshes_text(&mut s);
+        self.cameras_text(&mut s);
         let i = &self.influences;
         if i.skinned_vertices > 0 {
             let _ = writeln!(
@@ -326,6 +349,45 @@ impl Report {
     }
 }
 
+impl Report {
+    /// The scenes (when there are several) and the displayed scene's cameras.
+    fn cameras_text(&self, s: &mut String) {
+        use std::fmt::Write;
+        if self.scenes.len() > 1 {
+            let _ = writeln!(s, "\nscenes");
+            for (k, name) in self.scenes.iter().enumerate() {
+                let shown = if k == self.scene { " (shown)" } else { "" };
+                let _ = writeln!(s, "  {k} {name:?}{shown}");
+            }
+        }
+        if !self.cameras.is_empty() {
+            let _ = writeln!(s, "\ncameras");
+            for c in &self.cameras {
+                let _ = writeln!(
+                    s,
+                    "  {} {:?}: {}, on node {}",
+                    c.index, c.name, c.projection, c.node
+                );
+            }
+        }
+    }
+}
+
+fn camera_reports(c: &Character) -> Vec<CameraReport> {
+    c.cameras
+        .iter()
+        .map(|k| CameraReport {
+            index: k.index,
+            name: k.name.clone(),
+            node: k.node,
+            projection: match k.projection {
+                crate::character::Projection::Perspective { .. } => "perspective",
+                crate::character::Projection::Orthographic { .. } => "orthographic",
+            },
+        })
+        .collect()
+}
+
 fn skin_reports(c: &Character) -> Vec<SkinReport> {
     let skeleton = &c.skeleton;
     let name_of = |joint: usize| skeleton.names()[joint].clone();
@@ -441,9 +503,12 @@ fn target_reports(m: &crate::character::MeshData) -> Vec<TargetReport> {
         .collect()
 }
 
+/// Each mesh (per skin that draws it), by glTF mesh index (`/meshes/N`).
 fn mesh_reports(c: &Character) -> Vec<MeshReport> {
-    c.meshes
-        .iter()
+    let mut meshes: Vec<&crate::character::MeshData> = c.meshes.iter().collect();
+    meshes.sort_by_key(|m| m.index);
+    meshes
+        .into_iter()
         .map(|m| MeshReport {
             name: m.name.clone(),
             index: m.index,

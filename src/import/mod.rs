@@ -235,14 +235,14 @@ fn import(
     })
 }
 
-/// The displayed scene's camera nodes, in scene order.
+/// The displayed scene's camera nodes, by camera index (then in scene order).
 fn cameras(
     document: &gltf::Document,
     hierarchy: &hierarchy::Hierarchy,
     problems: &mut Problems,
 ) -> Vec<CameraData> {
     let nodes: Vec<gltf::Node<'_>> = document.nodes().collect();
-    hierarchy
+    let mut cameras: Vec<CameraData> = hierarchy
         .scene_nodes
         .iter()
         .filter_map(|&n| {
@@ -287,12 +287,15 @@ fn cameras(
                 .map_or_else(|| format!("camera {}", camera.index()), str::to_owned);
             Some(CameraData {
                 name,
+                index: camera.index(),
                 node: n,
                 skeleton_joint: hierarchy.joint_of_node[n],
                 projection,
             })
         })
-        .collect()
+        .collect();
+    cameras.sort_by_key(|c| c.index);
+    cameras
 }
 
 fn describe_validation_error(e: gltf::json::validation::Error) -> String {

@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 
-use super::request::{PoseRequest, TransitionKind, clip_time};
+use super::request::{PaletteMode, PoseRequest, TransitionKind, clip_time};
 use crate::anim::{TargetDeltas, morph_vertex, sample_weights};
 use crate::character::{Character, Primitive};
 
@@ -58,12 +58,14 @@ impl MorphWeights {
     }
 
     /// The request's weights: its main clip (in-step blend mixed in), its transition's outgoing
-    /// clip mixed out, then its overrides. Allocates nothing.
+    /// clip mixed out, then its overrides. Under the bind and identity palettes (the rest pose)
+    /// no clip applies: the default weights, then the overrides. Allocates nothing.
     pub fn evaluate(&mut self, c: &Character, request: &PoseRequest) {
         if self.weights.is_empty() {
             return;
         }
-        let main = request.clip.filter(|m| m.clip < c.clips.len());
+        let animated = request.palette == PaletteMode::Animated;
+        let main = request.clip.filter(|m| animated && m.clip < c.clips.len());
         let time_a = main.map_or(0.0, |m| clip_time(c, m, request.wrap));
         sample_into(
             c,
@@ -78,7 +80,7 @@ impl MorphWeights {
             mix(&mut self.weights, &self.scratch, blend.weight);
         }
         let crossfade = request.transition.and_then(|t| match t.kind {
-            TransitionKind::Crossfade { weight } if t.from.clip < c.clips.len() => {
+            TransitionKind::Crossfade { weight } if animated && t.from.clip < c.clips.len() => {
                 Some((t, weight))
             }
             // Inertialization offsets the joints only: the incoming clip's weights hold.
