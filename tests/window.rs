@@ -122,3 +122,83 @@ fn a_file_from_the_command_line_opens_and_joins_the_recent_files() {
     std::fs::remove_dir_all(&config).ok();
     assert_eq!(recent.lines().collect::<Vec<_>>(), [fox.to_str().unwrap()]);
 }
+
+#[test]
+fn a_batch_run_fails_on_a_bad_file_and_checks_its_options_before_the_window_opens() {
+    let dir = std::env::temp_dir().join(format!("skinscope-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(args)
+            .env("DISPLAY", ":nowhere")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // A file that fails to load: exit 2, its error, no screenshot of the built-in character.
+    let shot = dir.join("ne.png");
+    let (code, err) = run(&[
+        "/nonexistent.glb",
+        "--frames",
+        "5",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("/nonexistent.glb: cannot read the file"),
+        "{err}"
+    );
+    assert!(!shot.exists());
+    // Options refused before any window (there is no display here to open one on).
+    for (args, says) in [
+        (vec!["--frames", "0"], "0 frames: draw at least 1"),
+        (vec!["--frames", "-2"], "-2 frames: draw at least 1"),
+        (
+            vec!["--frames", "2", "--screenshot", "x.bmp"],
+            "the image must end in .png, .jpg or .jpeg",
+        ),
+    ] {
+        let (code, err) = run(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_jpeg_screenshot_is_written_as_jpeg() {
+    let (display, _xvfb) = display();
+    let out = std::env::temp_dir().join(format!("skinscope-window-{}.jpg", std::process::id()));
+    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args([
+            "--frames",
+            "2",
+            "--screenshot",
+            out.to_str().unwrap(),
+            "--window-size",
+            "320x240",
+        ])
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    assert_eq!(
+        &bytes[..3],
+        &[0xFF, 0xD8, 0xFF],
+        "a JPEG starts with its SOI marker"
+    );
+    let img = image::load_from_memory(&bytes).unwrap();
+    assert_eq!((img.width(), img.height()), (320, 240));
+}

@@ -515,5 +515,5 @@ fn save_screenshot(gfx: &Gfx, target: &Offscreen, path: &std::path::Path) -> Res
     let pixels = target
         .read_rgba(&gfx.device, &gfx.queue)
         .map_err(|e| e.to_string())?;
-    crate::render::offscreen::write_png(path, target.size, &pixels)
+    crate::render::offscreen::write_image(path, target.size, &pixels)
 }

@@ -67,17 +67,21 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
 
 /// Opens the window and runs until it is closed (or `frames` are drawn).
 pub fn run(options: AppOptions) -> Result<(), String> {
-    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
     let character = builtin::character().map_err(|e| e.to_string())?;
     let mut viewer = Viewer::new(character, None);
     let saved_recent = recent::load();
     viewer.recent.clone_from(&saved_recent);
     if let Some(file) = &options.file {
-        // A bad file leaves the built-in character on screen and the error in the panel.
+        // A bad file leaves the built-in character on screen and the error in the panel; in a
+        // batch run (--frames) it is the run's failure, and nothing is drawn.
         if let Err(e) = viewer.open(file) {
+            if options.frames.is_some() {
+                return Err(e);
+            }
             log::error!("{e}");
         }
     }
+    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
     let mut app = App {
         options,
         viewer,

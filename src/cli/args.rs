@@ -798,6 +798,24 @@ pub fn parse_finite(s: &str) -> Result<f32, String> {
     }
 }
 
+/// An image path to write (`render --out`, `--screenshot`): `.png`, `.jpg` or `.jpeg`.
+pub fn parse_image_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match skinscope::render::offscreen::image_format(&path) {
+        Some(_) => Ok(path),
+        None => Err(format!("{s:?}: the image must end in .png, .jpg or .jpeg")),
+    }
+}
+
+/// The window's `--frames`: a whole number of at least 1.
+pub fn parse_frames(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<i64>() {
+        Ok(n) if n >= 1 => Ok(n as u64),
+        Ok(n) => Err(format!("{n} frames: draw at least 1")),
+        Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
 pub fn parse_positive(s: &str) -> Result<f32, String> {
     let v = parse_finite(s)?;
     if v > 0.0 {

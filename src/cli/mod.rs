@@ -24,11 +24,12 @@ pub struct Cli {
     pub command: Option<Command>,
     /// A .gltf or .glb file to open in the viewer (default: the built-in character).
     pub file: Option<PathBuf>,
-    /// Draw this many frames in the window, then exit (with --screenshot: save the last one).
-    #[arg(long)]
+    /// Draw this many frames in the window (1 or more), then exit (with --screenshot: save the
+    /// last one). A FILE that fails to load then exits 2, drawing nothing.
+    #[arg(long, value_parser = args::parse_frames, allow_hyphen_values = true)]
     pub frames: Option<u64>,
-    /// Save the window's last frame (panel included) as PNG; needs --frames.
-    #[arg(long, requires = "frames")]
+    /// Save the window's last frame (panel included) as .png, .jpg or .jpeg; needs --frames.
+    #[arg(long, requires = "frames", value_parser = args::parse_image_path)]
     pub screenshot: Option<PathBuf>,
     /// The window's size in logical pixels.
     #[arg(long, default_value = "1280x800", value_parser = parse_size)]

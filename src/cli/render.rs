@@ -7,7 +7,6 @@ use glam::Vec3;
 use skinscope::debug::colors::ColorView;
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
 use skinscope::render::gpu::Gpu;
-use skinscope::render::offscreen::write_png;
 use skinscope::render::renderer::{DrawOptions, SkinPass, ToneMap};
 
 use skinscope::pose::PaletteMode;
@@ -25,50 +24,12 @@ fn parse_crowd(s: &str) -> Result<usize, String> {
     }
 }
 
-/// Images `render` writes, by extension.
-fn parse_image_path(s: &str) -> Result<PathBuf, String> {
-    let path = PathBuf::from(s);
-    match image_format(&path) {
-        Some(_) => Ok(path),
-        None => Err(format!("{s:?}: the image must end in .png, .jpg or .jpeg")),
-    }
-}
-
-fn image_format(path: &std::path::Path) -> Option<image::ImageFormat> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "png" => Some(image::ImageFormat::Png),
-        "jpg" | "jpeg" => Some(image::ImageFormat::Jpeg),
-        _ => None,
-    }
-}
-
-/// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel).
-fn write_image(path: &std::path::Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
-    if image_format(path) == Some(image::ImageFormat::Jpeg) {
-        let rgb: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
-        return image::save_buffer_with_format(
-            path,
-            &rgb,
-            size.0,
-            size.1,
-            image::ExtendedColorType::Rgb8,
-            image::ImageFormat::Jpeg,
-        )
-        .map_err(|e| format!("cannot write {}: {e}", path.display()));
-    }
-    write_png(path, size, rgba)
-}
-
 #[derive(clap::Args)]
 pub struct RenderArgs {
     #[command(flatten)]
     pub pose: PoseArgs,
     /// The image to write: .png, or .jpg / .jpeg.
-    #[arg(long, value_parser = parse_image_path)]
+    #[arg(long, value_parser = super::args::parse_image_path)]
     pub out: PathBuf,
     /// Image size in pixels.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
@@ -289,5 +250,5 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let pixels = headless::render_frame(&gpu, character, &request)?;
-    write_image(&args.out, args.size, &pixels)
+    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)
 }

@@ -112,6 +112,38 @@ impl Offscreen {
     }
 }
 
+/// The image formats written (`render --out`, the window's `--screenshot`), by extension:
+/// `.png`, or `.jpg` / `.jpeg`.
+pub fn image_format(path: &Path) -> Option<image::ImageFormat> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "png" => Some(image::ImageFormat::Png),
+        "jpg" | "jpeg" => Some(image::ImageFormat::Jpeg),
+        _ => None,
+    }
+}
+
+/// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel; anything but
+/// `.jpg` / `.jpeg` is PNG).
+pub fn write_image(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+    if image_format(path) == Some(image::ImageFormat::Jpeg) {
+        let rgb: Vec<u8> = rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        return image::save_buffer_with_format(
+            path,
+            &rgb,
+            size.0,
+            size.1,
+            image::ExtendedColorType::Rgb8,
+            image::ImageFormat::Jpeg,
+        )
+        .map_err(|e| format!("cannot write {}: {e}", path.display()));
+    }
+    write_png(path, size, rgba)
+}
+
 /// Writes tightly packed sRGB RGBA8 pixels as a PNG.
 pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
     image::save_buffer(path, rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
