@@ -490,3 +490,64 @@ fn camera_n_is_slash_cameras_slash_n_everywhere() {
         "camera 0 covers {near} pixels, camera 13 {far}"
     );
 }
+
+// The second influence set in the lint.
+
+#[test]
+fn joints_in_the_second_influence_set_are_used_and_counted() {
+    // Five joints in a row; one vertex weighs 0.2 to each, the last two through JOINTS_1; the
+    // tip joint j4 carries nothing but its fifth influence.
+    let mut raw = RawGltf::new();
+    for k in 0..5 {
+        let mut node = json!({"name": format!("j{k}")});
+        if k > 0 {
+            node["translation"] = json!([0.0, 0.25, 0.0]);
+        }
+        if k < 4 {
+            node["children"] = json!([k + 1]);
+        }
+        raw.add_node(node);
+    }
+    let binds: Vec<Mat4> = (0..5)
+        .map(|k| Mat4::from_translation(Vec3::new(0.0, -0.25 * k as f32, 0.0)))
+        .collect();
+    raw.add_skin(&[0, 1, 2, 3, 4], &binds);
+    let positions = raw.add_f32(&[0.0, 0.5, 0.0, 0.1, 0.5, 0.0, 0.0, 0.5, 0.1], "VEC3");
+    let j0 = raw.add_u16(&[0, 1, 2, 3, 2, 0, 0, 0, 2, 0, 0, 0], "VEC4");
+    let w0 = raw.add_f32(
+        &[0.2, 0.2, 0.2, 0.2, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        "VEC4",
+    );
+    let j1 = raw.add_u16(&[4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "VEC4");
+    let w1 = raw.add_f32(
+        &[0.2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        "VEC4",
+    );
+    let mesh = raw.add_mesh(json!({"primitives": [{"attributes": {"POSITION": positions, "JOINTS_0": j0, "WEIGHTS_0": w0, "JOINTS_1": j1, "WEIGHTS_1": w1}}]}));
+    raw.add_node(json!({"name": "mesh", "mesh": mesh, "skin": 0}));
+    raw.add_root(0);
+    raw.add_root(5);
+    let file = temp_dir("five-influences").join("five.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = file.to_str().unwrap();
+    let (_, json) = check_json(file);
+    let warnings = findings(&json, "warning");
+    assert!(
+        !warnings.iter().any(|w| w.contains("no vertex uses")),
+        "{warnings:?}"
+    );
+    let info = findings(&json, "info");
+    assert!(
+        info.iter()
+            .any(|m| m.ends_with("at most 5 influences per vertex")),
+        "{info:?}"
+    );
+    assert_eq!(json["skins"][0]["max_influences"], 5);
+    let (_, out, _) = skinscope(&["inspect", "--json", file]);
+    let inspect: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(inspect["influences"]["max_influences"], 5);
+    assert_eq!(
+        inspect["influences"]["vertices_by_influences"],
+        json!([0, 2, 0, 0, 0, 1, 0, 0, 0])
+    );
+}

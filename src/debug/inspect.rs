@@ -119,10 +119,11 @@ pub struct CameraReport {
 #[derive(Serialize, Default)]
 pub struct InfluenceReport {
     pub skinned_vertices: usize,
-    /// Most non-zero weights on one vertex (at most 4: JOINTS_0/WEIGHTS_0).
+    /// Most non-zero weights on one vertex (at most 8: JOINTS_0/WEIGHTS_0 and
+    /// JOINTS_1/WEIGHTS_1).
     pub max_influences: usize,
-    /// Vertices by number of non-zero weights, 0 to 4.
-    pub vertices_by_influences: [usize; 5],
+    /// Vertices by number of non-zero weights, 0 to 8.
+    pub vertices_by_influences: [usize; 9],
     pub renormalised_vertices: usize,
     pub unweighted_vertices: usize,
 }
@@ -217,7 +218,7 @@ impl Report {
         if i.skinned_vertices > 0 {
             let _ = writeln!(
                 s,
-                "\ninfluences: {} skinned vertices, at most {} per vertex; by count 0-4: {:?}; {} renormalised, {} with no weight",
+                "\ninfluences: {} skinned vertices, at most {} per vertex; by count 0-8: {:?}; {} renormalised, {} with no weight",
                 i.skinned_vertices,
                 i.max_influences,
                 i.vertices_by_influences,
@@ -540,8 +541,8 @@ fn influence_report(c: &Character) -> InfluenceReport {
     {
         influences.renormalised_vertices += skinning.renormalised_vertices;
         influences.unweighted_vertices += skinning.unweighted_vertices;
-        for w in &skinning.weights {
-            let n = w.iter().filter(|&&x| x > 0.0).count();
+        for v in 0..skinning.weights.len() {
+            let n = skinning.influences(v).filter(|&(_, w)| w > 0.0).count();
             influences.vertices_by_influences[n] += 1;
             influences.max_influences = influences.max_influences.max(n);
             influences.skinned_vertices += 1;
