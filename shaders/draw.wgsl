@@ -19,6 +19,8 @@ struct Draw {
     // 1 when the primitive's morph targets displace tangents.
     morph_tangents: u32,
     out_base: u32,
+    // 1: shade with the drawn triangle's normal (a morphed primitive whose file has no normals).
+    face_normals: u32,
 }
 
 @group(0) @binding(1) var<storage, read> draws: array<Draw>;

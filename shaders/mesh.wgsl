@@ -201,6 +201,9 @@ fn tone_map(color: vec3<f32>) -> vec3<f32> {
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
     let d = draws[in.draw];
+    // The drawn triangle's normal, toward the eye (the winding's, flipped on a back face as
+    // double-sided lighting flips it): taken before any discard, in uniform control flow.
+    let face = cross(dpdx(in.world), dpdy(in.world));
     let base = textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color;
     if base.a < d.alpha_cutoff {
@@ -210,6 +213,10 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     let len = length(in.normal);
     var n = select(vec3<f32>(0.0, 1.0, 0.0), in.normal / len, len > 0.0);
     n = select(-n, n, front);
+    if d.face_normals == 1u && length(face) > 0.0 {
+        let f = normalize(face);
+        n = select(-f, f, dot(f, camera.eye.xyz - in.world) >= 0.0);
+    }
     if camera.mode.x == 1u {
         let diffuse = max(dot(n, -camera.light_dir.xyz), 0.0);
         return vec4<f32>(in.debug_color.rgb * (0.3 + 0.7 * diffuse), 1.0);

@@ -165,6 +165,40 @@ pub struct Primitive {
     pub material: Material,
     /// Morph targets: displacements per vertex, applied before skinning.
     pub morph_targets: Vec<MorphTarget>,
+    /// The file has no NORMAL: `normals` were computed from the triangles at load.
+    pub normals_computed: bool,
+}
+
+impl Primitive {
+    /// Whether its normals must follow its drawn (morphed) positions: computed at load (the
+    /// file has none) and displaced by a morph target, so a face the target turns or flips
+    /// shades as turned or flipped (glTF's flat normals, from the drawn triangle).
+    pub fn needs_face_normals(&self) -> bool {
+        self.normals_computed && self.morph_targets.iter().any(|t| t.positions.is_some())
+    }
+}
+
+/// Area-weighted vertex normals from the triangles (`indices`, else the vertices in threes):
+/// flat for a lone triangle, smooth over shared vertices (three.js's computeVertexNormals).
+pub fn area_weighted_normals(positions: &[Vec3], indices: Option<&[u32]>) -> Vec<Vec3> {
+    let mut normals = vec![Vec3::ZERO; positions.len()];
+    let triangle_count = indices.map_or(positions.len(), <[u32]>::len) / 3;
+    for t in 0..triangle_count {
+        let [a, b, c] = [0, 1, 2].map(|k| indices.map_or(3 * t + k, |i| i[3 * t + k] as usize));
+        let (Some(&pa), Some(&pb), Some(&pc)) =
+            (positions.get(a), positions.get(b), positions.get(c))
+        else {
+            continue;
+        };
+        let n = (pb - pa).cross(pc - pa);
+        for v in [a, b, c] {
+            normals[v] += n;
+        }
+    }
+    normals
+        .into_iter()
+        .map(|n| n.normalize_or(Vec3::Y))
+        .collect()
 }
 
 /// Four joints and weights per vertex.

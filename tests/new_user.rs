@@ -551,3 +551,108 @@ fn joints_in_the_second_influence_set_are_used_and_counted() {
         json!([0, 2, 0, 0, 0, 1, 0, 0, 0])
     );
 }
+
+// Morphed primitives without normals.
+
+/// A double-sided triangle facing +Z with no normals: (base positions, the target's deltas).
+/// Without deltas its positions are baked (the control); with them they are a morph target.
+fn bare_triangle(positions: &[f32], targets: &[&[f32]]) -> PathBuf {
+    let mut raw = RawGltf::new();
+    let p = raw.add_f32(positions, "VEC3");
+    let targets: Vec<Value> = targets
+        .iter()
+        .map(|d| json!({"POSITION": raw.add_f32(d, "VEC3")}))
+        .collect();
+    raw.push(
+        "materials",
+        json!({"doubleSided": true, "pbrMetallicRoughness": {"baseColorFactor": [0.8, 0.8, 0.8, 1.0], "metallicFactor": 0.0}}),
+    );
+    let mut primitive = json!({"attributes": {"POSITION": p}, "material": 0});
+    if !targets.is_empty() {
+        primitive["targets"] = json!(targets);
+    }
+    let mut mesh = json!({"primitives": [primitive]});
+    if !targets.is_empty() {
+        mesh["weights"] = json!(vec![0.0; targets.len()]);
+    }
+    let mesh = raw.add_mesh(mesh);
+    let node = raw.add_node(json!({"mesh": mesh}));
+    raw.add_root(node);
+    let dir = temp_dir("bare-triangle");
+    let path = dir.join(format!("triangle_{}_{}.glb", targets.len(), positions[7]));
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    path
+}
+
+#[test]
+fn a_morphed_primitive_without_normals_shades_by_its_morphed_triangle() {
+    let base = [-0.5, -0.5, 0.0, 0.5, -0.5, 0.0, 0.0, 0.5, 0.0];
+    // Target 0 tips the apex toward the viewer (the face turns up); target 1 moves it below the
+    // base (the winding reverses: the face now faces -Z).
+    let tip = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.3, 0.8];
+    let flip = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.3, 0.0];
+    let morphed = bare_triangle(&base, &[&tip, &flip]);
+    let baked = |delta: &[f32]| {
+        let moved: Vec<f32> = base.iter().zip(delta).map(|(a, b)| a + b).collect();
+        bare_triangle(&moved, &[])
+    };
+    let dir = temp_dir("bare-triangle-renders");
+    let render = |file: &PathBuf, morph: Option<&str>, out: &str| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "render",
+            file.to_str().unwrap(),
+            "--size",
+            "64x64",
+            "--eye",
+            "0.3,0.2,2.5",
+            "--target",
+            "0,-0.1,0",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if let Some(m) = morph {
+            args.extend(["--morph", m]);
+        }
+        let (code, _, err) = skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        image::open(&out).unwrap().to_rgba8().into_raw()
+    };
+    let mean_difference = |a: &[u8], b: &[u8]| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y) as f64)
+            .sum::<f64>()
+            / a.len() as f64
+    };
+    for (name, morph, delta) in [("tipped", "0:0=1", &tip), ("flipped", "0:1=1", &flip)] {
+        let drawn = render(&morphed, Some(morph), &format!("{name}.png"));
+        let expected = render(&baked(delta), None, &format!("{name}_baked.png"));
+        let unmorphed = render(&morphed, None, "unmorphed.png");
+        let off = mean_difference(&drawn, &expected);
+        assert!(off < 0.5, "{name}: {off} from the baked triangle");
+        // The shading did change (the test would not catch stale normals otherwise).
+        assert!(
+            mean_difference(&drawn, &unmorphed) > 1.0,
+            "{name}: looks unmorphed"
+        );
+    }
+    // The export writes the morphed triangle's normal: the flipped face's is -Z.
+    let obj = dir.join("flipped.obj");
+    let (code, _, err) = skinscope(&[
+        "pose",
+        morphed.to_str().unwrap(),
+        "--morph",
+        "0:1=1",
+        "--out",
+        obj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&obj).unwrap();
+    let normals: Vec<&str> = text.lines().filter(|l| l.starts_with("vn ")).collect();
+    assert_eq!(normals.len(), 3);
+    for n in normals {
+        let v: Vec<f32> = n[3..].split(' ').map(|x| x.parse().unwrap()).collect();
+        assert!((Vec3::from_slice(&v) - Vec3::NEG_Z).length() < 1e-5, "{n}");
+    }
+}

@@ -35,7 +35,8 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
             let gpu = Gpu::headless().map_err(|e| e.to_string())?;
             headless::skin_on_gpu(&gpu, c, &pose, skinning)?
         }
-    };
+    }
+    .with_drawn_normals(c);
     let glb = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("glb"));

@@ -245,6 +245,26 @@ impl PosedVertices {
         }
     }
 
+    /// Normals recomputed from the posed positions for the primitives whose normals follow
+    /// their drawn triangles (`Primitive::needs_face_normals`), as the shader shades them.
+    pub fn with_drawn_normals(mut self, c: &Character) -> Self {
+        for (instance, (world, normals)) in c.instances.iter().zip(&mut self.instances) {
+            let mut first = 0;
+            for primitive in &c.meshes[instance.mesh].primitives {
+                let range = first..(first + primitive.positions.len()).min(world.len());
+                first = range.end;
+                if primitive.needs_face_normals() && range.end <= normals.len() {
+                    let drawn = crate::character::area_weighted_normals(
+                        &world[range.clone()],
+                        primitive.indices.as_deref(),
+                    );
+                    normals[range].copy_from_slice(&drawn);
+                }
+            }
+        }
+        self
+    }
+
     /// The largest distance between the two sets' matching positions (infinite when their
     /// shapes differ).
     pub fn max_distance(&self, other: &PosedVertices) -> f32 {

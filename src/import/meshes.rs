@@ -311,8 +311,11 @@ fn build_primitive(
                 .map(|n| n.normalize_or(Vec3::Y))
                 .collect()
         }
-        None => compute_normals(&positions, triangles.as_deref()),
+        // glTF expects flat normals when absent; smooth ones read better on a character. A
+        // morphed primitive's follow its drawn triangles (`Primitive::needs_face_normals`).
+        None => crate::character::area_weighted_normals(&positions, triangles.as_deref()),
     };
+    let normals_computed = primitive.get(&gltf::Semantic::Normals).is_none();
 
     let uvs = read_uvs(primitive, at, 0, count, buffers, problems)?;
     let uvs1 = read_uvs(primitive, at, 1, count, buffers, problems)?;
@@ -350,6 +353,7 @@ fn build_primitive(
         skinning,
         material,
         morph_targets,
+        normals_computed,
     })
 }
 
@@ -634,24 +638,6 @@ fn triangle_list(
         );
     }
     list
-}
-
-/// Area-weighted vertex normals from the triangles (glTF: flat normals are expected when absent;
-/// smooth ones are what three.js's computeVertexNormals gives and read better on a character).
-fn compute_normals(positions: &[Vec3], indices: Option<&[u32]>) -> Vec<Vec3> {
-    let mut normals = vec![Vec3::ZERO; positions.len()];
-    let triangle_count = indices.map_or(positions.len(), <[u32]>::len) / 3;
-    for t in 0..triangle_count {
-        let [a, b, c] = [0, 1, 2].map(|k| indices.map_or(3 * t + k, |i| i[3 * t + k] as usize));
-        let n = (positions[b] - positions[a]).cross(positions[c] - positions[a]);
-        for v in [a, b, c] {
-            normals[v] += n;
-        }
-    }
-    normals
-        .into_iter()
-        .map(|n| n.normalize_or(Vec3::Y))
-        .collect()
 }
 
 fn read_skinning(

@@ -27,6 +27,8 @@ pub struct GpuPrimitive {
     pub morph_tangents: bool,
     /// Targets the GPU morphs (0 when the deltas would not fit a storage binding).
     pub morph_targets: u32,
+    /// Shaded with the drawn triangle's normal (`Primitive::needs_face_normals`).
+    pub face_normals: bool,
 }
 
 /// A primitive's tangent deltas, laid out as `morph_deltas` lays out positions.
@@ -165,6 +167,7 @@ fn upload_primitive(
         morph_normals: deltas(&normals),
         morph_tangent_deltas: deltas(&tangents),
         morph_tangents: fits && morph_tangents,
+        face_normals: p.needs_face_normals(),
         morph_targets: if fits {
             p.morph_targets.len() as u32
         } else {

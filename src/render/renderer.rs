@@ -74,6 +74,10 @@ struct DrawUniform {
     morph_tangents: u32,
     /// Where this draw's vertices start in the skin pass's output.
     out_base: u32,
+    /// 1: shaded with the drawn triangle's normal (a morphed primitive without normals).
+    face_normals: u32,
+    /// WGSL rounds the struct to 16 bytes.
+    _pad: [u32; 3],
 }
 
 /// One vertex of the skin pass's output (`SkinnedVertex` in `draw.wgsl`), mesh space.
@@ -597,6 +601,8 @@ impl Renderer {
                     alpha_blend,
                     morph_tangents: u32::from(primitive.morph_tangents && morph_count > 0),
                     out_base: out_first.saturating_add(k as u32 * primitive.vertex_count),
+                    face_normals: u32::from(primitive.face_normals),
+                    _pad: [0; 3],
                 });
             }
         }
