@@ -656,3 +656,94 @@ fn a_morphed_primitive_without_normals_shades_by_its_morphed_triangle() {
         assert!((Vec3::from_slice(&v) - Vec3::NEG_Z).length() < 1e-5, "{n}");
     }
 }
+
+// A scene inside an open sky mesh.
+
+/// A small scene (two boxes, 1 wide, standing on y = 0 around the origin) inside an
+/// open-topped octagonal prism of radius 40 and height 30 whose floor is the scene's (y = 0):
+/// the prism as one mesh, or as eight separate wall panels (`panels`).
+fn town_in_an_octagon(panels: bool) -> skinscope::character::Character {
+    let mut raw = RawGltf::new();
+    let cube: Vec<f32> = (0..8)
+        .flat_map(|k| {
+            [
+                if k & 1 == 0 { -0.5 } else { 0.5 },
+                if k & 2 == 0 { 0.0 } else { 1.0 },
+                if k & 4 == 0 { -0.5 } else { 0.5 },
+            ]
+        })
+        .collect();
+    let cube = raw.add_f32(&cube, "VEC3");
+    let cube_indices = raw.add_u16(
+        &[
+            0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6,
+            4, 1, 5, 7, 1, 7, 3,
+        ],
+        "SCALAR",
+    );
+    let house = raw.add_mesh(
+        json!({"primitives": [{"attributes": {"POSITION": cube}, "indices": cube_indices}]}),
+    );
+    for x in [-1.0, 1.5] {
+        let node = raw.add_node(json!({"mesh": house, "translation": [x, 0.0, 0.0]}));
+        raw.add_root(node);
+    }
+    let corner = |k: usize| {
+        let a = std::f32::consts::TAU * (k as f32 + 0.5) / 8.0;
+        (40.0 * a.cos(), 40.0 * a.sin())
+    };
+    let wall = |k: usize| -> Vec<f32> {
+        let ((x0, z0), (x1, z1)) = (corner(k), corner(k + 1));
+        vec![x0, 0.0, z0, x1, 0.0, z1, x1, 30.0, z1, x0, 30.0, z0]
+    };
+    let quads = |n: usize| -> Vec<u16> {
+        (0..n as u16)
+            .flat_map(|q| [4 * q, 4 * q + 1, 4 * q + 2, 4 * q, 4 * q + 2, 4 * q + 3])
+            .collect()
+    };
+    if panels {
+        for k in 0..8 {
+            let p = raw.add_f32(&wall(k), "VEC3");
+            let i = raw.add_u16(&quads(1), "SCALAR");
+            let mesh = raw
+                .add_mesh(json!({"primitives": [{"attributes": {"POSITION": p}, "indices": i}]}));
+            let node = raw.add_node(json!({"mesh": mesh}));
+            raw.add_root(node);
+        }
+    } else {
+        let walls: Vec<f32> = (0..8).flat_map(wall).collect();
+        let p = raw.add_f32(&walls, "VEC3");
+        let i = raw.add_u16(&quads(8), "SCALAR");
+        let mesh = raw.add_mesh(
+            json!({"name": "sky", "primitives": [{"attributes": {"POSITION": p}, "indices": i}]}),
+        );
+        let node = raw.add_node(json!({"mesh": mesh}));
+        raw.add_root(node);
+    }
+    skinscope::import::load_bytes(&raw.to_glb(), std::path::Path::new("town.glb")).unwrap()
+}
+
+#[test]
+fn a_scene_inside_an_open_sky_mesh_is_framed_on_the_scene() {
+    use skinscope::pose::{PoseRequest, motion_bounds};
+    for panels in [false, true] {
+        let c = town_in_an_octagon(panels);
+        let (lo, hi) = motion_bounds(&c, &PoseRequest::default()).unwrap();
+        assert!(
+            (lo - Vec3::new(-1.5, 0.0, -0.5)).length() < 1e-5
+                && (hi - Vec3::new(2.0, 1.0, 0.5)).length() < 1e-5,
+            "panels {panels}: framed {lo} .. {hi}"
+        );
+    }
+    // A town without a sky keeps every house, the outer ones too.
+    let mut raw = RawGltf::new();
+    let p = raw.add_f32(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let mesh = raw.add_mesh(json!({"primitives": [{"attributes": {"POSITION": p}}]}));
+    for x in [-3.0, 0.0, 3.0] {
+        let node = raw.add_node(json!({"mesh": mesh, "translation": [x, 0.0, 0.0], "scale": [if x == 0.0 { 1.0 } else { 2.0 }, 1.0, 1.0]}));
+        raw.add_root(node);
+    }
+    let c = skinscope::import::load_bytes(&raw.to_glb(), std::path::Path::new("row.glb")).unwrap();
+    let (lo, hi) = motion_bounds(&c, &PoseRequest::default()).unwrap();
+    assert_eq!((lo.x, hi.x), (-3.0, 5.0));
+}

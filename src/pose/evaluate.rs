@@ -564,30 +564,77 @@ impl CharacterPose {
         Some(points.iter().fold((first, first), |b, &p| union(b, (p, p))))
     }
 
-    /// What a camera frames: the posed vertices' bounds, without an unskinned mesh that
-    /// encloses every other one (a sky dome or a room around the character), so a model inside
-    /// a closed environment is framed on its contents.
+    /// What a camera frames: the posed vertices' bounds, without the unskinned meshes that
+    /// enclose the rest (a sky dome, a sky box or a room around the character, as one closed
+    /// hull or as open panels), so a model inside its environment is framed on its contents.
     pub fn framing_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
-        let boxes: Vec<Option<(Vec3, Vec3)>> = (0..c.instances.len())
-            .map(|i| self.instance_bounds(c, i))
+        let boxes: Vec<(usize, (Vec3, Vec3))> = (0..c.instances.len())
+            .filter_map(|i| Some((i, self.instance_bounds(c, i)?)))
             .collect();
-        let contains = |outer: (Vec3, Vec3), inner: (Vec3, Vec3)| {
-            outer.0.cmplt(inner.0).all() && outer.1.cmpgt(inner.1).all()
-        };
-        let enclosing = |i: usize| {
-            let Some(outer) = boxes[i] else { return false };
-            c.instances[i].skin.is_none()
-                && boxes.iter().filter(|b| b.is_some()).count() > 1
-                && boxes
-                    .iter()
-                    .enumerate()
-                    .all(|(j, b)| j == i || b.is_none_or(|inner| contains(outer, inner)))
-        };
-        (0..boxes.len())
-            .filter(|&i| !enclosing(i))
-            .filter_map(|i| boxes[i])
+        let shell = enclosing_shell(&boxes, |i| c.instances[i].skin.is_none());
+        boxes
+            .iter()
+            .filter(|(i, _)| !shell.contains(i))
+            .map(|&(_, b)| b)
             .reduce(union)
     }
+}
+
+/// The most meshes an enclosing shell is looked for among (the largest first).
+const MAX_SHELL: usize = 64;
+/// What a shell holds spans at most this part of its width and depth.
+const SHELL_RATIO: f32 = 0.75;
+
+/// The instances that enclose all the others, the largest first: the fewest of the widest
+/// boxes (`(instance, bounds)`) that are all `unskinned`, whose union holds the rest strictly
+/// inside horizontally (within `SHELL_RATIO` of its width and depth) and from their floor to
+/// their top vertically (an open-topped sky or one
+/// standing on the scene's ground still encloses), none of them inside the rest's bounds (a
+/// panel of an open shell lies outside what it surrounds). Empty when none does.
+fn enclosing_shell(
+    boxes: &[(usize, (Vec3, Vec3))],
+    unskinned: impl Fn(usize) -> bool,
+) -> Vec<usize> {
+    // Widest by width plus depth: a wall panel along an axis has no area, but it is wide.
+    let width = |b: &(Vec3, Vec3)| (b.1.x - b.0.x) + (b.1.z - b.0.z);
+    let mut order: Vec<&(usize, (Vec3, Vec3))> = boxes.iter().collect();
+    order.sort_by(|a, b| width(&b.1).total_cmp(&width(&a.1)));
+    // rest[k]: the union of the boxes from k on.
+    let mut rest: Vec<Option<(Vec3, Vec3)>> = vec![None; order.len() + 1];
+    for k in (0..order.len()).rev() {
+        rest[k] = Some(rest[k + 1].map_or(order[k].1, |r| union(r, order[k].1)));
+    }
+    // A shell is clearly larger than what it holds (not the outer houses of a town).
+    let encloses = |outer: (Vec3, Vec3), inner: (Vec3, Vec3)| {
+        let tolerance = 1e-4 * (outer.1 - outer.0).length();
+        let (outer_size, inner_size) = (outer.1 - outer.0, inner.1 - inner.0);
+        inner_size.x <= SHELL_RATIO * outer_size.x
+            && inner_size.z <= SHELL_RATIO * outer_size.z
+            && outer.0.x < inner.0.x
+            && outer.0.z < inner.0.z
+            && outer.1.x > inner.1.x
+            && outer.1.z > inner.1.z
+            && outer.0.y <= inner.0.y + tolerance
+            && outer.1.y >= inner.1.y - tolerance
+    };
+    let inside = |b: (Vec3, Vec3), of: (Vec3, Vec3)| {
+        b.0.x >= of.0.x && b.0.z >= of.0.z && b.1.x <= of.1.x && b.1.z <= of.1.z
+    };
+    let mut shell: Option<(Vec3, Vec3)> = None;
+    for k in 1..order.len().min(MAX_SHELL + 1) {
+        let (i, b) = *order[k - 1];
+        if !unskinned(i) {
+            break;
+        }
+        shell = Some(shell.map_or(b, |s| union(s, b)));
+        let (Some(outer), Some(inner)) = (shell, rest[k]) else {
+            break;
+        };
+        if encloses(outer, inner) && order[..k].iter().all(|(_, b)| !inside(*b, inner)) {
+            return order[..k].iter().map(|(i, _)| *i).collect();
+        }
+    }
+    Vec::new()
 }
 
 /// Samples clip `clip` (its compressed keys when `compressed` and it has them) into `out`,
