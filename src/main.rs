@@ -35,7 +35,13 @@ fn main() -> ExitCode {
             };
         }
         Some(Command::Render(args)) => cli::render::run(&args),
-        Some(Command::Palette { pose, json }) => cli::palette::run(&pose, json),
+        Some(Command::Palette { pose, json }) => {
+            let result = cli::palette::run(&pose, json);
+            if let (Err(e), true) = (&result, json) {
+                cli::out::json_error(pose.file.as_deref(), e);
+            }
+            result
+        }
         Some(Command::Pose { pose, skin, out }) => cli::pose::run(&pose, skin, &out),
         Some(Command::GenerateBuiltin { out }) => {
             std::fs::write(&out, skinscope::builtin::generate())

@@ -747,3 +747,89 @@ fn a_scene_inside_an_open_sky_mesh_is_framed_on_the_scene() {
     let (lo, hi) = motion_bounds(&c, &PoseRequest::default()).unwrap();
     assert_eq!((lo.x, hi.x), (-3.0, 5.0));
 }
+
+// Option errors that say what is wrong, and JSON that is always JSON.
+
+#[test]
+fn out_of_range_options_say_which_and_why() {
+    let refused = |args: &[&str], says: &str| {
+        let mut all = vec!["palette"];
+        all.extend_from_slice(args);
+        let (code, _, err) = skinscope(&all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    };
+    refused(&["--simulate", "-1"], "-1 must not be negative");
+    refused(
+        &["--clip", "-1"],
+        "clip index -1 is outside 0..=4 (the clips of skinscope_mannequin.glb)",
+    );
+    refused(&["--clip", "7"], "clip index 7 is outside 0..=4");
+    refused(
+        &["--transition", "wave@0.2:-1"],
+        "--transition \"wave@0.2:-1\": the duration -1 must not be negative",
+    );
+    // The built-in state machine's speed runs 0..=1.4.
+    refused(
+        &["--simulate", "1", "--param", "speed=99"],
+        "--param \"speed=99\": 99 is outside speed's range 0..=1.4",
+    );
+    let (code, _, err) = skinscope(&[
+        "render",
+        "--compare",
+        "clips",
+        "--size",
+        "16x16",
+        "--out",
+        temp_dir("compare").join("c.png").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--compare clips applies to --color-by displacement only"),
+        "{err}"
+    );
+    // A state machine posed without --simulate: its first frame, and a note that says so.
+    let graph = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/skinscope_mannequin.skinscope.json"
+    );
+    let (code, _, err) = skinscope(&["palette", "--graph", graph, "--param", "speed=1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--graph without --simulate poses the state machine's first frame"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_json_command_prints_json_when_the_file_cannot_load() {
+    for command in [
+        vec!["check", "--json"],
+        vec!["check", "--json", "--foot-slide"],
+        vec!["palette", "--json"],
+        vec!["inspect", "--json"],
+    ] {
+        let mut args = command.clone();
+        args.push("/nonexistent.glb");
+        let (code, out, err) = skinscope(&args);
+        assert_eq!(code, 2, "{command:?}");
+        let json: Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{command:?}: {e}: {out:?}"));
+        assert_eq!(json["loaded"], false, "{command:?}");
+        assert_eq!(json["file"], "/nonexistent.glb", "{command:?}");
+        assert_eq!(
+            err.matches("cannot read the file").count(),
+            1,
+            "{command:?}: {err}"
+        );
+    }
+    // In text, the error is said once.
+    let (code, out, err) = skinscope(&["inspect", "/nonexistent.glb"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        (out + &err).matches("cannot read the file").count(),
+        1,
+        "said more than once"
+    );
+}

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use skinscope::anim::{Chain, JointMask, TwoBoneSettings, default_root_joint};
 use skinscope::graph::{
-    ClipStep, FootPlanter, Graph, Locomotion, Machine, MoveMode, SIMULATION_HZ,
+    ClipStep, FootPlanter, Graph, Locomotion, Machine, MoveMode, ParamKind, SIMULATION_HZ,
 };
 use skinscope::pose::{
     CharacterPose, ClipTime, IkTarget, Inertial, LayerKind, MorphOverride, PaletteMode, PoseLayer,
@@ -25,7 +25,7 @@ pub struct PoseArgs {
     /// A .gltf or .glb file (default: the built-in character).
     pub file: Option<PathBuf>,
     /// Clip name or index (default: the first clip, or the rest pose when there is none).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub clip: Option<String>,
     /// Clip time in seconds; wraps around the clip, whose duration is its latest key over all
     /// its channels (morph weights included).
@@ -60,7 +60,7 @@ pub struct PoseArgs {
     /// A transition: TO_CLIP@START_SECS:DURATION_SECS[:inertialize]. The first clip plays from
     /// 0; at START the second starts from 0 and takes over, by a crossfade of DURATION seconds
     /// or by inertialization with a half-life of DURATION.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub transition: Option<String>,
     /// A state machine file (default with the simulate option: the one beside the model, or
     /// the built-in character's).
@@ -72,7 +72,7 @@ pub struct PoseArgs {
     pub param: Vec<String>,
     /// Run the state machine from t = 0 at a fixed 60 Hz for SECS and pose its last frame
     /// (the clip and time options are then unused).
-    #[arg(long, value_parser = parse_finite)]
+    #[arg(long, value_parser = parse_non_negative, allow_hyphen_values = true)]
     pub simulate: Option<f32>,
     /// Root motion: authored (left in the pose), in-place (removed) or applied (removed and
     /// moving the character, integrated from t = 0 at 60 Hz to the clip time).
@@ -269,12 +269,26 @@ impl PoseArgs {
                     "false" => 0.0,
                     v => parse_finite(v)?,
                 };
+                let (low, high) = match graph.parameters[p].kind {
+                    ParamKind::Float { min, max } => (min, max),
+                    ParamKind::Bool | ParamKind::Trigger => (0.0, 1.0),
+                };
+                if !(low..=high).contains(&value) {
+                    return Err(format!(
+                        "--param {spec:?}: {value} is outside {name}'s range {low}..={high}"
+                    ));
+                }
                 Ok((p, value))
             })
             .collect::<Result<Vec<_>, String>>()?;
         let secs = self.simulate.unwrap_or(0.0);
         if secs < 0.0 {
             return Err(format!("--simulate {secs} must not be negative"));
+        }
+        if self.simulate.is_none() {
+            eprintln!(
+                "skinscope: note: --graph without --simulate poses the state machine's first frame (t = 0, its parameters as given); --simulate SECS runs it"
+            );
         }
         let mut machine = Machine::new(character, graph);
         for (p, v) in params {
@@ -600,8 +614,13 @@ fn apply_transition(
         Some("crossfade") => false,
         Some(_) => return Err(bad()),
     };
-    if parts.next().is_some() || duration < 0.0 {
+    if parts.next().is_some() {
         return Err(bad());
+    }
+    if duration < 0.0 {
+        return Err(format!(
+            "--transition {spec:?}: the duration {duration} must not be negative"
+        ));
     }
     let to = find_clip(character, to)?;
     let elapsed = from.time_secs - start;
@@ -764,9 +783,17 @@ pub fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
     if let Some(i) = character.clips.iter().position(|c| c.clip.name() == key) {
         return Ok(i);
     }
-    match key.parse::<usize>() {
-        Ok(i) if i < character.clips.len() => Ok(i),
-        _ => {
+    match key.trim().parse::<i64>() {
+        Ok(i) if (0..character.clips.len() as i64).contains(&i) => Ok(i as usize),
+        Ok(i) if character.clips.is_empty() => {
+            Err(format!("clip index {i}: {} has no clips", character.name))
+        }
+        Ok(i) => Err(format!(
+            "clip index {i} is outside 0..={} (the clips of {})",
+            character.clips.len() - 1,
+            character.name
+        )),
+        Err(_) => {
             let names: Vec<String> = character
                 .clips
                 .iter()
@@ -813,6 +840,15 @@ pub fn parse_frames(s: &str) -> Result<u64, String> {
         Ok(n) if n >= 1 => Ok(n as u64),
         Ok(n) => Err(format!("{n} frames: draw at least 1")),
         Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+pub fn parse_non_negative(s: &str) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} must not be negative"))
     }
 }
 

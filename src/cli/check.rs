@@ -10,16 +10,23 @@ use skinscope::render::gpu::Gpu;
 use super::args::{PoseArgs, SkinArgs, SkinOnArg};
 use super::out;
 
-/// The posed file, or exit status 2 with the reason on stderr.
-fn load(pose: &PoseArgs) -> Result<super::args::Posing, ExitCode> {
-    pose.load().map_err(|e| {
-        eprintln!("skinscope: {e}");
-        ExitCode::from(2)
-    })
+/// The posed file, or exit status 2 with the reason on stderr (and as a JSON object on stdout
+/// under `--json`).
+fn load(pose: &PoseArgs, json: bool) -> Result<super::args::Posing, ExitCode> {
+    pose.load().map_err(|e| fail(pose, json, &e))
+}
+
+/// Exit status 2 with `error` on stderr, and as a JSON object on stdout under `--json`.
+fn fail(pose: &PoseArgs, json: bool, error: &str) -> ExitCode {
+    eprintln!("skinscope: {error}");
+    if json {
+        out::json_error(pose.file.as_deref(), error);
+    }
+    ExitCode::from(2)
 }
 
 pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
-    let posing = match load(pose) {
+    let posing = match load(pose, json) {
         Ok(p) => p,
         Err(code) => return code,
     };
@@ -38,14 +45,14 @@ pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
     }
     if skin.skin_on == SkinOnArg::Gpu {
         let Some(gpu) = &gpu else {
-            eprintln!(
-                "skinscope: --skin-on gpu needs a GPU (or lavapipe), and none could be opened"
+            return fail(
+                pose,
+                json,
+                "--skin-on gpu needs a GPU (or lavapipe), and none could be opened",
             );
-            return ExitCode::from(2);
         };
         if let Err(e) = compare_gpu_skinning(gpu, &posing, skin, &mut report) {
-            eprintln!("skinscope: {e}");
-            return ExitCode::from(2);
+            return fail(pose, json, &e);
         }
     }
     if json {
@@ -82,22 +89,21 @@ fn compare_gpu_skinning(
 /// `check --foot-slide`: each leg's slide over one loop of the posed clip, root motion applied
 /// (the clip's travel moves the character, as a game plays it).
 pub fn foot_slide(pose: &PoseArgs, json: bool) -> ExitCode {
-    let posing = match load(pose) {
+    let posing = match load(pose, json) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let c = &posing.character;
     let Some(clip) = posing.request.clip.map(|m| m.clip) else {
-        eprintln!("skinscope: {} has no clip to measure", c.name);
-        return ExitCode::from(2);
+        return fail(pose, json, &format!("{} has no clip to measure", c.name));
     };
     let legs = skinscope::pose::find_legs(c);
     if legs.is_empty() {
-        eprintln!(
-            "skinscope: no legs found in {} (no joint named like a foot or ankle)",
+        let why = format!(
+            "no legs found in {} (no joint named like a foot or ankle)",
             c.name
         );
-        return ExitCode::from(2);
+        return fail(pose, json, &why);
     }
     let root = skinscope::anim::default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip))
         .map(|joint| skinscope::pose::RootMotion {

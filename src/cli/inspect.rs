@@ -27,9 +27,11 @@ pub fn run(file: &Path, json: bool, compression: Option<Option<f32>>) -> ExitCod
             (Report::of_error(&name, &e), ExitCode::from(2))
         }
     };
+    // A refused file's errors are said once in text (on standard error, above); JSON always
+    // has its report.
     if json {
         out::println(&report.to_json());
-    } else {
+    } else if report.loaded {
         out::print(&report.to_text());
     }
     code

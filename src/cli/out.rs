@@ -15,6 +15,18 @@ pub fn print(text: &str) {
     }
 }
 
+/// A `--json` command's failure on standard output, as one JSON object:
+/// `{"file": ..., "loaded": false, "error": ...}` (`file` null for the built-in character), so a
+/// tool reading the output always gets JSON.
+pub fn json_error(file: Option<&std::path::Path>, error: &str) {
+    let object = serde_json::json!({
+        "file": file.map(|f| f.display().to_string()),
+        "loaded": false,
+        "error": error,
+    });
+    println(&serde_json::to_string_pretty(&object).unwrap_or_default());
+}
+
 /// `print` with a line break after `text`.
 pub fn println(text: &str) {
     print(&format!("{text}\n"));

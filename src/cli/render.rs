@@ -71,11 +71,11 @@ pub struct RenderArgs {
     /// of --clip and --blend's clip (or of --clip alone).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<usize>,
-    /// What `--color-by displacement` compares with: a palette, or `clips`: the same frame from
-    /// the other clips (the compressed ones, or the raw ones when playing compressed clips):
-    /// where the compression error lands.
-    #[arg(long, value_enum, default_value = "bind")]
-    pub compare: CompareArg,
+    /// What `--color-by displacement` compares with (only that view): a palette (default
+    /// bind), or `clips`: the same frame from the other clips (the compressed ones, or the raw
+    /// ones when playing compressed clips): where the compression error lands.
+    #[arg(long, value_enum)]
+    pub compare: Option<CompareArg>,
     /// Tone mapping (the Khronos Sample Viewer's choices).
     #[arg(long, value_enum, default_value = "neutral")]
     pub tone_map: ToneMapArg,
@@ -217,8 +217,22 @@ impl RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
+    if let Some(compare) = args.compare
+        && !matches!(args.color_by, ColorArg::Displacement)
+    {
+        return Err(format!(
+            "--compare {} applies to --color-by displacement only (this render colours by {})",
+            compare
+                .to_possible_value()
+                .map_or(String::new(), |v| v.get_name().to_string()),
+            args.color_by
+                .to_possible_value()
+                .map_or(String::new(), |v| v.get_name().to_string()),
+        ));
+    }
+    let compare = args.compare.unwrap_or(CompareArg::Bind);
     let mut posing = args.pose.load()?;
-    if matches!(args.compare, CompareArg::Clips)
+    if matches!(compare, CompareArg::Clips)
         && posing
             .character
             .clips
@@ -238,12 +252,12 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         size: args.size,
         pose: posing.request,
         color_view: args.color_by.into(),
-        compare: match args.compare {
+        compare: match compare {
             CompareArg::Animated => PaletteMode::Animated,
             CompareArg::Bind | CompareArg::Clips => PaletteMode::Bind,
             CompareArg::Identity => PaletteMode::Identity,
         },
-        compare_clips: matches!(args.compare, CompareArg::Clips),
+        compare_clips: matches!(compare, CompareArg::Clips),
         crowd: args.crowd,
         camera: args.camera(character)?,
         options: args.draw_options(),
