@@ -196,6 +196,47 @@ impl Controls {
     }
 }
 
+/// What the split view's right half shows: one choice (the panel's "Split view, right half").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compared {
+    /// No split view.
+    Off,
+    /// The same local pose under another palette.
+    Palette(PaletteMode),
+    /// The same frame from the other clips (compressed, or raw when playing compressed ones).
+    OtherClips,
+    /// The same pose and palette skinned by the other method.
+    OtherSkinning,
+}
+
+impl Controls {
+    /// What the split view's right half shows now.
+    pub fn compared(&self) -> Compared {
+        match (self.split, self.compare_clips, self.compare_skinning) {
+            (false, _, _) => Compared::Off,
+            (true, true, _) => Compared::OtherClips,
+            (true, false, true) => Compared::OtherSkinning,
+            (true, false, false) => Compared::Palette(self.compare),
+        }
+    }
+
+    /// Chooses what the right half shows (and the displacement colours compare with, for a
+    /// palette or the other clips); `Off` closes the split and keeps that comparison.
+    pub fn set_compared(&mut self, compared: Compared) {
+        self.split = compared != Compared::Off;
+        self.compare_skinning = compared == Compared::OtherSkinning;
+        match compared {
+            Compared::Off => {}
+            Compared::Palette(mode) => {
+                self.compare = mode;
+                self.compare_clips = false;
+            }
+            Compared::OtherClips => self.compare_clips = true,
+            Compared::OtherSkinning => self.compare_clips = false,
+        }
+    }
+}
+
 /// The joints an upper-body layer starts from: both clavicles (or shoulders, or upper arms) by
 /// name, as the built-in character, Blender's and Mixamo's rigs name them.
 pub fn upper_body_roots(c: &Character) -> Vec<usize> {

@@ -218,7 +218,9 @@ fn the_debug_controls_set_the_colour_view_and_the_split() {
         skinscope::debug::colors::ColorView::InfluenceCount
     );
     assert!(draw_options(&h.state().controls).vertex_colors);
-    h.get_by_label("Split view, right:").click();
+    h.get_by_label("Split view, right half").click();
+    h.run();
+    h.get_by_label("bind palette").click();
     h.run();
     assert!(h.state().controls.split);
     assert!(h.state().comparing());
@@ -368,7 +370,9 @@ fn a_crowd_set_back_to_zero_reframes_and_f_frames_the_whole_clip() {
 #[test]
 fn the_split_view_and_the_colourings_are_labelled() {
     let mut h = harness();
-    h.get_by_label("Split view, right:").click();
+    h.get_by_label("Split view, right half").click();
+    h.run();
+    h.get_by_label("bind palette").click();
     h.run();
     assert!(h.query_by_label("left: animated palette").is_some());
     assert!(h.query_by_label("right: bind palette").is_some());
@@ -455,10 +459,49 @@ fn the_panel_plays_compressed_clips_and_compares_them() {
     let v = h.state();
     assert!(v.pose_request().compressed);
     assert!(v.character.clips.iter().all(|k| k.compressed.is_some()));
-    // The other switch now names the raw clips, and turns the comparison on them.
-    h.get_by_label("Compare with the raw clips").click();
+    // The split view's choice now names the raw clips, and turns the comparison on them.
+    h.get_by_label("Split view, right half").click();
+    h.run();
+    h.get_by_label("the raw clips").click();
     h.run();
     assert!(h.state().controls.compare_clips);
+    assert!(h.state().controls.split);
+}
+
+#[test]
+fn one_choice_sets_what_the_split_view_s_right_half_shows_and_its_label_says_it() {
+    use skinscope::viewer::Compared;
+    let mut h = harness();
+    let choose = |h: &mut Harness<'_, Viewer>, entry: &str| {
+        h.get_by_label("Split view, right half").click();
+        h.run();
+        h.get_by_label(entry).click();
+        h.run();
+    };
+    // The other skinning needs nothing else ticked: the split opens on it.
+    choose(&mut h, "dual-quaternion skinning");
+    let c = &h.state().controls;
+    assert_eq!(c.compared(), Compared::OtherSkinning);
+    assert!(c.split && c.compare_skinning && !c.compare_clips);
+    assert!(h.state().comparing());
+    assert!(h.query_by_label("left: animated palette").is_some());
+    assert!(
+        h.query_by_label("right: animated palette, dual-quaternion skinning")
+            .is_some()
+    );
+    // A palette replaces it (one choice at a time), and off closes the split.
+    choose(&mut h, "identity palette");
+    let c = &h.state().controls;
+    assert_eq!(
+        c.compared(),
+        Compared::Palette(skinscope::pose::PaletteMode::Identity)
+    );
+    assert!(!c.compare_skinning);
+    assert!(h.query_by_label("right: identity palette").is_some());
+    choose(&mut h, "off");
+    assert_eq!(h.state().controls.compared(), Compared::Off);
+    assert!(!h.state().comparing());
+    assert!(h.query_by_label("right: identity palette").is_none());
 }
 
 #[test]

@@ -5,7 +5,7 @@ use egui::{Color32, RichText, Stroke, Ui};
 
 use crate::debug::colors::ColorView;
 use crate::pose::PaletteMode;
-use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
+use crate::viewer::{Compared, Controls, FRAME_STEP_SECS, UiCommand, Viewer};
 
 pub mod legend;
 pub mod overlay;
@@ -38,64 +38,30 @@ fn palette_name(mode: PaletteMode) -> &'static str {
     }
 }
 
-/// Each half of the split view named by the palette it shows.
+/// Each half of the split view named by what it shows.
 fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
     let c = &viewer.controls;
-    let clips = |compressed: bool| {
-        if compressed {
-            ", compressed clips"
-        } else {
-            ", raw clips"
-        }
-    };
-    let halves = [
-        (
-            "left",
-            view.left(),
-            c.palette,
-            c.compare_clips.then(|| clips(c.compressed)),
+    let left = format!("left: {} palette", palette_name(c.palette));
+    let right = match c.compared() {
+        Compared::Palette(_) | Compared::Off => compared_name(c, c.compared()),
+        other => format!(
+            "{} palette, {}",
+            palette_name(c.palette),
+            compared_name(c, other)
         ),
-        (
-            "right",
-            view.center().x,
-            if c.compare_clips {
-                c.palette
-            } else {
-                c.compare
-            },
-            c.compare_clips.then(|| clips(!c.compressed)),
-        ),
-    ];
-    let skinning_name = |s: crate::anim::Skinning| match s {
-        crate::anim::Skinning::Linear => ", linear blend skinning",
-        crate::anim::Skinning::DualQuaternion => ", dual-quaternion skinning",
     };
-    let right_skinning = match c.skinning {
-        crate::anim::Skinning::Linear => crate::anim::Skinning::DualQuaternion,
-        crate::anim::Skinning::DualQuaternion => crate::anim::Skinning::Linear,
-    };
-    for (side, x, mode, clips) in halves {
-        let skinning = c.compare_skinning.then(|| {
-            skinning_name(if side == "left" {
-                c.skinning
-            } else {
-                right_skinning
-            })
-        });
-        let mode = if c.compare_skinning { c.palette } else { mode };
+    for (side, x, text) in [
+        ("left", view.left(), left),
+        ("right", view.center().x, format!("right: {right}")),
+    ] {
         egui::Area::new(ui.make_persistent_id(("split-label", side)))
             .fixed_pos(egui::pos2(x + 8.0, view.top() + 8.0))
             .interactable(false)
             .show(ui.ctx(), |ui| {
                 ui.label(
-                    RichText::new(format!(
-                        "{side}: {} palette{}{}",
-                        palette_name(mode),
-                        clips.unwrap_or(""),
-                        skinning.unwrap_or("")
-                    ))
-                    .color(Color32::WHITE)
-                    .background_color(Color32::from_black_alpha(140)),
+                    RichText::new(text)
+                        .color(Color32::WHITE)
+                        .background_color(Color32::from_black_alpha(140)),
                 );
             });
     }
@@ -788,14 +754,7 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
                 ui.selectable_value(&mut c.color_view, view, color_view_name(view));
             }
         });
-    ui.horizontal(|ui| {
-        ui.checkbox(&mut c.split, "Split view, right:");
-        ui.add_enabled_ui(!c.compare_clips, |ui| {
-            ui.radio_value(&mut c.compare, PaletteMode::Animated, "Animated");
-            ui.radio_value(&mut c.compare, PaletteMode::Bind, "Bind");
-            ui.radio_value(&mut c.compare, PaletteMode::Identity, "Identity");
-        });
-    });
+    split_choice(ui, c);
     ui.horizontal(|ui| {
         ui.label("Skinning");
         ui.radio_value(
@@ -819,21 +778,10 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
         ui.radio_value(&mut c.skin_pass, SkinPass::Compute, "compute pass")
             .on_hover_text("once a frame into a buffer every pass reads; clicks pick among the vertices read back");
     });
-    ui.checkbox(&mut c.compare_skinning, "Split view: right half with the other skinning")
-        .on_hover_text("the same pose skinned the other way: linear blend's volume loss at a twist against dual quaternions'");
     ui.checkbox(&mut c.compressed, "Play compressed clips")
         .on_hover_text(
             "every clip compressed within 1e-4 of the character's height (inspect --compression)",
         );
-    ui.checkbox(
-        &mut c.compare_clips,
-        if c.compressed {
-            "Compare with the raw clips"
-        } else {
-            "Compare with the compressed clips"
-        },
-    )
-    .on_hover_text("the split view's right half and the displacement colours show the same frame from the other clips: where the compression error lands");
     let choice = c.color_view;
     legend::show(ui, viewer);
     let c = &mut viewer.controls;
@@ -852,6 +800,44 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
         for (name, palette, weight) in &p.influences {
             ui.monospace(format!("  {weight:.3}  {name} (palette {palette})"));
         }
+    }
+}
+
+/// What the split view's right half shows, in words (the choice and the half's label).
+pub fn compared_name(c: &Controls, compared: Compared) -> String {
+    match compared {
+        Compared::Off => "off".to_string(),
+        Compared::Palette(mode) => format!("{} palette", palette_name(mode)),
+        Compared::OtherClips if c.compressed => "the raw clips".to_string(),
+        Compared::OtherClips => "the compressed clips".to_string(),
+        Compared::OtherSkinning => match c.skinning {
+            crate::anim::Skinning::Linear => "dual-quaternion skinning".to_string(),
+            crate::anim::Skinning::DualQuaternion => "linear blend skinning".to_string(),
+        },
+    }
+}
+
+/// One control for the split view: off, or what its right half compares with the left.
+fn split_choice(ui: &mut Ui, c: &mut Controls) {
+    let mut chosen = c.compared();
+    egui::ComboBox::from_label("Split view, right half")
+        .selected_text(compared_name(c, chosen))
+        .show_ui(ui, |ui| {
+            for option in [
+                Compared::Off,
+                Compared::Palette(PaletteMode::Bind),
+                Compared::Palette(PaletteMode::Identity),
+                Compared::Palette(PaletteMode::Animated),
+                Compared::OtherClips,
+                Compared::OtherSkinning,
+            ] {
+                ui.selectable_value(&mut chosen, option, compared_name(c, option));
+            }
+        })
+        .response
+        .on_hover_text("the left half is the frame as set; the right half the same frame under another palette, from the other clips (where the compression error lands), or skinned the other way (linear blend's volume loss at a twist against dual quaternions')");
+    if chosen != c.compared() {
+        c.set_compared(chosen);
     }
 }
 
