@@ -687,6 +687,18 @@ impl Viewer {
         }
     }
 
+    /// The time shown on the timeline: `time_secs` within the timeline's clip (the state
+    /// machine poses its clips clamped to their ends, as its requests say).
+    pub fn clip_time_shown(&self) -> f32 {
+        let t = self.time_secs();
+        let (_, duration) = self.timeline_clip();
+        if self.graph_driven() {
+            t.clamp(0.0, duration.max(0.0))
+        } else {
+            t
+        }
+    }
+
     /// The clip shown on the timeline and its duration.
     pub fn timeline_clip(&self) -> (usize, f32) {
         let clip = if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {

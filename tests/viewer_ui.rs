@@ -672,3 +672,46 @@ fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
     let yaw = h.state().locomotion.placement().yaw;
     assert!((yaw - 15f32.to_radians()).abs() < 1e-6);
 }
+
+/// Whether a widget is greyed out (AccessKit's disabled state).
+fn disabled(node: egui_kittest::Node<'_>) -> bool {
+    use egui_kittest::kittest::NodeT;
+    node.accesskit_node().is_disabled()
+}
+
+#[test]
+fn the_panel_shows_what_drives_the_character_and_disables_the_rest() {
+    let mut h = harness();
+    h.run();
+    // Off: the state machine's parameters drive nothing, so they cannot be set.
+    assert!(!h.state().controls.use_graph);
+    let speed: Vec<_> = h.query_all_by_label("speed").collect();
+    assert!(!speed.is_empty() && speed.into_iter().all(disabled));
+    assert!(!disabled(h.get_by_label("Clip")));
+    h.get_by_label("Drive by the state machine").click();
+    h.run();
+    for _ in 0..90 {
+        h.run();
+    }
+    // On: the parameters are live, the clip box names the state's clip and cannot be changed,
+    // and the timeline (not seekable) stays within that clip.
+    assert!(!h.query_all_by_label("speed").any(disabled));
+    let clip = h.get_by_label("Clip");
+    assert!(disabled(clip));
+    let v = h.state();
+    let (playing, duration) = v.timeline_clip();
+    let name = v.character.clips[playing].clip.name().to_owned();
+    let shown = format!("{name} ({duration:.2} s) (state machine: ");
+    assert!(
+        h.query_by_label_contains(&shown).is_some()
+            || clip.value().is_some_and(|v| v.starts_with(&shown)),
+        "{:?}",
+        clip.value()
+    );
+    let shown = v.clip_time_shown();
+    assert!((0.0..=duration).contains(&shown), "{shown} of {duration}");
+    assert!(disabled(h.get_by_role_and_label(
+        egui::accesskit::Role::Slider,
+        "Time (s)"
+    )));
+}

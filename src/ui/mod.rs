@@ -157,15 +157,26 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
         .map(|c| (c.clip.name().to_owned(), c.duration_secs()))
         .collect();
     let at_end = viewer.at_end();
+    // Under the state machine the clip box shows the clip it plays, and cannot be changed.
+    let driven_by = viewer.graph_driven().then(|| {
+        let state = viewer.machine.as_ref().map_or(String::new(), |m| {
+            m.state_name(m.current_state()).to_owned()
+        });
+        (viewer.timeline_clip().0, state)
+    });
     let c = &mut viewer.controls;
     let label = |i: usize| {
         clips
             .get(i)
             .map_or(String::new(), |(n, d)| format!("{n} ({d:.2} s)"))
     };
-    ui.add_enabled_ui(!c.blend, |ui| {
+    ui.add_enabled_ui(!c.blend && driven_by.is_none(), |ui| {
+        let shown = match &driven_by {
+            Some((clip, state)) => format!("{} (state machine: {state})", label(*clip)),
+            None => label(c.clip),
+        };
         egui::ComboBox::from_label("Clip")
-            .selected_text(label(c.clip))
+            .selected_text(shown)
             .show_ui(ui, |ui| {
                 for i in 0..clips.len() {
                     ui.selectable_value(&mut c.clip, i, label(i));
@@ -207,9 +218,11 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
 /// (markers above).
 fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     let (clip, duration) = viewer.timeline_clip();
-    let current = viewer.time_secs();
+    // The time within the clip shown (a state's clock runs on past its clip's end).
+    let current = viewer.clip_time_shown();
     let mut time = current;
-    let response = ui.add(
+    let response = ui.add_enabled(
+        !viewer.graph_driven(),
         egui::Slider::new(&mut time, 0.0..=duration.max(FRAME_STEP_SECS))
             .text("Time (s)")
             .fixed_decimals(3),
@@ -388,6 +401,8 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
         return;
     };
     ui.checkbox(&mut viewer.controls.use_graph, "Drive by the state machine");
+    // Its parameters drive nothing while it is off.
+    let live = viewer.controls.use_graph;
     let state = machine.state_name(machine.current_state()).to_owned();
     let transition = machine.transition().map(|(from, t)| {
         let kind = match t.spec {
@@ -412,7 +427,7 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
             crate::graph::ParamKind::Float { min, max } => {
                 let mut v = value;
                 if ui
-                    .add(egui::Slider::new(&mut v, min..=max).text(&p.name))
+                    .add_enabled(live, egui::Slider::new(&mut v, min..=max).text(&p.name))
                     .changed()
                 {
                     commands.push(UiCommand::SetParameter(k, v));
@@ -420,12 +435,15 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
             }
             crate::graph::ParamKind::Bool => {
                 let mut on = value != 0.0;
-                if ui.checkbox(&mut on, &p.name).changed() {
+                if ui
+                    .add_enabled(live, egui::Checkbox::new(&mut on, &p.name))
+                    .changed()
+                {
                     commands.push(UiCommand::SetParameter(k, f32::from(u8::from(on))));
                 }
             }
             crate::graph::ParamKind::Trigger => {
-                if ui.button(&p.name).clicked() {
+                if ui.add_enabled(live, egui::Button::new(&p.name)).clicked() {
                     commands.push(UiCommand::SetParameter(k, 1.0));
                 }
             }
