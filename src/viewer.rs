@@ -84,7 +84,12 @@ pub struct Controls {
     /// view moves it).
     pub reach_ik: bool,
     pub reach_end: Option<usize>,
+    /// Where the hand reaches: in the character's frame (its placement's position and heading)
+    /// when `reach_follows`, else in the world.
     pub reach_target: glam::Vec3,
+    /// The reach target moves with the character (Unreal's and Blender's default for a target
+    /// parented to the rig); off, it stays put in the world as the character walks away.
+    pub reach_follows: bool,
     pub show_mesh: bool,
     pub show_bones: bool,
     pub show_joint_names: bool,
@@ -170,6 +175,7 @@ impl Controls {
             reach_ik: false,
             reach_end: reach_end(c),
             reach_target: reach_target(c),
+            reach_follows: true,
             show_mesh: true,
             show_bones: false,
             show_joint_names: false,
@@ -303,6 +309,8 @@ pub enum UiCommand {
     SetParameter(usize, f32),
     /// Back to the origin, facing +Z, with no trail.
     ResetPosition,
+    /// Reach IK's target follows the character (or stays in the world), kept where it is.
+    ReachFollows(bool),
     /// Turn the character's heading by this many degrees (driven mode's steering).
     Turn(f32),
     FrameCamera,
@@ -475,6 +483,16 @@ impl Viewer {
         let legs = self.leg_chains();
         self.planter = FootPlanter::new(&self.character, legs);
         self.ground_speeds = vec![None; self.character.clips.len()];
+        // Driven mode starts at the speed the clip moves at, so it plays at its own rate (or,
+        // for a clip that stands still, at the first clip's that moves).
+        let clips = self.character.clips.len();
+        let first = self.controls.clip;
+        if let Some(ground) = (0..clips)
+            .map(|k| self.ground_speed((first + k) % clips))
+            .find(|&v| v > 1e-4)
+        {
+            self.controls.drive_speed = ground;
+        }
         let c = &self.character;
         let graph = match &self.source {
             None => Graph::parse(crate::builtin::GRAPH_JSON, c)
@@ -585,6 +603,7 @@ impl Viewer {
                 self.planter.release();
             }
             UiCommand::Turn(degrees) => self.locomotion.turn(degrees.to_radians()),
+            UiCommand::ReachFollows(follows) => self.set_reach_follows(follows),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
@@ -958,7 +977,38 @@ impl Viewer {
 
     /// Moves reach IK's target by `delta` (world).
     pub fn move_reach_target(&mut self, delta: glam::Vec3) {
+        let delta = if self.controls.reach_follows {
+            crate::anim::from_yaw(-self.locomotion.placement().yaw) * delta
+        } else {
+            delta
+        };
         self.controls.reach_target += delta;
+    }
+
+    /// Reach IK's target in the world: `reach_target` placed with the character when it
+    /// follows it.
+    pub fn reach_world_target(&self) -> glam::Vec3 {
+        let placement = self.locomotion.placement();
+        if self.controls.reach_follows {
+            placement.position + crate::anim::from_yaw(placement.yaw) * self.controls.reach_target
+        } else {
+            self.controls.reach_target
+        }
+    }
+
+    /// Switches whether the reach target follows the character, keeping it where it is now.
+    pub fn set_reach_follows(&mut self, follows: bool) {
+        if follows == self.controls.reach_follows {
+            return;
+        }
+        let world = self.reach_world_target();
+        let placement = self.locomotion.placement();
+        self.controls.reach_follows = follows;
+        self.controls.reach_target = if follows {
+            crate::anim::from_yaw(-placement.yaw) * (world - placement.position)
+        } else {
+            world
+        };
     }
 
     /// The overlay lines of the scene: the ground's outline and the root's trail (when shown),
@@ -980,7 +1030,7 @@ impl Viewer {
             }
         }
         if self.controls.reach_ik {
-            let (t, r) = (self.controls.reach_target, height * 0.04);
+            let (t, r) = (self.reach_world_target(), height * 0.04);
             for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
                 out.push((t - axis * r, t + axis * r, [1.0, 0.3, 0.9, 1.0]));
             }
@@ -1122,7 +1172,7 @@ impl Viewer {
         {
             request.ik.push(crate::pose::IkTarget {
                 chain,
-                target: c.reach_target,
+                target: self.reach_world_target(),
                 pole: None,
                 settings: TwoBoneSettings::default(),
             });

@@ -833,3 +833,60 @@ fn every_json_command_prints_json_when_the_file_cannot_load() {
         "said more than once"
     );
 }
+
+// Driven mode's default speed and a reach target that follows the character.
+
+#[test]
+fn driven_mode_starts_at_the_clip_s_own_speed() {
+    let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    let walk = viewer.controls.clip;
+    let ground = viewer.ground_speed(walk);
+    assert!(ground > 0.1, "the walk moves its feet at {ground}");
+    viewer.controls.move_mode = MoveMode::Driven;
+    assert!((viewer.controls.drive_speed - ground).abs() < 1e-6);
+    assert!((viewer.driven_rate().unwrap() - 1.0).abs() < 1e-5);
+    // A file opened later gets its own clips' speed: Fox's first clip (Survey) stands still,
+    // its second (Walk) moves.
+    viewer.open(&shared("Fox/Fox.glb")).unwrap();
+    assert_eq!(viewer.ground_speed(0), 0.0);
+    let fox = viewer.ground_speed(1);
+    assert!(fox > 0.0);
+    assert!((viewer.controls.drive_speed - fox).abs() < 1e-6);
+}
+
+#[test]
+fn a_reach_target_follows_the_walking_character_by_default() {
+    let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    viewer.controls.reach_ik = true;
+    viewer.controls.move_mode = MoveMode::Driven;
+    assert!(viewer.controls.reach_follows);
+    let start = viewer.reach_world_target();
+    let hand = viewer.controls.reach_end.unwrap();
+    for _ in 0..120 {
+        viewer.frame(Vec::new(), 1.0 / 60.0);
+    }
+    let placed = viewer.locomotion.placement();
+    assert!(placed.position.length() > 0.5, "{placed:?}");
+    let target = viewer.reach_world_target();
+    assert!(
+        (target - (start + placed.position)).length() < 1e-5,
+        "{target} vs {start} + {}",
+        placed.position
+    );
+    let at = Vec3::from(viewer.pose.model.as_slice()[hand].translation);
+    assert!(
+        (at - target).length() < 0.02,
+        "the hand is {} off",
+        (at - target).length()
+    );
+    // Left in the world, the target stays put as the character walks on, kept where it was.
+    viewer.apply(skinscope::viewer::UiCommand::ReachFollows(false));
+    assert!((viewer.reach_world_target() - target).length() < 1e-5);
+    for _ in 0..60 {
+        viewer.frame(Vec::new(), 1.0 / 60.0);
+    }
+    assert!((viewer.reach_world_target() - target).length() < 1e-6);
+    // And back: it follows again from where it is.
+    viewer.apply(skinscope::viewer::UiCommand::ReachFollows(true));
+    assert!((viewer.reach_world_target() - target).length() < 1e-5);
+}

@@ -588,6 +588,14 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                         .labelled_by(label.id);
                 }
             });
+            let mut follows = c.reach_follows;
+            if ui
+                .checkbox(&mut follows, "target follows the character")
+                .on_hover_text("the target's x, y, z are then in the character's frame (its position and heading); off, in the world")
+                .changed()
+            {
+                commands.push(UiCommand::ReachFollows(follows));
+            }
             ui.label(RichText::new("ctrl+drag in the view moves the target").weak());
             ui.separator();
             ui.label("Fastest planted foot (units/s)");
