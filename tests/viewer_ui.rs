@@ -655,7 +655,7 @@ fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
     h.state_mut().frame(Vec::new(), 1.0 / 60.0);
     let hand = h.state().controls.reach_end.unwrap();
     let at = |v: &Viewer| glam::Vec3::from(v.pose.model.as_slice()[hand].translation);
-    let target = h.state().controls.reach_target;
+    let target = h.state().reach_world_target();
     assert!(
         (at(h.state()) - target).length() < 1e-3,
         "{} vs {target}",
@@ -664,7 +664,7 @@ fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
     h.state_mut()
         .move_reach_target(glam::Vec3::new(0.0, -0.1, 0.05));
     h.state_mut().frame(Vec::new(), 1.0 / 60.0);
-    let target = h.state().controls.reach_target;
+    let target = h.state().reach_world_target();
     assert!((at(h.state()) - target).length() < 1e-3);
     // Driving moves the character along its heading; a turn turns it.
     h.get_by_label("Turn left").click();
