@@ -23,7 +23,8 @@ use crate::pose::{
 };
 use crate::scene::Ground;
 
-/// The largest crowd the panel offers, whatever the GPU.
+/// The largest crowd the panel offers before the window has asked its device
+/// (`draw::crowd_limit`, which `render --crowd` obeys too).
 pub const MAX_PANEL_CROWD: usize = 10_000;
 
 /// One frame-step: 1/30 s.
@@ -1324,12 +1325,8 @@ impl Viewer {
             .as_ref()
             .is_none_or(|crowd| crowd.len() != members)
         {
-            let one = self
-                .pose
-                .world_bounds(c)
-                .unwrap_or((glam::Vec3::splat(-1.0), glam::Vec3::splat(1.0)));
-            let spacing = (one.1 - one.0).max_element().max(1e-3) * 1.2;
             let clips = (self.controls.blend_a, self.controls.blend_b);
+            let spacing = crate::draw::crowd_spacing(c, clips);
             self.crowd = Some(Crowd::new(c, members, clips, spacing));
             self.window_requests.push(WindowRequest::FrameCamera);
         }

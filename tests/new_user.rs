@@ -890,3 +890,81 @@ fn a_reach_target_follows_the_walking_character_by_default() {
     viewer.apply(skinscope::viewer::UiCommand::ReachFollows(true));
     assert!((viewer.reach_world_target() - target).length() < 1e-5);
 }
+
+// Crowds: one bound, and copies that stay apart.
+
+#[test]
+fn the_panel_and_render_share_one_crowd_bound_from_the_device() {
+    let gpu = skinscope::render::gpu::Gpu::headless().unwrap();
+    let fox = skinscope::import::load(&shared("Fox/Fox.glb")).unwrap();
+    let limit = skinscope::draw::crowd_limit(&gpu.device.limits(), &fox);
+    assert!(limit > skinscope::viewer::MAX_PANEL_CROWD, "{limit}");
+    let too_many = (limit + 1).to_string();
+    let (code, _, err) = skinscope(&[
+        "render",
+        shared("Fox/Fox.glb").to_str().unwrap(),
+        "--crowd",
+        &too_many,
+        "--size",
+        "16x16",
+        "--out",
+        temp_dir("crowd-bound").join("c.png").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("the largest it can draw is {limit}")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_crowd_s_copies_stay_apart_whatever_they_play() {
+    use skinscope::pose::{CharacterPose, PoseRequest};
+    let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    let c = viewer.character.clone();
+    let wave = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "wave")
+        .unwrap();
+    viewer.controls.blend_b = wave;
+    viewer.controls.crowd = 4;
+    viewer.frame(Vec::new(), 1.0 / 60.0);
+    let grid = viewer
+        .crowd
+        .as_ref()
+        .unwrap()
+        .bounds((Vec3::ZERO, Vec3::ZERO));
+    let spacing = grid.1.x - grid.0.x;
+    // Wider than one copy ever gets, sampled at times of its own, in either clip.
+    let mut pose = CharacterPose::new(&c);
+    for clip in [viewer.controls.blend_a, wave] {
+        let duration = c.clips[clip].duration_secs();
+        for k in 0..37 {
+            pose.evaluate(
+                &c,
+                &PoseRequest::clip(clip, duration * (k as f32 + 0.3) / 37.0),
+            )
+            .unwrap();
+            let (lo, hi) = pose.world_bounds(&c).unwrap();
+            let width = (hi.x - lo.x).max(hi.z - lo.z);
+            assert!(
+                width < spacing,
+                "clip {clip} at {k}: {width} wide, {spacing} apart"
+            );
+        }
+    }
+    // The same spacing whatever frame the crowd was made on.
+    viewer.controls.crowd = 0;
+    for _ in 0..20 {
+        viewer.frame(Vec::new(), 1.0 / 60.0);
+    }
+    viewer.controls.crowd = 4;
+    viewer.frame(Vec::new(), 1.0 / 60.0);
+    let again = viewer
+        .crowd
+        .as_ref()
+        .unwrap()
+        .bounds((Vec3::ZERO, Vec3::ZERO));
+    assert_eq!(again, grid);
+}

@@ -147,10 +147,10 @@ impl Gfx {
         );
     }
 
-    /// The largest crowd of the viewer's character this device can draw (at most the panel's).
+    /// The largest crowd of the viewer's character this device can draw (`render --crowd`'s
+    /// bound too).
     pub fn crowd_limit(&self, viewer: &Viewer) -> usize {
-        draw::max_crowd(&self.device.limits(), &viewer.character)
-            .min(crate::viewer::MAX_PANEL_CROWD)
+        draw::crowd_limit(&self.device.limits(), &viewer.character)
     }
 
     pub fn window_size(&self) -> (u32, u32) {

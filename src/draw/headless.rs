@@ -240,7 +240,7 @@ fn render_crowd(
     if members == 0 || members > MAX_CROWD {
         return Err(format!("a crowd of {members} is outside 1..={MAX_CROWD}"));
     }
-    let most = super::max_crowd(&gpu.device.limits(), character);
+    let most = super::crowd_limit(&gpu.device.limits(), character);
     if members > most {
         return Err(format!(
             "a crowd of {members} copies of {} does not fit this GPU's buffers; the largest it can draw is {most}",
@@ -251,8 +251,12 @@ fn render_crowd(
     let b = request.pose.blend.map_or(a, |blend| blend.b);
     let time_secs = request.pose.clip.map_or(0.0, |c| c.time_secs);
     let one = rest_bounds(character);
-    let footprint = (one.1 - one.0).max_element().max(1e-3);
-    let mut crowd = Crowd::new(character, members, (a, b), footprint * 1.2);
+    let mut crowd = Crowd::new(
+        character,
+        members,
+        (a, b),
+        super::crowd_spacing(character, (a, b)),
+    );
     crowd.compressed = request.pose.compressed;
     let start = std::time::Instant::now();
     crowd.update(character, time_secs);

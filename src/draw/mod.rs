@@ -50,6 +50,32 @@ pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {
     capacity(character, 1).max_copies(limits, character)
 }
 
+/// The largest crowd offered and drawn, by the panel and by `render --crowd` alike: what the
+/// device's buffers hold, at most `headless::MAX_CROWD`.
+pub fn crowd_limit(limits: &wgpu::Limits, character: &Character) -> usize {
+    max_crowd(limits, character).min(headless::MAX_CROWD)
+}
+
+/// A crowd's grid spacing: the widest horizontal extent of one copy over the whole motion of
+/// either clip it blends (a wave's arm, a stride), with a fifth more between copies, so no two
+/// copies overlap whatever they play.
+pub fn crowd_spacing(character: &Character, (a, b): (usize, usize)) -> f32 {
+    let bounds = |clip: usize| {
+        let request = if clip < character.clips.len() {
+            crate::pose::PoseRequest::clip(clip, 0.0)
+        } else {
+            crate::pose::PoseRequest::default()
+        };
+        crate::pose::motion_bounds(character, &request)
+    };
+    let footprint = [bounds(a), bounds(b)]
+        .into_iter()
+        .flatten()
+        .map(|(lo, hi)| (hi.x - lo.x).max(hi.z - lo.z))
+        .fold(0.0f32, f32::max);
+    footprint.max(1e-3) * 1.2
+}
+
 /// What a renderer needs to hold `copies` copies of the character.
 pub fn capacity(character: &Character, copies: usize) -> Capacity {
     let pose = CharacterPose::new(character);
