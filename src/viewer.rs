@@ -292,6 +292,8 @@ fn reach_target(c: &Character) -> glam::Vec3 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     Open(PathBuf),
+    /// Show the built-in character again.
+    OpenBuiltin,
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -544,25 +546,12 @@ impl Viewer {
     fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), String> {
         match import::load_with(path, options) {
             Ok(character) => {
-                let mut controls = Controls::for_character(&character);
-                controls.path = path.display().to_string();
-                self.pose = CharacterPose::new(&character);
-                self.compare_pose = CharacterPose::new(&character);
-                self.picked_vertex = None;
-                self.crowd = None;
-                self.character = character;
-                self.controls = controls;
-                self.source = Some(path.to_path_buf());
-                self.reset_players();
-                self.playing_clip = usize::MAX;
-                self.event_log.clear();
-                self.load_error = None;
-                self.recent.retain(|p| p != path);
-                self.recent.insert(0, path.to_path_buf());
+                self.install(character, Some(path));
+                // Absolute, so the list opens the same files from wherever it is started.
+                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                self.recent.retain(|p| p != &absolute);
+                self.recent.insert(0, absolute);
                 self.recent.truncate(RECENT_LEN);
-                self.sync_playback();
-                self.generation += 1;
-                self.window_requests.push(WindowRequest::ResetCamera);
                 Ok(())
             }
             Err(e) => {
@@ -571,6 +560,33 @@ impl Viewer {
                 Err(message)
             }
         }
+    }
+
+    /// Back to the built-in character (the panel's file section offers it).
+    pub fn open_builtin(&mut self) -> Result<(), String> {
+        let character = crate::builtin::character().map_err(|e| e.to_string())?;
+        self.install(character, None);
+        Ok(())
+    }
+
+    /// Shows `character` (from `source`, or built in) with fresh controls and players.
+    fn install(&mut self, character: Character, source: Option<&Path>) {
+        let mut controls = Controls::for_character(&character);
+        controls.path = source.map_or(String::new(), |p| p.display().to_string());
+        self.pose = CharacterPose::new(&character);
+        self.compare_pose = CharacterPose::new(&character);
+        self.picked_vertex = None;
+        self.crowd = None;
+        self.character = character;
+        self.controls = controls;
+        self.source = source.map(Path::to_path_buf);
+        self.reset_players();
+        self.playing_clip = usize::MAX;
+        self.event_log.clear();
+        self.load_error = None;
+        self.sync_playback();
+        self.generation += 1;
+        self.window_requests.push(WindowRequest::ResetCamera);
     }
 
     /// Changes whenever another character is loaded.
@@ -582,6 +598,11 @@ impl Viewer {
         match command {
             UiCommand::Open(path) => {
                 let _ = self.open(&path);
+            }
+            UiCommand::OpenBuiltin => {
+                if let Err(e) = self.open_builtin() {
+                    self.load_error = Some(e);
+                }
             }
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {

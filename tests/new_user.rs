@@ -968,3 +968,36 @@ fn a_crowd_s_copies_stay_apart_whatever_they_play() {
         .bounds((Vec3::ZERO, Vec3::ZERO));
     assert_eq!(again, grid);
 }
+
+// Recent files and the way back to the built-in character.
+
+#[test]
+fn recent_files_are_absolute_and_the_panel_goes_back_to_the_built_in_character() {
+    use egui_kittest::kittest::Queryable;
+    let viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    let builtin_name = viewer.character.name.clone();
+    let mut h = common::window_frames(viewer, (1100.0, 1400.0));
+    h.run();
+    // No way "back" while the built-in character is shown.
+    assert!(h.query_by_label("Built-in character").is_none());
+    // Tests run in the crate's folder: this relative path is how a user types it.
+    let relative = std::path::Path::new("../shared/gltf/Fox/Fox.glb");
+    assert!(relative.is_relative() && relative.exists());
+    h.state_mut().open(relative).unwrap();
+    h.run();
+    let recent = h.state().recent.clone();
+    assert!(recent[0].is_absolute(), "{recent:?}");
+    assert!(recent[0].exists());
+    assert_eq!(
+        std::fs::canonicalize(&recent[0]).unwrap(),
+        std::fs::canonicalize(relative).unwrap()
+    );
+    h.get_by_label("Built-in character").click();
+    h.run();
+    let v = h.state();
+    assert!(v.source.is_none());
+    assert_eq!(v.character.name, builtin_name);
+    assert!(v.load_error.is_none());
+    // The Fox stays on the list.
+    assert_eq!(v.recent, recent);
+}

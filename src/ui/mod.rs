@@ -113,6 +113,14 @@ fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
             commands.push(UiCommand::BrowseForFile);
         }
     });
+    if viewer.source.is_some()
+        && ui
+            .button("Built-in character")
+            .on_hover_text("back to the mannequin this viewer ships")
+            .clicked()
+    {
+        commands.push(UiCommand::OpenBuiltin);
+    }
     ui.label(RichText::new("or drop a file on the window").weak());
     if !viewer.recent.is_empty() {
         ui.collapsing("Recent files", |ui| {
