@@ -70,7 +70,7 @@ fn dragging_the_timeline_moves_the_playhead() {
     let track = h
         .get_by_role_and_label(egui::accesskit::Role::Slider, "Time (s)")
         .rect();
-    let width = 190.0; // ui::panel's slider width
+    let width = ui::SLIDER_WIDTH;
     let from = egui::pos2(track.left() + 2.0, track.center().y);
     let to = egui::pos2(track.left() + 0.75 * width, track.center().y);
     h.hover_at(from);
@@ -714,4 +714,47 @@ fn the_panel_shows_what_drives_the_character_and_disables_the_rest() {
         egui::accesskit::Role::Slider,
         "Time (s)"
     )));
+}
+
+#[test]
+fn the_panel_keeps_its_width_as_sections_open() {
+    let mut h = harness();
+    h.run();
+    let edge = |h: &Harness<'_, Viewer>| h.get_by_label("Resize panel").rect();
+    let panel = edge(&h);
+    let browse = h.get_by_label("Browse...").rect();
+    for section in ["Layers", "Root motion and IK", "Events", "Skeleton ("] {
+        h.get_by_label_contains(section).click();
+        for _ in 0..4 {
+            h.run();
+        }
+        // The panel keeps its edge, every widget stays inside it, and the first row's widgets
+        // stay where they were (a click aimed at one lands on it).
+        assert_eq!(edge(&h), panel, "{section} widened the panel");
+        let outside: Vec<String> = h
+            .query_all_by_label_contains("")
+            .filter(|n| n.rect().right() > panel.left() && n.rect().left() < panel.left())
+            .map(|n| format!("{n:?}"))
+            .collect();
+        assert!(outside.is_empty(), "{section}: {outside:?}");
+        assert_eq!(h.get_by_label("Browse...").rect(), browse, "{section}");
+    }
+}
+
+#[test]
+fn the_wheel_zooms_only_over_the_3d_view() {
+    use skinscope::app::input::over_view;
+    let mut h = harness();
+    h.run();
+    // The 3D view is what the panel leaves: to the right of its edge.
+    let edge = h.get_by_label("Resize panel").rect().right();
+    let view = egui::Rect::from_min_max(egui::pos2(edge, 0.0), egui::pos2(1100.0, 1400.0));
+    let px = |x: f32, y: f32, ppp: f32| Some(glam::Vec2::new(x, y) * ppp);
+    for ppp in [1.0, 2.0] {
+        assert!(over_view(Some(view), px(edge + 100.0, 300.0, ppp), ppp));
+        // Over the panel (its scrolling at an end or not): no zoom.
+        assert!(!over_view(Some(view), px(edge - 100.0, 300.0, ppp), ppp));
+    }
+    assert!(!over_view(None, px(700.0, 300.0, 1.0), 1.0));
+    assert!(!over_view(Some(view), None, 1.0));
 }

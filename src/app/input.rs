@@ -10,6 +10,23 @@ use crate::pose::PaletteMode;
 use crate::render::renderer::{SkinPass, View};
 use crate::viewer::UiCommand;
 
+/// Whether the pointer (`pointer_px`, physical pixels) is over the 3D view (`view`, egui points;
+/// `None` before the first frame): the wheel zooms only there, never over the panel, even once
+/// the panel's scrolling has reached its end and egui lets the wheel through.
+pub fn over_view(
+    view: Option<egui::Rect>,
+    pointer_px: Option<Vec2>,
+    pixels_per_point: f32,
+) -> bool {
+    match (view, pointer_px) {
+        (Some(view), Some(p)) => {
+            let at = p / pixels_per_point.max(1e-3);
+            view.contains(egui::pos2(at.x, at.y))
+        }
+        _ => false,
+    }
+}
+
 impl App {
     /// A key the panel did not take: toggles edit the controls at once; one-off actions are
     /// queued and applied with the panel's, in this frame's command step.
@@ -86,6 +103,13 @@ impl App {
                 self.mouse.position = Some(p);
             }
             WindowEvent::MouseWheel { delta, .. } => {
+                let ppp = self
+                    .gfx
+                    .as_ref()
+                    .map_or(1.0, |g| g.egui_ctx.pixels_per_point());
+                if !over_view(self.last_view.map(|v| v.0), self.mouse.position, ppp) {
+                    return;
+                }
                 let lines = match delta {
                     MouseScrollDelta::LineDelta(_, y) => *y,
                     MouseScrollDelta::PixelDelta(p) => p.y as f32 / 40.0,

@@ -9,7 +9,7 @@
 
 mod frame;
 mod gfx;
-mod input;
+pub mod input;
 mod recent;
 mod surface;
 

@@ -12,6 +12,9 @@ pub mod overlay;
 
 /// Width of the side panel in points.
 pub const PANEL_WIDTH: f32 = 330.0;
+/// Sliders fit the panel with their value and label, inside a section too (a wider one would
+/// widen the panel, and with it the next frame's sliders).
+pub const SLIDER_WIDTH: f32 = 130.0;
 
 /// The whole viewer UI for one frame: the side panel, then joint names over the 3D view when
 /// asked. Returns the commands to apply and the rect left for the 3D view.
@@ -21,7 +24,9 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
         .resizable(true)
         .default_size(PANEL_WIDTH)
         .show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| panel(ui, viewer, &mut commands));
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| panel(ui, viewer, &mut commands));
         });
     let view = ui.available_rect_before_wrap();
     if viewer.controls.split && viewer.comparing() {
@@ -69,7 +74,9 @@ fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
 
 /// The panel's sections.
 pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    ui.spacing_mut().slider_width = 190.0;
+    // Rows wrap and sliders fit the panel, so opening a section never widens it (clicks would
+    // land on the neighbouring widget as it moved).
+    ui.spacing_mut().slider_width = SLIDER_WIDTH;
     ui.heading("skinscope");
     file_section(ui, viewer, commands);
     ui.separator();
@@ -99,7 +106,7 @@ fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         |p| p.display().to_string(),
     );
     ui.label(RichText::new(name).strong());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let field = ui.add(
             egui::TextEdit::singleline(&mut viewer.controls.path)
                 .hint_text("path to .gltf or .glb")
@@ -191,7 +198,7 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
                 }
             });
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .button(if c.playing && !at_end {
                 "Pause"
@@ -304,7 +311,7 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
         ui.add(egui::Slider::new(&mut c.blend_weight, 0.0..=1.0).text("Weight of B"));
     });
     ui.add_enabled_ui(!c.blend && !graph, |ui| {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             clip_combo(
                 ui,
                 egui::ComboBox::from_label("to"),
@@ -332,7 +339,7 @@ fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
                 commands.push(UiCommand::Transition);
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Transition");
             ui.radio_value(&mut c.inertialize, false, "crossfade");
             ui.radio_value(&mut c.inertialize, true, "inertialize");
@@ -360,7 +367,7 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
     egui::CollapsingHeader::new("Layers")
         .default_open(false)
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut c.layer_on, "Override layer");
                 let combo = egui::ComboBox::from_label("layer clip");
                 clip_combo(ui, combo, &names, &mut c.layer_clip);
@@ -384,7 +391,7 @@ fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
             );
             ui.label(RichText::new(format!("override weight now {:.3}", live.0)).weak());
             ui.separator();
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut c.additive_on, "Additive layer");
                 let combo = egui::ComboBox::from_label("additive clip");
                 clip_combo(ui, combo, &names, &mut c.additive_clip);
@@ -480,7 +487,7 @@ fn joint_list(
         shown.join(", ")
     };
     ui.label(format!("{title} {shown}"));
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(selected.is_some(), egui::Button::new(add))
             .clicked()
@@ -521,12 +528,12 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
     egui::CollapsingHeader::new("Root motion and IK")
         .default_open(false)
         .show(ui, |ui| {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("Root motion");
                 ui.radio_value(&mut c.move_mode, MoveMode::Authored, "as authored");
                 ui.radio_value(&mut c.move_mode, MoveMode::InPlace, "in place");
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.radio_value(&mut c.move_mode, MoveMode::Applied, "applied");
                 ui.radio_value(&mut c.move_mode, MoveMode::Driven, "driven");
             });
@@ -536,7 +543,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                     egui::Slider::new(&mut c.drive_speed, 0.0..=3.0 * height)
                         .text("Speed (units/s)"),
                 );
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if ui.button("Turn left").clicked() {
                         commands.push(UiCommand::Turn(15.0));
                     }
@@ -548,7 +555,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                     }
                 });
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut c.show_scene, "Ground and trail");
                 ui.checkbox(&mut c.follow_camera, "Camera follows");
                 if ui.button("Reset position").clicked() {
@@ -578,11 +585,11 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
                 (add, "Clear legs"),
             );
             ui.separator();
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut c.reach_ik, "Reach IK");
                 joint_combo(ui, "chain end", &names, &mut c.reach_end);
             });
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.label("target");
                 let speed = f64::from(height) * 0.005;
                 let axes = [
@@ -652,14 +659,14 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
         ui.checkbox(&mut c.wireframe, "Wireframe");
         ui.checkbox(&mut c.grid, "Grid");
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Palette");
         ui.radio_value(&mut c.palette, PaletteMode::Animated, "Animated");
         ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
         ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
     });
     let limit = viewer.crowd_limit;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Crowd");
         ui.add(
             egui::DragValue::new(&mut c.crowd)
@@ -672,7 +679,7 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
     });
     camera_and_scene(ui, viewer, commands);
     let c = &mut viewer.controls;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Tone mapping");
         ui.radio_value(&mut c.tone_map, 0, "Khronos Neutral");
         ui.radio_value(&mut c.tone_map, 1, "ACES");
@@ -683,7 +690,7 @@ fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>)
             .text("Exposure (EV)")
             .fixed_decimals(1),
     );
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if ui.button("Frame (F)").clicked() {
             commands.push(UiCommand::FrameCamera);
         }
@@ -789,7 +796,7 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
             }
         });
     split_choice(ui, c);
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label("Skinning");
         ui.radio_value(
             &mut c.skinning,
@@ -802,7 +809,7 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
             "dual quaternion",
         );
     });
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         use crate::render::renderer::SkinPass;
         ui.label("Skin in");
         ui.radio_value(&mut c.skin_pass, SkinPass::Auto, "auto")
