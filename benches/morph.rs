@@ -60,6 +60,7 @@ fn rippled_grid(active: usize) -> Character {
         skinning: None,
         material: Material::default(),
         morph_targets,
+        normals_computed: false,
     };
     let weights: Vec<f32> = (0..TARGETS)
         .map(|t| if t < active { 0.5 } else { 0.0 })

@@ -344,8 +344,8 @@ fn gltfpack_s_scaled_inverse_binds_are_invertible_and_every_command_agrees() {
         .as_u64()
         .unwrap() as usize;
     let mut matrices: Vec<f32> = raw.read(ibm).concat().iter().map(|&v| v as f32).collect();
-    for k in 4..8 {
-        matrices[k] *= 1e-9;
+    for v in &mut matrices[4..8] {
+        *v *= 1e-9;
     }
     let ibm = raw.add_f32(&matrices, "MAT4");
     raw.json["skins"][0]["inverseBindMatrices"] = json!(ibm);

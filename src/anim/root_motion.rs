@@ -71,7 +71,7 @@ impl RootFrame {
     }
 
     /// A local transform's position and rotation in model (scene) space.
-    fn to_model(&self, local: &Transform) -> (Vec3, Quat) {
+    fn to_model(self, local: &Transform) -> (Vec3, Quat) {
         (
             self.model_from_parent.transform_point3(local.translation),
             self.rotation * local.rotation,
