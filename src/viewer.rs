@@ -227,6 +227,15 @@ impl Controls {
         }
     }
 
+    /// What the displacement colours compare with: the other clips, or the compared palette.
+    pub fn compared_for_colours(&self) -> Compared {
+        if self.compare_clips {
+            Compared::OtherClips
+        } else {
+            Compared::Palette(self.compare)
+        }
+    }
+
     /// Chooses what the right half shows (and the displacement colours compare with, for a
     /// palette or the other clips); `Off` closes the split and keeps that comparison.
     pub fn set_compared(&mut self, compared: Compared) {
@@ -1039,12 +1048,7 @@ impl Viewer {
         let mut out = Vec::new();
         let height = crate::pose::character_height(&self.character);
         if self.controls.show_scene {
-            let ground = self.locomotion.ground.outline(height * 0.6);
-            out.extend(
-                ground
-                    .into_iter()
-                    .map(|(a, b)| (a, b, [0.9, 0.75, 0.35, 1.0])),
-            );
+            out.extend(crate::draw::ground_lines(&self.locomotion.ground, height));
             let trail = &self.locomotion.trail;
             let lift = glam::Vec3::Y * height * 0.005;
             for (a, b) in trail.iter().zip(trail.iter().skip(1)) {

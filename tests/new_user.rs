@@ -1001,3 +1001,126 @@ fn recent_files_are_absolute_and_the_panel_goes_back_to_the_built_in_character()
     // The Fox stays on the list.
     assert_eq!(v.recent, recent);
 }
+
+// Headless colour views say what their colours mean; a render on a ground shows it.
+
+fn obj_vertices(path: &std::path::Path) -> Vec<Vec3> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("v "))
+        .map(|l| {
+            let v: Vec<f32> = l[2..].split(' ').map(|x| x.parse().unwrap()).collect();
+            Vec3::from_slice(&v)
+        })
+        .collect()
+}
+
+#[test]
+fn a_headless_colour_view_draws_and_prints_its_legend_with_the_range() {
+    let dir = temp_dir("legend");
+    let render = |extra: &[&str], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "render",
+            "--color-by",
+            "displacement",
+            "--time",
+            "0.3",
+            "--size",
+            "640x400",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let (code, stdout, err) = skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        (image::open(&out).unwrap().to_rgba8(), stdout)
+    };
+    let (with, text) = render(&[], "legend.png");
+    let (without, text_too) = render(&["--no-legend"], "plain.png");
+    assert_eq!(text, text_too, "the legend is printed either way");
+    assert!(
+        text.starts_with("how far each vertex moves against the bind palette\n"),
+        "{text}"
+    );
+    // The largest displacement printed, against the posed exports' own vertices (the CPU
+    // reference, animated and at the bind palette).
+    let (animated, bind) = (dir.join("animated.obj"), dir.join("bind.obj"));
+    for (palette, out) in [("animated", &animated), ("bind", &bind)] {
+        let (code, _, err) = skinscope(&[
+            "pose",
+            "--time",
+            "0.3",
+            "--palette",
+            palette,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let largest = obj_vertices(&animated)
+        .iter()
+        .zip(obj_vertices(&bind))
+        .map(|(a, b)| a.distance(b))
+        .fold(0.0f32, f32::max);
+    let printed: f32 = text
+        .split("largest here ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (printed - largest).abs() < 1e-3,
+        "printed {printed}, measured {largest}"
+    );
+    // Drawn in the top-left corner only: the rest of the image is the plain render's.
+    let differs = |x0: u32, x1: u32, y0: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| with.get_pixel(x, y) != without.get_pixel(x, y))
+            .count()
+    };
+    assert!(differs(0, 200, 0, 60) > 2000, "no legend drawn");
+    assert_eq!(differs(400, 640, 0, 400), 0);
+    assert_eq!(differs(0, 640, 300, 400), 0);
+}
+
+#[test]
+fn render_draws_the_ground_it_poses_on() {
+    let dir = temp_dir("ground-render");
+    let ground = dir.join("floor.json");
+    std::fs::write(
+        &ground,
+        r#"{"steps": [{"min": [0.3, -0.5], "max": [1.0, 0.5], "height": 0.1}]}"#,
+    )
+    .unwrap();
+    let render = |extra: &[&str], out: &str| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "render",
+            "--size",
+            "480x360",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let (code, _, err) = skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        image::open(&out).unwrap().to_rgb8()
+    };
+    let plain = render(&[], "plain.png");
+    let on_ground = render(&["--ground", ground.to_str().unwrap()], "ground.png");
+    // New pixels in the outline's colour (linear 0.9, 0.75, 0.35: sRGB about 243, 225, 160),
+    // where the plain render has the grid or the background.
+    let outline = |p: &image::Rgb<u8>| {
+        p[0] > 200 && p[1] > 180 && p[2] < 190 && p[0] as i32 - p[2] as i32 > 50
+    };
+    let drawn = plain
+        .pixels()
+        .zip(on_ground.pixels())
+        .filter(|(a, b)| a != b && outline(b) && !outline(a))
+        .count();
+    assert!(drawn > 100, "{drawn} outline pixels");
+}

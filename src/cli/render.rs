@@ -64,9 +64,14 @@ pub struct RenderArgs {
     /// Every mesh flat white on black, no grid or overlays (mask comparisons).
     #[arg(long)]
     pub silhouette: bool,
-    /// Colour the mesh for skinning debugging instead of by its materials.
+    /// Colour the mesh for skinning debugging instead of by its materials; the colours' legend
+    /// (with the displacement's range) is drawn into the image's top-left corner, on images at
+    /// least 200 pixels on each side, and printed.
     #[arg(long, value_enum, default_value = "material")]
     pub color_by: ColorArg,
+    /// Leave the colour legend out of the image (it is still printed).
+    #[arg(long)]
+    pub no_legend: bool,
     /// Draw this many copies on a grid (1..100000), each at its own phase and weight of a blend
     /// of --clip and --blend's clip (or of --clip alone).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
@@ -261,8 +266,14 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         crowd: args.crowd,
         camera: args.camera(character)?,
         options: args.draw_options(),
+        legend: !args.no_legend,
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
-    let pixels = headless::render_frame(&gpu, character, &request)?;
-    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)
+    let (pixels, legend) = headless::render_frame_and_legend(&gpu, character, &request)?;
+    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)?;
+    // What the colours mean (and the displacement's range), as the image's legend says.
+    if let Some(legend) = legend {
+        super::out::print(&legend.to_text());
+    }
+    Ok(())
 }

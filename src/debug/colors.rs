@@ -72,6 +72,193 @@ pub fn heat(x: f32) -> Vec4 {
 
 const UNSKINNED: Vec4 = Vec4::new(0.35, 0.35, 0.35, 1.0);
 
+/// What a colouring means, as plain data: the panel draws it with egui, `render` into its image
+/// and as text on standard output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Legend {
+    pub title: String,
+    pub rows: Vec<LegendRow>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum LegendRow {
+    /// A colour and what it stands for (linear RGBA).
+    Swatch(Vec4, String),
+    /// The heat scale from blue (`low`) to red (`high`).
+    Scale { low: String, high: String },
+    /// A line of text.
+    Note(String),
+}
+
+impl Legend {
+    /// One line per row, for a terminal.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{}\n", self.title);
+        for row in &self.rows {
+            let line = match row {
+                LegendRow::Swatch(c, text) => format!(
+                    "  #{:02x}{:02x}{:02x}  {text}",
+                    srgb8(c.x),
+                    srgb8(c.y),
+                    srgb8(c.z)
+                ),
+                LegendRow::Scale { low, high } => format!("  blue {low} .. red {high}"),
+                LegendRow::Note(text) => format!("  {text}"),
+            };
+            s.push_str(&line);
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// A linear channel as 8-bit sRGB.
+pub fn srgb8(x: f32) -> u8 {
+    let x = x.clamp(0.0, 1.0);
+    let s = if x <= 0.003_130_8 {
+        x * 12.92
+    } else {
+        1.055 * x.powf(1.0 / 2.4) - 0.055
+    };
+    (s * 255.0).round() as u8
+}
+
+/// How far the displacement views' vertices moved: (the largest distance, the size the heat
+/// scale is measured against: the posed bounds' diagonal; red is a tenth of it).
+pub fn displacement_extent(
+    c: &Character,
+    view: ColorView,
+    pose: &CharacterPose,
+    other: Option<&CharacterPose>,
+) -> Option<(f32, f32)> {
+    let size = pose
+        .world_bounds(c)
+        .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
+    let largest = match view {
+        ColorView::Displacement => {
+            let other = other?;
+            (0..c.instances.len())
+                .flat_map(|i| {
+                    let mine = pose.instance_world_positions(c, i);
+                    let theirs = other.instance_world_positions(c, i);
+                    mine.into_iter()
+                        .zip(theirs)
+                        .map(|(a, b)| a.distance(b))
+                        .collect::<Vec<f32>>()
+                })
+                .fold(0.0, f32::max)
+        }
+        ColorView::MorphDisplacement => (c.instances.iter().enumerate())
+            .flat_map(|(i, instance)| {
+                c.meshes[instance.mesh]
+                    .primitives
+                    .iter()
+                    .flat_map(move |p| {
+                        let (morphed, _) = crate::pose::morphed_vertices(p, pose.morph.of(i));
+                        morphed
+                            .iter()
+                            .zip(&p.positions)
+                            .map(|(m, q)| m.distance(*q))
+                            .collect::<Vec<f32>>()
+                    })
+            })
+            .fold(0.0, f32::max),
+        _ => return None,
+    };
+    Some((largest, size))
+}
+
+/// The legend of a colouring (`None` for materials). `selected` names the joint the weight
+/// view shows; `compared` says what the displacement view compares with; `extent` is
+/// `displacement_extent`'s, when known.
+pub fn legend(
+    c: &Character,
+    view: ColorView,
+    (selected, compared): (Option<&str>, &str),
+    extent: Option<(f32, f32)>,
+) -> Option<Legend> {
+    let scale = |low: &str, high: &str| LegendRow::Scale {
+        low: low.into(),
+        high: high.into(),
+    };
+    let swatch = |r: f32, g: f32, b: f32, text: &str| {
+        LegendRow::Swatch(Vec4::new(r, g, b, 1.0), text.into())
+    };
+    let (title, rows) = match view {
+        ColorView::Material => return None,
+        ColorView::DominantJoint => {
+            let mut rows = Vec::new();
+            if let Some(skin) = c.skins.first() {
+                let names = c.skeleton.names();
+                let shown = skin.skin.len().min(12);
+                for p in 0..shown {
+                    let joint = skin.skin.joint(p).unwrap_or(0);
+                    rows.push(LegendRow::Swatch(
+                        index_color(p),
+                        format!("{} (palette {p})", names[joint]),
+                    ));
+                }
+                if skin.skin.len() > shown {
+                    rows.push(LegendRow::Note(format!(
+                        "... and {} more joints",
+                        skin.skin.len() - shown
+                    )));
+                }
+            }
+            (
+                "each vertex in the colour of the joint that weighs it most:".to_string(),
+                rows,
+            )
+        }
+        ColorView::SelectedJointWeight => (
+            format!(
+                "weight of {}",
+                selected.unwrap_or("the selected joint (none)")
+            ),
+            vec![scale("weight 0", "1")],
+        ),
+        ColorView::WeightSumDeviation => (
+            "the file's weights summed".to_string(),
+            vec![
+                swatch(0.1, 0.75, 0.2, "weights sum to 1"),
+                swatch(0.9, 0.05, 0.05, "off by 0.1 or more"),
+            ],
+        ),
+        ColorView::InfluenceCount => (
+            "influences per vertex".to_string(),
+            vec![
+                swatch(0.1, 0.3, 0.9, "1 influence"),
+                swatch(0.1, 0.8, 0.2, "2 influences"),
+                swatch(0.95, 0.85, 0.05, "3 influences"),
+                swatch(0.95, 0.45, 0.05, "4 influences"),
+                swatch(
+                    0.9,
+                    0.1,
+                    0.9,
+                    "more than 4 (drawn; a 4-influence engine drops some)",
+                ),
+            ],
+        ),
+        ColorView::Displacement | ColorView::MorphDisplacement => {
+            let what = if view == ColorView::Displacement {
+                format!("how far each vertex moves against {compared}")
+            } else {
+                "how far morphing moved each vertex".to_string()
+            };
+            let mut rows = vec![scale("moved 0", "10% of the size or more")];
+            if let Some((largest, size)) = extent {
+                rows.push(LegendRow::Note(format!(
+                    "red at {:.4} (a tenth of the size, {size:.4}); largest here {largest:.4} ({:.1}% of the size)",
+                    0.1 * size,
+                    100.0 * largest / size
+                )));
+            }
+            (what, rows)
+        }
+    };
+    Some(Legend { title, rows })
+}
+
 /// Per instance, per primitive, one colour per vertex. `selected` is a skeleton joint;
 /// `other` is the pose compared with `pose` (for `Displacement`).
 pub fn vertex_colors(

@@ -5,11 +5,11 @@ use glam::Vec3;
 
 use super::{capacity, extract, extract_crowd, rest_bounds};
 use crate::character::Character;
-use crate::debug::colors::{self, ColorView};
+use crate::debug::colors::{self, ColorView, Legend};
 use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest, motion_bounds};
 use crate::render::camera::Camera;
 use crate::render::gpu::Gpu;
-use crate::render::lines::bone_lines_into;
+use crate::render::lines::{LineVertex, bone_lines_into};
 use crate::render::offscreen::{COLOR_FORMAT, Offscreen};
 use crate::render::renderer::{DrawOptions, FrameInput, Renderer, View};
 
@@ -47,6 +47,9 @@ pub struct FrameRequest {
     pub crowd: Option<usize>,
     pub camera: CameraSpec,
     pub options: DrawOptions,
+    /// Draw the colouring's legend into the image (images at least `legend::MIN_IMAGE_SIDE`
+    /// on each side).
+    pub legend: bool,
 }
 
 impl Default for FrameRequest {
@@ -62,6 +65,7 @@ impl Default for FrameRequest {
                 fov_y_degrees: 45.0,
             },
             options: Default::default(),
+            legend: true,
         }
     }
 }
@@ -131,12 +135,22 @@ pub fn render_frame(
     character: &Character,
     request: &FrameRequest,
 ) -> Result<Vec<u8>, String> {
+    render_frame_and_legend(gpu, character, request).map(|(pixels, _)| pixels)
+}
+
+/// `render_frame`, with the colouring's legend (drawn into the image when the request asks and
+/// the image is large enough; `None` for materials and crowds).
+pub fn render_frame_and_legend(
+    gpu: &Gpu,
+    character: &Character,
+    request: &FrameRequest,
+) -> Result<(Vec<u8>, Option<Legend>), String> {
     let (w, h) = request.size;
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
         return Err(format!("size {w}x{h} is outside 1x1..8192x8192"));
     }
     if let Some(members) = request.crowd {
-        return render_crowd(gpu, character, request, members);
+        return render_crowd(gpu, character, request, members).map(|p| (p, None));
     }
     let mut pose = CharacterPose::new(character);
     let camera = pose_and_frame(character, &mut pose, request)?;
@@ -151,7 +165,21 @@ pub fn render_frame(
         );
     }
     let mut options = request.options;
+    // The ground the feet are planted on (`--ground`), as the viewer draws it.
+    if let Some(feet) = &request.pose.feet {
+        let height = crate::pose::character_height(character);
+        for (a, b, color) in super::ground_lines(&feet.ground, height) {
+            for p in [a, b] {
+                bones.push(LineVertex {
+                    position: p.to_array(),
+                    color,
+                });
+            }
+        }
+        options.bones = true;
+    }
     let mut colors = None;
+    let mut legend = None;
     if request.color_view != ColorView::Material {
         let mut compare = CharacterPose::new(character);
         if request.compare_clips {
@@ -172,8 +200,25 @@ pub fn render_frame(
             None,
         ));
         options.vertex_colors = true;
+        let compared = if request.compare_clips {
+            if request.pose.compressed {
+                "the raw clips".to_string()
+            } else {
+                "the compressed clips".to_string()
+            }
+        } else {
+            format!("the {} palette", palette_name(request.compare))
+        };
+        let extent =
+            colors::displacement_extent(character, request.color_view, &pose, Some(&compare));
+        legend = colors::legend(character, request.color_view, (None, &compared), extent);
     }
-    let target = Offscreen::new(&gpu.device, request.size);
+    let target = Offscreen::with_formats(
+        &gpu.device,
+        request.size,
+        crate::render::offscreen::COLOR_FORMAT,
+        &[crate::render::ui_overlay::UI_FORMAT],
+    );
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let frame = FrameInput {
         character,
@@ -187,7 +232,19 @@ pub fn render_frame(
     if let Some(colors) = &colors {
         renderer.set_vertex_colors(&gpu.queue, character, colors);
     }
-    paint_and_read(gpu, &mut renderer, &target, scope, &options)
+    let drawn_legend = legend
+        .as_ref()
+        .filter(|_| request.legend && w.min(h) >= crate::ui::legend::MIN_IMAGE_SIDE);
+    paint_and_read(gpu, &mut renderer, &target, scope, &options, drawn_legend)
+        .map(|pixels| (pixels, legend))
+}
+
+fn palette_name(mode: PaletteMode) -> &'static str {
+    match mode {
+        PaletteMode::Animated => "animated",
+        PaletteMode::Bind => "bind",
+        PaletteMode::Identity => "identity",
+    }
 }
 
 /// A renderer for one copy of the frame's character, with the frame prepared in its main view.
@@ -211,6 +268,7 @@ fn paint_and_read(
     target: &Offscreen,
     scope: wgpu::ErrorScopeGuard,
     options: &DrawOptions,
+    legend: Option<&Legend>,
 ) -> Result<Vec<u8>, String> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer.paint(
@@ -222,6 +280,11 @@ fn paint_and_read(
         options,
     );
     gpu.queue.submit([encoder.finish()]);
+    if let Some(legend) = legend {
+        let ctx = egui::Context::default();
+        let output = crate::ui::legend::frame_with(&ctx, legend, target.size);
+        crate::render::ui_overlay::paint(&gpu.device, &gpu.queue, target, &ctx, output);
+    }
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(format!("GPU validation error: {error}"));
     }
@@ -294,7 +357,7 @@ fn render_crowd(
             options: &options,
         },
     );
-    let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options)?;
+    let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options, None)?;
     log::info!(
         "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
         renderer.palette_bytes_uploaded,

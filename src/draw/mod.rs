@@ -50,6 +50,18 @@ pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {
     capacity(character, 1).max_copies(limits, character)
 }
 
+/// The ground's outline as overlay lines (start, end, linear RGBA) for a character `height`
+/// tall: what the viewer's "Ground and trail" and `render --ground` draw.
+pub fn ground_lines(
+    ground: &crate::scene::Ground,
+    height: f32,
+) -> impl Iterator<Item = (Vec3, Vec3, [f32; 4])> {
+    ground
+        .outline(height * 0.6)
+        .into_iter()
+        .map(|(a, b)| (a, b, [0.9, 0.75, 0.35, 1.0]))
+}
+
 /// The largest crowd offered and drawn, by the panel and by `render --crowd` alike: what the
 /// device's buffers hold, at most `headless::MAX_CROWD`.
 pub fn crowd_limit(limits: &wgpu::Limits, character: &Character) -> usize {

@@ -13,5 +13,6 @@ mod pipelines;
 pub mod renderer;
 pub mod shaders;
 pub mod skin_check;
+pub mod ui_overlay;
 
 pub use pipelines::DEPTH_FORMAT;

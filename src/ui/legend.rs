@@ -1,24 +1,16 @@
 //! What each debug colouring means, under the "Colour by" choice: joint colours, the weight
-//! scale, influence counts, the displacement scale.
+//! scale, influence counts, the displacement scale (`colors::legend`, drawn with egui; the
+//! headless `render` draws the same into its image).
 
 use egui::{Color32, Ui};
 use glam::Vec4;
 
-use crate::debug::colors::{ColorView, heat, index_color};
+use crate::debug::colors::{Legend, LegendRow, heat, srgb8};
 use crate::viewer::Viewer;
 
 /// Linear RGBA (what the colourings are) as an sRGB egui colour.
 fn swatch(c: Vec4) -> Color32 {
-    let to_srgb = |x: f32| {
-        let x = x.clamp(0.0, 1.0);
-        let s = if x <= 0.003_130_8 {
-            x * 12.92
-        } else {
-            1.055 * x.powf(1.0 / 2.4) - 0.055
-        };
-        (s * 255.0).round() as u8
-    };
-    Color32::from_rgb(to_srgb(c.x), to_srgb(c.y), to_srgb(c.z))
+    Color32::from_rgb(srgb8(c.x), srgb8(c.y), srgb8(c.z))
 }
 
 /// A small square of `color`.
@@ -27,65 +19,74 @@ fn square(ui: &mut Ui, color: Vec4) {
     ui.painter().rect_filled(rect, 1.0, swatch(color));
 }
 
-fn entry(ui: &mut Ui, color: Vec4, text: &str) {
-    ui.horizontal(|ui| {
-        square(ui, color);
-        ui.label(text);
-    });
+/// The legend's rows (its title first).
+pub fn draw(ui: &mut Ui, legend: &Legend) {
+    ui.label(&legend.title);
+    for row in &legend.rows {
+        match row {
+            LegendRow::Swatch(color, text) => {
+                ui.horizontal(|ui| {
+                    square(ui, *color);
+                    ui.label(text);
+                });
+            }
+            LegendRow::Scale { low, high } => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(low);
+                    for k in 0..=8 {
+                        square(ui, heat(k as f32 / 8.0));
+                    }
+                    ui.label(high);
+                });
+            }
+            LegendRow::Note(text) => {
+                ui.label(egui::RichText::new(text).weak());
+            }
+        }
+    }
 }
 
-/// A scale from blue (0) to red (1), with its two ends named.
-fn scale(ui: &mut Ui, low: &str, high: &str) {
-    ui.horizontal(|ui| {
-        ui.label(low);
-        for k in 0..=8 {
-            square(ui, heat(k as f32 / 8.0));
-        }
-        ui.label(high);
-    });
+/// The smallest image side a legend is drawn into: below it the legend would cover the view.
+pub const MIN_IMAGE_SIDE: u32 = 200;
+
+/// One egui frame of `size` pixels with `legend` in its top-left corner, as the panel shows it
+/// (scaled with the image: 1 point a pixel up to 720 pixels high).
+pub fn frame_with(ctx: &egui::Context, legend: &Legend, size: (u32, u32)) -> egui::FullOutput {
+    let pixels_per_point = (size.1 as f32 / 720.0).clamp(1.0, 4.0);
+    let points = egui::vec2(size.0 as f32, size.1 as f32) / pixels_per_point;
+    let mut input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, points)),
+        ..Default::default()
+    };
+    input
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .native_pixels_per_point = Some(pixels_per_point);
+    // Drawn on the root Ui (an Area would be invisible on its first, sizing, frame).
+    ctx.run_ui(input, |ui| {
+        let corner = egui::Rect::from_min_size(
+            egui::pos2(8.0, 8.0),
+            egui::vec2((points.x * 0.45).max(120.0), points.y - 16.0),
+        );
+        ui.scope_builder(egui::UiBuilder::new().max_rect(corner), |ui| {
+            egui::Frame::popup(ui.style()).show(ui, |ui| draw(ui, legend));
+        });
+    })
 }
 
 /// The legend of the current colouring (nothing for materials).
 pub fn show(ui: &mut Ui, viewer: &Viewer) {
-    match viewer.controls.color_view {
-        ColorView::Material => {}
-        ColorView::DominantJoint => {
-            ui.label("each vertex in the colour of the joint that weighs it most:");
-            let Some(skin) = viewer.character.skins.first() else {
-                return;
-            };
-            let names = viewer.character.skeleton.names();
-            let shown = skin.skin.len().min(12);
-            for p in 0..shown {
-                let joint = skin.skin.joint(p).unwrap_or(0);
-                entry(
-                    ui,
-                    index_color(p),
-                    &format!("{} (palette {p})", names[joint]),
-                );
-            }
-            if skin.skin.len() > shown {
-                ui.label(format!("... and {} more joints", skin.skin.len() - shown));
-            }
-        }
-        ColorView::SelectedJointWeight => scale(ui, "weight 0", "1"),
-        ColorView::WeightSumDeviation => {
-            entry(ui, Vec4::new(0.1, 0.75, 0.2, 1.0), "weights sum to 1");
-            entry(ui, Vec4::new(0.9, 0.05, 0.05, 1.0), "off by 0.1 or more");
-        }
-        ColorView::InfluenceCount => {
-            entry(ui, Vec4::new(0.1, 0.3, 0.9, 1.0), "1 influence");
-            entry(ui, Vec4::new(0.1, 0.8, 0.2, 1.0), "2 influences");
-            entry(ui, Vec4::new(0.95, 0.85, 0.05, 1.0), "3 influences");
-            entry(ui, Vec4::new(0.95, 0.45, 0.05, 1.0), "4 influences");
-            entry(
-                ui,
-                Vec4::new(0.9, 0.1, 0.9, 1.0),
-                "more than 4 (some weight dropped)",
-            );
-        }
-        ColorView::Displacement | ColorView::MorphDisplacement => {
-            scale(ui, "moved 0", "10% of the size or more")
-        }
+    let c = &viewer.controls;
+    let names = viewer.character.skeleton.names();
+    let selected = c
+        .selected_joint
+        .and_then(|j| names.get(j))
+        .map(String::as_str);
+    let compared = super::compared_name(c, c.compared_for_colours());
+    let legend =
+        crate::debug::colors::legend(&viewer.character, c.color_view, (selected, &compared), None);
+    if let Some(legend) = legend {
+        draw(ui, &legend);
     }
 }
