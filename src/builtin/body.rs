@@ -76,11 +76,6 @@ fn smin(a: f32, b: f32, k: f32) -> f32 {
     b + (a - b) * h - k * h * (1.0 - h)
 }
 
-/// Smooth maximum (subtraction).
-fn smax(a: f32, b: f32, k: f32) -> f32 {
-    -smin(-a, -b, k)
-}
-
 /// Which region a part belongs to: parts of a region blend with each other; regions meet only
 /// at their junctions.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -384,27 +379,64 @@ fn parts(bind: &[Vec3]) -> Vec<Part> {
     out
 }
 
-/// The eye sockets and the mouth line: cut into the head (`features`), filled by the blink
-/// target (eyes) and raised at the corners by the smile target.
+/// The face (`features`): two eye openings, each a smooth dent in the head with an eyeball in
+/// it, and a mouth, a smooth groove between its corners. Smooth profiles several grid cells wide,
+/// so the mesh shows them round, not as stair-stepped holes. The blink target closes the lids
+/// over the eyeballs (the head's surface without the features); the smile target raises the
+/// mouth's corners.
 struct Face {
+    /// Where each eye opens: its dent's centre, on the featureless head's surface.
     eyes: [Vec3; 2],
-    eye_radius: f32,
+    /// The eyeballs' centres, behind the surface along its normal.
+    eyeballs: [Vec3; 2],
     mouth: (Vec3, Vec3),
 }
 
-fn face(bind: &[Vec3]) -> Face {
-    let head = bind[joint("head")];
+/// The eye dent's radius and depth, and the eyeball's radius, metres.
+const EYE_OPENING: f32 = 0.026;
+const EYE_DEPTH: f32 = 0.02;
+const EYEBALL: f32 = 0.012;
+/// The mouth groove's half width and depth.
+const MOUTH_WIDTH: f32 = 0.011;
+const MOUTH_DEPTH: f32 = 0.0045;
+
+/// A smooth bump: 1 at 0, 0 from 1 on, with zero slope at both ends.
+fn bump(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    let s = 1.0 - x * x;
+    s * s
+}
+
+fn face(bind: &[Vec3], head: &dyn Fn(Vec3) -> f32) -> Face {
+    let at = bind[joint("head")];
+    // The featureless head's surface in front of a point, and its outward normal there.
+    let surface = |p: Vec3| {
+        let mut q = p;
+        for _ in 0..8 {
+            let (d, g) = value_and_gradient(head, q);
+            q -= g * d;
+        }
+        (q, value_and_gradient(head, q).1)
+    };
+    let eye = |x: f32| {
+        let (s, n) = surface(at + Vec3::new(x, 0.112, 0.094));
+        (s, s - n * (EYEBALL + 0.008))
+    };
+    let ((left, left_ball), (right, right_ball)) = (eye(0.036), eye(-0.036));
+    let mouth = |x: f32| surface(at + Vec3::new(x, 0.045, 0.093)).0;
     Face {
-        eyes: [
-            head + Vec3::new(0.032, 0.115, 0.094),
-            head + Vec3::new(-0.032, 0.115, 0.094),
-        ],
-        eye_radius: 0.017,
-        mouth: (
-            head + Vec3::new(0.024, 0.045, 0.093),
-            head + Vec3::new(-0.024, 0.045, 0.093),
-        ),
+        eyes: [left, right],
+        eyeballs: [left_ball, right_ball],
+        mouth: (mouth(0.024), mouth(-0.024)),
     }
+}
+
+/// A field's value at `p` and its unit gradient (central differences a quarter cell apart).
+fn value_and_gradient(f: &dyn Fn(Vec3) -> f32, p: Vec3) -> (f32, Vec3) {
+    let e = CELL * 0.25;
+    let d = |o: Vec3| f(p + o) - f(p - o);
+    let g = Vec3::new(d(Vec3::X * e), d(Vec3::Y * e), d(Vec3::Z * e)) / (2.0 * e);
+    (f(p), g.normalize_or_zero())
 }
 
 /// The field, and per part its distance (for the weights).
@@ -423,9 +455,19 @@ fn local_k(p: Vec3, center: Vec3, k: f32, reach: f32) -> f32 {
 impl Field {
     fn new() -> Self {
         let bind = bind_positions();
+        let parts = parts(&bind);
+        let head = |p: Vec3| {
+            parts
+                .iter()
+                .filter(|part| part.region == Region::Head)
+                .map(|part| part.shape.distance(p))
+                .reduce(|acc, d| smin(acc, d, 0.02))
+                .unwrap_or(f32::INFINITY)
+        };
+        let face = face(&bind, &head);
         Self {
-            parts: parts(&bind),
-            face: face(&bind),
+            parts,
+            face,
             shoulders: [bind[joint("clavicle_l")], bind[joint("clavicle_r")]]
                 .map(|c| c + Vec3::new(c.x.signum() * 0.08, -0.04, 0.0)),
             hips: [bind[joint("thigh_l")], bind[joint("thigh_r")]],
@@ -445,12 +487,14 @@ impl Field {
         let trunk = region(Region::Trunk, 0.08);
         let mut head = region(Region::Head, 0.02);
         if features {
-            for eye in self.face.eyes {
-                head = smax(head, self.face.eye_radius - (p - eye).length(), 0.006);
+            // Dents push the surface in smoothly; the eyeballs sit in theirs.
+            for (eye, ball) in self.face.eyes.iter().zip(&self.face.eyeballs) {
+                head += EYE_DEPTH * bump((p - *eye).length() / EYE_OPENING);
+                head = smin(head, (p - *ball).length() - EYEBALL, 0.003);
             }
             let (a, b) = self.face.mouth;
-            let mouth = (p - closest_on(p, a, b).0).length() - 0.004;
-            head = smax(head, -mouth, 0.004);
+            let across = (p - closest_on(p, a, b).0).length();
+            head += MOUTH_DEPTH * bump(across / MOUTH_WIDTH);
         }
         let mut d = smin(trunk, head, 0.035);
         for k in 0..2 {
@@ -463,9 +507,23 @@ impl Field {
     }
 
     fn gradient(&self, p: Vec3) -> Vec3 {
-        let e = CELL * 0.25;
-        let d = |o: Vec3| self.distance(p + o, true) - self.distance(p - o, true);
-        Vec3::new(d(Vec3::X * e), d(Vec3::Y * e), d(Vec3::Z * e)).normalize_or_zero()
+        value_and_gradient(&|q| self.distance(q, true), p).1
+    }
+
+    /// `p` moved onto the surface (a few Newton steps along the gradient, each less than half a
+    /// cell): surface nets' cell averages then follow the field's curves instead of the grid's
+    /// steps.
+    fn project(&self, p: Vec3) -> Vec3 {
+        let mut q = p;
+        for _ in 0..3 {
+            let (d, n) = value_and_gradient(&|x| self.distance(x, true), q);
+            let step = n * d;
+            if step.length() > 0.5 * CELL || n == Vec3::ZERO {
+                break;
+            }
+            q -= step;
+        }
+        q
     }
 
     /// Whether two regions blend (so their parts may share a vertex's weights).
@@ -519,6 +577,8 @@ pub(super) struct Surface {
     /// Per vertex, whether it is skin (head, neck, hands) rather than clothes.
     pub skin: Vec<bool>,
     pub blink: Vec<Vec3>,
+    /// The blink's normal deltas: the closed lid shades as the smooth head it becomes.
+    pub blink_normals: Vec<Vec3>,
     pub smile: Vec<Vec3>,
 }
 
@@ -660,6 +720,7 @@ pub(super) fn surface() -> Surface {
             }
         }
     }
+    let positions: Vec<Vec3> = positions.iter().map(|&p| field.project(p)).collect();
     let normals: Vec<Vec3> = positions.iter().map(|&p| field.gradient(p)).collect();
     let mut joints = Vec::with_capacity(positions.len());
     let mut weights = Vec::with_capacity(positions.len());
@@ -672,21 +733,25 @@ pub(super) fn surface() -> Surface {
         let hand = [joint("hand_l"), joint("hand_r")];
         skin.push(region == Region::Head || hand.contains(&(j[0] as usize)));
     }
-    // Blink fills the eye sockets: each vertex moves out along its normal to where the head
-    // would be without them. Smile lifts and draws back the mouth's corners.
-    let blink = positions
+    // Blink closes the lids: each vertex of an eye opening moves out, along the featureless
+    // head's normal, onto its surface. Smile lifts and draws back the mouth's corners.
+    let featureless = |q: Vec3| field.distance(q, false);
+    let (blink, blink_normals): (Vec<Vec3>, Vec<Vec3>) = positions
         .iter()
         .zip(&normals)
         .map(|(&p, &n)| {
-            let without = field.distance(p, false);
-            let near_eye = field.face.eyes.iter().any(|e| (p - *e).length() < 0.04);
-            if near_eye && without < 0.0 {
-                n * -without
-            } else {
-                Vec3::ZERO
+            let near_eye = (field.face.eyes.iter()).any(|e| (p - *e).length() < 1.5 * EYE_OPENING);
+            if !near_eye {
+                return (Vec3::ZERO, Vec3::ZERO);
             }
+            let (without, outward) = value_and_gradient(&featureless, p);
+            if without >= 0.0 {
+                return (Vec3::ZERO, Vec3::ZERO);
+            }
+            let delta = outward * -without;
+            (delta, value_and_gradient(&featureless, p + delta).1 - n)
         })
-        .collect();
+        .unzip();
     let (ma, mb) = field.face.mouth;
     let smile = positions
         .iter()
@@ -706,6 +771,7 @@ pub(super) fn surface() -> Surface {
         triangles,
         skin,
         blink,
+        blink_normals,
         smile,
     }
 }

@@ -384,17 +384,27 @@ pub fn generate() -> Vec<u8> {
         let indices = w.push("accessors", json!({"bufferView": view, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}));
         // The face's targets live on the skin; glTF gives every primitive of a mesh the same
         // targets, so the clothes get all-zero ones (accessors without a buffer view).
-        let targets: Vec<Value> = [&surface.blink, &surface.smile]
-            .iter()
-            .map(|deltas| {
-                let position = if wanted {
-                    w.floats(&vec3s(deltas), "VEC3", true, None)
-                } else {
-                    w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
-                };
-                json!({"POSITION": position})
-            })
-            .collect();
+        let no_normals = vec![Vec3::ZERO; surface.positions.len()];
+        let targets: Vec<Value> = [
+            (&surface.blink, &surface.blink_normals),
+            (&surface.smile, &no_normals),
+        ]
+        .iter()
+        .map(|(deltas, normal_deltas)| {
+            let mut zeros = || {
+                w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
+            };
+            let (position, normal) = if wanted {
+                (
+                    w.floats(&vec3s(deltas), "VEC3", true, None),
+                    w.floats(&vec3s(normal_deltas), "VEC3", false, None),
+                )
+            } else {
+                (zeros(), zeros())
+            };
+            json!({"POSITION": position, "NORMAL": normal})
+        })
+        .collect();
         primitives.push(json!({"attributes": {"POSITION": positions, "NORMAL": normals, "JOINTS_0": joints, "WEIGHTS_0": weights}, "indices": indices, "material": material, "targets": targets}));
     }
     w.push(
