@@ -19,20 +19,7 @@ use skinscope::render::skin_check::{CheckMorph, CheckVertex, check_on_gpu};
 /// set) +1 along X.
 fn five_way_vertex() -> Character {
     let mut raw = RawGltf::new();
-    for k in 0..5 {
-        let mut node = json!({"name": format!("j{k}")});
-        if k > 0 {
-            node["translation"] = json!([0.0, 0.25, 0.0]);
-        }
-        if k < 4 {
-            node["children"] = json!([k + 1]);
-        }
-        raw.add_node(node);
-    }
-    let binds: Vec<Mat4> = (0..5)
-        .map(|k| Mat4::from_translation(Vec3::new(0.0, -0.25 * k as f32, 0.0)))
-        .collect();
-    raw.add_skin(&[0, 1, 2, 3, 4], &binds);
+    common::five_joint_row(&mut raw);
     let positions = raw.add_f32(&[0.0, 0.0, 0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.1], "VEC3");
     let j0 = raw.add_u16(&[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0], "VEC4");
     let w0 = raw.add_f32(

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{RawGltf, shared, skinscope};
+use common::{RawGltf, node_at, shared, skinscope};
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
 use skinscope::graph::MoveMode;
@@ -49,23 +49,6 @@ fn palette(args: &[&str]) -> Value {
     let (code, out, err) = skinscope(&all);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap()
-}
-
-/// A node's world position in `palette --json`.
-fn node_at(json: &Value, name: &str) -> Vec3 {
-    let node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"));
-    let m: Vec<f32> = node["world_from_joint"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
-    Vec3::new(m[12], m[13], m[14])
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{RawGltf, shared, skinscope, temp_dir};
+use common::{RawGltf, node_at, shared, skinscope, temp_dir};
 use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 use skinscope::graph::MoveMode;
@@ -75,22 +75,6 @@ fn travelling_cesium() -> (PathBuf, Vec3, f32) {
     let path = temp_dir("travelling-cesium").join("travelling_cesium.glb");
     std::fs::write(&path, raw.to_glb()).unwrap();
     (path, rest_world, duration)
-}
-
-/// A node's world position in `palette --json`.
-fn node_at(json: &Value, name: &str) -> Vec3 {
-    let node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"));
-    let m = node["world_from_joint"].as_array().unwrap();
-    Vec3::new(
-        m[12].as_f64().unwrap() as f32,
-        m[13].as_f64().unwrap() as f32,
-        m[14].as_f64().unwrap() as f32,
-    )
 }
 
 fn hips_at(file: &str, time: f32, mode: &str) -> Vec3 {
@@ -498,20 +482,7 @@ fn joints_in_the_second_influence_set_are_used_and_counted() {
     // Five joints in a row; one vertex weighs 0.2 to each, the last two through JOINTS_1; the
     // tip joint j4 carries nothing but its fifth influence.
     let mut raw = RawGltf::new();
-    for k in 0..5 {
-        let mut node = json!({"name": format!("j{k}")});
-        if k > 0 {
-            node["translation"] = json!([0.0, 0.25, 0.0]);
-        }
-        if k < 4 {
-            node["children"] = json!([k + 1]);
-        }
-        raw.add_node(node);
-    }
-    let binds: Vec<Mat4> = (0..5)
-        .map(|k| Mat4::from_translation(Vec3::new(0.0, -0.25 * k as f32, 0.0)))
-        .collect();
-    raw.add_skin(&[0, 1, 2, 3, 4], &binds);
+    common::five_joint_row(&mut raw);
     let positions = raw.add_f32(&[0.0, 0.5, 0.0, 0.1, 0.5, 0.0, 0.0, 0.5, 0.1], "VEC3");
     let j0 = raw.add_u16(&[0, 1, 2, 3, 2, 0, 0, 0, 2, 0, 0, 0], "VEC4");
     let w0 = raw.add_f32(

@@ -383,7 +383,7 @@ fn the_split_view_and_the_colourings_are_labelled() {
     for entry in [
         "1 influence",
         "4 influences",
-        "more than 4 (some weight dropped)",
+        "more than 4 (drawn; a 4-influence engine drops some)",
     ] {
         assert!(h.query_by_label(entry).is_some(), "{entry}");
     }

@@ -37,23 +37,28 @@ fn display() -> (String, Option<Xvfb>) {
     (format!(":{number}"), Some(Xvfb(child)))
 }
 
+/// The window drawing `frames` frames of the built-in character at `size`, saved to `out`.
+fn screenshot(
+    display: &str,
+    frames: &str,
+    size: &str,
+    out: &std::path::Path,
+) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(["--frames", frames, "--screenshot"])
+        .arg(out)
+        .args(["--window-size", size])
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_window_shows_the_panel_and_the_character() {
     let (display, _xvfb) = display();
     let out = std::env::temp_dir().join(format!("skinscope-window-{}.png", std::process::id()));
-    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args([
-            "--frames",
-            "60",
-            "--screenshot",
-            out.to_str().unwrap(),
-            "--window-size",
-            "960x640",
-        ])
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
+    let result = screenshot(&display, "60", "960x640", &out);
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(
         result.status.success(),
@@ -174,19 +179,7 @@ fn a_batch_run_fails_on_a_bad_file_and_checks_its_options_before_the_window_open
 fn a_jpeg_screenshot_is_written_as_jpeg() {
     let (display, _xvfb) = display();
     let out = std::env::temp_dir().join(format!("skinscope-window-{}.jpg", std::process::id()));
-    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args([
-            "--frames",
-            "2",
-            "--screenshot",
-            out.to_str().unwrap(),
-            "--window-size",
-            "320x240",
-        ])
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
+    let result = screenshot(&display, "2", "320x240", &out);
     assert!(
         result.status.success(),
         "{}",

@@ -490,24 +490,13 @@ fn paint_egui(
     gfx.egui_renderer
         .update_buffers(&gfx.device, &gfx.queue, encoder, &paint_jobs, &screen);
     for t in targets {
-        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("egui"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &t.linear,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        gfx.egui_renderer
-            .render(&mut pass.forget_lifetime(), &paint_jobs, &screen);
+        crate::render::ui_overlay::render_pass(
+            &gfx.egui_renderer,
+            encoder,
+            &t.linear,
+            &paint_jobs,
+            &screen,
+        );
     }
 }
 

@@ -7,6 +7,34 @@ use super::offscreen::Offscreen;
 /// space, as it does into the window's surface).
 pub const UI_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8Unorm;
 
+/// Records egui's paint jobs over what `view` holds (its buffers already updated): the window's
+/// panel and the headless legend alike.
+pub fn render_pass(
+    renderer: &egui_wgpu::Renderer,
+    encoder: &mut wgpu::CommandEncoder,
+    view: &wgpu::TextureView,
+    jobs: &[egui::ClippedPrimitive],
+    screen: &egui_wgpu::ScreenDescriptor,
+) {
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("egui"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view,
+            depth_slice: None,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load: wgpu::LoadOp::Load,
+                store: wgpu::StoreOp::Store,
+            },
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    renderer.render(&mut pass.forget_lifetime(), jobs, screen);
+}
+
 /// Paints one egui frame's output over `target` (made with `UI_FORMAT` among its view formats),
 /// applying and then freeing its texture changes.
 pub fn paint(
@@ -35,25 +63,7 @@ pub fn paint(
     });
     let mut encoder = device.create_command_encoder(&Default::default());
     let commands = renderer.update_buffers(device, queue, &mut encoder, &jobs, &screen);
-    {
-        let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            label: Some("ui overlay"),
-            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                view: &view,
-                depth_slice: None,
-                resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Load,
-                    store: wgpu::StoreOp::Store,
-                },
-            })],
-            depth_stencil_attachment: None,
-            timestamp_writes: None,
-            occlusion_query_set: None,
-            multiview_mask: None,
-        });
-        renderer.render(&mut pass.forget_lifetime(), &jobs, &screen);
-    }
+    render_pass(&renderer, &mut encoder, &view, &jobs, &screen);
     queue.submit(commands.into_iter().chain([encoder.finish()]));
     for id in &textures.free {
         renderer.free_texture(id);

@@ -62,6 +62,38 @@ pub fn palette_floats(json: &Value) -> Vec<f32> {
         .collect()
 }
 
+/// A node's world position in `palette --json` (its `world_from_joint`'s translation).
+pub fn node_at(json: &Value, name: &str) -> glam::Vec3 {
+    let node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == name)
+        .unwrap_or_else(|| panic!("no node {name}"));
+    let m = node["world_from_joint"].as_array().unwrap();
+    let at = |k: usize| m[k].as_f64().unwrap() as f32;
+    glam::Vec3::new(at(12), at(13), at(14))
+}
+
+/// Five joints `j0`..`j4` in a row up +Y, 0.25 apart (nodes 0 to 4), and a skin of them with
+/// inverse binds matching (skin 0).
+pub fn five_joint_row(raw: &mut RawGltf) {
+    for k in 0..5 {
+        let mut node = json!({"name": format!("j{k}")});
+        if k > 0 {
+            node["translation"] = json!([0.0, 0.25, 0.0]);
+        }
+        if k < 4 {
+            node["children"] = json!([k + 1]);
+        }
+        raw.add_node(node);
+    }
+    let binds: Vec<glam::Mat4> = (0..5)
+        .map(|k| glam::Mat4::from_translation(glam::Vec3::new(0.0, -0.25 * k as f32, 0.0)))
+        .collect();
+    raw.add_skin(&[0, 1, 2, 3, 4], &binds);
+}
+
 pub fn shared(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/gltf")
