@@ -496,10 +496,11 @@ impl Viewer {
         self.planter = FootPlanter::new(&self.character, legs);
         self.ground_speeds = vec![None; self.character.clips.len()];
         // Driven mode starts at the speed the clip moves at, so it plays at its own rate (or,
-        // for a clip that stands still, at the first clip's that moves).
+        // for a clip that stands still, at the first clip's that moves, among the next few: each
+        // is measured over a loop at load).
         let clips = self.character.clips.len();
         let first = self.controls.clip;
-        if let Some(ground) = (0..clips)
+        if let Some(ground) = (0..clips.min(8))
             .map(|k| self.ground_speed((first + k) % clips))
             .find(|&v| v > 1e-4)
         {
