@@ -11,6 +11,7 @@ pub mod builtin;
 pub mod character;
 pub mod debug;
 pub mod draw;
+pub mod files;
 pub mod glb;
 pub mod graph;
 pub mod import;

@@ -151,8 +151,8 @@ impl Graph {
             file: path.to_path_buf(),
             problem: Problem::new(pointer, message),
         };
-        let text =
-            std::fs::read_to_string(path).map_err(|e| fail("", format!("cannot read: {e}")))?;
+        let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
+            .map_err(|e| fail("", e))?;
         Self::parse(&text, c).map_err(|problem| GraphError {
             file: path.to_path_buf(),
             problem,
@@ -173,7 +173,7 @@ impl Graph {
                 if parameters.iter().any(|q: &ParamDef| q.name == name) {
                     return Err(Problem::new(
                         format!("{at}/name"),
-                        format!("a second parameter {name:?}"),
+                        format!("a second parameter {:?}", crate::files::shown(&name)),
                     ));
                 }
                 let kind_at = format!("{at}/type");
@@ -218,7 +218,9 @@ impl Graph {
             parameters
                 .iter()
                 .position(|p| p.name == name)
-                .ok_or_else(|| Problem::new(at, format!("no parameter {name:?}")))
+                .ok_or_else(|| {
+                    Problem::new(at, format!("no parameter {:?}", crate::files::shown(&name)))
+                })
         };
         let states_json = r.array(r.field(&root, "", "states")?, "/states")?;
         if states_json.is_empty() {
@@ -229,7 +231,10 @@ impl Graph {
             let at = format!("/states/{k}/name");
             let name = r.string(r.field(s, &format!("/states/{k}"), "name")?, &at)?;
             if names.contains(&name) || name == "*" {
-                return Err(Problem::new(at, format!("state name {name:?} is taken")));
+                return Err(Problem::new(
+                    at,
+                    format!("state name {:?} is taken", crate::files::shown(&name)),
+                ));
             }
             names.push(name);
         }
@@ -238,7 +243,11 @@ impl Graph {
             names.iter().position(|n| *n == name).ok_or_else(|| {
                 Problem::new(
                     at,
-                    format!("no state {name:?}; the states are {}", names.join(", ")),
+                    format!(
+                        "no state {:?}; the states are {}",
+                        crate::files::shown(&name),
+                        names.join(", ")
+                    ),
                 )
             })
         };
@@ -487,7 +496,11 @@ impl Reader<'_> {
                 let names: Vec<&str> = clips.iter().map(|k| k.clip.name()).collect();
                 Problem::new(
                     at,
-                    format!("no clip {name:?}; the clips are {}", names.join(", ")),
+                    format!(
+                        "no clip {:?}; the clips are {}",
+                        crate::files::shown(&name),
+                        names.join(", ")
+                    ),
                 )
             })
     }
@@ -495,10 +508,12 @@ impl Reader<'_> {
     /// A joint by name.
     fn joint(&self, v: &Value, at: &str) -> Result<usize, Problem> {
         let name = self.string(v, at)?;
-        self.c
-            .skeleton
-            .find(&name)
-            .ok_or_else(|| Problem::new(at, format!("no joint {name:?} in the skeleton")))
+        self.c.skeleton.find(&name).ok_or_else(|| {
+            Problem::new(
+                at,
+                format!("no joint {:?} in the skeleton", crate::files::shown(&name)),
+            )
+        })
     }
 
     fn layer(

@@ -640,6 +640,27 @@ fn triangle_list(
     list
 }
 
+/// The most pixels on an image's side, and the most memory its decoding may take: a tiny file
+/// that declares a huge image is refused, not allocated.
+const MAX_IMAGE_SIDE: u32 = 16_384;
+const MAX_IMAGE_DECODE_BYTES: u64 = 1 << 30;
+
+fn decode_bounded(encoded: &[u8]) -> Result<image::DynamicImage, String> {
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(encoded))
+        .with_guessed_format()
+        .map_err(|e| format!("cannot read the image: {e}"))?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(MAX_IMAGE_DECODE_BYTES);
+    reader.limits(limits);
+    reader.decode().map_err(|e| {
+        format!(
+            "cannot decode the image (at most {MAX_IMAGE_SIDE} pixels a side, 1 GiB decoded): {e}"
+        )
+    })
+}
+
 fn read_skinning(
     primitive: &gltf::Primitive<'_>,
     at: &str,
@@ -1094,15 +1115,19 @@ fn decode_image(
                 .ok_or("its buffer view runs past its buffer")?
                 .to_vec()
         }
-        (None, Some(uri)) => {
-            gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), Some(base))
-                .map_err(|e| format!("cannot load {uri:?}: {e}"))?
-                .0
-        }
+        (None, Some(uri)) => super::read_uri(base, uri, crate::files::MAX_IMAGE_BYTES + 1)
+            .and_then(|bytes| {
+                if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
+                    return Err(format!(
+                        "the image file is larger than {}",
+                        crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES)
+                    ));
+                }
+                Ok(bytes)
+            })?,
         (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
     };
-    let decoded =
-        image::load_from_memory(&encoded).map_err(|e| format!("cannot decode the image: {e}"))?;
+    let decoded = decode_bounded(&encoded)?;
     let rgba = decoded.to_rgba8();
     Ok(Texture {
         width: rgba.width(),

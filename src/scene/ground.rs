@@ -126,8 +126,8 @@ impl Ground {
             file: path.to_path_buf(),
             problem,
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| fail(Problem::new("", format!("cannot read: {e}"))))?;
+        let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
+            .map_err(|e| fail(Problem::new("", e)))?;
         Self::parse(&text).map_err(fail)
     }
 

@@ -1,0 +1,134 @@
+//! Reading the files a user names and the files those point at, bounded: only regular files
+//! (never a device such as `/dev/zero`, a FIFO or a directory, even through a symlink), never
+//! more than a documented cap, checked by the file's size before a byte is read and by the
+//! bytes read while reading (a file that grows stops at the cap).
+
+use std::io::Read;
+use std::path::Path;
+
+/// The largest model file read (`.gltf` or `.glb`): 2 GiB. A GLB's lengths are 32-bit; past this
+/// a file would not fit the GPU buffers anyway.
+pub const MAX_MODEL_BYTES: u64 = 2 << 30;
+/// The largest JSON side file read (a state machine, a ground): 16 MiB.
+pub const MAX_JSON_BYTES: u64 = 16 << 20;
+/// The largest external image file read: 256 MiB.
+pub const MAX_IMAGE_BYTES: u64 = 256 << 20;
+
+/// A size in words: `2147483648 bytes (2 GiB)`.
+pub fn describe_bytes(n: u64) -> String {
+    if n >= 1 << 30 {
+        format!("{n} bytes ({:.1} GiB)", n as f64 / (1u64 << 30) as f64)
+    } else if n >= 1 << 20 {
+        format!("{n} bytes ({:.1} MiB)", n as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Opens `path` for reading when it is a regular file, and returns it with its size.
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    if meta.is_dir() {
+        return Err("is a directory, not a file".into());
+    }
+    if !meta.is_file() {
+        return Err(
+            "is not a regular file (a device, a FIFO or a socket): not read, since it may never end"
+                .into(),
+        );
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    Ok((file, meta.len()))
+}
+
+/// The whole of a regular file of at most `cap` bytes.
+pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+    let (file, size) = open_regular(path)?;
+    let too_big = |n: u64| {
+        format!(
+            "is {}, more than the {} this viewer reads",
+            describe_bytes(n),
+            describe_bytes(cap)
+        )
+    };
+    if size > cap {
+        return Err(too_big(size));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// A regular file of at most `cap` bytes, as UTF-8 text.
+pub fn read_text_capped(path: &Path, cap: u64) -> Result<String, String> {
+    String::from_utf8(read_capped(path, cap)?).map_err(|e| format!("is not UTF-8 text: {e}"))
+}
+
+/// The first `len` bytes of a regular file (fewer when it is shorter): what an external buffer
+/// declares it holds, never more.
+pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, String> {
+    let (file, size) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(size.min(len) as usize);
+    file.take(len)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    Ok(bytes)
+}
+
+/// A text (a name from a file) shortened for a message: at most 60 characters, with its length
+/// said when it was cut.
+pub fn shown(text: &str) -> String {
+    const MOST: usize = 60;
+    match text.char_indices().nth(MOST) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn devices_and_folders_are_refused_before_a_byte_is_read() {
+        for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
+            if Path::new(device).exists() {
+                let e = read_capped(Path::new(device), 1 << 20).unwrap_err();
+                assert!(e.contains("not a regular file"), "{device}: {e}");
+                assert!(read_prefix(Path::new(device), 168).is_err());
+            }
+        }
+        let e = read_capped(Path::new(env!("CARGO_MANIFEST_DIR")), 10).unwrap_err();
+        assert!(e.contains("is a directory"), "{e}");
+    }
+
+    #[test]
+    fn a_file_past_its_cap_is_refused_by_its_size_and_a_prefix_stops_at_its_length() {
+        let dir = std::env::temp_dir().join(format!("skinscope-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("ten.bin");
+        std::fs::write(&path, [7u8; 10]).unwrap();
+        assert_eq!(read_capped(&path, 10).unwrap().len(), 10);
+        let e = read_capped(&path, 9).unwrap_err();
+        assert!(
+            e.contains("is 10 bytes, more than the 9 bytes this viewer reads"),
+            "{e}"
+        );
+        assert_eq!(read_prefix(&path, 4).unwrap(), [7u8; 4]);
+        assert_eq!(read_prefix(&path, 40).unwrap().len(), 10);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn long_names_are_shortened_with_their_length() {
+        assert_eq!(shown("walk"), "walk");
+        let long = "x".repeat(10_000_000);
+        let s = shown(&long);
+        assert!(s.len() < 100 && s.ends_with("... (10000000 bytes)"), "{s}");
+    }
+}

@@ -1,0 +1,228 @@
+//! Hostile input (issue 25): every read bounded. Devices, FIFOs, absolute and escaping URIs and
+//! oversized files are refused by their kind and size before they are read, by every command,
+//! within seconds.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{RawGltf, shared, temp_dir};
+use serde_json::json;
+
+/// Runs skinscope with `args`, killed after `limit` (a hang): (exit code, stderr).
+fn run_bounded(args: &[&str], limit: Duration) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            return (status.code(), err);
+        }
+        if start.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn refused(args: &[&str], says: &str) {
+    let (code, err) = run_bounded(args, Duration::from_secs(60));
+    assert_eq!(code, Some(2), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+/// A one-triangle `.gltf` whose buffer is at `uri` (168 bytes declared), beside it in `dir`.
+fn gltf_with_buffer_uri(dir: &Path, name: &str, uri: &str) -> PathBuf {
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "buffers": [{"uri": uri, "byteLength": 168}],
+        "bufferViews": [{"buffer": 0, "byteLength": 36}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+                       "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "nodes": [{"mesh": 0}],
+        "scenes": [{"nodes": [0]}],
+        "scene": 0
+    });
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    path
+}
+
+/// A textured quad (CesiumMan's texture, embedded) whose image is at `uri` instead.
+fn gltf_with_image_uri(dir: &Path, name: &str, uri: &str) -> PathBuf {
+    let mut raw = RawGltf::new();
+    let p = raw.add_f32(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let uv = raw.add_f32(&[0.0, 0.0, 1.0, 0.0, 0.0, 1.0], "VEC2");
+    raw.push("images", json!({"uri": uri}));
+    raw.push("textures", json!({"source": 0}));
+    raw.push(
+        "materials",
+        json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}),
+    );
+    let mesh = raw.add_mesh(
+        json!({"primitives": [{"attributes": {"POSITION": p, "TEXCOORD_0": uv}, "material": 0}]}),
+    );
+    let node = raw.add_node(json!({"mesh": mesh}));
+    raw.add_root(node);
+    let path = dir.join(name);
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    path
+}
+
+#[test]
+fn uris_that_point_at_devices_or_outside_the_relative_rules_are_refused() {
+    let dir = temp_dir("hostile-uris");
+    let escapes = "../".repeat(dir.components().count() + 2) + "dev/zero";
+    for (name, uri, says) in [
+        (
+            "file.gltf",
+            "file:///dev/zero",
+            "is not a relative path or a data: URI",
+        ),
+        (
+            "absolute.gltf",
+            "/dev/urandom",
+            "is not a relative path or a data: URI",
+        ),
+        ("escapes.gltf", escapes.as_str(), "is not a regular file"),
+    ] {
+        let file = gltf_with_buffer_uri(&dir, name, uri);
+        let file = file.to_str().unwrap();
+        for command in ["inspect", "palette", "check"] {
+            refused(&[command, file], says);
+        }
+        refused(
+            &[
+                "render",
+                file,
+                "--size",
+                "16x16",
+                "--out",
+                dir.join("x.png").to_str().unwrap(),
+            ],
+            says,
+        );
+        refused(
+            &["pose", file, "--out", dir.join("x.obj").to_str().unwrap()],
+            says,
+        );
+    }
+    // An image at a device: the texture is left out with a warning naming why; the file draws.
+    let file = gltf_with_image_uri(&dir, "image.glb", &escapes);
+    let c = skinscope::import::load(&file).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.pointer.starts_with("/images/0")
+                && w.message.contains("is not a regular file")),
+        "{:?}",
+        c.warnings
+    );
+    // A relative buffer beside the file still loads, percent-encoded name and all.
+    let good = dir.join("tri angle.bin");
+    let floats: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .chain(std::iter::repeat_n(0, 132))
+        .collect();
+    std::fs::write(&good, floats).unwrap();
+    let file = gltf_with_buffer_uri(&dir, "good.gltf", "tri%20angle.bin");
+    let c = skinscope::import::load(&file).unwrap();
+    assert_eq!(c.vertex_count(), 3);
+}
+
+#[test]
+fn model_and_json_files_are_checked_by_kind_and_size_before_they_are_read() {
+    let dir = temp_dir("hostile-files");
+    // Devices and a FIFO (nothing ever writes to it: reading it would wait forever).
+    let fifo = dir.join("pipe.glb");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    for path in ["/dev/zero", "/dev/urandom", fifo.to_str().unwrap()] {
+        refused(&["inspect", path], "is not a regular file");
+        refused(
+            &["palette", "--graph", path, "--simulate", "1"],
+            "is not a regular file",
+        );
+        refused(&["palette", "--ground", path], "is not a regular file");
+    }
+    // Sparse files past the caps: a 10 GB .glb, a 6 GB .gltf and a 20 MB state machine. Their
+    // sizes refuse them; nothing is read (they would take minutes and the memory).
+    for (name, size, args) in [
+        ("huge.glb", 10_000_000_000u64, vec!["inspect"]),
+        ("huge.gltf", 6_000_000_000, vec!["check"]),
+    ] {
+        let path = dir.join(name);
+        std::fs::File::create(&path).unwrap().set_len(size).unwrap();
+        let mut all = args.clone();
+        all.push(path.to_str().unwrap());
+        refused(
+            &all,
+            "more than the 2147483648 bytes (2.0 GiB) this viewer reads",
+        );
+        std::fs::remove_file(&path).ok();
+    }
+    let graph = dir.join("big.skinscope.json");
+    std::fs::File::create(&graph)
+        .unwrap()
+        .set_len(20 << 20)
+        .unwrap();
+    refused(
+        &[
+            "palette",
+            "--graph",
+            graph.to_str().unwrap(),
+            "--simulate",
+            "1",
+        ],
+        "more than the 16777216 bytes (16.0 MiB) this viewer reads",
+    );
+    // A GLB whose header declares 4 GB: read as far as its chunks go, with a warning.
+    let mut glb = RawGltf::read_glb(&shared("Fox/Fox.glb")).to_glb();
+    glb[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    let file = dir.join("declares.glb");
+    std::fs::write(&file, glb).unwrap();
+    let (code, err) = run_bounded(
+        &["inspect", file.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn a_huge_name_in_a_state_machine_is_not_echoed_whole() {
+    let dir = temp_dir("hostile-names");
+    let name = "n".repeat(10_000_000);
+    let graph = dir.join("long.skinscope.json");
+    let text = json!({"states": [{"name": "go", "clip": "walk"}],
+                      "transitions": [{"from": "go", "to": name}]});
+    std::fs::write(&graph, serde_json::to_vec(&text).unwrap()).unwrap();
+    let (code, err) = run_bounded(
+        &[
+            "palette",
+            "--graph",
+            graph.to_str().unwrap(),
+            "--simulate",
+            "1",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(2), "{}", &err[..err.len().min(300)]);
+    assert!(err.len() < 1000, "{} bytes of error", err.len());
+    assert!(
+        err.contains("no state \"nnnn") && err.contains("(10000000 bytes)"),
+        "{err}"
+    );
+}
