@@ -90,9 +90,76 @@ pub fn shown(text: &str) -> String {
     }
 }
 
+/// Writes `path` whole or not at all: `write` fills a temporary file beside it, which is flushed
+/// to the disk and checked, then renamed over `path`. On any failure (a full disk, a closed
+/// device) the temporary file is removed and `path` is as it was.
+pub fn write_whole(
+    path: &Path,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), String> {
+    use std::io::Write;
+    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    let name = path
+        .file_name()
+        .ok_or_else(|| format!("cannot write {}: it names no file", path.display()))?;
+    let mut temporary = name.to_os_string();
+    temporary.push(format!(".{}.partial", std::process::id()));
+    let temporary = path.with_file_name(temporary);
+    let written = (|| {
+        let file = std::fs::File::create(&temporary)?;
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        out.flush()?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if let Err(e) = written {
+        std::fs::remove_file(&temporary).ok();
+        return Err(fail(e));
+    }
+    Ok(())
+}
+
+/// `write_whole` of bytes already made.
+pub fn write_bytes_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    write_whole(path, |out| out.write_all(bytes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_target_as_it_was_and_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("skinscope-whole-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("out.obj");
+        std::fs::write(&target, b"before").unwrap();
+        // A writer that fails half way, as a full disk does.
+        let e = write_whole(&target, |out| {
+            out.write_all(b"half of it")?;
+            Err(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                "no space left on device",
+            ))
+        })
+        .unwrap_err();
+        assert!(e.contains("no space left on device"), "{e}");
+        assert_eq!(std::fs::read(&target).unwrap(), b"before");
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "a temporary file is left"
+        );
+        write_bytes_whole(&target, b"after").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"after");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        // Where no file can be made, the error says so and nothing is written.
+        let e = write_bytes_whole(&dir.join("missing/out.obj"), b"x").unwrap_err();
+        assert!(e.contains("cannot write"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 
     #[test]
     fn devices_and_folders_are_refused_before_a_byte_is_read() {

@@ -10,6 +10,16 @@ use cli::{Cli, Command};
 use skinscope::render::gpu::Gpu;
 
 fn main() -> ExitCode {
+    let code = run();
+    // Output that did not reach standard output (a full disk) is a failure, whatever the
+    // command concluded.
+    if cli::out::failed() {
+        return ExitCode::from(2);
+    }
+    code
+}
+
+fn run() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     let result = match cli.command {
@@ -44,8 +54,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Pose { pose, skin, out }) => cli::pose::run(&pose, skin, &out),
         Some(Command::GenerateBuiltin { out }) => {
-            std::fs::write(&out, skinscope::builtin::generate())
-                .map_err(|e| format!("cannot write {}: {e}", out.display()))
+            skinscope::files::write_bytes_whole(&out, &skinscope::builtin::generate())
         }
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| cli::out::println(&gpu.describe()))

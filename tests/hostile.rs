@@ -226,3 +226,97 @@ fn a_huge_name_in_a_state_machine_is_not_echoed_whole() {
         "{err}"
     );
 }
+
+// Outputs whole or absent, exit codes honest.
+
+#[test]
+fn a_failed_write_to_standard_output_exits_non_zero() {
+    let fox = shared("Fox/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    for args in [
+        vec!["inspect", fox, "--json"],
+        vec!["inspect", fox],
+        vec!["palette", fox, "--json"],
+        vec!["check", fox, "--json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(&args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("cannot write to standard output"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn nothing_non_finite_is_drawn_or_exported_and_its_options_are_range_checked() {
+    let dir = temp_dir("hostile-nan");
+    // Fox with two nested nodes scaled 1e30 each: their joints' transforms overflow to infinity
+    // (each number is a valid float; their product is not).
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    raw.json["nodes"][0]["scale"] = json!([1e30, 1e30, 1e30]);
+    raw.json["nodes"][2]["scale"] = json!([1e30, 1e30, 1e30]);
+    let file = dir.join("overflow.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = file.to_str().unwrap();
+    let obj = dir.join("posed.obj");
+    let png = dir.join("frame.png");
+    refused(&["palette", file, "--json"], "is not finite");
+    refused(
+        &["pose", file, "--out", obj.to_str().unwrap()],
+        "is not finite",
+    );
+    refused(
+        &[
+            "render",
+            file,
+            "--size",
+            "32x32",
+            "--out",
+            png.to_str().unwrap(),
+        ],
+        "is not finite",
+    );
+    assert!(!obj.exists() && !png.exists());
+    // Options that would make such numbers are refused by their range.
+    refused(
+        &["palette", "--additive", "idle:1e30"],
+        "--additive weight 1000000000000000000000000000000 is outside -10..=10",
+    );
+    refused(
+        &["palette", "--morph", "mannequin:blink=1e9"],
+        "--morph weight 1000000000 is outside -10..=10",
+    );
+    refused(
+        &["palette", "--ik", "hand_r=1e30,0,0"],
+        "--ik target \"1e30,0,0\" is farther than 1000000 from the origin",
+    );
+    let ground = dir.join("deep.json");
+    std::fs::write(&ground, r#"{"floor": 3e38}"#).unwrap();
+    refused(
+        &["palette", "--ground", ground.to_str().unwrap()],
+        "/floor: 300000000000000000000000000000000000000 is outside -1000000..=1000000",
+    );
+    // A write that cannot happen leaves nothing behind.
+    let nowhere = dir.join("missing-folder/frame.png");
+    refused(
+        &[
+            "render",
+            "--size",
+            "16x16",
+            "--out",
+            nowhere.to_str().unwrap(),
+        ],
+        "cannot write",
+    );
+    assert!(!nowhere.exists());
+}

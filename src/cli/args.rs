@@ -337,7 +337,7 @@ impl PoseArgs {
             let clip = find_clip(character, clip)?;
             layers.push(PoseLayer {
                 clip: at(clip),
-                weight: parse_finite(weight)?,
+                weight: parse_range(weight, "--additive weight", WEIGHT_RANGE)?,
                 mask: None,
                 kind: LayerKind::Additive {
                     reference: ClipTime {
@@ -360,8 +360,11 @@ impl PoseArgs {
                 let bad = || format!("--ik {spec:?} is not END_JOINT=X,Y,Z[:POLE_X,POLE_Y,POLE_Z]");
                 let (name, rest) = spec.split_once('=').ok_or_else(bad)?;
                 let (target, pole) = match rest.split_once(':') {
-                    Some((t, p)) => (parse_vec3(t)?, Some(parse_vec3(p)?)),
-                    None => (parse_vec3(rest)?, None),
+                    Some((t, p)) => (
+                        parse_point(t, "--ik target")?,
+                        Some(parse_point(p, "--ik pole")?),
+                    ),
+                    None => (parse_point(rest, "--ik target")?, None),
                 };
                 let end = character.skeleton.find(name).ok_or_else(|| {
                     format!("--ik {spec:?}: no joint {name:?} in {}", character.name)
@@ -669,6 +672,33 @@ fn apply_transition(
     Ok(())
 }
 
+/// Additive layer and morph target weights: Blender's shape-key slider limits, -10..=10.
+const WEIGHT_RANGE: (f32, f32) = (-10.0, 10.0);
+/// World-space points given on the command line (`--ik` targets and poles): within a million
+/// units of the origin.
+pub const MAX_COORDINATE: f32 = 1e6;
+
+fn parse_range(s: &str, what: &str, (low, high): (f32, f32)) -> Result<f32, String> {
+    let v = parse_finite(s)?;
+    if (low..=high).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{what} {v} is outside {low}..={high}"))
+    }
+}
+
+/// A world-space point within `MAX_COORDINATE` of the origin.
+fn parse_point(s: &str, what: &str) -> Result<Vec3, String> {
+    let v = parse_vec3(s)?;
+    if v.abs().max_element() <= MAX_COORDINATE {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{what} {s:?} is farther than {MAX_COORDINATE} from the origin on an axis"
+        ))
+    }
+}
+
 fn parse_unit(s: &str, what: &str) -> Result<f32, String> {
     let v = parse_finite(s)?;
     if (0.0..=1.0).contains(&v) {
@@ -683,7 +713,7 @@ fn parse_morph(character: &Character, spec: &str) -> Result<MorphOverride, Strin
     let bad = || format!("--morph {spec:?} is not MESH:TARGET=WEIGHT");
     let (target_at, weight) = spec.rsplit_once('=').ok_or_else(bad)?;
     let (mesh_key, target_key) = target_at.rsplit_once(':').ok_or_else(bad)?;
-    let weight = parse_finite(weight)?;
+    let weight = parse_range(weight, "--morph weight", WEIGHT_RANGE)?;
     let mesh = character
         .meshes
         .iter()

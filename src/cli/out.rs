@@ -3,13 +3,24 @@
 //! instead of panicking in `println!`.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Writes `text` to standard output. A closed pipe is not an error; any other failure is
-/// reported on standard error.
+/// Set when a write to standard output failed (other than a closed pipe): the command then
+/// exits 2, whatever else it did (`inspect F --json > /dev/full`).
+static FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a write to standard output failed.
+pub fn failed() -> bool {
+    FAILED.load(Ordering::Relaxed)
+}
+
+/// Writes `text` to standard output. A closed pipe is not an error (a reader that stopped
+/// early); any other failure is reported on standard error and makes the command exit 2.
 pub fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush())
         && e.kind() != std::io::ErrorKind::BrokenPipe
+        && !FAILED.swap(true, Ordering::Relaxed)
     {
         eprintln!("skinscope: cannot write to standard output: {e}");
     }

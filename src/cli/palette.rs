@@ -13,6 +13,9 @@ pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
     let mut pose = CharacterPose::new(c);
     pose.evaluate(c, &posing.request)
         .map_err(|e| e.to_string())?;
+    if let Some(why) = pose.non_finite(c) {
+        return Err(format!("the palettes are not written: {why}"));
+    }
     let mut exported = export::palettes(c, &pose, &posing.request);
     if let Some(file) = &posing.file {
         // The path as the user gave it, not just its file name.

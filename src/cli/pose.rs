@@ -28,6 +28,9 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     let mut pose = CharacterPose::new(c);
     pose.evaluate(c, &posing.request)
         .map_err(|e| e.to_string())?;
+    if let Some(why) = pose.non_finite(c) {
+        return Err(format!("{} is not written: {why}", out.display()));
+    }
     let skinning = skin.skinning.into();
     let vertices = match skin.skin_on {
         SkinOnArg::Cpu => export::PosedVertices::on_cpu(c, &pose, skinning),
@@ -37,6 +40,13 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
         }
     }
     .with_drawn_normals(c);
+    let (bad, all) = vertices.non_finite();
+    if bad > 0 {
+        return Err(format!(
+            "{} is not written: {bad} of {all} posed vertices are not finite",
+            out.display()
+        ));
+    }
     let glb = out
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
@@ -45,5 +55,5 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     } else {
         export::posed_obj(c, &vertices).into_bytes()
     };
-    std::fs::write(out, bytes).map_err(|e| format!("cannot write {}: {e}", out.display()))
+    skinscope::files::write_bytes_whole(out, &bytes)
 }

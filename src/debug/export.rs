@@ -265,6 +265,16 @@ impl PosedVertices {
         self
     }
 
+    /// (vertices with a non-finite position or normal, all vertices).
+    pub fn non_finite(&self) -> (usize, usize) {
+        let all = self.instances.iter().map(|(p, _)| p.len()).sum();
+        let bad = (self.instances.iter())
+            .flat_map(|(p, n)| p.iter().zip(n))
+            .filter(|(p, n)| !p.is_finite() || !n.is_finite())
+            .count();
+        (bad, all)
+    }
+
     /// The largest distance between the two sets' matching positions (infinite when their
     /// shapes differ).
     pub fn max_distance(&self, other: &PosedVertices) -> f32 {

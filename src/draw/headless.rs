@@ -81,6 +81,9 @@ pub fn pose_and_frame(
 ) -> Result<Camera, String> {
     pose.evaluate(character, &request.pose)
         .map_err(|e| e.to_string())?;
+    if let Some(why) = pose.non_finite(character) {
+        return Err(format!("the frame cannot be drawn: {why}"));
+    }
     if let CameraSpec::File(k) = request.camera {
         let camera = character
             .cameras

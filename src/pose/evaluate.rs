@@ -496,6 +496,24 @@ impl CharacterPose {
         &self.local
     }
 
+    /// Where this frame holds non-finite numbers, in words (the first joint whose model
+    /// transform is not finite, or how many morph weights are not), so a command refuses to
+    /// draw or export it; `None` when it is all finite.
+    pub fn non_finite(&self, c: &Character) -> Option<String> {
+        let names = c.skeleton.names();
+        if let Some(j) = self.model.as_slice().iter().position(|m| !m.is_finite()) {
+            return Some(format!(
+                "joint {:?}'s transform is not finite (non-finite numbers from the clips, layers or targets)",
+                names.get(j).map_or("?", String::as_str)
+            ));
+        }
+        if self.palette.iter().any(|m| !m.is_finite()) {
+            return Some("a skin palette entry is not finite".into());
+        }
+        let weights = self.morph.weights.iter().filter(|w| !w.is_finite()).count();
+        (weights > 0).then(|| format!("{weights} morph weights are not finite"))
+    }
+
     /// Composes `local` (another pose's, say) under `mode`: what the split view and the
     /// displacement colours compare with.
     pub fn compose_local(

@@ -124,28 +124,48 @@ pub fn image_format(path: &Path) -> Option<image::ImageFormat> {
 }
 
 /// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel; anything but
-/// `.jpg` / `.jpeg` is PNG).
+/// `.jpg` / `.jpeg` is PNG), encoded whole first and written whole or not at all.
 pub fn write_image(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
-    if image_format(path) == Some(image::ImageFormat::Jpeg) {
+    let mut encoded = Vec::new();
+    let cursor = &mut std::io::Cursor::new(&mut encoded);
+    let result = if image_format(path) == Some(image::ImageFormat::Jpeg) {
         let rgb: Vec<u8> = rgba
             .chunks_exact(4)
             .flat_map(|p| [p[0], p[1], p[2]])
             .collect();
-        return image::save_buffer_with_format(
-            path,
+        image::write_buffer_with_format(
+            cursor,
             &rgb,
             size.0,
             size.1,
             image::ExtendedColorType::Rgb8,
             image::ImageFormat::Jpeg,
         )
-        .map_err(|e| format!("cannot write {}: {e}", path.display()));
-    }
-    write_png(path, size, rgba)
+    } else {
+        image::write_buffer_with_format(
+            cursor,
+            rgba,
+            size.0,
+            size.1,
+            image::ExtendedColorType::Rgba8,
+            image::ImageFormat::Png,
+        )
+    };
+    result.map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
+    crate::files::write_bytes_whole(path, &encoded)
 }
 
-/// Writes tightly packed sRGB RGBA8 pixels as a PNG.
+/// Writes tightly packed sRGB RGBA8 pixels as a PNG (whole or not at all).
 pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
-    image::save_buffer(path, rgba, size.0, size.1, image::ExtendedColorType::Rgba8)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let mut encoded = Vec::new();
+    image::write_buffer_with_format(
+        &mut std::io::Cursor::new(&mut encoded),
+        rgba,
+        size.0,
+        size.1,
+        image::ExtendedColorType::Rgba8,
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
+    crate::files::write_bytes_whole(path, &encoded)
 }

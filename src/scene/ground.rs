@@ -7,6 +7,9 @@ use serde_json::Value;
 
 use crate::character::Problem;
 
+/// Every number of a ground (heights, corners, wall ends) lies within a million units of 0.
+pub const MAX_EXTENT: f32 = 1e6;
+
 /// A raised box: `height` above the floor over `min..max` (x, z).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
@@ -146,7 +149,17 @@ impl Ground {
                     .as_f64()
                     .map(|n| n as f32)
                     .filter(|n| n.is_finite())
-                    .ok_or_else(|| Problem::new(at, "expected a finite number")),
+                    .ok_or_else(|| Problem::new(at, "expected a finite number"))
+                    .and_then(|n| {
+                        if n.abs() <= MAX_EXTENT {
+                            Ok(n)
+                        } else {
+                            Err(Problem::new(
+                                at,
+                                format!("{n} is outside -{MAX_EXTENT}..={MAX_EXTENT}"),
+                            ))
+                        }
+                    }),
             }
         };
         let point = |v: Option<&Value>, at: &str| -> Result<Vec2, Problem> {
