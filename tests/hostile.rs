@@ -320,3 +320,85 @@ fn nothing_non_finite_is_drawn_or_exported_and_its_options_are_range_checked() {
     );
     assert!(!nowhere.exists());
 }
+
+// Unbounded work, bounded.
+
+#[test]
+fn integration_lengths_are_capped_and_long_clips_are_examined_within_bounds() {
+    refused(
+        &["palette", "--simulate", "1e30"],
+        "is more than the 600 s the state machine is run for",
+    );
+    refused(
+        &["palette", "--simulate", "1e6"],
+        "is more than the 600 s the state machine is run for",
+    );
+    refused(
+        &[
+            "palette",
+            "--clip",
+            "walk",
+            "--root-motion",
+            "applied",
+            "--time",
+            "1e30",
+        ],
+        "integrates from 0 s at 60 Hz: at most 600 s",
+    );
+    let dir = temp_dir("hostile-long-clip");
+    let ground = dir.join("floor.json");
+    std::fs::write(&ground, r#"{"floor": 0}"#).unwrap();
+    refused(
+        &[
+            "palette",
+            "--ground",
+            ground.to_str().unwrap(),
+            "--time",
+            "1e30",
+        ],
+        "at most 600 s",
+    );
+    // Fox's Walk with its last key moved to 1e7 s: its contacts, slide and ground speed are
+    // examined at a bounded number of times, in seconds, not at 60 Hz over 1e7 s.
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let walk = raw.json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a["name"] == "Walk")
+        .unwrap();
+    let input = raw.json["animations"][walk]["samplers"][0]["input"]
+        .as_u64()
+        .unwrap() as usize;
+    let mut times: Vec<f32> = raw.read(input).iter().map(|t| t[0] as f32).collect();
+    *times.last_mut().unwrap() = 1e7;
+    let stretched = raw.add_f32(&times, "SCALAR");
+    for s in raw.json["animations"][walk]["samplers"]
+        .as_array_mut()
+        .unwrap()
+    {
+        if s["input"] == input {
+            s["input"] = json!(stretched);
+        }
+    }
+    let file = dir.join("long_walk.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = file.to_str().unwrap();
+    let limit = Duration::from_secs(90);
+    let (code, err) = run_bounded(&["check", file, "--clip", "Walk", "--foot-slide"], limit);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, err) = run_bounded(
+        &[
+            "palette",
+            file,
+            "--clip",
+            "Walk",
+            "--ground",
+            ground.to_str().unwrap(),
+            "--time",
+            "1",
+        ],
+        limit,
+    );
+    assert_eq!(code, Some(0), "{err}");
+}

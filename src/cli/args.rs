@@ -72,7 +72,7 @@ pub struct PoseArgs {
     pub param: Vec<String>,
     /// Run the state machine from t = 0 at a fixed 60 Hz for SECS and pose its last frame
     /// (the clip and time options are then unused).
-    #[arg(long, value_parser = parse_non_negative, allow_hyphen_values = true)]
+    #[arg(long, value_parser = parse_simulate, allow_hyphen_values = true)]
     pub simulate: Option<f32>,
     /// Root motion: authored (left in the pose), in-place (removed) or applied (removed and
     /// moving the character, integrated from t = 0 at 60 Hz to the clip time).
@@ -408,8 +408,10 @@ impl PoseArgs {
                 return Ok(with_extras(r));
             }
             let frames = source.frames();
+            let mut progress = super::out::Progress::new("simulating", frames);
             for k in 1..=frames {
                 source.advance(character, k);
+                progress.tick(k);
             }
             return Ok(with_extras(
                 source.request(character, frames, palette, compressed),
@@ -458,9 +460,17 @@ impl PoseArgs {
             r.feet = planter.as_ref().map(|p| p.foot_ik(ground.clone(), 1.0));
             r
         };
+        if self.time.abs() > MAX_INTEGRATED_SECS && matches!(source, Source::Clip(_)) {
+            return Err(format!(
+                "--time {} with --root-motion or --ground integrates from 0 s at 60 Hz: at most {MAX_INTEGRATED_SECS} s",
+                self.time
+            ));
+        }
         let frames = source.frames();
+        let mut progress = super::out::Progress::new("integrating", frames);
         let mut pose = CharacterPose::new(character);
         for k in 0..=frames {
+            progress.tick(k);
             if k > 0 {
                 let parts = source.advance(character, k);
                 locomotion.apply_root_motion(character, &parts);
@@ -870,6 +880,21 @@ pub fn parse_frames(s: &str) -> Result<u64, String> {
         Ok(n) if n >= 1 => Ok(n as u64),
         Ok(n) => Err(format!("{n} frames: draw at least 1")),
         Err(_) => Err(format!("{s:?} is not a whole number")),
+    }
+}
+
+/// The most seconds the command line integrates from 0 at 60 Hz (`--simulate`, and `--time`
+/// under root motion or a ground): ten minutes, 36,000 steps.
+pub const MAX_INTEGRATED_SECS: f32 = 600.0;
+
+fn parse_simulate(s: &str) -> Result<f32, String> {
+    let v = parse_non_negative(s)?;
+    if v <= MAX_INTEGRATED_SECS {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{s} s is more than the {MAX_INTEGRATED_SECS} s the state machine is run for (36,000 steps at 60 Hz)"
+        ))
     }
 }
 

@@ -38,6 +38,64 @@ pub fn json_error(file: Option<&std::path::Path>, error: &str) {
     println(&serde_json::to_string_pretty(&object).unwrap_or_default());
 }
 
+/// A count of steps done, shown on standard error when it is a terminal and the work has run
+/// for more than a second (a long `--simulate` or an integration to a late `--time`).
+pub struct Progress {
+    what: &'static str,
+    total: usize,
+    start: std::time::Instant,
+    shown: Option<std::time::Instant>,
+    terminal: bool,
+}
+
+impl Progress {
+    pub fn new(what: &'static str, total: usize) -> Self {
+        use std::io::IsTerminal;
+        Self {
+            what,
+            total,
+            start: std::time::Instant::now(),
+            shown: None,
+            terminal: std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Step `done` of the total is done.
+    pub fn tick(&mut self, done: usize) {
+        if !self.terminal || !done.is_multiple_of(256) {
+            return;
+        }
+        let now = std::time::Instant::now();
+        let due = self
+            .shown
+            .map_or(now - self.start > std::time::Duration::from_secs(1), |t| {
+                now - t > std::time::Duration::from_millis(200)
+            });
+        if due {
+            self.shown = Some(now);
+            eprint!(
+                "\r{} {done} of {} steps ({:.0}%)",
+                self.what,
+                self.total,
+                100.0 * done as f64 / self.total.max(1) as f64
+            );
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if self.shown.is_some() {
+            eprintln!(
+                "\r{} {} steps, done ({:.1} s)",
+                self.what,
+                self.total,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
 /// `print` with a line break after `text`.
 pub fn println(text: &str) {
     print(&format!("{text}\n"));

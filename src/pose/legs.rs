@@ -88,6 +88,9 @@ pub fn common_ancestor(c: &Character, legs: &[Chain]) -> Option<usize> {
 
 /// Samples a clip is examined at, per second.
 pub const EXAMINE_HZ: f32 = 60.0;
+/// The most frames a clip is examined at: ten minutes at `EXAMINE_HZ`. A longer clip (a last key
+/// at 1e7 s) is examined at this many times spread over it, so the work stays bounded.
+pub const MAX_EXAMINED_FRAMES: usize = 36_000;
 
 /// Each leg's ankle in world space at 60 Hz over one loop of `clip` (plus the end), with root
 /// motion as `root` says (applied: the placement integrated from t = 0 on flat ground).
@@ -101,7 +104,7 @@ fn ankle_track(
         return (Vec::new(), Vec::new());
     }
     let duration = c.clips[clip].duration_secs();
-    let frames = ((duration * EXAMINE_HZ).round() as usize).max(1);
+    let frames = ((duration * EXAMINE_HZ).round() as usize).clamp(1, MAX_EXAMINED_FRAMES);
     let mut pose = CharacterPose::new(c);
     let mut placement = Placement::default();
     // Applied root motion moves the placement as the root travels.
