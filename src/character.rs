@@ -94,6 +94,9 @@ pub struct SkinData {
     pub palette_of_ordinal: Vec<usize>,
     /// Palette indices of the joints whose parent is not a joint of this skin.
     pub root_joints: Vec<usize>,
+    /// Each palette index's nearest ancestor that is a joint of this skin (its palette index),
+    /// found once at load.
+    pub palette_parents: Vec<Option<usize>>,
     /// Whether the file gives inverse bind matrices (without them each is the identity).
     pub has_inverse_binds: bool,
     /// Skeleton joints above the root joints that are not joints of this skin (armatures), from
@@ -102,17 +105,36 @@ pub struct SkinData {
 }
 
 impl SkinData {
-    /// Palette index -> its parent's palette index in this skin, if the parent is a joint of it.
-    pub fn palette_parent(&self, skeleton: &Skeleton, palette_index: usize) -> Option<usize> {
-        let joint = self.skin.joint(palette_index)?;
-        let mut ancestor = skeleton.parent(joint);
-        while let Some(a) = ancestor {
-            if let Some(p) = (0..self.skin.len()).find(|&p| self.skin.joint(p) == Some(a)) {
-                return Some(p);
+    /// Palette index -> its nearest ancestor's palette index in this skin, when an ancestor is a
+    /// joint of it.
+    pub fn palette_parent(&self, palette_index: usize) -> Option<usize> {
+        self.palette_parents.get(palette_index).copied().flatten()
+    }
+
+    /// Each palette index's nearest ancestor in the skin: one walk up from each joint, with the
+    /// skeleton joint -> palette index map (linear in the joints, whatever their number).
+    pub fn find_palette_parents(
+        skin: &crate::anim::Skin,
+        skeleton: &Skeleton,
+    ) -> Vec<Option<usize>> {
+        let mut palette_of_joint = vec![None; skeleton.joint_count()];
+        for p in 0..skin.len() {
+            if let Some(slot) = skin.joint(p).and_then(|j| palette_of_joint.get_mut(j)) {
+                slot.get_or_insert(p);
             }
-            ancestor = skeleton.parent(a);
         }
-        None
+        (0..skin.len())
+            .map(|p| {
+                let mut ancestor = skin.joint(p).and_then(|j| skeleton.parent(j));
+                while let Some(a) = ancestor {
+                    if let Some(q) = palette_of_joint.get(a).copied().flatten() {
+                        return Some(q);
+                    }
+                    ancestor = skeleton.parent(a);
+                }
+                None
+            })
+            .collect()
     }
 }
 

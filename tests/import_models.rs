@@ -600,7 +600,7 @@ fn a_skin_listed_child_before_parent_renders_identically() {
             b.warnings
         );
         for p in 0..n {
-            if let Some(parent) = b.skins[0].palette_parent(&b.skeleton, p) {
+            if let Some(parent) = b.skins[0].palette_parent(p) {
                 assert!(parent < p, "{file}: palette {p} has parent {parent}");
             }
         }

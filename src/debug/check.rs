@@ -14,6 +14,9 @@ use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
 /// size) count as equal.
 const TOLERANCE: f32 = 1e-3;
 
+/// The most palette entries tried as the skin's common one.
+const CANDIDATES: usize = 32;
+
 /// How much a finding matters: errors make `check` exit 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -457,16 +460,23 @@ fn common_entry(ctx: &SkinContext<'_>, findings: &mut Vec<Finding>) -> (Mat4, bo
             .count()
     };
     // The identity when as many joints agree with it as with any entry, or when no two joints
-    // agree (every joint's rest pose differs from its bind pose, say); else the majority.
-    let best = ctx.palette.iter().map(agree).max().unwrap_or(0);
+    // agree (every joint's rest pose differs from its bind pose, say); else the majority. The
+    // candidates are at most `CANDIDATES` entries spread over the palette (a majority is among
+    // them), so a 65,535-joint skin is compared in linear time, not quadratic.
+    let n = ctx.palette.len();
+    let step = n.div_ceil(CANDIDATES).max(1);
+    let candidates: Vec<(Mat4, usize)> = (0..n)
+        .step_by(step)
+        .map(|k| (ctx.palette[k], agree(&ctx.palette[k])))
+        .collect();
+    let best = candidates.iter().map(|c| c.1).max().unwrap_or(0);
     let common = if best <= 1 || agree(&Mat4::IDENTITY) == best {
         Mat4::IDENTITY
     } else {
-        ctx.palette
+        candidates
             .iter()
-            .find(|m| agree(m) == best)
-            .copied()
-            .unwrap_or(Mat4::IDENTITY)
+            .find(|c| c.1 == best)
+            .map_or(Mat4::IDENTITY, |c| c.0)
     };
     let common_is_identity = difference(&common, &Mat4::IDENTITY, ctx.size) < TOLERANCE;
     if !common_is_identity {
@@ -516,7 +526,7 @@ fn bind_entries(
         if difference(entry, &common, ctx.size) < TOLERANCE {
             continue;
         }
-        let parent = skin.palette_parent(&ctx.c.skeleton, p);
+        let parent = skin.palette_parent(p);
         let (parent_bind, parent_rest) = match parent {
             Some(q) if class[q] != BindClass::Broken => (bind_model(q), rest_model(q)),
             Some(q) => (rest_model(q), rest_model(q)),
@@ -908,24 +918,23 @@ fn ctx_vertex_count(ctx: &SkinContext<'_>) -> usize {
         .max(1)
 }
 
-/// Joints no vertex uses and that are no ancestor of a used joint.
+/// Joints no vertex uses and that are no ancestor of a used joint (marked in one walk up from
+/// each used joint, stopping where an earlier walk passed: linear in the joints).
 fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Finding>) {
-    let (skin, skeleton) = (ctx.skin, &ctx.c.skeleton);
-    let ancestor_of_used = |p: usize| {
-        let joint = skin.skin.joint(p).unwrap_or(0);
-        (0..skin.skin.len()).filter(|&q| used[q]).any(|q| {
-            let mut a = skin.skin.joint(q).and_then(|j| skeleton.parent(j));
-            while let Some(x) = a {
-                if x == joint {
-                    return true;
-                }
-                a = skeleton.parent(x);
+    let skin = ctx.skin;
+    let mut needed = used.to_vec();
+    for q in (0..skin.skin.len()).filter(|&q| used[q]) {
+        let mut a = skin.palette_parent(q);
+        while let Some(p) = a {
+            if needed[p] {
+                break;
             }
-            false
-        })
-    };
+            needed[p] = true;
+            a = skin.palette_parent(p);
+        }
+    }
     let unused: Vec<String> = (0..skin.skin.len())
-        .filter(|&p| !used[p] && !ancestor_of_used(p))
+        .filter(|&p| !needed[p])
         .map(|p| ctx.name_of(p).0)
         .collect();
     if !unused.is_empty() {

@@ -419,7 +419,7 @@ fn skin_reports(c: &Character) -> Vec<SkinReport> {
             joints: (0..skin.skin.len())
                 .map(|p| {
                     let joint = skin.skin.joint(p).unwrap_or(0);
-                    let parent = skin.palette_parent(skeleton, p);
+                    let parent = skin.palette_parent(p);
                     JointReport {
                         palette_index: p,
                         ordinal: skin.ordinal_of_palette[p],

@@ -130,11 +130,14 @@ pub(crate) fn build(
         None => (0..n).filter(|&i| parent_of_node[i].is_none()).collect(),
     };
     let mut scene_nodes = Vec::new();
+    let mut visited = vec![false; n];
     let mut stack: Vec<usize> = scene_roots.into_iter().rev().collect();
     while let Some(node) = stack.pop() {
-        if scene_nodes.contains(&node) {
+        // Marked, not searched for: a scene of 65,535 nodes is walked in linear time.
+        if visited.get(node).copied().unwrap_or(true) {
             continue;
         }
+        visited[node] = true;
         scene_nodes.push(node);
         stack.extend(
             nodes[node]

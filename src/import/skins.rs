@@ -34,8 +34,10 @@ fn build_one(
         problems.error(format!("{at}/joints"), "a skin needs at least one joint");
         return None;
     }
-    for (k, node) in joint_nodes.iter().enumerate() {
-        if let Some(first) = joint_nodes[..k].iter().position(|n| n == node) {
+    // Each node's first ordinal, in one pass (a 65,535-joint skin is not searched quadratically).
+    let mut first_ordinal = std::collections::HashMap::with_capacity(joint_nodes.len());
+    for (k, &node) in joint_nodes.iter().enumerate() {
+        if let Some(first) = first_ordinal.insert(node, k) {
             problems.error(
                 format!("{at}/joints/{k}"),
                 format!("node {node} is already joint {first} of this skin"),
@@ -108,6 +110,7 @@ fn build_one(
         ordinal_of_palette,
         palette_of_ordinal,
         root_joints: Vec::new(),
+        palette_parents: Vec::new(),
         has_inverse_binds: skin.inverse_bind_matrices().is_some(),
         non_joint_ancestors: Vec::new(),
     };
@@ -201,8 +204,9 @@ fn read_inverse_binds(
 /// The skin's root joints (palette indices whose parent is no joint of the skin) and the
 /// non-joint ancestors above them (armatures), from the scene root down.
 fn find_roots(data: &mut SkinData, skeleton: &crate::anim::Skeleton) {
+    data.palette_parents = SkinData::find_palette_parents(&data.skin, skeleton);
     data.root_joints = (0..data.skin.len())
-        .filter(|&p| data.palette_parent(skeleton, p).is_none())
+        .filter(|&p| data.palette_parent(p).is_none())
         .collect();
     let mut ancestors = Vec::new();
     for &root in &data.root_joints {
@@ -221,13 +225,19 @@ fn find_roots(data: &mut SkinData, skeleton: &crate::anim::Skeleton) {
 
 /// Whether every joint's nearest ancestor that is a joint of the skin comes earlier in the list.
 fn parents_come_first(joint_nodes: &[usize], hierarchy: &Hierarchy) -> bool {
+    let mut ordinal_of_node = vec![None; hierarchy.parent_of_node.len()];
+    for (ordinal, &node) in joint_nodes.iter().enumerate() {
+        if let Some(slot) = ordinal_of_node.get_mut(node) {
+            slot.get_or_insert(ordinal);
+        }
+    }
     joint_nodes.iter().enumerate().all(|(ordinal, &node)| {
-        let mut ancestor = hierarchy.parent_of_node[node];
+        let mut ancestor = hierarchy.parent_of_node.get(node).copied().flatten();
         while let Some(a) = ancestor {
-            if let Some(parent_ordinal) = joint_nodes.iter().position(|&n| n == a) {
+            if let Some(parent_ordinal) = ordinal_of_node.get(a).copied().flatten() {
                 return parent_ordinal < ordinal;
             }
-            ancestor = hierarchy.parent_of_node[a];
+            ancestor = hierarchy.parent_of_node.get(a).copied().flatten();
         }
         true
     })

@@ -97,10 +97,7 @@ pub fn bone_lines_into(
                 continue;
             };
             let at = Vec3::from(model[joint].translation);
-            if let Some(parent) = skin
-                .palette_parent(&character.skeleton, p)
-                .and_then(|pp| skin.skin.joint(pp))
-            {
+            if let Some(parent) = skin.palette_parent(p).and_then(|pp| skin.skin.joint(pp)) {
                 out.push(LineVertex {
                     position: Vec3::from(model[parent].translation).to_array(),
                     color: segment,
