@@ -360,29 +360,7 @@ fn integration_lengths_are_capped_and_long_clips_are_examined_within_bounds() {
     );
     // Fox's Walk with its last key moved to 1e7 s: its contacts, slide and ground speed are
     // examined at a bounded number of times, in seconds, not at 60 Hz over 1e7 s.
-    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
-    let walk = raw.json["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|a| a["name"] == "Walk")
-        .unwrap();
-    let input = raw.json["animations"][walk]["samplers"][0]["input"]
-        .as_u64()
-        .unwrap() as usize;
-    let mut times: Vec<f32> = raw.read(input).iter().map(|t| t[0] as f32).collect();
-    *times.last_mut().unwrap() = 1e7;
-    let stretched = raw.add_f32(&times, "SCALAR");
-    for s in raw.json["animations"][walk]["samplers"]
-        .as_array_mut()
-        .unwrap()
-    {
-        if s["input"] == input {
-            s["input"] = json!(stretched);
-        }
-    }
-    let file = dir.join("long_walk.glb");
-    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = stretched_walk(&dir, 1e7);
     let file = file.to_str().unwrap();
     let limit = Duration::from_secs(90);
     let (code, err) = run_bounded(&["check", file, "--clip", "Walk", "--foot-slide"], limit);
@@ -401,6 +379,38 @@ fn integration_lengths_are_capped_and_long_clips_are_examined_within_bounds() {
         limit,
     );
     assert_eq!(code, Some(0), "{err}");
+    // Compression measures its error at times its keys call for, not 120 Hz over 1.6e32 s.
+    let file = stretched_walk(&dir, 1.6e32);
+    let (code, err) = run_bounded(&["inspect", file.to_str().unwrap(), "--compression"], limit);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+/// Fox with its Walk clip's last key moved to `last_secs`.
+fn stretched_walk(dir: &Path, last_secs: f32) -> PathBuf {
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let walk = raw.json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a["name"] == "Walk")
+        .unwrap();
+    let input = raw.json["animations"][walk]["samplers"][0]["input"]
+        .as_u64()
+        .unwrap() as usize;
+    let mut times: Vec<f32> = raw.read(input).iter().map(|t| t[0] as f32).collect();
+    *times.last_mut().unwrap() = last_secs;
+    let stretched = raw.add_f32(&times, "SCALAR");
+    for s in raw.json["animations"][walk]["samplers"]
+        .as_array_mut()
+        .unwrap()
+    {
+        if s["input"] == input {
+            s["input"] = json!(stretched);
+        }
+    }
+    let file = dir.join(format!("walk_to_{last_secs}.glb"));
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    file
 }
 
 /// A skin of `joints` joints (a chain when `chain`, else all children of joint 0), 0.01 apart,

@@ -891,10 +891,18 @@ pub fn raw_bytes(clip: &Clip) -> usize {
         .sum()
 }
 
-/// Times the error is measured at: 120 Hz over the clip and every source key time.
+/// Times the error is measured at: 120 Hz over the clip and every source key time. The even
+/// steps are bounded by the clip's keys (16 a key, plus two seconds' worth), not its seconds:
+/// a clip whose last key sits at 1e32 s is measured at as many times as its keys call for.
 fn measure_times(clip: &Clip) -> Vec<f32> {
     let duration = clip.duration_secs();
-    let steps = ((duration * 120.0).ceil() as usize).clamp(1, 100_000);
+    let keys: usize = clip
+        .tracks()
+        .iter()
+        .map(|jt| jt.channel.times().len())
+        .sum();
+    let most = (16 * keys + 240).min(100_000);
+    let steps = ((duration * 120.0).ceil() as usize).clamp(1, most);
     let mut times: Vec<f32> = (0..=steps)
         .map(|k| duration * k as f32 / steps as f32)
         .collect();
