@@ -21,4 +21,4 @@ mod controller;
 mod ground;
 
 pub use controller::{Mover, MoverSettings};
-pub use ground::{Ground, GroundError, Slope, Step, Wall};
+pub use ground::{Ground, GroundError, MAX_EXTENT, Slope, Step, Wall};
