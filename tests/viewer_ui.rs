@@ -484,7 +484,10 @@ fn one_choice_sets_what_the_split_view_s_right_half_shows_and_its_label_says_it(
     assert_eq!(c.compared(), Compared::OtherSkinning);
     assert!(c.split && c.compare_skinning && !c.compare_clips);
     assert!(h.state().comparing());
-    assert!(h.query_by_label("left: animated palette").is_some());
+    assert!(
+        h.query_by_label("left: animated palette, linear blend skinning")
+            .is_some()
+    );
     assert!(
         h.query_by_label("right: animated palette, dual-quaternion skinning")
             .is_some()

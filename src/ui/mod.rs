@@ -46,7 +46,21 @@ fn palette_name(mode: PaletteMode) -> &'static str {
 /// Each half of the split view named by what it shows.
 fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
     let c = &viewer.controls;
-    let left = format!("left: {} palette", palette_name(c.palette));
+    // The left half names what the right one varies: its clips or its skinning.
+    let left = match c.compared() {
+        Compared::OtherClips if c.compressed => "the compressed clips",
+        Compared::OtherClips => "the raw clips",
+        Compared::OtherSkinning if c.skinning == crate::anim::Skinning::Linear => {
+            "linear blend skinning"
+        }
+        Compared::OtherSkinning => "dual-quaternion skinning",
+        Compared::Off | Compared::Palette(_) => "",
+    };
+    let left = if left.is_empty() {
+        format!("left: {} palette", palette_name(c.palette))
+    } else {
+        format!("left: {} palette, {left}", palette_name(c.palette))
+    };
     let right = match c.compared() {
         Compared::Palette(_) | Compared::Off => compared_name(c, c.compared()),
         other => format!(
