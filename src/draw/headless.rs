@@ -210,7 +210,7 @@ pub fn render_frame_and_legend(
                 "the compressed clips".to_string()
             }
         } else {
-            format!("the {} palette", palette_name(request.compare))
+            format!("the {} palette", request.compare.name())
         };
         let extent =
             colors::displacement_extent(character, request.color_view, &pose, Some(&compare));
@@ -240,14 +240,6 @@ pub fn render_frame_and_legend(
         .filter(|_| request.legend && w.min(h) >= crate::ui::legend::MIN_IMAGE_SIDE);
     paint_and_read(gpu, &mut renderer, &target, scope, &options, drawn_legend)
         .map(|pixels| (pixels, legend))
-}
-
-fn palette_name(mode: PaletteMode) -> &'static str {
-    match mode {
-        PaletteMode::Animated => "animated",
-        PaletteMode::Bind => "bind",
-        PaletteMode::Identity => "identity",
-    }
 }
 
 /// A renderer for one copy of the frame's character, with the frame prepared in its main view.

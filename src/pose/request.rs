@@ -23,6 +23,17 @@ pub enum PaletteMode {
     Identity,
 }
 
+impl PaletteMode {
+    /// Its name in messages and labels: `animated`, `bind`, `identity`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PaletteMode::Animated => "animated",
+            PaletteMode::Bind => "bind",
+            PaletteMode::Identity => "identity",
+        }
+    }
+}
+
 /// How a clip time outside `[0, duration]` is brought into the clip.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TimeWrap {

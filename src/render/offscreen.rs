@@ -126,45 +126,41 @@ pub fn image_format(path: &Path) -> Option<image::ImageFormat> {
 /// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel; anything but
 /// `.jpg` / `.jpeg` is PNG), encoded whole first and written whole or not at all.
 pub fn write_image(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
-    let mut encoded = Vec::new();
-    let cursor = &mut std::io::Cursor::new(&mut encoded);
-    let result = if image_format(path) == Some(image::ImageFormat::Jpeg) {
-        let rgb: Vec<u8> = rgba
-            .chunks_exact(4)
-            .flat_map(|p| [p[0], p[1], p[2]])
-            .collect();
-        image::write_buffer_with_format(
-            cursor,
-            &rgb,
-            size.0,
-            size.1,
-            image::ExtendedColorType::Rgb8,
-            image::ImageFormat::Jpeg,
-        )
-    } else {
-        image::write_buffer_with_format(
-            cursor,
-            rgba,
-            size.0,
-            size.1,
-            image::ExtendedColorType::Rgba8,
-            image::ImageFormat::Png,
-        )
-    };
-    result.map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
-    crate::files::write_bytes_whole(path, &encoded)
+    let format = image_format(path).unwrap_or(image::ImageFormat::Png);
+    write_encoded(path, size, rgba, format)
 }
 
 /// Writes tightly packed sRGB RGBA8 pixels as a PNG (whole or not at all).
 pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+    write_encoded(path, size, rgba, image::ImageFormat::Png)
+}
+
+/// Encodes the pixels as `format` in memory (RGB for JPEG, RGBA otherwise), then writes them
+/// with `files::write_bytes_whole`.
+fn write_encoded(
+    path: &Path,
+    size: (u32, u32),
+    rgba: &[u8],
+    format: image::ImageFormat,
+) -> Result<(), String> {
+    let rgb: Vec<u8>;
+    let (pixels, color) = if format == image::ImageFormat::Jpeg {
+        rgb = rgba
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        (&rgb[..], image::ExtendedColorType::Rgb8)
+    } else {
+        (rgba, image::ExtendedColorType::Rgba8)
+    };
     let mut encoded = Vec::new();
     image::write_buffer_with_format(
         &mut std::io::Cursor::new(&mut encoded),
-        rgba,
+        pixels,
         size.0,
         size.1,
-        image::ExtendedColorType::Rgba8,
-        image::ImageFormat::Png,
+        color,
+        format,
     )
     .map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
     crate::files::write_bytes_whole(path, &encoded)

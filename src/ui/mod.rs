@@ -35,14 +35,6 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     (commands, view)
 }
 
-fn palette_name(mode: PaletteMode) -> &'static str {
-    match mode {
-        PaletteMode::Animated => "animated",
-        PaletteMode::Bind => "bind",
-        PaletteMode::Identity => "identity",
-    }
-}
-
 /// Each half of the split view named by what it shows.
 fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
     let c = &viewer.controls;
@@ -57,17 +49,13 @@ fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
         Compared::Off | Compared::Palette(_) => "",
     };
     let left = if left.is_empty() {
-        format!("left: {} palette", palette_name(c.palette))
+        format!("left: {} palette", c.palette.name())
     } else {
-        format!("left: {} palette, {left}", palette_name(c.palette))
+        format!("left: {} palette, {left}", c.palette.name())
     };
     let right = match c.compared() {
         Compared::Palette(_) | Compared::Off => compared_name(c, c.compared()),
-        other => format!(
-            "{} palette, {}",
-            palette_name(c.palette),
-            compared_name(c, other)
-        ),
+        other => format!("{} palette, {}", c.palette.name(), compared_name(c, other)),
     };
     for (side, x, text) in [
         ("left", view.left(), left),
@@ -862,7 +850,7 @@ fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
 pub fn compared_name(c: &Controls, compared: Compared) -> String {
     match compared {
         Compared::Off => "off".to_string(),
-        Compared::Palette(mode) => format!("{} palette", palette_name(mode)),
+        Compared::Palette(mode) => format!("{} palette", mode.name()),
         Compared::OtherClips if c.compressed => "the raw clips".to_string(),
         Compared::OtherClips => "the compressed clips".to_string(),
         Compared::OtherSkinning => match c.skinning {
