@@ -15,6 +15,7 @@ pub mod files;
 pub mod glb;
 pub mod graph;
 pub mod import;
+pub mod perform;
 pub mod pose;
 pub mod render;
 pub mod scene;

@@ -8,19 +8,14 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::anim::{Chain, TwoBoneSettings};
-use crate::anim::{JointMask, Playback, PlaybackMode, SyncedBlend, for_each_crossed_event};
+use crate::anim::Chain;
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
-use crate::graph::{
-    ClipStep, FootPlanter, Graph, LayerMode, LayerPlayer, Locomotion, Machine, Motion, MoveMode,
-    TransitionPlayer, TransitionSpec,
-};
+use crate::graph::{Graph, Machine, MoveMode, TransitionSpec};
 use crate::import;
-use crate::pose::{
-    CharacterPose, ClipTime, Crowd, MorphOverride, PaletteMode, PoseRequest, TimeWrap,
-};
+use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
+use crate::pose::{CharacterPose, Crowd, MorphOverride, PaletteMode, PoseRequest};
 use crate::scene::Ground;
 
 /// The largest crowd the panel offers before the window has asked its device
@@ -253,6 +248,101 @@ impl Controls {
     }
 }
 
+impl Controls {
+    /// What the performer reads of these controls, for character `c` (the override and the
+    /// additive layer, reach IK's one target, the morph sliders held against the clip).
+    pub fn inputs(&self, c: &Character) -> Inputs {
+        let layers = vec![
+            LayerInput {
+                kind: LayerUse::Override,
+                clip: self.layer_clip,
+                weight: if self.layer_on {
+                    self.layer_weight
+                } else {
+                    0.0
+                },
+                half_life_secs: self.layer_half_life,
+                roots: self.layer_roots.iter().map(|&j| (j, 1.0)).collect(),
+            },
+            LayerInput {
+                kind: LayerUse::Additive,
+                clip: self.additive_clip,
+                weight: if self.additive_on {
+                    self.additive_weight
+                } else {
+                    0.0
+                },
+                half_life_secs: self.layer_half_life,
+                roots: Vec::new(),
+            },
+        ];
+        let reach = self.reach_end.filter(|_| self.reach_ik).map(|end| Reach {
+            end,
+            target: self.reach_target,
+            pole: None,
+            follows: self.reach_follows,
+        });
+        Inputs {
+            clip: self.clip,
+            playing: self.playing,
+            looping: self.looping,
+            speed: self.speed,
+            blend: self.blend.then_some(BlendInput {
+                a: self.blend_a,
+                b: self.blend_b,
+                weight: self.blend_weight,
+            }),
+            use_graph: self.use_graph,
+            layers,
+            move_mode: self.move_mode,
+            root_joint: self.root_joint,
+            drive_speed: self.drive_speed,
+            foot_ik: self.foot_ik,
+            leg_ends: self.leg_ends.clone(),
+            reach: reach.into_iter().collect(),
+            palette: self.palette,
+            compressed: self.compressed,
+            morphs: self.morph_overrides(c),
+        }
+    }
+
+    /// The sliders as overrides, when the switch holds them against the clip.
+    fn morph_overrides(&self, c: &Character) -> Vec<MorphOverride> {
+        if !self.morph_override {
+            return Vec::new();
+        }
+        c.meshes
+            .iter()
+            .zip(&self.morph_sliders)
+            .flat_map(|(mesh, sliders)| {
+                sliders
+                    .iter()
+                    .enumerate()
+                    .map(|(target, &weight)| MorphOverride {
+                        mesh: mesh.index,
+                        target,
+                        weight,
+                    })
+            })
+            .collect()
+    }
+
+    /// The transition `UiCommand::Transition` starts: a crossfade over `crossfade_secs`, or an
+    /// inertialization with that half-life.
+    pub fn transition_spec(&self) -> TransitionSpec {
+        let secs = self.crossfade_secs.max(0.0);
+        if self.inertialize {
+            TransitionSpec::Inertialize {
+                half_life_secs: secs,
+            }
+        } else {
+            TransitionSpec::Crossfade {
+                duration_secs: secs,
+            }
+        }
+    }
+}
+
 /// The joints an upper-body layer starts from: both clavicles (or shoulders, or upper arms) by
 /// name, as the built-in character, Blender's and Mixamo's rigs name them.
 pub fn upper_body_roots(c: &Character) -> Vec<usize> {
@@ -376,34 +466,19 @@ pub struct Viewer {
     pub controls: Controls,
     /// Where the character came from (`None`: built in).
     pub source: Option<PathBuf>,
-    playback: Playback,
-    playing_clip: usize,
-    synced: SyncedBlend,
-    transition: Option<TransitionPlayer>,
-    layer: LayerPlayer,
-    /// The override layer's mask and the roots it was built from.
-    layer_mask: (Vec<usize>, Arc<JointMask>),
-    additive: LayerPlayer,
-    /// The character's state machine: the file beside the model (`NAME.skinscope.json`), or
-    /// the built-in character's.
-    pub machine: Option<Machine>,
+    /// What plays and where the character stands: the clocks, transition, layers, state
+    /// machine, locomotion and feet (the same type every posing subcommand steps).
+    pub performer: Performer,
     /// Why the state machine beside the model did not load.
     pub graph_error: Option<String>,
     /// The plotted joint's rotation angle (degrees) over the last `PLOT_SECS` of real time:
     /// (seconds, degrees).
     pub angle_plot: VecDeque<[f64; 2]>,
     plot_clock: f64,
-    /// The character's placement, moved by root motion or a commanded speed over `ground`.
-    pub locomotion: Locomotion,
-    /// The legs foot IK plants and the feet held.
-    pub planter: FootPlanter,
     /// The fastest planted foot's horizontal speed (units/s) over the last `PLOT_SECS`.
     pub slide_plot: VecDeque<[f64; 2]>,
     /// Each leg's ankle (world) and whether it was planted, last frame, for the slide plot.
     last_ankles: Vec<(glam::Vec3, bool)>,
-    /// Each clip's ground speed (its planted feet's mean speed played in place), measured on
-    /// first use for driven mode.
-    ground_speeds: Vec<Option<f32>>,
     pub event_log: VecDeque<LoggedEvent>,
     /// The last failed load, shown until the next load succeeds.
     pub load_error: Option<String>,
@@ -418,6 +493,7 @@ pub struct Viewer {
 impl Viewer {
     pub fn new(character: Character, source: Option<PathBuf>) -> Self {
         let controls = Controls::for_character(&character);
+        let performer = Performer::new(&character, Arc::new(Ground::flat(0.0)), 1.0, None);
         let mut viewer = Self {
             pose: CharacterPose::new(&character),
             compare_pose: CharacterPose::new(&character),
@@ -427,35 +503,12 @@ impl Viewer {
             crowd_clock: 0.0,
             controls,
             source,
-            playback: Playback::new(0.0),
-            playing_clip: usize::MAX,
-            synced: SyncedBlend::new(0.0, 0.0, 0.0),
-            transition: None,
-            layer: LayerPlayer::new(&character, 0, None, LayerMode::Override, 0.15),
-            layer_mask: (
-                Vec::new(),
-                Arc::new(JointMask::uniform(&character.skeleton, 0.0)),
-            ),
-            additive: LayerPlayer::new(
-                &character,
-                0,
-                None,
-                LayerMode::Additive { reference: None },
-                0.15,
-            ),
-            machine: None,
+            performer,
             graph_error: None,
             angle_plot: VecDeque::new(),
             plot_clock: 0.0,
-            locomotion: Locomotion::new(
-                0,
-                Arc::new(Ground::flat(0.0)),
-                Locomotion::settings_for(1.0),
-            ),
-            planter: FootPlanter::new(&character, Vec::new()),
             slide_plot: VecDeque::new(),
             last_ankles: Vec::new(),
-            ground_speeds: Vec::new(),
             event_log: VecDeque::new(),
             load_error: None,
             recent: Vec::new(),
@@ -465,47 +518,11 @@ impl Viewer {
             character,
         };
         viewer.reset_players();
-        viewer.sync_playback();
         viewer
     }
 
-    /// The layer players and the state machine for a newly loaded character.
+    /// The performer and the state machine for a newly loaded character.
     fn reset_players(&mut self) {
-        let c = &self.character;
-        let (layer_clip, additive_clip) = (self.controls.layer_clip, self.controls.additive_clip);
-        self.layer = LayerPlayer::new(c, layer_clip, None, LayerMode::Override, 0.15);
-        self.additive = LayerPlayer::new(
-            c,
-            additive_clip,
-            None,
-            LayerMode::Additive { reference: None },
-            0.15,
-        );
-        self.layer_mask = (Vec::new(), Arc::new(JointMask::uniform(&c.skeleton, 0.0)));
-        self.transition = None;
-        self.angle_plot.clear();
-        self.slide_plot.clear();
-        self.last_ankles.clear();
-        let height = crate::pose::character_height(c);
-        self.locomotion = Locomotion::new(
-            self.controls.root_joint.unwrap_or(0),
-            Arc::new(Ground::scene(height)),
-            Locomotion::settings_for(height),
-        );
-        let legs = self.leg_chains();
-        self.planter = FootPlanter::new(&self.character, legs);
-        self.ground_speeds = vec![None; self.character.clips.len()];
-        // Driven mode starts at the speed the clip moves at, so it plays at its own rate (or,
-        // for a clip that stands still, at the first clip's that moves, among the next few: each
-        // is measured over a loop at load).
-        let clips = self.character.clips.len();
-        let first = self.controls.clip;
-        if let Some(ground) = (0..clips.min(8))
-            .map(|k| self.ground_speed((first + k) % clips))
-            .find(|&v| v > 1e-4)
-        {
-            self.controls.drive_speed = ground;
-        }
         let c = &self.character;
         let graph = match &self.source {
             None => Graph::parse(crate::builtin::GRAPH_JSON, c)
@@ -520,16 +537,41 @@ impl Viewer {
                 }
             }
         };
-        (self.machine, self.graph_error) = match graph {
+        let machine;
+        (machine, self.graph_error) = match graph {
             Ok(graph) => (graph.map(|g| Machine::new(c, g)), None),
             Err(e) => (None, Some(e)),
         };
+        let height = crate::pose::character_height(c);
+        self.performer = Performer::new(c, Arc::new(Ground::scene(height)), height, machine);
+        self.angle_plot.clear();
+        self.slide_plot.clear();
+        self.last_ankles.clear();
+        // Driven mode starts at the speed the clip moves at, so it plays at its own rate (or,
+        // for a clip that stands still, at the first clip's that moves, among the next few: each
+        // is measured over a loop at load).
+        let clips = c.clips.len();
+        let first = self.controls.clip;
+        let legs = self.controls.leg_ends.clone();
+        if let Some(ground) = (0..clips.min(8))
+            .map(|k| self.performer.ground_speed(c, &legs, (first + k) % clips))
+            .find(|&v| v > 1e-4)
+        {
+            self.controls.drive_speed = ground;
+        }
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.seek(&self.character, &inputs, 0.0);
+    }
+
+    /// The character's state machine, when it has one.
+    pub fn machine(&self) -> Option<&Machine> {
+        self.performer.machine.as_ref()
     }
 
     /// Uses `graph` as the character's state machine (the panel's and tests' way to load one
     /// from elsewhere).
     pub fn set_graph(&mut self, graph: Graph) {
-        self.machine = Some(Machine::new(&self.character, graph));
+        self.performer.machine = Some(Machine::new(&self.character, graph));
         self.graph_error = None;
     }
 
@@ -591,10 +633,8 @@ impl Viewer {
         self.controls = controls;
         self.source = source.map(Path::to_path_buf);
         self.reset_players();
-        self.playing_clip = usize::MAX;
         self.event_log.clear();
         self.load_error = None;
-        self.sync_playback();
         self.generation += 1;
         self.window_requests.push(WindowRequest::ResetCamera);
     }
@@ -626,15 +666,12 @@ impl Viewer {
             }
             UiCommand::Transition => self.start_transition(),
             UiCommand::SetParameter(p, value) => {
-                if let Some(machine) = self.machine.as_mut() {
+                if let Some(machine) = self.performer.machine.as_mut() {
                     machine.set(p, value);
                 }
             }
-            UiCommand::ResetPosition => {
-                self.locomotion.reset();
-                self.planter.release();
-            }
-            UiCommand::Turn(degrees) => self.locomotion.turn(degrees.to_radians()),
+            UiCommand::ResetPosition => self.performer.reset_position(),
+            UiCommand::Turn(degrees) => self.performer.turn(degrees.to_radians()),
             UiCommand::ReachFollows(follows) => self.set_reach_follows(follows),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
@@ -648,94 +685,33 @@ impl Viewer {
         if to >= self.character.clips.len() || self.controls.blend || self.graph_driven() {
             return;
         }
-        let from = Motion::Clip {
-            clip: self.playing_clip,
-            playback: self.playback.clone(),
-        };
         self.controls.clip = to;
-        self.sync_playback();
-        self.playback.seek(0.0);
-        let incoming = Motion::Clip {
-            clip: to,
-            playback: self.playback.clone(),
-        };
-        let secs = self.controls.crossfade_secs.max(0.0);
-        let spec = if self.controls.inertialize {
-            TransitionSpec::Inertialize {
-                half_life_secs: secs,
-            }
-        } else {
-            TransitionSpec::Crossfade {
-                duration_secs: secs,
-            }
-        };
-        self.transition = Some(TransitionPlayer::start(
-            &self.character,
-            from,
-            &incoming,
-            spec,
-        ));
+        let inputs = self.controls.inputs(&self.character);
+        let spec = self.controls.transition_spec();
+        self.performer
+            .start_transition(&self.character, &inputs, spec);
     }
 
     /// The override layer's influence now (eased toward its target).
     pub fn layer_weight(&self) -> f32 {
-        self.layer.weight
+        self.performer.layer_weight(0)
     }
 
     /// The additive layer's weight now.
     pub fn additive_weight(&self) -> f32 {
-        self.additive.weight
+        self.performer.layer_weight(1)
     }
 
     /// Whether the state machine drives the character now.
     pub fn graph_driven(&self) -> bool {
-        self.controls.use_graph && self.machine.is_some()
-    }
-
-    /// Applies the controls' clip, speed, looping and blend settings to the playheads, and
-    /// returns driven mode's playback rate when it set one.
-    fn sync_playback(&mut self) -> Option<f32> {
-        // Driven mode plays the clips at the rate that matches the commanded speed.
-        let rate = self.driven_rate();
-        let c = &self.controls;
-        let speed = rate.unwrap_or(c.speed);
-        let mode = if c.looping {
-            PlaybackMode::Loop
-        } else {
-            PlaybackMode::Once
-        };
-        if self.playing_clip != c.clip {
-            // Another clip keeps the playhead's phase: the same ratio of its own duration.
-            let ratio = self.playback.ratio();
-            self.playback = Playback::new(self.duration(c.clip));
-            self.playback.mode = mode;
-            self.playback.seek_ratio(ratio);
-            self.playing_clip = c.clip;
-        }
-        self.playback.speed = speed;
-        self.playback.mode = mode;
-        self.playback.paused = !c.playing;
-        let (da, db) = (self.duration(c.blend_a), self.duration(c.blend_b));
-        let phase = self.synced.phase.clone();
-        self.synced = SyncedBlend::new(da, db, c.blend_weight);
-        self.synced.phase = phase;
-        self.synced.phase.speed = speed;
-        self.synced.phase.mode = mode;
-        self.synced.phase.paused = !c.playing;
-        rate
+        self.controls.use_graph && self.performer.machine.is_some()
     }
 
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
     /// state's main clip under the state machine).
     pub fn time_secs(&self) -> f32 {
-        if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
-            return m.motion().source(&self.character).0.time_secs;
-        }
-        if self.controls.blend {
-            self.synced.times_secs().0
-        } else {
-            self.playback.time_secs()
-        }
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.time_secs(&self.character, &inputs)
     }
 
     /// The time shown on the timeline: `time_secs` within the timeline's clip (the state
@@ -752,30 +728,14 @@ impl Viewer {
 
     /// The clip shown on the timeline and its duration.
     pub fn timeline_clip(&self) -> (usize, f32) {
-        let clip = if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
-            m.motion().source(&self.character).0.clip
-        } else if self.controls.blend {
-            self.controls.blend_a
-        } else {
-            self.controls.clip
-        };
+        let inputs = self.controls.inputs(&self.character);
+        let clip = self.performer.timeline_clip(&self.character, &inputs);
         (clip, self.duration(clip))
     }
 
     fn seek(&mut self, t: f32) {
-        if self.graph_driven() {
-            // The state machine keeps its own clocks.
-            return;
-        }
-        self.sync_playback();
-        if self.controls.blend {
-            let d = self.duration(self.controls.blend_a);
-            if d > 0.0 {
-                self.synced.phase.seek(t / d);
-            }
-        } else {
-            self.playback.seek(t);
-        }
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.seek(&self.character, &inputs, t);
     }
 
     /// Whether a clip played once has run to its end (its start, playing backwards): the play
@@ -812,205 +772,60 @@ impl Viewer {
 
     /// Whether a transition (crossfade or inertialization) is running.
     pub fn crossfading(&self) -> bool {
-        self.transition.is_some()
+        self.performer.crossfading()
     }
 
     /// The transition in progress: whether it inertializes, and how far along it is (0..1).
     pub fn transition_progress(&self) -> Option<(bool, f32)> {
-        let t = self.transition.as_ref()?;
-        Some((
-            matches!(t.spec, TransitionSpec::Inertialize { .. }),
-            t.progress(),
-        ))
+        self.performer.transition_progress()
     }
 
     /// Advances playback by `dt_secs` of wall time, logging the events crossed by every clip
     /// that plays (the state or clip, a transition's outgoing side, the layers).
     pub fn advance(&mut self, dt_secs: f32) {
-        let rate = self.sync_playback();
         let c = &self.controls;
-        let (speed, paused) = (c.speed, !c.playing);
         if c.playing {
             self.crowd_clock += dt_secs * c.speed;
         }
-        let mut steps: Vec<ClipStep> = Vec::new();
-        let mode = self.playback.mode;
-        if let Some(machine) = self.machine.as_mut().filter(|_| self.controls.use_graph) {
-            machine.speed = rate.unwrap_or(speed);
-            machine.paused = paused;
-            machine.advance(&self.character, dt_secs);
-            for e in &machine.fired {
-                let clip = self.character.clips[e.clip].clip.name().to_owned();
-                self.event_log.push_front(LoggedEvent {
-                    clip,
-                    name: e.name.clone(),
-                    time_secs: e.time_secs,
-                });
-            }
-        } else if self.controls.blend {
-            let step = self.synced.advance(dt_secs);
-            steps.push(ClipStep {
-                clip: self.controls.blend_a,
-                step: step.a,
-                mode,
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.step(&self.character, &inputs, dt_secs);
+        for e in self.performer.fired() {
+            let clip = self.character.clips[e.clip].clip.name().to_owned();
+            self.event_log.push_front(LoggedEvent {
+                clip,
+                name: e.name.clone(),
+                time_secs: e.time_secs,
             });
-            if self.controls.blend_b != self.controls.blend_a {
-                steps.push(ClipStep {
-                    clip: self.controls.blend_b,
-                    step: step.b,
-                    mode,
-                });
-            }
-        } else {
-            let step = self.playback.advance(dt_secs);
-            steps.push(ClipStep {
-                clip: self.playing_clip,
-                step,
-                mode,
-            });
-        }
-        if let Some(t) = self.transition.as_mut() {
-            t.from.set_speed(speed);
-            t.from.set_paused(paused);
-            // A transition runs on real time, whatever the playback speed; the outgoing clip
-            // plays at the playback speed it was given above.
-            t.advance(
-                &self.character,
-                if paused { 0.0 } else { dt_secs },
-                1.0,
-                0.0,
-                &mut steps,
-            );
-            if t.done() {
-                self.transition = None;
-            }
-        }
-        let main_parts = self.main_parts(&steps);
-        self.advance_locomotion(dt_secs, &main_parts);
-        self.advance_layers(dt_secs, &mut steps);
-        for s in &steps {
-            if let Some(k) = self.character.clips.get(s.clip) {
-                let (events, d) = (k.clip.events(), k.clip.duration_secs());
-                for_each_crossed_event(events, d, s.mode, s.step, |e| {
-                    self.event_log.push_front(LoggedEvent {
-                        clip: k.clip.name().to_owned(),
-                        name: e.name.clone(),
-                        time_secs: e.time_secs,
-                    })
-                });
-            }
         }
         self.event_log.truncate(EVENT_LOG_LEN);
         self.plot_clock += f64::from(dt_secs.max(0.0));
-    }
-
-    /// The clip steps root motion is extracted from: the state machine's motion, or the blend's
-    /// two clips by weight, or the playing clip (the first of `steps`).
-    fn main_parts(&self, steps: &[ClipStep]) -> Vec<(ClipStep, f32)> {
-        if let Some(m) = self.machine.as_ref().filter(|_| self.controls.use_graph) {
-            return m.motion_parts();
-        }
-        let w = self.controls.blend_weight.clamp(0.0, 1.0);
-        match (self.controls.blend, steps) {
-            (true, [a, b, ..]) => vec![(*a, 1.0 - w), (*b, w)],
-            (_, [a, ..]) => vec![(*a, 1.0)],
-            _ => Vec::new(),
-        }
-    }
-
-    /// The legs set in the panel, as chains.
-    fn leg_chains(&self) -> Vec<Chain> {
-        let skeleton = &self.character.skeleton;
-        let ends = self.controls.leg_ends.iter();
-        ends.filter_map(|&j| Chain::ending_at(skeleton, j))
-            .collect()
     }
 
     /// A clip's ground speed: how fast its planted feet travel across their contacts played in
     /// place, on average
     /// (what a driven character must travel at for them not to slide). Measured once per clip.
     pub fn ground_speed(&mut self, clip: usize) -> f32 {
-        if let Some(Some(v)) = self.ground_speeds.get(clip) {
-            return *v;
-        }
-        let legs = self.leg_chains();
-        let slides = crate::pose::foot_slide(&self.character, clip, &legs, None);
-        let planted: Vec<f32> = slides
-            .iter()
-            .filter(|s| s.travel > 0.0)
-            .map(|s| s.travel)
-            .collect();
-        let v = if planted.is_empty() {
-            0.0
-        } else {
-            planted.iter().sum::<f32>() / planted.len() as f32
-        };
-        if let Some(slot) = self.ground_speeds.get_mut(clip) {
-            *slot = Some(v);
-        }
-        v
+        let legs = &self.controls.leg_ends;
+        self.performer.ground_speed(&self.character, legs, clip)
     }
 
     /// The playback rate driven mode plays the clips at: the commanded speed over the clips'
     /// ground speed (blended by weight; under the state machine, its current motion's clips), so
     /// the feet match the travel.
     pub fn driven_rate(&mut self) -> Option<f32> {
-        if self.controls.move_mode != MoveMode::Driven {
-            return None;
-        }
-        let c = &self.controls;
-        let graph = self.machine.as_ref().filter(|_| c.use_graph);
-        let parts: Vec<(usize, f32)> = if let Some(m) = graph {
-            // The state machine picked the clips (its `speed` parameter); the rate follows.
-            let (a, blend) = m.motion().source(&self.character);
-            match blend {
-                Some(b) => vec![(a.clip, 1.0 - b.weight), (b.b, b.weight)],
-                None => vec![(a.clip, 1.0)],
-            }
-        } else if c.blend {
-            let w = c.blend_weight.clamp(0.0, 1.0);
-            vec![(c.blend_a, 1.0 - w), (c.blend_b, w)]
-        } else {
-            vec![(self.playing_clip, 1.0)]
-        };
-        let speed = self.controls.drive_speed;
-        let ground: f32 = parts.iter().map(|&(k, w)| self.ground_speed(k) * w).sum();
-        (ground > 1e-6).then(|| speed / ground)
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.driven_rate(&self.character, &inputs)
     }
 
-    /// Root motion (applied), or the commanded speed (driven), moves the placement.
-    fn advance_locomotion(&mut self, dt_secs: f32, parts: &[(ClipStep, f32)]) {
-        let c = &self.controls;
-        self.locomotion.mode = c.move_mode;
-        if let Some(j) = c
-            .root_joint
-            .filter(|&j| j < self.character.skeleton.joint_count())
-        {
-            self.locomotion.joint = j;
-        }
-        if !c.playing {
-            return;
-        }
-        match c.move_mode {
-            MoveMode::Applied => self.locomotion.apply_root_motion(&self.character, parts),
-            MoveMode::Driven => {
-                let speed = c.drive_speed;
-                self.locomotion.drive(speed, dt_secs);
-                if let Some(m) = self.machine.as_mut().filter(|_| c.use_graph)
-                    && let Some(p) = m.graph.parameter("speed")
-                {
-                    // The state machine's locomotion blend space is laid out in speeds.
-                    m.set(p, speed);
-                }
-            }
-            MoveMode::Authored | MoveMode::InPlace => {}
-        }
+    /// The character's placement and its trail, moved by root motion or a commanded speed.
+    pub fn locomotion(&self) -> &crate::graph::Locomotion {
+        &self.performer.locomotion
     }
 
     /// Moves reach IK's target by `delta` (world).
     pub fn move_reach_target(&mut self, delta: glam::Vec3) {
         let delta = if self.controls.reach_follows {
-            crate::anim::from_yaw(-self.locomotion.placement().yaw) * delta
+            crate::anim::from_yaw(-self.performer.locomotion.placement().yaw) * delta
         } else {
             delta
         };
@@ -1020,12 +835,12 @@ impl Viewer {
     /// Reach IK's target in the world: `reach_target` placed with the character when it
     /// follows it.
     pub fn reach_world_target(&self) -> glam::Vec3 {
-        let placement = self.locomotion.placement();
-        if self.controls.reach_follows {
-            placement.position + crate::anim::from_yaw(placement.yaw) * self.controls.reach_target
-        } else {
-            self.controls.reach_target
-        }
+        self.performer.reach_world_target(&Reach {
+            end: 0,
+            target: self.controls.reach_target,
+            pole: None,
+            follows: self.controls.reach_follows,
+        })
     }
 
     /// Switches whether the reach target follows the character, keeping it where it is now.
@@ -1034,7 +849,7 @@ impl Viewer {
             return;
         }
         let world = self.reach_world_target();
-        let placement = self.locomotion.placement();
+        let placement = self.performer.locomotion.placement();
         self.controls.reach_follows = follows;
         self.controls.reach_target = if follows {
             crate::anim::from_yaw(-placement.yaw) * (world - placement.position)
@@ -1048,9 +863,10 @@ impl Viewer {
     pub fn overlay_lines(&self) -> Vec<(glam::Vec3, glam::Vec3, [f32; 4])> {
         let mut out = Vec::new();
         let height = crate::pose::character_height(&self.character);
+        let locomotion = &self.performer.locomotion;
         if self.controls.show_scene {
-            out.extend(crate::draw::ground_lines(&self.locomotion.ground, height));
-            let trail = &self.locomotion.trail;
+            out.extend(crate::draw::ground_lines(&locomotion.ground, height));
+            let trail = &locomotion.trail;
             let lift = glam::Vec3::Y * height * 0.005;
             for (a, b) in trail.iter().zip(trail.iter().skip(1)) {
                 out.push((*a + lift, *b + lift, [0.3, 0.9, 0.5, 1.0]));
@@ -1063,45 +879,6 @@ impl Viewer {
             }
         }
         out
-    }
-
-    /// The override and additive layers' clocks, targets and masks.
-    fn advance_layers(&mut self, dt_secs: f32, steps: &mut Vec<ClipStep>) {
-        let c = &self.controls;
-        let (speed, paused) = (c.speed, !c.playing);
-        let clips = self.character.clips.len();
-        if c.layer_clip < clips {
-            self.layer.switch_clip(&self.character, c.layer_clip);
-        }
-        if c.additive_clip < clips && c.additive_clip != self.additive.clip {
-            // An additive layer's difference is taken from its own first frame: a new clip is a
-            // new reference, so it starts over rather than crossfading.
-            self.additive = LayerPlayer::new(
-                &self.character,
-                c.additive_clip,
-                None,
-                LayerMode::Additive { reference: None },
-                0.15,
-            );
-        }
-        if self.layer_mask.0 != c.layer_roots {
-            let roots: Vec<(usize, f32)> = c.layer_roots.iter().map(|&j| (j, 1.0)).collect();
-            let mask = JointMask::from_roots(&self.character.skeleton, &roots);
-            self.layer_mask = (c.layer_roots.clone(), Arc::new(mask));
-        }
-        self.layer.mask = Some(self.layer_mask.1.clone());
-        self.layer.half_life_secs = c.layer_half_life.max(0.0);
-        self.layer.target = if c.layer_on { c.layer_weight } else { 0.0 };
-        self.additive.half_life_secs = c.layer_half_life.max(0.0);
-        self.additive.target = if c.additive_on {
-            c.additive_weight
-        } else {
-            0.0
-        };
-        // Layers ease in real time; their clips play at the playback speed.
-        let dt = if paused { 0.0 } else { dt_secs };
-        self.layer.advance(dt, speed, paused, steps);
-        self.additive.advance(dt, speed, paused, steps);
     }
 
     /// The joint whose rotation the panel plots: the selected one, or else the first upper-body
@@ -1147,87 +924,10 @@ impl Viewer {
         self.record_plot();
     }
 
-    /// What the current state poses: the state machine's frame, or the playing clip (or the
-    /// in-step blend) with a transition in progress; then the layers and the palette. The
-    /// viewer's playheads wrap or clamp their own times, so the request clamps.
+    /// What the current state poses (`Performer::request` of the controls' inputs).
     pub fn pose_request(&self) -> PoseRequest {
-        let c = &self.controls;
-        let clip_count = self.character.clips.len();
-        let mut request = match self.machine.as_ref().filter(|_| c.use_graph) {
-            Some(machine) => machine.request(&self.character, c.palette, c.compressed),
-            None => PoseRequest {
-                wrap: TimeWrap::Clamp,
-                palette: c.palette,
-                compressed: c.compressed,
-                ..PoseRequest::default()
-            },
-        };
-        request.morph_overrides = self.morph_overrides();
-        if !self.graph_driven() {
-            if c.blend {
-                let (time_a, _) = self.synced.times_secs();
-                request.clip = (c.blend_a < clip_count).then_some(ClipTime {
-                    clip: c.blend_a,
-                    time_secs: time_a,
-                });
-                request = request.with_blend(c.blend_b, c.blend_weight);
-            } else {
-                request.clip = (self.playing_clip < clip_count).then_some(ClipTime {
-                    clip: self.playing_clip,
-                    time_secs: self.playback.time_secs(),
-                });
-            }
-            request.transition = self
-                .transition
-                .as_ref()
-                .map(|t| t.transition(&self.character));
-        }
-        request.layers.extend(
-            [&self.layer, &self.additive]
-                .iter()
-                .filter_map(|l| l.pose_layer()),
-        );
-        request.placement = self.locomotion.placement();
-        request.root_motion = self.locomotion.root_motion();
-        if c.foot_ik {
-            request.feet = Some(self.planter.foot_ik(self.locomotion.ground.clone(), 1.0));
-        }
-        if let Some(chain) = c
-            .reach_end
-            .filter(|_| c.reach_ik)
-            .and_then(|j| Chain::ending_at(&self.character.skeleton, j))
-        {
-            request.ik.push(crate::pose::IkTarget {
-                chain,
-                target: self.reach_world_target(),
-                pole: None,
-                settings: TwoBoneSettings::default(),
-            });
-        }
-        request
-    }
-
-    /// The sliders as overrides, when the switch holds them against the clip.
-    fn morph_overrides(&self) -> Vec<MorphOverride> {
-        let c = &self.controls;
-        if !c.morph_override {
-            return Vec::new();
-        }
-        self.character
-            .meshes
-            .iter()
-            .zip(&c.morph_sliders)
-            .flat_map(|(mesh, sliders)| {
-                sliders
-                    .iter()
-                    .enumerate()
-                    .map(|(target, &weight)| MorphOverride {
-                        mesh: mesh.index,
-                        target,
-                        weight,
-                    })
-            })
-            .collect()
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.request(&self.character, &inputs)
     }
 
     /// The live morph weights of each mesh (of the first node drawing it), for the panel.
@@ -1249,22 +949,13 @@ impl Viewer {
             let settings = crate::pose::compression_settings(&self.character, None);
             crate::pose::compress_clips(&mut self.character, &settings);
         }
-        let legs = self.leg_chains();
-        if legs != self.planter.legs {
-            self.planter.set_legs(&self.character, legs);
-            self.ground_speeds = vec![None; self.character.clips.len()];
-        }
-        // Planted feet are held only while the character travels: a clip played in place
-        // slides its planted feet back by design.
-        self.planter.lock = matches!(
-            self.controls.move_mode,
-            MoveMode::Applied | MoveMode::Driven
-        );
-        let request = self.pose_request();
+        let inputs = self.controls.inputs(&self.character);
+        self.performer.prepare(&self.character, &inputs);
+        let request = self.performer.request(&self.character, &inputs);
         if let Err(e) = self.pose.evaluate(&self.character, &request) {
             log::error!("posing failed: {e}");
         }
-        self.update_feet(&request);
+        self.update_feet(&inputs, &request);
         self.pose_crowd();
         if self.comparing() {
             let c = &self.character;
@@ -1290,22 +981,18 @@ impl Viewer {
 
     /// After posing: feet just planted are held, lifted ones let go; the slide plot gets the
     /// fastest planted foot's horizontal speed this frame.
-    fn update_feet(&mut self, request: &PoseRequest) {
-        let Some(main) = request.clip else {
+    fn update_feet(&mut self, inputs: &Inputs, request: &PoseRequest) {
+        if request.clip.is_none() {
             return;
-        };
-        let t = crate::pose::clip_time(&self.character, main, TimeWrap::Loop);
-        let contacts = self.planter.contacts(&self.character, main.clip, t);
-        if self.controls.foot_ik {
-            self.planter.update(&contacts, &self.pose);
-        } else {
-            self.planter.release();
         }
+        self.performer
+            .settle_feet(&self.character, inputs, request, &self.pose);
         let ankles: Vec<(glam::Vec3, bool)> = self
+            .performer
             .planter
             .legs
             .iter()
-            .zip(&contacts)
+            .zip(self.performer.contacts())
             .map(|(l, &planted)| {
                 let at = glam::Vec3::from(self.pose.model.as_slice()[l.end].translation);
                 (at, planted)

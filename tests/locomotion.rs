@@ -312,7 +312,7 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
     for _ in 0..180 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    let at = viewer.locomotion.placement().position;
+    let at = viewer.locomotion().placement().position;
     assert!((at - Vec3::new(0.0, 0.0, 3.0)).length() < 1e-4, "{at}");
     let pelvis = viewer.character.skeleton.find("pelvis").unwrap();
     let drawn = Vec3::from(viewer.pose.model.as_slice()[pelvis].translation);
@@ -332,7 +332,7 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    let at = viewer.locomotion.placement().position;
+    let at = viewer.locomotion().placement().position;
     assert!((at.z - ground_speed * 2.0).abs() < 1e-3, "{at}");
     let slide = viewer
         .slide_plot
@@ -369,7 +369,7 @@ fn driving_under_the_state_machine_sets_its_speed_and_matches_the_rate() {
     for _ in 0..30 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    let m = viewer.machine.as_ref().unwrap();
+    let m = viewer.machine().unwrap();
     assert_eq!(m.value(m.graph.parameter("speed").unwrap()), 1.0);
     assert_eq!(m.state_name(m.current_state()), "locomotion");
     // Speed 1 of 1.4 on idle (0) .. walk (1.4): walk weighs 1/1.4, and the clips play at
@@ -383,7 +383,7 @@ fn driving_under_the_state_machine_sets_its_speed_and_matches_the_rate() {
         "{rate} vs {}",
         1.0 / ground
     );
-    assert!((viewer.machine.as_ref().unwrap().speed - rate).abs() < 1e-4 * rate);
-    let at = viewer.locomotion.placement().position;
+    assert!((viewer.machine().unwrap().speed - rate).abs() < 1e-4 * rate);
+    let at = viewer.locomotion().placement().position;
     assert!((at.z - 0.5).abs() < 1e-3, "{at}");
 }

@@ -143,7 +143,7 @@ fn driven_mode_holds_a_rotated_armature_s_root_in_place_and_moves_its_placement(
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    let placed = viewer.locomotion.placement();
+    let placed = viewer.locomotion().placement();
     assert!(
         (placed.position - Vec3::new(0.0, 0.0, 1.0)).length() < 1e-3,
         "{placed:?}"
@@ -836,7 +836,7 @@ fn a_reach_target_follows_the_walking_character_by_default() {
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    let placed = viewer.locomotion.placement();
+    let placed = viewer.locomotion().placement();
     assert!(placed.position.length() > 0.5, "{placed:?}");
     let target = viewer.reach_world_target();
     assert!(

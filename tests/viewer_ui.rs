@@ -596,13 +596,13 @@ fn the_state_machine_panel_drives_the_character() {
     assert!(h.query_by_label("state: idle").is_some());
     h.get_by_label("wave").click();
     h.run();
-    let m = h.state().machine.as_ref().unwrap();
+    let m = h.state().machine().unwrap();
     assert_eq!(m.value(m.graph.parameter("wave").unwrap()), 1.0);
     // The greet trigger is a button: pressed, the next frame takes the greeting.
     h.get_by_label("greet").click();
     h.run();
     h.state_mut().frame(Vec::new(), 1.0 / 60.0);
-    let m = h.state().machine.as_ref().unwrap();
+    let m = h.state().machine().unwrap();
     assert_eq!(m.state_name(m.current_state()), "greeting");
     h.run();
     assert!(h.query_by_label("state: greeting").is_some());
@@ -672,7 +672,7 @@ fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
     // Driving moves the character along its heading; a turn turns it.
     h.get_by_label("Turn left").click();
     h.run();
-    let yaw = h.state().locomotion.placement().yaw;
+    let yaw = h.state().locomotion().placement().yaw;
     assert!((yaw - 15f32.to_radians()).abs() < 1e-6);
 }
 

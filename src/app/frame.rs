@@ -246,7 +246,7 @@ impl App {
             return camera;
         }
         // Follow a travelling character: the orbit target moves with its placement.
-        let at = self.viewer.locomotion.placement().position;
+        let at = self.viewer.locomotion().placement().position;
         if let (Some(cam), Some(last)) = (self.camera.as_mut(), self.followed)
             && self.viewer.controls.follow_camera
         {

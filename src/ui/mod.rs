@@ -176,7 +176,7 @@ fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiComma
     let at_end = viewer.at_end();
     // Under the state machine the clip box shows the clip it plays, and cannot be changed.
     let driven_by = viewer.graph_driven().then(|| {
-        let state = viewer.machine.as_ref().map_or(String::new(), |m| {
+        let state = viewer.machine().map_or(String::new(), |m| {
             m.state_name(m.current_state()).to_owned()
         });
         (viewer.timeline_clip().0, state)
@@ -414,7 +414,7 @@ fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>
     if let Some(e) = &viewer.graph_error {
         error_label(ui, &format!("State machine: {e}"));
     }
-    let Some(machine) = viewer.machine.as_ref() else {
+    let Some(machine) = viewer.performer.machine.as_ref() else {
         return;
     };
     ui.checkbox(&mut viewer.controls.use_graph, "Drive by the state machine");
@@ -523,7 +523,7 @@ fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand
     use crate::graph::MoveMode;
     let names = viewer.character.skeleton.names().to_vec();
     let height = crate::pose::character_height(&viewer.character);
-    let placement = viewer.locomotion.placement();
+    let placement = viewer.locomotion().placement();
     let driven_rate = viewer.driven_rate();
     let slide: Vec<[f64; 2]> = viewer.slide_plot.iter().copied().collect();
     let c = &mut viewer.controls;
