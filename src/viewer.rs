@@ -469,6 +469,8 @@ pub struct Viewer {
     /// What plays and where the character stands: the clocks, transition, layers, state
     /// machine, locomotion and feet (the same type every posing subcommand steps).
     pub performer: Performer,
+    /// The request the last frame was posed from (`pose_frame`).
+    pub posed: PoseRequest,
     /// Why the state machine beside the model did not load.
     pub graph_error: Option<String>,
     /// The plotted joint's rotation angle (degrees) over the last `PLOT_SECS` of real time:
@@ -504,6 +506,7 @@ impl Viewer {
             controls,
             source,
             performer,
+            posed: PoseRequest::default(),
             graph_error: None,
             angle_plot: VecDeque::new(),
             plot_clock: 0.0,
@@ -961,7 +964,7 @@ impl Viewer {
             let c = &self.character;
             let compared = if self.controls.compare_clips {
                 // The same frame from the other clips, under the same palette.
-                let other = request.with_compressed(!self.controls.compressed);
+                let other = request.clone().with_compressed(!self.controls.compressed);
                 self.compare_pose.evaluate(c, &other)
             } else {
                 // The other skinning method draws the same palette.
@@ -977,6 +980,7 @@ impl Viewer {
                 log::error!("posing failed: {e}");
             }
         }
+        self.posed = request;
     }
 
     /// After posing: feet just planted are held, lifted ones let go; the slide plot gets the

@@ -9,14 +9,10 @@ use skinscope::character::Character;
 use skinscope::import;
 use std::sync::Arc;
 
-use skinscope::anim::{Chain, JointMask, TwoBoneSettings, default_root_joint};
-use skinscope::graph::{
-    ClipStep, FootPlanter, Graph, Locomotion, Machine, MoveMode, ParamKind, SIMULATION_HZ,
-};
-use skinscope::pose::{
-    CharacterPose, ClipTime, IkTarget, Inertial, LayerKind, MorphOverride, PaletteMode, PoseLayer,
-    PoseRequest, TimeWrap, Transition, TransitionKind, clip_time, in_step_time,
-};
+use skinscope::anim::{Chain, default_root_joint};
+use skinscope::graph::{Graph, Machine, MoveMode, ParamKind, SIMULATION_HZ, TransitionSpec};
+use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
+use skinscope::pose::{CharacterPose, MorphOverride, PaletteMode, PoseRequest};
 use skinscope::scene::Ground;
 
 /// What to pose: a file (default: the built-in character) at a clip time.
@@ -29,8 +25,17 @@ pub struct PoseArgs {
     pub clip: Option<String>,
     /// Clip time in seconds; wraps around the clip, whose duration is its latest key over all
     /// its channels (morph weights included).
-    #[arg(long, default_value_t = 0.0, value_parser = parse_finite, allow_negative_numbers = true)]
-    pub time: f32,
+    #[arg(long, value_parser = parse_finite, allow_negative_numbers = true)]
+    pub time: Option<f32>,
+    /// Playback rate for the whole run, as the window's speed slider (-10..10; with --time it
+    /// must be positive, and --time stays clip time): the clip, a blend, a transition's sides,
+    /// the layers and the state machine all play at it.
+    #[arg(long, default_value_t = 1.0, value_parser = parse_speed, allow_negative_numbers = true)]
+    pub speed: f32,
+    /// Play the clips once, holding their ends, instead of looping (the window's Loop switch
+    /// off).
+    #[arg(long)]
+    pub once: bool,
     /// A second clip blended in step with the first: NAME_OR_INDEX:WEIGHT (weight 0..1).
     #[arg(long)]
     pub blend: Option<String>,
@@ -70,14 +75,21 @@ pub struct PoseArgs {
     /// trigger; repeatable).
     #[arg(long, allow_hyphen_values = true)]
     pub param: Vec<String>,
-    /// Run the state machine from t = 0 at a fixed 60 Hz for SECS and pose its last frame
-    /// (the clip and time options are then unused).
+    /// Play from t = 0 at a fixed 60 Hz for SECS of real time and pose the last frame, as the
+    /// window would play it: the clip, blend or transition the options choose, or (with
+    /// --graph or --param, or with no clip option at all) the state machine.
     #[arg(long, value_parser = parse_simulate, allow_hyphen_values = true)]
     pub simulate: Option<f32>,
-    /// Root motion: authored (left in the pose), in-place (removed) or applied (removed and
-    /// moving the character, integrated from t = 0 at 60 Hz to the clip time).
+    /// Root motion: authored (left in the pose), in-place (removed), applied (removed and
+    /// moving the character) or driven (removed; the character moves at --drive-speed and the
+    /// clips play at the rate that matches it). Applied and driven integrate from t = 0 at
+    /// 60 Hz to the clip time.
     #[arg(long, value_enum)]
     pub root_motion: Option<RootMotionArg>,
+    /// Driven mode's speed in units per second along the character's heading (default: the
+    /// clip's ground speed, so it plays at its own rate, as the window starts).
+    #[arg(long, value_parser = parse_drive_speed)]
+    pub drive_speed: Option<f32>,
     /// The root-motion joint (default: the topmost joint a clip translates).
     #[arg(long)]
     pub root_motion_joint: Option<String>,
@@ -129,6 +141,18 @@ pub enum RootMotionArg {
     Authored,
     InPlace,
     Applied,
+    Driven,
+}
+
+impl From<RootMotionArg> for MoveMode {
+    fn from(m: RootMotionArg) -> Self {
+        match m {
+            RootMotionArg::Authored => MoveMode::Authored,
+            RootMotionArg::InPlace => MoveMode::InPlace,
+            RootMotionArg::Applied => MoveMode::Applied,
+            RootMotionArg::Driven => MoveMode::Driven,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -156,6 +180,94 @@ pub struct Posing {
     pub file: Option<PathBuf>,
 }
 
+/// How the command line reaches the frame it poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Run {
+    /// At clip time `time`, exactly, without stepping (`Performer::cue`); a transition due by
+    /// then is started at its time and stepped once to `time`.
+    Cue { time: f32 },
+    /// From t = 0, `frames` steps of `dt_secs` real seconds, as the window plays.
+    Step { frames: usize, dt_secs: f32 },
+}
+
+/// `--transition`: the incoming clip, the first clip's time it starts at, and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cue {
+    pub to: usize,
+    pub start_secs: f32,
+    pub spec: TransitionSpec,
+}
+
+/// A character's performance as the options describe it: the one `Performer` the window steps
+/// too, the inputs it reads each frame, and how far it plays.
+pub struct Performance {
+    pub performer: Performer,
+    pub inputs: Inputs,
+    pub run: Run,
+    pub transition: Option<Cue>,
+}
+
+impl Performance {
+    /// Plays the run, calling `each(k, request)` for every frame posed (frame 0 first), and
+    /// returns the last frame's request. Feet are settled after each frame when foot IK is on.
+    pub fn play(
+        &mut self,
+        c: &Character,
+        mut each: impl FnMut(usize, &PoseRequest),
+    ) -> Result<PoseRequest, String> {
+        let (performer, inputs) = (&mut self.performer, &mut self.inputs);
+        match self.run {
+            Run::Cue { time } => {
+                match self.transition {
+                    Some(t) if time >= t.start_secs => {
+                        performer.cue(c, inputs, t.start_secs);
+                        inputs.clip = t.to;
+                        performer.start_transition(c, inputs, t.spec);
+                        performer.step(c, inputs, (time - t.start_secs) / inputs.speed);
+                    }
+                    _ => performer.cue(c, inputs, time),
+                }
+                performer.prepare(c, inputs);
+                let request = performer.request(c, inputs);
+                each(0, &request);
+                Ok(request)
+            }
+            Run::Step { frames, dt_secs } => {
+                performer.cue(c, inputs, 0.0);
+                let mut pending = self.transition;
+                let mut pose = CharacterPose::new(c);
+                let mut progress = super::out::Progress::new("playing", frames);
+                for k in 0..=frames {
+                    progress.tick(k);
+                    if k > 0 {
+                        // A transition starts at the first frame its start has been reached, as
+                        // the window's Transition button would start it then.
+                        if let Some(t) = pending
+                            && performer.time_secs(c, inputs) >= t.start_secs
+                        {
+                            inputs.clip = t.to;
+                            performer.start_transition(c, inputs, t.spec);
+                            pending = None;
+                        }
+                        performer.step(c, inputs, dt_secs);
+                    }
+                    performer.prepare(c, inputs);
+                    let request = performer.request(c, inputs);
+                    each(k, &request);
+                    if k == frames {
+                        return Ok(request);
+                    }
+                    if inputs.foot_ik {
+                        pose.evaluate(c, &request).map_err(|e| e.to_string())?;
+                        performer.settle_feet(c, inputs, &request, &pose);
+                    }
+                }
+                unreachable!("the loop returns at its last frame")
+            }
+        }
+    }
+}
+
 impl PoseArgs {
     /// Loads the file (the scene asked for) and builds the request.
     pub fn load(&self) -> Result<Posing, String> {
@@ -178,21 +290,8 @@ impl PoseArgs {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
         }
-        let extras = PoseRequest {
-            layers: self.layers(&character)?,
-            ik: self.ik_targets(&character)?,
-            ..PoseRequest::default()
-        };
-        let source = match self.machine(&character)? {
-            Some((machine, steps)) => Source::Graph { machine, steps },
-            None => Source::Clip(self.request(&character)?),
-        };
-        let mut request = self.locomote(&character, source, &extras)?;
-        request.morph_overrides = self
-            .morph
-            .iter()
-            .map(|spec| parse_morph(&character, spec))
-            .collect::<Result<_, _>>()?;
+        let mut performance = self.performance(&character)?;
+        let request = performance.play(&character, |_, _| {})?;
         Ok(Posing {
             character,
             request,
@@ -200,52 +299,240 @@ impl PoseArgs {
         })
     }
 
-    /// The request these arguments describe for `character`.
-    pub fn request(&self, character: &Character) -> Result<PoseRequest, String> {
-        let clip = match &self.clip {
-            Some(key) => Some(find_clip(character, key)?),
-            None => (!character.clips.is_empty()).then_some(0),
-        };
-        let mut request = PoseRequest {
-            clip: clip.map(|clip| ClipTime {
-                clip,
-                time_secs: self.time,
-            }),
-            palette: self.palette.into(),
-            compressed: self.compressed,
-            ..PoseRequest::default()
-        };
-        if let Some(spec) = &self.blend {
-            let (key, weight) = spec
-                .rsplit_once(':')
-                .ok_or_else(|| format!("--blend {spec:?} is not CLIP:WEIGHT"))?;
-            let weight = parse_finite(weight)?;
-            if !(0.0..=1.0).contains(&weight) {
-                return Err(format!("--blend weight {weight} is outside 0..1"));
-            }
-            if clip.is_none() {
-                return Err("--blend needs a first clip, and the file has none".into());
-            }
-            request = request.with_blend(find_clip(character, key)?, weight);
-        }
-        if let Some(spec) = &self.transition {
-            let Some(from) = request.clip else {
-                return Err("--transition needs a first clip, and the file has none".into());
-            };
-            apply_transition(character, spec, from, &mut request)?;
-        }
-        Ok(request)
+    /// Whether the options play the state machine: `--graph`, or `--simulate` with no clip
+    /// option.
+    fn plays_graph(&self) -> bool {
+        let clip_options = self.clip.is_some() || self.blend.is_some() || self.transition.is_some();
+        self.graph.is_some() || (self.simulate.is_some() && !clip_options)
     }
 
-    /// The state machine these arguments ask for, its parameters set at t = 0, and how many 60 Hz
-    /// steps `--simulate` runs it (`None` without `--graph` or `--simulate`).
-    pub fn machine(&self, character: &Character) -> Result<Option<(Machine, usize)>, String> {
-        if self.graph.is_none() && self.simulate.is_none() {
-            if !self.param.is_empty() {
-                return Err(
-                    "--param sets a state machine parameter: give --graph or --simulate".into(),
-                );
+    /// Refuses options that would otherwise go unused or contradict each other.
+    fn check_combinations(&self) -> Result<(), String> {
+        let clip_options = self.clip.is_some() || self.blend.is_some() || self.transition.is_some();
+        if self.graph.is_some() && clip_options {
+            return Err("--graph runs the state machine, which chooses its own clips: give --graph or --clip/--blend/--transition".into());
+        }
+        if !self.param.is_empty() && !self.plays_graph() {
+            return Err(if self.simulate.is_some() {
+                "--param sets a state machine parameter, and --clip/--blend/--transition play clips instead: give --graph".into()
+            } else {
+                "--param sets a state machine parameter: give --graph or --simulate".into()
+            });
+        }
+        if let Some(time) = self.time {
+            if self.simulate.is_some() {
+                return Err(format!(
+                    "--time {time} poses a clip time and --simulate plays for a length of real time: give one"
+                ));
             }
+            if self.plays_graph() {
+                return Err(format!(
+                    "--time {time} is a clip time; the state machine keeps its own clocks: give --simulate SECS"
+                ));
+            }
+        }
+        if self.transition.is_some() && self.blend.is_some() {
+            return Err("--transition starts from one clip (as the window's Transition button does): it cannot start from --blend".into());
+        }
+        if self.simulate.is_none() && self.speed <= 0.0 {
+            return Err(format!(
+                "--speed {} never reaches --time: a zero or negative speed plays under --simulate SECS",
+                self.speed
+            ));
+        }
+        let mode = self.root_motion.map(MoveMode::from);
+        if self.drive_speed.is_some() && mode != Some(MoveMode::Driven) {
+            return Err("--drive-speed applies to --root-motion driven".into());
+        }
+        if self.root_motion_joint.is_some() && matches!(mode, None | Some(MoveMode::Authored)) {
+            return Err(
+                "--root-motion-joint applies to --root-motion in-place, applied or driven".into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The performance these arguments describe for `character`.
+    pub fn performance(&self, character: &Character) -> Result<Performance, String> {
+        self.check_combinations()?;
+        let c = character;
+        let mode = self.root_motion.map_or(MoveMode::Authored, MoveMode::from);
+        let root_joint =
+            match &self.root_motion_joint {
+                Some(name) => Some(c.skeleton.find(name).ok_or_else(|| {
+                    format!("--root-motion-joint: no joint {name:?} in {}", c.name)
+                })?),
+                None => None,
+            };
+        if mode != MoveMode::Authored
+            && root_joint.is_none()
+            && default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip)).is_none()
+        {
+            return Err(format!(
+                "no clip of {} translates a joint: give --root-motion-joint",
+                c.name
+            ));
+        }
+        let machine = self.machine(c)?;
+        let use_graph = machine.is_some();
+        let ground = match &self.ground {
+            Some(path) => Arc::new(Ground::load(path).map_err(|e| e.to_string())?),
+            None => Arc::new(Ground::flat(0.0)),
+        };
+        let height = skinscope::pose::character_height(c);
+        let mut performer = Performer::new(c, ground, height, machine);
+        let clip = match &self.clip {
+            Some(key) => Some(find_clip(c, key)?),
+            None => (!c.clips.is_empty()).then_some(0),
+        };
+        let blend = match &self.blend {
+            None => None,
+            Some(spec) => {
+                let (key, weight) = spec
+                    .rsplit_once(':')
+                    .ok_or_else(|| format!("--blend {spec:?} is not CLIP:WEIGHT"))?;
+                let weight = parse_finite(weight)?;
+                if !(0.0..=1.0).contains(&weight) {
+                    return Err(format!("--blend weight {weight} is outside 0..1"));
+                }
+                let Some(a) = clip else {
+                    return Err("--blend needs a first clip, and the file has none".into());
+                };
+                Some(BlendInput {
+                    a,
+                    b: find_clip(c, key)?,
+                    weight,
+                })
+            }
+        };
+        let transition = match &self.transition {
+            None => None,
+            Some(spec) => {
+                if clip.is_none() {
+                    return Err("--transition needs a first clip, and the file has none".into());
+                }
+                Some(parse_transition(c, spec)?)
+            }
+        };
+        let leg_ends: Vec<usize> = skinscope::pose::find_legs(c)
+            .iter()
+            .map(|l| l.end)
+            .collect();
+        let mut inputs = Inputs {
+            // No clip: the rest pose (an index past the clips).
+            clip: clip.unwrap_or(usize::MAX),
+            playing: true,
+            looping: !self.once,
+            speed: self.speed,
+            blend,
+            use_graph,
+            layers: self.layers(c)?,
+            move_mode: mode,
+            root_joint,
+            drive_speed: 0.0,
+            foot_ik: self.ground.is_some(),
+            leg_ends,
+            reach: self.reaches(c)?,
+            palette: self.palette.into(),
+            compressed: self.compressed,
+            morphs: self
+                .morph
+                .iter()
+                .map(|spec| parse_morph(c, spec))
+                .collect::<Result<_, _>>()?,
+        };
+        if mode == MoveMode::Driven {
+            inputs.drive_speed = match self.drive_speed {
+                Some(v) => v,
+                // The window's default: the clip's own ground speed (or the first clip's that
+                // moves among the next few), else 0.8 of the character's height a second.
+                None => {
+                    let clips = c.clips.len();
+                    let first = inputs.clip.min(clips.saturating_sub(1));
+                    (0..clips.min(8))
+                        .map(|k| performer.ground_speed(c, &inputs.leg_ends, (first + k) % clips))
+                        .find(|&v| v > 1e-4)
+                        .unwrap_or(0.8 * height)
+                }
+            };
+        }
+        let run = self.run(c, &mut performer, &mut inputs)?;
+        Ok(Performance {
+            performer,
+            inputs,
+            run,
+            transition,
+        })
+    }
+
+    /// How far the performance plays: `--simulate` steps at 60 Hz; root motion applied or
+    /// driven and a ground integrate from t = 0 at 60 Hz to `--time`; anything else is posed at
+    /// `--time` exactly.
+    fn run(
+        &self,
+        c: &Character,
+        performer: &mut Performer,
+        inputs: &mut Inputs,
+    ) -> Result<Run, String> {
+        let hz = SIMULATION_HZ;
+        if let Some(secs) = self.simulate {
+            return Ok(Run::Step {
+                frames: (secs * hz).round() as usize,
+                dt_secs: 1.0 / hz,
+            });
+        }
+        if inputs.use_graph {
+            return Ok(Run::Step {
+                frames: 0,
+                dt_secs: 1.0 / hz,
+            });
+        }
+        let time = self.time.unwrap_or(0.0);
+        let travels = matches!(inputs.move_mode, MoveMode::Applied | MoveMode::Driven);
+        if !travels && self.ground.is_none() {
+            return Ok(Run::Cue { time });
+        }
+        // Clip seconds per real second: the playback speed, or driven mode's matched rate.
+        let rate = match performer.driven_rate(c, inputs) {
+            Some(rate) => rate,
+            None if inputs.move_mode == MoveMode::Driven => {
+                return Err(format!(
+                    "--root-motion driven: the clips of {} have no planted feet to match a speed to; play them applied or in place",
+                    c.name
+                ));
+            }
+            None => self.speed,
+        };
+        let real = time.abs() / rate;
+        if !(real <= MAX_INTEGRATED_SECS) {
+            return Err(format!(
+                "--time {time} with --root-motion or --ground integrates from 0 s at 60 Hz: at most {MAX_INTEGRATED_SECS} s"
+            ));
+        }
+        if time < 0.0 {
+            if inputs.move_mode == MoveMode::Driven {
+                return Err(format!(
+                    "--time {time}: driven mode plays forward at its matched rate; give a positive time"
+                ));
+            }
+            // Back from 0 to a negative time.
+            inputs.speed = -inputs.speed;
+        }
+        let frames = (real * hz).round() as usize;
+        Ok(Run::Step {
+            frames,
+            dt_secs: if frames > 0 {
+                real / frames as f32
+            } else {
+                0.0
+            },
+        })
+    }
+
+    /// The state machine these arguments ask for (`None` unless they play one), its parameters
+    /// set at t = 0.
+    pub fn machine(&self, character: &Character) -> Result<Option<Machine>, String> {
+        if !self.plays_graph() {
             return Ok(None);
         }
         let graph = load_graph(character, self.file.as_deref(), self.graph.as_deref())?;
@@ -281,10 +568,6 @@ impl PoseArgs {
                 Ok((p, value))
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let secs = self.simulate.unwrap_or(0.0);
-        if secs < 0.0 {
-            return Err(format!("--simulate {secs} must not be negative"));
-        }
         if self.simulate.is_none() {
             eprintln!(
                 "skinscope: note: --graph without --simulate poses the state machine's first frame (t = 0, its parameters as given); --simulate SECS runs it"
@@ -294,16 +577,12 @@ impl PoseArgs {
         for (p, v) in params {
             machine.set(p, v);
         }
-        let steps = (secs * SIMULATION_HZ).round() as usize;
-        Ok(Some((machine, steps)))
+        Ok(Some(machine))
     }
 
-    /// The `--layer` and `--additive` layers, at `--time`.
-    fn layers(&self, character: &Character) -> Result<Vec<PoseLayer>, String> {
-        let at = |clip| ClipTime {
-            clip,
-            time_secs: self.time,
-        };
+    /// The `--layer` and `--additive` layers, at their weights from the start, their clips on
+    /// the run's clock.
+    fn layers(&self, character: &Character) -> Result<Vec<LayerInput>, String> {
         let mut layers = Vec::new();
         for spec in &self.layer {
             let bad = || format!("--layer {spec:?} is not CLIP:ROOT[,ROOT...]:WEIGHT");
@@ -323,37 +602,31 @@ impl PoseArgs {
                     Ok((joint, w))
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            layers.push(PoseLayer {
-                clip: at(find_clip(character, clip)?),
+            layers.push(LayerInput {
+                kind: LayerUse::Override,
+                clip: find_clip(character, clip)?,
                 weight,
-                mask: Some(Arc::new(JointMask::from_roots(&character.skeleton, &roots))),
-                kind: LayerKind::Override { fading_out: None },
+                half_life_secs: 0.0,
+                roots,
             });
         }
         for spec in &self.additive {
             let (clip, weight) = spec
                 .rsplit_once(':')
                 .ok_or_else(|| format!("--additive {spec:?} is not CLIP:WEIGHT"))?;
-            let clip = find_clip(character, clip)?;
-            layers.push(PoseLayer {
-                clip: at(clip),
+            layers.push(LayerInput {
+                kind: LayerUse::Additive,
+                clip: find_clip(character, clip)?,
                 weight: parse_range(weight, "--additive weight", WEIGHT_RANGE)?,
-                mask: None,
-                kind: LayerKind::Additive {
-                    reference: ClipTime {
-                        clip,
-                        time_secs: 0.0,
-                    },
-                },
+                half_life_secs: 0.0,
+                roots: Vec::new(),
             });
         }
         Ok(layers)
     }
-}
 
-impl PoseArgs {
-    /// The `--ik` targets.
-    fn ik_targets(&self, character: &Character) -> Result<Vec<IkTarget>, String> {
+    /// The `--ik` targets, in the world.
+    fn reaches(&self, character: &Character) -> Result<Vec<Reach>, String> {
         self.ik
             .iter()
             .map(|spec| {
@@ -369,215 +642,19 @@ impl PoseArgs {
                 let end = character.skeleton.find(name).ok_or_else(|| {
                     format!("--ik {spec:?}: no joint {name:?} in {}", character.name)
                 })?;
-                let chain = Chain::ending_at(&character.skeleton, end).ok_or_else(|| {
-                    format!("--ik {spec:?}: {name:?} has no parent and grandparent to bend")
-                })?;
-                Ok(IkTarget {
-                    chain,
+                if Chain::ending_at(&character.skeleton, end).is_none() {
+                    return Err(format!(
+                        "--ik {spec:?}: {name:?} has no parent and grandparent to bend"
+                    ));
+                }
+                Ok(Reach {
+                    end,
                     target,
                     pole,
-                    settings: TwoBoneSettings::default(),
+                    follows: false,
                 })
             })
             .collect()
-    }
-
-    /// The frame to pose: the clip request, or the state machine run for its steps, with the
-    /// `--layer`, `--additive` and `--ik` extras; with `--root-motion` or `--ground`, the
-    /// character integrated from t = 0 at 60 Hz (root travel applied, planted feet held) and the
-    /// last frame given its placement, root-motion stage and foot IK.
-    fn locomote(
-        &self,
-        character: &Character,
-        mut source: Source,
-        extras: &PoseRequest,
-    ) -> Result<PoseRequest, String> {
-        let mode = match self.root_motion {
-            None | Some(RootMotionArg::Authored) => MoveMode::Authored,
-            Some(RootMotionArg::InPlace) => MoveMode::InPlace,
-            Some(RootMotionArg::Applied) => MoveMode::Applied,
-        };
-        let (palette, compressed) = (self.palette.into(), self.compressed);
-        let with_extras = |mut r: PoseRequest| {
-            r.layers.extend(extras.layers.iter().cloned());
-            r.ik.extend(extras.ik.iter().copied());
-            r
-        };
-        if mode == MoveMode::Authored && self.ground.is_none() {
-            if let Source::Clip(r) = source {
-                return Ok(with_extras(r));
-            }
-            let frames = source.frames();
-            let mut progress = super::out::Progress::new("simulating", frames);
-            for k in 1..=frames {
-                source.advance(character, k);
-                progress.tick(k);
-            }
-            return Ok(with_extras(
-                source.request(character, frames, palette, compressed),
-            ));
-        }
-        let joint = match &self.root_motion_joint {
-            Some(name) => character.skeleton.find(name).ok_or_else(|| {
-                format!(
-                    "--root-motion-joint: no joint {name:?} in {}",
-                    character.name
-                )
-            })?,
-            None => match default_root_joint(
-                &character.skeleton,
-                character.clips.iter().map(|k| &k.clip),
-            ) {
-                Some(j) => j,
-                None if mode == MoveMode::Authored => 0,
-                None => {
-                    return Err(format!(
-                        "no clip of {} translates a joint: give --root-motion-joint",
-                        character.name
-                    ));
-                }
-            },
-        };
-        let ground = match &self.ground {
-            Some(path) => Arc::new(Ground::load(path).map_err(|e| e.to_string())?),
-            None => Arc::new(Ground::flat(0.0)),
-        };
-        let height = skinscope::pose::character_height(character);
-        let mut locomotion =
-            Locomotion::new(joint, ground.clone(), Locomotion::settings_for(height));
-        locomotion.mode = mode;
-        // Planted feet are held only while the character travels: a clip played in place
-        // slides its planted feet back by design, and holding them would fight it.
-        let mut planter = self.ground.as_ref().map(|_| {
-            let mut p = FootPlanter::new(character, skinscope::pose::find_legs(character));
-            p.lock = mode == MoveMode::Applied;
-            p
-        });
-        let placed = |r: PoseRequest, locomotion: &Locomotion, planter: &Option<FootPlanter>| {
-            let mut r = with_extras(r);
-            r.placement = locomotion.placement();
-            r.root_motion = locomotion.root_motion();
-            r.feet = planter.as_ref().map(|p| p.foot_ik(ground.clone(), 1.0));
-            r
-        };
-        if self.time.abs() > MAX_INTEGRATED_SECS && matches!(source, Source::Clip(_)) {
-            return Err(format!(
-                "--time {} with --root-motion or --ground integrates from 0 s at 60 Hz: at most {MAX_INTEGRATED_SECS} s",
-                self.time
-            ));
-        }
-        let frames = source.frames();
-        let mut progress = super::out::Progress::new("integrating", frames);
-        let mut pose = CharacterPose::new(character);
-        for k in 0..=frames {
-            progress.tick(k);
-            if k > 0 {
-                let parts = source.advance(character, k);
-                locomotion.apply_root_motion(character, &parts);
-            }
-            let r = placed(
-                source.request(character, k, palette, compressed),
-                &locomotion,
-                &planter,
-            );
-            if k == frames {
-                return Ok(r);
-            }
-            if let (Some(p), Some(main)) = (planter.as_mut(), r.clip) {
-                pose.evaluate(character, &r).map_err(|e| e.to_string())?;
-                let t = clip_time(character, main, TimeWrap::Loop);
-                let contacts = p.contacts(character, main.clip, t);
-                p.update(&contacts, &pose);
-            }
-        }
-        unreachable!("the loop returns at its last frame")
-    }
-}
-
-/// What the posing commands play, frame by frame from t = 0 at 60 Hz: a clip request (its time
-/// reached in `frames` steps) or a state machine run for its steps.
-pub enum Source {
-    Clip(PoseRequest),
-    Graph { machine: Machine, steps: usize },
-}
-
-impl Source {
-    /// How many 60 Hz steps lead to the frame posed.
-    fn frames(&self) -> usize {
-        match self {
-            Source::Clip(r) => r
-                .clip
-                .map_or(0, |m| (m.time_secs.abs() * SIMULATION_HZ).round() as usize),
-            Source::Graph { steps, .. } => *steps,
-        }
-    }
-
-    /// The clip time of frame `k` of a clip request.
-    fn time_at(r: &PoseRequest, frames: usize, k: usize) -> f32 {
-        let t = r.clip.map_or(0.0, |m| m.time_secs);
-        if frames == 0 || k >= frames {
-            // The last frame is at the time asked for, exactly.
-            t
-        } else {
-            t * k as f32 / frames as f32
-        }
-    }
-
-    /// Takes step `k` (from frame k - 1 to k) and returns the steps of the clips root motion
-    /// comes from, with their weights.
-    fn advance(&mut self, character: &Character, k: usize) -> Vec<(ClipStep, f32)> {
-        let frames = self.frames();
-        match self {
-            Source::Graph { machine, .. } => {
-                machine.advance(character, 1.0 / SIMULATION_HZ);
-                machine.motion_parts()
-            }
-            Source::Clip(r) => {
-                let Some(main) = r.clip else {
-                    return Vec::new();
-                };
-                let (t0, t1) = (Self::time_at(r, frames, k - 1), Self::time_at(r, frames, k));
-                let step = |clip: usize, scale: f32| ClipStep {
-                    clip,
-                    step: skinscope::anim::Step {
-                        from_secs: t0 * scale,
-                        to_secs: t1 * scale,
-                    },
-                    mode: skinscope::anim::PlaybackMode::Loop,
-                };
-                match r.blend {
-                    Some(b) => {
-                        let ratio = in_step_time(character, main.clip, 1.0, b.b);
-                        vec![
-                            (step(main.clip, 1.0), 1.0 - b.weight),
-                            (step(b.b, ratio), b.weight),
-                        ]
-                    }
-                    None => vec![(step(main.clip, 1.0), 1.0)],
-                }
-            }
-        }
-    }
-
-    /// Frame `k`'s request.
-    fn request(
-        &self,
-        character: &Character,
-        k: usize,
-        palette: PaletteMode,
-        compressed: bool,
-    ) -> PoseRequest {
-        match self {
-            Source::Graph { machine, .. } => machine.request(character, palette, compressed),
-            Source::Clip(r) => {
-                let t = Self::time_at(r, self.frames(), k);
-                let mut r = r.clone();
-                if let Some(main) = r.clip.as_mut() {
-                    main.time_secs = t;
-                }
-                r
-            }
-        }
     }
 }
 
@@ -607,19 +684,15 @@ pub fn load_graph(
     }
 }
 
-/// `TO_CLIP@START_SECS:DURATION_SECS[:inertialize]` over `request`, whose main clip `from` has
-/// played from 0: at `--time` the incoming clip has played `time - START` seconds.
-fn apply_transition(
-    character: &Character,
-    spec: &str,
-    from: ClipTime,
-    request: &mut PoseRequest,
-) -> Result<(), String> {
+/// `TO_CLIP@START_SECS:DURATION_SECS[:inertialize]`: the first clip plays from 0 and, when it
+/// reaches START, the window's Transition starts to TO_CLIP (from its start) over DURATION
+/// seconds of real time (a crossfade's length, an inertialization's half-life).
+fn parse_transition(character: &Character, spec: &str) -> Result<Cue, String> {
     let bad =
         || format!("--transition {spec:?} is not TO_CLIP@START_SECS:DURATION_SECS[:inertialize]");
     let (to, rest) = spec.rsplit_once('@').ok_or_else(bad)?;
     let mut parts = rest.split(':');
-    let start = parse_finite(parts.next().ok_or_else(bad)?)?;
+    let start_secs = parse_finite(parts.next().ok_or_else(bad)?)?;
     let duration = parse_finite(parts.next().ok_or_else(bad)?)?;
     let inertialize = match parts.next() {
         None => false,
@@ -635,51 +708,30 @@ fn apply_transition(
             "--transition {spec:?}: the duration {duration} must not be negative"
         ));
     }
-    let to = find_clip(character, to)?;
-    let elapsed = from.time_secs - start;
-    if elapsed < 0.0 {
-        return Ok(());
-    }
-    let from_blend = request.blend.take();
-    request.clip = Some(ClipTime {
-        clip: to,
-        time_secs: elapsed,
-    });
-    let kind = if inertialize {
-        let at_switch = ClipTime {
-            time_secs: start,
-            ..from
-        };
-        let inertial = Inertial {
-            to: ClipTime {
-                clip: to,
-                time_secs: 0.0,
-            },
-            to_blend: None,
-            from_rate: 1.0,
-            to_rate: 1.0,
+    let spec = if inertialize {
+        TransitionSpec::Inertialize {
             half_life_secs: duration,
-            elapsed_secs: elapsed,
-        };
-        request.transition = Some(Transition {
-            from: at_switch,
-            from_blend,
-            kind: TransitionKind::Inertialize(inertial),
-        });
-        return Ok(());
-    } else if duration > 0.0 && elapsed < duration {
-        TransitionKind::Crossfade {
-            weight: elapsed / duration,
         }
     } else {
-        return Ok(());
+        TransitionSpec::Crossfade {
+            duration_secs: duration,
+        }
     };
-    request.transition = Some(Transition {
-        from,
-        from_blend,
-        kind,
-    });
-    Ok(())
+    Ok(Cue {
+        to: find_clip(character, to)?,
+        start_secs,
+        spec,
+    })
+}
+
+/// The window's speed range, and then some: -10..=10 times.
+fn parse_speed(s: &str) -> Result<f32, String> {
+    parse_range(s, "--speed", (-10.0, 10.0))
+}
+
+/// Driven mode's speed: 0..=1e4 units a second.
+fn parse_drive_speed(s: &str) -> Result<f32, String> {
+    parse_range(s, "--drive-speed", (0.0, 1e4))
 }
 
 /// Additive layer and morph target weights: Blender's shape-key slider limits, -10..=10.

@@ -8,6 +8,8 @@ pub mod out;
 pub mod palette;
 pub mod pose;
 pub mod render;
+#[cfg(test)]
+mod same_performance;
 
 use std::path::PathBuf;
 

@@ -20,7 +20,8 @@ use crate::graph::{
     MoveMode, TransitionPlayer, TransitionSpec,
 };
 use crate::pose::{
-    CharacterPose, ClipTime, IkTarget, MorphOverride, PaletteMode, PoseRequest, TimeWrap,
+    CharacterPose, ClipTime, IkTarget, MorphOverride, PaletteMode, PoseRequest, RootMotion,
+    TimeWrap,
 };
 use crate::scene::Ground;
 
@@ -421,6 +422,7 @@ impl Performer {
     /// (or the blend's phase) and every layer's clock at `t`, the layers at their weights. The
     /// command line poses a frame at `--time` this way, exactly, without stepping to it.
     pub fn cue(&mut self, c: &Character, inputs: &Inputs, t: f32) {
+        self.sync(c, inputs);
         self.seek(c, inputs, t);
         for slot in &mut self.layers {
             slot.player.playback.seek(t);
@@ -633,7 +635,10 @@ impl Performer {
             .layers
             .extend(self.layers.iter().filter_map(|s| s.player.pose_layer()));
         request.placement = self.locomotion.placement();
-        request.root_motion = self.locomotion.root_motion();
+        request.root_motion = (inputs.move_mode != MoveMode::Authored).then(|| RootMotion {
+            joint: self.root_joint(c, inputs),
+            mode: inputs.move_mode.root_mode(),
+        });
         if inputs.foot_ik {
             request.feet = Some(self.planter.foot_ik(self.locomotion.ground.clone(), 1.0));
         }
