@@ -8,14 +8,14 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::anim::Chain;
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::graph::{Graph, Machine, MoveMode, TransitionSpec};
 use crate::import;
 use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
-use crate::pose::{CharacterPose, Crowd, MorphOverride, PaletteMode, PoseRequest};
+pub use crate::pose::upper_body_roots;
+use crate::pose::{CharacterPose, Crowd, Derived, MorphOverride, PaletteMode, PoseRequest};
 use crate::scene::Ground;
 
 /// The largest crowd the panel offers before the window has asked its device
@@ -135,6 +135,11 @@ impl Controls {
     /// Defaults for a character: playing its first clip, blending `idle` and `walk` when it has
     /// them.
     pub fn for_character(c: &Character) -> Self {
+        Self::with_facts(c, &Derived::of(c))
+    }
+
+    /// `for_character` with the character's load-time facts already known.
+    pub fn with_facts(c: &Character, facts: &Derived) -> Self {
         let find = |name: &str| c.clips.iter().position(|clip| clip.clip.name() == name);
         let walk = find("walk");
         Self {
@@ -151,7 +156,7 @@ impl Controls {
             inertialize: false,
             layer_on: false,
             layer_clip: find("wave").unwrap_or(0),
-            layer_roots: upper_body_roots(c),
+            layer_roots: facts.upper_body_roots.clone(),
             layer_weight: 1.0,
             layer_half_life: 0.15,
             additive_on: false,
@@ -159,18 +164,15 @@ impl Controls {
             additive_weight: 1.0,
             use_graph: false,
             move_mode: MoveMode::Authored,
-            root_joint: crate::anim::default_root_joint(
-                &c.skeleton,
-                c.clips.iter().map(|k| &k.clip),
-            ),
-            drive_speed: 0.8 * crate::pose::character_height(c),
+            root_joint: facts.default_root_joint,
+            drive_speed: 0.8 * facts.height,
             follow_camera: true,
             show_scene: false,
             foot_ik: false,
-            leg_ends: crate::pose::find_legs(c).iter().map(|l| l.end).collect(),
+            leg_ends: facts.legs.iter().map(|l| l.end).collect(),
             reach_ik: false,
-            reach_end: reach_end(c),
-            reach_target: reach_target(c),
+            reach_end: facts.reach_end,
+            reach_target: facts.reach_target,
             reach_follows: true,
             show_mesh: true,
             show_bones: false,
@@ -343,49 +345,6 @@ impl Controls {
     }
 }
 
-/// The joints an upper-body layer starts from: both clavicles (or shoulders, or upper arms) by
-/// name, as the built-in character, Blender's and Mixamo's rigs name them.
-pub fn upper_body_roots(c: &Character) -> Vec<usize> {
-    for part in ["clavicle", "shoulder", "upperarm", "upper_arm"] {
-        // The topmost matches only (a rig may name both a shoulder and its twist joint).
-        let names = c.skeleton.names();
-        let top = c
-            .skeleton
-            .topmost(|j| names[j].to_ascii_lowercase().contains(part));
-        if !top.is_empty() {
-            return top;
-        }
-    }
-    Vec::new()
-}
-
-/// The chain end reach IK starts with: the right hand (by name), or the first hand.
-fn reach_end(c: &Character) -> Option<usize> {
-    let names = c.skeleton.names();
-    let hand = |side: &str| {
-        names.iter().position(|n| {
-            let n = n.to_ascii_lowercase();
-            n.contains("hand") && (side.is_empty() || n.contains(side))
-        })
-    };
-    hand("_r")
-        .or_else(|| hand("right"))
-        .or_else(|| hand(""))
-        .filter(|&j| Chain::ending_at(&c.skeleton, j).is_some())
-}
-
-/// Where reach IK's target starts: ahead of the chain end at rest, a fifth of the character's
-/// height in front of it.
-fn reach_target(c: &Character) -> glam::Vec3 {
-    let rest = CharacterPose::at_rest(c);
-    let height = crate::pose::character_height(c);
-    reach_end(c)
-        .and_then(|j| rest.model.as_slice().get(j))
-        .map_or(glam::Vec3::ZERO, |m| {
-            glam::Vec3::from(m.translation) + glam::Vec3::new(0.0, height * 0.3, height * 0.2)
-        })
-}
-
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
 #[must_use]
 #[derive(Clone, Debug, PartialEq)]
@@ -452,6 +411,8 @@ pub struct Stats {
 
 pub struct Viewer {
     pub character: Character,
+    /// Facts about the character computed once at load (height, rest bounds, legs, ...).
+    pub derived: Derived,
     pub pose: CharacterPose,
     /// The same local pose under the `compare` palette (split view, displacement colours).
     pub compare_pose: CharacterPose,
@@ -494,9 +455,11 @@ pub struct Viewer {
 
 impl Viewer {
     pub fn new(character: Character, source: Option<PathBuf>) -> Self {
-        let controls = Controls::for_character(&character);
+        let derived = Derived::of(&character);
+        let controls = Controls::with_facts(&character, &derived);
         let performer = Performer::new(&character, Arc::new(Ground::flat(0.0)), 1.0, None);
         let mut viewer = Self {
+            derived,
             pose: CharacterPose::new(&character),
             compare_pose: CharacterPose::new(&character),
             picked_vertex: None,
@@ -545,7 +508,7 @@ impl Viewer {
             Ok(graph) => (graph.map(|g| Machine::new(c, g)), None),
             Err(e) => (None, Some(e)),
         };
-        let height = crate::pose::character_height(c);
+        let height = self.derived.height;
         self.performer = Performer::new(c, Arc::new(Ground::scene(height)), height, machine);
         self.angle_plot.clear();
         self.slide_plot.clear();
@@ -626,7 +589,8 @@ impl Viewer {
 
     /// Shows `character` (from `source`, or built in) with fresh controls and players.
     fn install(&mut self, character: Character, source: Option<&Path>) {
-        let mut controls = Controls::for_character(&character);
+        self.derived = Derived::of(&character);
+        let mut controls = Controls::with_facts(&character, &self.derived);
         controls.path = source.map_or(String::new(), |p| p.display().to_string());
         self.pose = CharacterPose::new(&character);
         self.compare_pose = CharacterPose::new(&character);
@@ -865,7 +829,7 @@ impl Viewer {
     /// and reach IK's target as a cross. (start, end, linear RGBA).
     pub fn overlay_lines(&self) -> Vec<(glam::Vec3, glam::Vec3, [f32; 4])> {
         let mut out = Vec::new();
-        let height = crate::pose::character_height(&self.character);
+        let height = self.derived.height;
         let locomotion = &self.performer.locomotion;
         if self.controls.show_scene {
             out.extend(crate::draw::ground_lines(&locomotion.ground, height));

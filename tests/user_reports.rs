@@ -394,6 +394,8 @@ fn render_help_and_the_readme_list_the_same_options() {
     let posing = [
         "--clip",
         "--time",
+        "--speed",
+        "--once",
         "--blend",
         "--palette",
         "--morph",
@@ -406,6 +408,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--param",
         "--simulate",
         "--root-motion",
+        "--drive-speed",
         "--root-motion-joint",
         "--ik",
         "--ground",

@@ -309,7 +309,7 @@ impl Clip {
             duration_secs,
             runtime: super::runtime::RuntimeClip::new(&tracks, joint_count),
             tracks,
-            id: super::cursor::next_key_source_id(),
+            id: next_key_source_id(),
             events,
         })
     }
@@ -344,4 +344,11 @@ impl Clip {
     pub fn events(&self) -> &[ClipEvent] {
         &self.events
     }
+}
+
+/// A fresh identity for a set of keys (a clip or a compressed clip); clones share it, as they
+/// share their keys.
+pub(crate) fn next_key_source_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }

@@ -13,19 +13,10 @@
 //! (`sample_track`; compressed clips resample them as LINEAR keys), and every track clamps to its
 //! end keys outside them.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
-use super::compress::GroupCursor;
+use super::compressed::GroupCursor;
 use super::pose::check_len;
 use super::sample::sample_track;
 use super::{Channel, Clip, CompressedClip, LocalPose, PoseError, Skeleton, Transform};
-
-/// A fresh identity for a set of keys (a clip or a compressed clip); clones share it, as they
-/// share their keys.
-pub(crate) fn next_key_source_id() -> u64 {
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
-}
 
 /// The sampling context of one clip, owned by whoever plays it (one per clip per character).
 /// Sized once; sampling allocates nothing.

@@ -26,6 +26,8 @@
 
 mod clip;
 mod compress;
+mod compress_error;
+mod compressed;
 mod cursor;
 mod dqs;
 mod ik;
@@ -44,9 +46,9 @@ pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
     TrackValue,
 };
-pub use compress::{
-    CompressedClip, CompressionReport, CompressionSettings, compress_clip, measure_error, raw_bytes,
-};
+pub use compress::{CompressionReport, CompressionSettings, compress_clip};
+pub use compress_error::{measure_error, raw_bytes};
+pub use compressed::CompressedClip;
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
 pub use dqs::{Skinning, dq_entry, dq_skin_direction, dq_skin_position};
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};

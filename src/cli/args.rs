@@ -504,7 +504,7 @@ impl PoseArgs {
             None => self.speed,
         };
         let real = time.abs() / rate;
-        if !(real <= MAX_INTEGRATED_SECS) {
+        if real.is_nan() || real > MAX_INTEGRATED_SECS {
             return Err(format!(
                 "--time {time} with --root-motion or --ground integrates from 0 s at 60 Hz: at most {MAX_INTEGRATED_SECS} s"
             ));

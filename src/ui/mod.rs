@@ -522,7 +522,7 @@ fn joint_combo(ui: &mut Ui, label: &str, names: &[String], value: &mut Option<us
 fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
     use crate::graph::MoveMode;
     let names = viewer.character.skeleton.names().to_vec();
-    let height = crate::pose::character_height(&viewer.character);
+    let height = viewer.derived.height;
     let placement = viewer.locomotion().placement();
     let driven_rate = viewer.driven_rate();
     let slide: Vec<[f64; 2]> = viewer.slide_plot.iter().copied().collect();
