@@ -183,7 +183,7 @@ pub struct Primitive {
     /// Triangle list (strips and fans are converted); `None` draws the vertices in order.
     pub indices: Option<Vec<u32>>,
     /// Skinning influences in palette indices of the instance's skin, weights summing to one.
-    pub skinning: Option<Skinning>,
+    pub skinning: Option<VertexInfluences>,
     pub material: Material,
     /// Morph targets: displacements per vertex, applied before skinning.
     pub morph_targets: Vec<MorphTarget>,
@@ -223,9 +223,9 @@ pub fn area_weighted_normals(positions: &[Vec3], indices: Option<&[u32]>) -> Vec
         .collect()
 }
 
-/// Four joints and weights per vertex.
+/// Each vertex's joints and weights: up to eight influences (two sets of four), as drawn.
 #[derive(Clone, Debug)]
-pub struct Skinning {
+pub struct VertexInfluences {
     /// The first four influences per vertex (JOINTS_0 / WEIGHTS_0), palette indices.
     pub joints: Vec<[u16; 4]>,
     pub weights: Vec<[f32; 4]>,
@@ -245,7 +245,7 @@ pub struct Skinning {
     pub file_weight_sums: Vec<f32>,
 }
 
-impl Skinning {
+impl VertexInfluences {
     /// Vertex `v`'s second set of four (joints, weights), zeros without one.
     pub fn second(&self, v: usize) -> ([u16; 4], [f32; 4]) {
         match (self.joints_1.get(v), self.weights_1.get(v)) {

@@ -10,6 +10,7 @@ pub mod app;
 pub mod builtin;
 pub mod character;
 pub mod debug;
+pub mod display;
 pub mod draw;
 pub mod files;
 pub mod glb;

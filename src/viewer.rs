@@ -103,12 +103,12 @@ pub struct Controls {
     /// Play the clips compressed (`inspect --compression`'s default bound), made on first use.
     pub compressed: bool,
     /// Linear blend or dual-quaternion skinning.
-    pub skinning: crate::anim::Skinning,
+    pub skinning: crate::anim::SkinningMethod,
     /// The split view's right half shows the same pose under the other skinning method.
     pub compare_skinning: bool,
     /// Where vertices are skinned: each pass's vertex shader, or once a frame in the skin pass
     /// (auto: the skin pass when it fits; it measured faster on lavapipe).
-    pub skin_pass: crate::render::renderer::SkinPass,
+    pub skin_pass: crate::display::SkinPass,
     /// The split view and the displacement colours compare the same frame from the other clips
     /// (raw when playing compressed ones, compressed otherwise) instead of another palette: where
     /// the compression error lands.
@@ -120,9 +120,8 @@ pub struct Controls {
     pub path: String,
     /// Look through the file's camera (`Character::cameras`) instead of the orbit camera.
     pub file_camera: Option<usize>,
-    /// Tone mapping: 0 Khronos PBR Neutral, 1 ACES, 2 none (the window maps it to the
-    /// renderer's choice).
-    pub tone_map: u8,
+    /// Tone mapping (Khronos PBR Neutral by default).
+    pub tone_map: crate::display::ToneMap,
     /// Exposure in stops.
     pub exposure_ev: f32,
     /// Hold the morph sliders against the clip's weights.
@@ -186,13 +185,13 @@ impl Controls {
             compare: PaletteMode::Bind,
             compressed: false,
             compare_clips: false,
-            skinning: crate::anim::Skinning::Linear,
+            skinning: crate::anim::SkinningMethod::Linear,
             compare_skinning: false,
-            skin_pass: crate::render::renderer::SkinPass::Auto,
+            skin_pass: crate::display::SkinPass::Auto,
             crowd: 0,
             path: String::new(),
             file_camera: None,
-            tone_map: 0,
+            tone_map: crate::display::ToneMap::KhronosNeutral,
             exposure_ev: 0.0,
             morph_override: false,
             morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),

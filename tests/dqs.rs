@@ -5,7 +5,7 @@ mod common;
 
 use common::{shared, skinscope_bytes};
 use glam::{Mat4, Quat, Vec3};
-use skinscope::anim::{self, Skinning, dq_entry, dq_skin_direction, dq_skin_position};
+use skinscope::anim::{self, SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
 use skinscope::pose::{CharacterPose, PoseRequest};
 use skinscope::render::gpu::Gpu;
 use skinscope::render::skin_check::{CheckMorph, CheckVertex, check_on_gpu};
@@ -124,7 +124,7 @@ fn wgsl_dual_quaternion_skinning_matches_the_cpu_reference_on_cesium_man() {
         &packed,
         &vertices,
         CheckMorph::default(),
-        Skinning::DualQuaternion,
+        SkinningMethod::DualQuaternion,
     )
     .unwrap();
     let (mut min, mut max) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));

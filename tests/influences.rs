@@ -8,7 +8,7 @@ use std::path::Path;
 use common::RawGltf;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::json;
-use skinscope::anim::{self, Skinning, dq_entry, dq_skin_position};
+use skinscope::anim::{self, SkinningMethod, dq_entry, dq_skin_position};
 use skinscope::character::Character;
 use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
 use skinscope::render::gpu::Gpu;
@@ -123,8 +123,8 @@ fn the_shader_blends_eight_influences_as_the_cpu_does() {
         })
         .collect();
     let gpu = Gpu::headless().unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"));
-    for skinning in [Skinning::Linear, Skinning::DualQuaternion] {
-        let uploaded = if skinning == Skinning::Linear {
+    for skinning in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
+        let uploaded = if skinning == SkinningMethod::Linear {
             &palette
         } else {
             &packed
@@ -139,10 +139,10 @@ fn the_shader_blends_eight_influences_as_the_cpu_does() {
                 .chain(v.joints1.into_iter().zip(v.weights1))
                 .filter(|i| i.1 != 0.0);
             let cpu = match skinning {
-                Skinning::Linear => anim::blend_matrix(&palette, influences)
+                SkinningMethod::Linear => anim::blend_matrix(&palette, influences)
                     .unwrap()
                     .transform_point3(p),
-                Skinning::DualQuaternion => dq_skin_position(&packed, influences, p).unwrap(),
+                SkinningMethod::DualQuaternion => dq_skin_position(&packed, influences, p).unwrap(),
             };
             assert!(
                 (*gp - cpu).length() < 1e-5,

@@ -7,7 +7,7 @@ mod common;
 
 use common::{shared, skinscope, temp_dir};
 use glam::Vec3;
-use skinscope::anim::Skinning;
+use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
 use skinscope::debug::export::PosedVertices;
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
@@ -67,7 +67,7 @@ fn read_back_vertices_equal_the_cpu_reference() {
         let mut pose = CharacterPose::new(c);
         pose.evaluate(c, request).unwrap();
         let rest = CharacterPose::at_rest(c);
-        for skinning in [Skinning::Linear, Skinning::DualQuaternion] {
+        for skinning in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
             let on_gpu = headless::skin_on_gpu(&gpu, c, &pose, skinning).unwrap();
             let on_cpu = PosedVertices::on_cpu(c, &pose, skinning);
             let vertices: usize = on_cpu.instances.iter().map(|(p, _)| p.len()).sum();
@@ -138,11 +138,16 @@ fn every_copy_of_a_crowd_is_skinned_with_its_own_palette() {
                 .collect(),
         ];
         let on_gpu = PosedVertices::from_mesh_space(pose, &mesh_space);
-        let (distance, _) = apart(&on_gpu, &PosedVertices::on_cpu(&c, pose, Skinning::Linear));
+        let (distance, _) = apart(
+            &on_gpu,
+            &PosedVertices::on_cpu(&c, pose, SkinningMethod::Linear),
+        );
         assert!(distance <= 1e-5, "copy {k}: {distance}");
         let other = &poses[(k + 1) % 3];
-        let (other_distance, _) =
-            apart(&on_gpu, &PosedVertices::on_cpu(&c, other, Skinning::Linear));
+        let (other_distance, _) = apart(
+            &on_gpu,
+            &PosedVertices::on_cpu(&c, other, SkinningMethod::Linear),
+        );
         assert!(
             other_distance > 1e-3,
             "copy {k} is not copy {}",
@@ -169,12 +174,16 @@ fn the_skin_pass_draws_what_the_vertex_shader_draws() {
     let cesium = load("CesiumMan/CesiumMan.glb");
     let mannequin = mannequin();
     let cases = [
-        (&cesium, PoseRequest::clip(0, 0.5), Skinning::Linear),
-        (&cesium, PoseRequest::clip(0, 0.5), Skinning::DualQuaternion),
+        (&cesium, PoseRequest::clip(0, 0.5), SkinningMethod::Linear),
+        (
+            &cesium,
+            PoseRequest::clip(0, 0.5),
+            SkinningMethod::DualQuaternion,
+        ),
         (
             &mannequin,
             mannequin_request(&mannequin, "walk"),
-            Skinning::DualQuaternion,
+            SkinningMethod::DualQuaternion,
         ),
     ];
     for (c, pose, skinning) in cases {
@@ -257,7 +266,7 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
     pose.evaluate(&c, &PoseRequest::clip(0, 0.3)).unwrap();
     assert_eq!(frame(&pose, &auto), (SkinPass::Compute, true), "played");
     let dqs = DrawOptions {
-        skinning: Skinning::DualQuaternion,
+        skinning: SkinningMethod::DualQuaternion,
         ..auto
     };
     assert_eq!(
@@ -347,11 +356,11 @@ fn check_reports_gpu_vertices_that_stray_from_the_reference() {
     let c = load("CesiumMan/CesiumMan.glb");
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &PoseRequest::clip(0, 0.7)).unwrap();
-    let cpu = PosedVertices::on_cpu(&c, &pose, Skinning::Linear);
+    let cpu = PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
     let report = |gpu: &PosedVertices| {
         let mut report = skinscope::debug::check::check(&c, &PoseRequest::clip(0, 0.7));
         let errors = report.errors();
-        report.add_gpu_skinning(Skinning::Linear, gpu, &cpu);
+        report.add_gpu_skinning(SkinningMethod::Linear, gpu, &cpu);
         (report.errors() - errors, report.gpu_skinning.unwrap())
     };
     let (errors, same) = report(&cpu.clone());
@@ -381,8 +390,8 @@ fn a_click_picks_among_the_vertices_drawn() {
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &mannequin_request(&c, "twist")).unwrap();
     // The wrist twisted 150 degrees: the vertex DQS moves furthest from where LBS puts it.
-    let drawn = headless::skin_on_gpu(&gpu, &c, &pose, Skinning::DualQuaternion).unwrap();
-    let lbs = PosedVertices::on_cpu(&c, &pose, Skinning::Linear);
+    let drawn = headless::skin_on_gpu(&gpu, &c, &pose, SkinningMethod::DualQuaternion).unwrap();
+    let lbs = PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
     let (positions, lbs_positions) = (&drawn.instances[0].0, &lbs.instances[0].0);
     let v = (0..positions.len())
         .max_by(|&a, &b| {

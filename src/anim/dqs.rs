@@ -13,7 +13,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 
 /// How a character's vertices follow its joints.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Skinning {
+pub enum SkinningMethod {
     /// Linear blend skinning: the influences' matrices blended.
     #[default]
     Linear,
@@ -21,12 +21,12 @@ pub enum Skinning {
     DualQuaternion,
 }
 
-impl Skinning {
+impl SkinningMethod {
     /// The shaders' code for it (`skin_vertex`'s first argument).
     pub fn code(self) -> u32 {
         match self {
-            Skinning::Linear => 0,
-            Skinning::DualQuaternion => 1,
+            SkinningMethod::Linear => 0,
+            SkinningMethod::DualQuaternion => 1,
         }
     }
 }

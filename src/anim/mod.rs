@@ -50,7 +50,7 @@ pub use compress::{CompressionReport, CompressionSettings, compress_clip};
 pub use compress_error::{measure_error, raw_bytes};
 pub use compressed::CompressedClip;
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
-pub use dqs::{Skinning, dq_entry, dq_skin_direction, dq_skin_position};
+pub use dqs::{SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{

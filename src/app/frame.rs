@@ -448,10 +448,10 @@ impl App {
 }
 
 /// The skinning the split view compares with.
-fn other_skinning(s: crate::anim::Skinning) -> crate::anim::Skinning {
+fn other_skinning(s: crate::anim::SkinningMethod) -> crate::anim::SkinningMethod {
     match s {
-        crate::anim::Skinning::Linear => crate::anim::Skinning::DualQuaternion,
-        crate::anim::Skinning::DualQuaternion => crate::anim::Skinning::Linear,
+        crate::anim::SkinningMethod::Linear => crate::anim::SkinningMethod::DualQuaternion,
+        crate::anim::SkinningMethod::DualQuaternion => crate::anim::SkinningMethod::Linear,
     }
 }
 

@@ -53,11 +53,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
         grid: c.grid,
         vertex_colors: c.color_view != ColorView::Material,
-        tone_map: match c.tone_map {
-            1 => crate::render::renderer::ToneMap::Aces,
-            2 => crate::render::renderer::ToneMap::None,
-            _ => crate::render::renderer::ToneMap::KhronosNeutral,
-        },
+        tone_map: c.tone_map,
         exposure_ev: c.exposure_ev,
         skinning: c.skinning,
         skin_pass: c.skin_pass,

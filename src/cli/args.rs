@@ -127,7 +127,7 @@ pub enum SkinningArg {
     Dqs,
 }
 
-impl From<SkinningArg> for skinscope::anim::Skinning {
+impl From<SkinningArg> for skinscope::anim::SkinningMethod {
     fn from(s: SkinningArg) -> Self {
         match s {
             SkinningArg::Lbs => Self::Linear,

@@ -1,7 +1,8 @@
 //! `skinscope check`: a skinning lint. It reads the bind pose the way a skinning bug shows up:
 //! every joint's bind-pose palette entry (mesh space) should be one common matrix, the identity
 //! when the vertices are authored in the mesh node's space; vertices should sit near the joints
-//! that move them; weights should sum to one within four influences.
+//! that move them; weights should sum to one, and more than four influences are reported (skinscope draws eight;
+//! a four-influence engine drops the rest).
 
 use glam::{Mat4, Vec3};
 use serde::Serialize;
@@ -150,7 +151,7 @@ impl CheckReport {
     /// diagonal from the reference.
     pub fn add_gpu_skinning(
         &mut self,
-        skinning: crate::anim::Skinning,
+        skinning: crate::anim::SkinningMethod,
         gpu: &crate::debug::export::PosedVertices,
         cpu: &crate::debug::export::PosedVertices,
     ) {
@@ -172,8 +173,8 @@ impl CheckReport {
         };
         let result = GpuSkinning {
             skinning: match skinning {
-                crate::anim::Skinning::Linear => "lbs",
-                crate::anim::Skinning::DualQuaternion => "dqs",
+                crate::anim::SkinningMethod::Linear => "lbs",
+                crate::anim::SkinningMethod::DualQuaternion => "dqs",
             },
             vertices: points().count(),
             max_distance,
@@ -721,7 +722,7 @@ fn vertex_influences(
     size: f32,
     joint_at: &[Vec3],
     bound: Vec3,
-    (v, skinning): (usize, &crate::character::Skinning),
+    (v, skinning): (usize, &crate::character::VertexInfluences),
     out: &mut Influences,
 ) {
     // Both sets of four (JOINTS_0 and JOINTS_1): all eight are drawn.

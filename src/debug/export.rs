@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use glam::{Mat4, Vec3};
 
-use crate::anim::Skinning;
+use crate::anim::SkinningMethod;
 use crate::character::Character;
 use crate::pose::{CharacterPose, PoseRequest};
 
@@ -170,10 +170,12 @@ pub struct PosedVertices {
 impl PosedVertices {
     /// Morphed in bind space, then skinned (linear blend or dual quaternions, as the shader
     /// does), then placed by `world_from_mesh`.
-    pub fn on_cpu(c: &Character, pose: &CharacterPose, skinning: Skinning) -> Self {
+    pub fn on_cpu(c: &Character, pose: &CharacterPose, skinning: SkinningMethod) -> Self {
         let dq: Vec<Mat4> = match skinning {
-            Skinning::Linear => Vec::new(),
-            Skinning::DualQuaternion => pose.palette.iter().map(crate::anim::dq_entry).collect(),
+            SkinningMethod::Linear => Vec::new(),
+            SkinningMethod::DualQuaternion => {
+                pose.palette.iter().map(crate::anim::dq_entry).collect()
+            }
         };
         let instances = (c.instances.iter().enumerate())
             .map(|(i, instance)| {
@@ -188,7 +190,7 @@ impl PosedVertices {
                             (Some(palette), Some(s)) => {
                                 let influences = || s.influences(v).map(|(j, w)| (u32::from(j), w));
                                 match skinning {
-                                    Skinning::Linear => {
+                                    SkinningMethod::Linear => {
                                         crate::anim::blend_matrix(palette, influences()).map(|m| {
                                             (
                                                 m.transform_point3(p),
@@ -196,7 +198,7 @@ impl PosedVertices {
                                             )
                                         })
                                     }
-                                    Skinning::DualQuaternion => {
+                                    SkinningMethod::DualQuaternion => {
                                         let dq = &dq[base.min(dq.len())..];
                                         crate::anim::dq_skin_position(dq, influences(), p).zip(
                                             crate::anim::dq_skin_direction(

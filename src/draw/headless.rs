@@ -400,7 +400,7 @@ pub fn skin_on_gpu(
     gpu: &Gpu,
     character: &Character,
     pose: &CharacterPose,
-    skinning: crate::anim::Skinning,
+    skinning: crate::anim::SkinningMethod,
 ) -> Result<crate::debug::export::PosedVertices, String> {
     let options = DrawOptions {
         skinning,

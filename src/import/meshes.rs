@@ -11,11 +11,11 @@ use gltf::mesh::Mode;
 
 use super::accessor::{Buffers, expect_format, read_f32, read_normalized_f32, read_u32};
 use super::hierarchy::Hierarchy;
-use super::problem::Problems;
+use super::problem::{Optional, Problems, Recorded};
 use crate::character::Problem;
 use crate::character::{
     AlphaMode, Material, MaterialTexture, MeshData, MeshInstance, MorphTarget, Primitive, SkinData,
-    Skinning, Texture, UvTransform,
+    Texture, UvTransform, VertexInfluences,
 };
 
 /// Weight sums further than this from one are renormalised (three.js does the same).
@@ -294,7 +294,7 @@ fn build_primitive(
     ))?;
     let count = positions.len();
 
-    let indices = read_indices(primitive, at, count, buffers, problems)?;
+    let indices = read_indices(primitive, at, count, buffers, problems).ok()?;
     let triangles = triangle_list(mode, indices, count, at, problems);
 
     let normals = match primitive.get(&gltf::Semantic::Normals) {
@@ -317,12 +317,12 @@ fn build_primitive(
     };
     let normals_computed = primitive.get(&gltf::Semantic::Normals).is_none();
 
-    let uvs = read_uvs(primitive, at, 0, count, buffers, problems)?;
-    let uvs1 = read_uvs(primitive, at, 1, count, buffers, problems)?;
-    let colors = read_colors(primitive, at, count, buffers, problems)?;
-    let tangents = read_tangents(primitive, at, count, buffers, problems)?;
+    let uvs = read_uvs(primitive, at, 0, count, buffers, problems).ok()?;
+    let uvs1 = read_uvs(primitive, at, 1, count, buffers, problems).ok()?;
+    let colors = read_colors(primitive, at, count, buffers, problems).ok()?;
+    let tangents = read_tangents(primitive, at, count, buffers, problems).ok()?;
 
-    let skinning = read_skinning(primitive, at, skin, node, count, buffers, problems)?;
+    let skinning = read_skinning(primitive, at, skin, node, count, buffers, problems).ok()?;
 
     let morph_targets = read_morph_targets(primitive, at, count, buffers, problems)?;
 
@@ -368,7 +368,7 @@ struct AttributeFormat<'a> {
 }
 
 /// An optional attribute's values and dimensions, checked against its format and the vertex
-/// count; `Some(None)` without it, `None` when refused (the problem recorded).
+/// count; `Ok(None)` without it, `Err(Recorded)` when refused.
 fn read_attribute(
     primitive: &gltf::Primitive<'_>,
     at: &str,
@@ -376,41 +376,46 @@ fn read_attribute(
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<(Vec<f32>, Dimensions)>> {
+) -> Optional<(Vec<f32>, Dimensions)> {
     let Some(accessor) = primitive.get(&format.semantic) else {
-        return Some(None);
+        return Ok(None);
     };
     let a_at = format!("{at}/attributes/{}", format.name);
-    problems.take(expect_format(
-        &accessor,
-        &a_at,
-        format.name,
-        format.dimensions,
-        format.types,
-    ))?;
+    problems
+        .take(expect_format(
+            &accessor,
+            &a_at,
+            format.name,
+            format.dimensions,
+            format.types,
+        ))
+        .ok_or(Recorded)?;
     if accessor.count() != count {
         problems.error(
             a_at,
             format!("{} values for {count} vertices", accessor.count()),
         );
-        return None;
+        return Err(Recorded);
     }
     let values = if format.normalized {
         read_normalized_f32(&accessor, buffers)
     } else {
         read_f32(&accessor, buffers)
     };
-    Some(Some((problems.take(values)?, accessor.dimensions())))
+    Ok(Some((
+        problems.take(values).ok_or(Recorded)?,
+        accessor.dimensions(),
+    )))
 }
 
-/// COLOR_0 as linear RGBA (alpha 1 for RGB colours); `Some(None)` without it.
+/// COLOR_0 as linear RGBA (alpha 1 for RGB colours); `Ok(None)` without it.
 fn read_colors(
     primitive: &gltf::Primitive<'_>,
     at: &str,
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<Vec<Vec4>>> {
+) -> Optional<Vec<Vec4>> {
     let format = AttributeFormat {
         semantic: gltf::Semantic::Colors(0),
         name: "COLOR_0",
@@ -419,7 +424,7 @@ fn read_colors(
         normalized: true,
     };
     let read = read_attribute(primitive, at, format, count, buffers, problems)?;
-    Some(read.map(|(values, dimensions)| {
+    Ok(read.map(|(values, dimensions)| {
         let n = if dimensions == Dimensions::Vec3 { 3 } else { 4 };
         values
             .chunks_exact(n)
@@ -428,14 +433,14 @@ fn read_colors(
     }))
 }
 
-/// TANGENT (xyz unit, w the handedness); `Some(None)` without it.
+/// TANGENT (xyz unit, w the handedness); `Ok(None)` without it.
 fn read_tangents(
     primitive: &gltf::Primitive<'_>,
     at: &str,
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<Vec<Vec4>>> {
+) -> Optional<Vec<Vec4>> {
     let format = AttributeFormat {
         semantic: gltf::Semantic::Tangents,
         name: "TANGENT",
@@ -444,7 +449,7 @@ fn read_tangents(
         normalized: true,
     };
     let read = read_attribute(primitive, at, format, count, buffers, problems)?;
-    Some(read.map(|(values, _)| {
+    Ok(read.map(|(values, _)| {
         values
             .chunks_exact(4)
             .map(|t| {
@@ -502,37 +507,41 @@ fn generate_tangents(
         .collect()
 }
 
-/// The index accessor, checked against the vertex count; `Some(None)` without one.
+/// The index accessor, checked against the vertex count; `Ok(None)` without one.
 fn read_indices(
     primitive: &gltf::Primitive<'_>,
     at: &str,
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<Vec<u32>>> {
+) -> Optional<Vec<u32>> {
     let Some(accessor) = primitive.indices() else {
-        return Some(None);
+        return Ok(None);
     };
     let i_at = format!("{at}/indices");
-    problems.take(expect_format(
-        &accessor,
-        &i_at,
-        "index",
-        &[Dimensions::Scalar],
-        &[DataType::U8, DataType::U16, DataType::U32],
-    ))?;
-    let values = problems.take(read_u32(&accessor, buffers))?;
+    problems
+        .take(expect_format(
+            &accessor,
+            &i_at,
+            "index",
+            &[Dimensions::Scalar],
+            &[DataType::U8, DataType::U16, DataType::U32],
+        ))
+        .ok_or(Recorded)?;
+    let values = problems
+        .take(read_u32(&accessor, buffers))
+        .ok_or(Recorded)?;
     if let Some(k) = values.iter().position(|&i| i as usize >= count) {
         problems.error(
             i_at,
             format!("index {k} is {}, but there are {count} vertices", values[k]),
         );
-        return None;
+        return Err(Recorded);
     }
-    Some(Some(values))
+    Ok(Some(values))
 }
 
-/// TEXCOORD_0, one per vertex; `Some(None)` without it.
+/// TEXCOORD_0, one per vertex; `Ok(None)` without it.
 fn read_uvs(
     primitive: &gltf::Primitive<'_>,
     at: &str,
@@ -540,7 +549,7 @@ fn read_uvs(
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<Vec<Vec2>>> {
+) -> Optional<Vec<Vec2>> {
     let name = format!("TEXCOORD_{set}");
     let format = AttributeFormat {
         semantic: gltf::Semantic::TexCoords(set),
@@ -556,7 +565,7 @@ fn read_uvs(
         normalized: false,
     };
     let read = read_attribute(primitive, at, format, count, buffers, problems)?;
-    Some(read.map(|(values, _)| values.chunks_exact(2).map(Vec2::from_slice).collect()))
+    Ok(read.map(|(values, _)| values.chunks_exact(2).map(Vec2::from_slice).collect()))
 }
 
 /// Each morph target's position, normal and tangent displacements (those it has).
@@ -669,25 +678,29 @@ fn read_skinning(
     count: usize,
     buffers: &Buffers,
     problems: &mut Problems,
-) -> Option<Option<Skinning>> {
+) -> Optional<VertexInfluences> {
     let Some((joints, weights, joint_sets)) =
         skinning_accessors(primitive, at, skin, node, count, problems)?
     else {
-        return Some(None);
+        return Ok(None);
     };
     let Some(skin) = skin else {
         // A mesh no node draws (`node` is None) is only checked.
-        let Some(node) = node else { return Some(None) };
+        let Some(node) = node else { return Ok(None) };
         problems.warn(
             format!("/nodes/{node}"),
             format!("the node has no skin but its mesh has JOINTS_0/WEIGHTS_0 ({at}/attributes/JOINTS_0): drawn rigidly at the node"),
         );
-        return Some(None);
+        return Ok(None);
     };
-    let extra = extra_weights(primitive, at, joint_sets, count, buffers, problems)?;
-    let joint_values = problems.take(read_u32(&joints, buffers))?;
-    let weight_values = problems.take(read_normalized_f32(&weights, buffers))?;
-    let skinning = influences(at, skin, &joint_values, &weight_values, extra, problems)?;
+    let extra =
+        extra_weights(primitive, at, joint_sets, count, buffers, problems).ok_or(Recorded)?;
+    let joint_values = problems.take(read_u32(&joints, buffers)).ok_or(Recorded)?;
+    let weight_values = problems
+        .take(read_normalized_f32(&weights, buffers))
+        .ok_or(Recorded)?;
+    let skinning =
+        influences(at, skin, &joint_values, &weight_values, extra, problems).ok_or(Recorded)?;
     let weights_at = format!("{at}/attributes/WEIGHTS_0");
     if skinning.renormalised_vertices > 0 {
         problems.warn(
@@ -704,11 +717,11 @@ fn read_skinning(
             ),
         );
     }
-    Some(Some(skinning))
+    Ok(Some(skinning))
 }
 
 /// JOINTS_0 and WEIGHTS_0, checked against each other and the vertex count, and the number of
-/// JOINTS sets; `Some(None)` without either (a skinned node's primitive drawn rigidly).
+/// JOINTS sets; `Ok(None)` without either (a skinned node's primitive drawn rigidly).
 fn skinning_accessors<'a>(
     primitive: &gltf::Primitive<'a>,
     at: &str,
@@ -716,7 +729,7 @@ fn skinning_accessors<'a>(
     node: Option<usize>,
     count: usize,
     problems: &mut Problems,
-) -> Option<Option<(gltf::Accessor<'a>, gltf::Accessor<'a>, usize)>> {
+) -> Optional<(gltf::Accessor<'a>, gltf::Accessor<'a>, usize)> {
     let sets = |joints: bool| {
         primitive
             .attributes()
@@ -734,7 +747,7 @@ fn skinning_accessors<'a>(
             format!("{at}/attributes"),
             format!("{joint_sets} JOINTS sets but {weight_sets} WEIGHTS sets: each JOINTS_n needs its WEIGHTS_n"),
         );
-        return None;
+        return Err(Recorded);
     }
     let joints_at = format!("{at}/attributes/JOINTS_0");
     let weights_at = format!("{at}/attributes/WEIGHTS_0");
@@ -748,32 +761,36 @@ fn skinning_accessors<'a>(
                     format!("node {node} has a skin but this primitive has no JOINTS_0/WEIGHTS_0: drawn rigidly at the node"),
                 );
             }
-            return Some(None);
+            return Ok(None);
         }
         (Some(_), None) => {
             problems.error(joints_at, "JOINTS_0 without WEIGHTS_0");
-            return None;
+            return Err(Recorded);
         }
         (None, Some(_)) => {
             problems.error(weights_at, "WEIGHTS_0 without JOINTS_0");
-            return None;
+            return Err(Recorded);
         }
         (Some(j), Some(w)) => (j, w),
     };
-    problems.take(expect_format(
-        &joints,
-        &joints_at,
-        "JOINTS_0",
-        &[Dimensions::Vec4],
-        &[DataType::U8, DataType::U16],
-    ))?;
-    problems.take(expect_format(
-        &weights,
-        &weights_at,
-        "WEIGHTS_0",
-        &[Dimensions::Vec4],
-        &[DataType::F32, DataType::U8, DataType::U16],
-    ))?;
+    problems
+        .take(expect_format(
+            &joints,
+            &joints_at,
+            "JOINTS_0",
+            &[Dimensions::Vec4],
+            &[DataType::U8, DataType::U16],
+        ))
+        .ok_or(Recorded)?;
+    problems
+        .take(expect_format(
+            &weights,
+            &weights_at,
+            "WEIGHTS_0",
+            &[Dimensions::Vec4],
+            &[DataType::F32, DataType::U8, DataType::U16],
+        ))
+        .ok_or(Recorded)?;
     if joints.count() != count || weights.count() != count {
         problems.error(
             format!("{at}/attributes"),
@@ -783,9 +800,9 @@ fn skinning_accessors<'a>(
                 weights.count()
             ),
         );
-        return None;
+        return Err(Recorded);
     }
-    Some(Some((joints, weights, joint_sets)))
+    Ok(Some((joints, weights, joint_sets)))
 }
 
 /// The influence sets after the first: the second (JOINTS_1 / WEIGHTS_1: influences five to
@@ -882,11 +899,11 @@ fn influences(
     weight_values: &[f32],
     extra: ExtraSets,
     problems: &mut Problems,
-) -> Option<Skinning> {
+) -> Option<VertexInfluences> {
     let count = joint_values.len() / 4;
     let joint_count = skin.palette_of_ordinal.len();
     let root = skin.root_joints.first().copied().unwrap_or(0) as u16;
-    let mut out = Skinning {
+    let mut out = VertexInfluences {
         joints: Vec::with_capacity(count),
         weights: Vec::with_capacity(count),
         joints_1: Vec::new(),

@@ -127,3 +127,11 @@ mod tests {
         assert_eq!(json_pointer("a[\"x/y\"]"), "/a/x~1y");
     }
 }
+
+/// A part of the file that was refused, its problem already recorded in `Problems`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recorded;
+
+/// An optional part of the file: `Ok(None)` when the file has none, `Ok(Some)` read, or
+/// `Err(Recorded)` refused (the problem recorded).
+pub type Optional<T> = Result<Option<T>, Recorded>;

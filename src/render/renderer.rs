@@ -22,8 +22,9 @@ use super::camera::Camera;
 use super::lines::{LineVertex, grid_lines};
 use super::meshes::{self, GpuPrimitive};
 use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, Pipelines};
-use crate::anim::Skinning;
+use crate::anim::SkinningMethod;
 use crate::character::{AlphaMode, Character};
+pub use crate::display::{SkinPass, ToneMap};
 
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
 pub const FRAMES_IN_FLIGHT: usize = 2;
@@ -102,21 +103,6 @@ struct SkinPassSlot {
     _pad: u32,
 }
 
-/// Where vertices are skinned.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum SkinPass {
-    /// The skin pass when its output fits a storage binding of the device (it measured faster
-    /// than vertex-shader skinning in every case `benches/skin_pass.rs` runs on lavapipe: see
-    /// the README's "Skinning once a frame"), else the vertex shader.
-    #[default]
-    Auto,
-    /// In the vertex shader of each pass that draws the mesh.
-    Vertex,
-    /// Once a frame, in a compute pass every draw reads (the vertex shader when the output
-    /// would not fit).
-    Compute,
-}
-
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
 #[derive(Clone, Copy, Debug)]
 pub struct Posed<'a> {
@@ -172,7 +158,7 @@ pub struct DrawOptions {
     pub exposure_ev: f32,
     /// Linear blend or dual-quaternion skinning (the palette is packed for the latter as it is
     /// uploaded).
-    pub skinning: Skinning,
+    pub skinning: SkinningMethod,
     /// Where the vertices are skinned.
     pub skin_pass: SkinPass,
 }
@@ -181,25 +167,12 @@ pub struct DrawOptions {
 /// `graph::TRAIL_LEN` points and the reach target's cross.
 pub const OVERLAY_VERTICES: usize = 2 * 1024;
 
-/// How lit colours are brought into the display's range (the Khronos Sample Viewer's choices).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ToneMap {
-    /// Clamped, no curve.
-    None,
-    /// ACES filmic, Stephen Hill's fit.
-    Aces,
-    /// Khronos PBR Neutral (the Sample Viewer's default).
-    #[default]
-    KhronosNeutral,
-}
-
-impl ToneMap {
-    fn code(self) -> u32 {
-        match self {
-            ToneMap::None => 0,
-            ToneMap::Aces => 1,
-            ToneMap::KhronosNeutral => 2,
-        }
+/// The tone map's code in the shaders' uniform.
+fn tone_map_code(t: ToneMap) -> u32 {
+    match t {
+        ToneMap::None => 0,
+        ToneMap::Aces => 1,
+        ToneMap::KhronosNeutral => 2,
     }
 }
 
@@ -220,7 +193,7 @@ impl Default for DrawOptions {
             clear: true,
             tone_map: ToneMap::default(),
             exposure_ev: 0.0,
-            skinning: Skinning::Linear,
+            skinning: SkinningMethod::Linear,
             skin_pass: SkinPass::Auto,
         }
     }
@@ -290,7 +263,7 @@ struct ViewSlot {
     frame: usize,
     palette: Vec<Mat4>,
     /// How `palette` is skinned; under dual quaternions `packed` holds what is uploaded.
-    skinning: Skinning,
+    skinning: SkinningMethod,
     packed: Vec<Mat4>,
     palette_generation: u64,
     draw_data: Vec<DrawUniform>,
@@ -476,7 +449,7 @@ impl Renderer {
             slot.palette.clear();
             slot.palette.extend_from_slice(palette);
             slot.skinning = skinning;
-            if skinning == Skinning::DualQuaternion {
+            if skinning == SkinningMethod::DualQuaternion {
                 slot.packed.clear();
                 slot.packed
                     .extend(palette.iter().map(crate::anim::dq_entry));
@@ -495,8 +468,8 @@ impl Renderer {
         self.palette_bytes_uploaded = 0;
         if buffers.palette_generation != slot.palette_generation {
             let uploaded = match slot.skinning {
-                Skinning::Linear => &slot.palette,
-                Skinning::DualQuaternion => &slot.packed,
+                SkinningMethod::Linear => &slot.palette,
+                SkinningMethod::DualQuaternion => &slot.packed,
             };
             let bytes: &[u8] = bytemuck::cast_slice(uploaded);
             queue.write_buffer(&buffers.palette, 0, bytes);
@@ -979,7 +952,7 @@ fn camera_uniform(frame: &FrameInput<'_>) -> CameraUniform {
         light_dir: light.extend(KEY_LIGHT).to_array(),
         mode: [
             u32::from(options.vertex_colors && !options.silhouette),
-            options.tone_map.code(),
+            tone_map_code(options.tone_map),
             options.skinning.code(),
             0,
         ],
@@ -1089,7 +1062,7 @@ impl ViewSlot {
             frames,
             frame: 0,
             palette: Vec::new(),
-            skinning: Skinning::Linear,
+            skinning: SkinningMethod::Linear,
             packed: Vec::new(),
             palette_generation: 0,
             draw_data: Vec::new(),

@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 
 use super::gpu::{Gpu, GpuError};
 use super::shaders;
-use crate::anim::Skinning;
+use crate::anim::SkinningMethod;
 
 /// One vertex as `skin_check.wgsl` reads it (four 16-byte rows).
 #[repr(C)]
@@ -83,7 +83,7 @@ pub fn morph_and_skin_on_gpu(
     vertices: &[CheckVertex],
     morph: CheckMorph<'_>,
 ) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
-    check_on_gpu(gpu, palette, vertices, morph, Skinning::Linear)
+    check_on_gpu(gpu, palette, vertices, morph, SkinningMethod::Linear)
 }
 
 /// Skinned (position, normal) of each vertex under `skinning` (`palette` as the shader reads it:
@@ -93,7 +93,7 @@ pub fn check_on_gpu(
     palette: &[Mat4],
     vertices: &[CheckVertex],
     morph: CheckMorph<'_>,
-    skinning: Skinning,
+    skinning: SkinningMethod,
 ) -> Result<Vec<(Vec3, Vec3)>, GpuError> {
     if vertices.is_empty() {
         return Ok(Vec::new());
@@ -158,7 +158,7 @@ fn bind_groups(
     palette: &[Mat4],
     vertices: &[CheckVertex],
     morph: CheckMorph<'_>,
-    skinning: Skinning,
+    skinning: SkinningMethod,
 ) -> CheckGroups {
     let storage = |label, contents: &[u8]| {
         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {

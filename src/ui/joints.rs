@@ -1,0 +1,122 @@
+//! The panel's joint tree, frame statistics, event log and the file's problems.
+
+use super::error_label;
+use crate::viewer::Viewer;
+use egui::{RichText, Ui};
+
+pub(super) fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let skeleton = &viewer.character.skeleton;
+    let selected = &mut viewer.controls.selected_joint;
+    egui::CollapsingHeader::new(format!("Skeleton ({} nodes)", skeleton.joint_count())).show(
+        ui,
+        |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("joints")
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for root in
+                        (0..skeleton.joint_count()).filter(|&j| skeleton.parent(j).is_none())
+                    {
+                        joint_tree(ui, skeleton, root, selected);
+                    }
+                });
+        },
+    );
+    if let Some(j) = *selected {
+        let local = viewer.pose.local().as_slice().get(j);
+        let model = viewer.pose.model.as_slice().get(j);
+        if let (Some(l), Some(m)) = (local, model) {
+            ui.label(RichText::new(&skeleton.names()[j]).strong());
+            let (axis, angle) = l.rotation.to_axis_angle();
+            ui.monospace(format!(
+                "local  T {:.3} {:.3} {:.3}\n       R {:.1} deg about ({:.2} {:.2} {:.2})\n       S {:.3} {:.3} {:.3}",
+                l.translation.x, l.translation.y, l.translation.z, angle.to_degrees(), axis.x, axis.y, axis.z, l.scale.x, l.scale.y, l.scale.z
+            ));
+            let t = m.translation;
+            ui.monospace(format!("model  T {:.3} {:.3} {:.3}", t.x, t.y, t.z));
+        }
+    }
+}
+
+pub(super) fn joint_tree(
+    ui: &mut Ui,
+    skeleton: &crate::anim::Skeleton,
+    joint: usize,
+    selected: &mut Option<usize>,
+) {
+    let children: Vec<usize> = (joint + 1..skeleton.joint_count())
+        .filter(|&c| skeleton.parent(c) == Some(joint))
+        .collect();
+    let name = &skeleton.names()[joint];
+    let is_selected = *selected == Some(joint);
+    if children.is_empty() {
+        if ui.selectable_label(is_selected, name).clicked() {
+            *selected = if is_selected { None } else { Some(joint) };
+        }
+        return;
+    }
+    let id = ui.make_persistent_id(("joint", joint));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, joint < 8)
+        .show_header(ui, |ui| {
+            if ui.selectable_label(is_selected, name).clicked() {
+                *selected = if is_selected { None } else { Some(joint) };
+            }
+        })
+        .body(|ui| {
+            for c in children {
+                joint_tree(ui, skeleton, c, selected);
+            }
+        });
+}
+
+pub(super) fn stats_section(ui: &mut Ui, viewer: &Viewer) {
+    let s = viewer.stats;
+    let joints: usize = viewer.character.skins.iter().map(|s| s.skin.len()).sum();
+    let skinned = match s.skin_pass_ran {
+        None => "in the vertex shader",
+        Some(true) => "by the compute pass",
+        Some(false) => "by the compute pass (unchanged: not run)",
+    };
+    ui.monospace(format!(
+        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}",
+        s.fps,
+        s.frame_ms,
+        s.pose_ms,
+        joints,
+        viewer.character.vertex_count(),
+        s.palette_bytes
+    ));
+}
+
+pub(super) fn events_section(ui: &mut Ui, viewer: &Viewer) {
+    egui::CollapsingHeader::new("Events")
+        .default_open(true)
+        .show(ui, |ui| {
+            if viewer.event_log.is_empty() {
+                ui.label(RichText::new("none fired yet").weak());
+            }
+            for e in &viewer.event_log {
+                ui.monospace(format!("{:<12} {:.3} s  {}", e.name, e.time_secs, e.clip));
+            }
+        });
+}
+
+pub(super) fn problems_section(ui: &mut Ui, viewer: &Viewer) {
+    let warnings = &viewer.character.warnings;
+    if warnings.is_empty() && viewer.load_error.is_none() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!(
+        "Import problems ({})",
+        warnings.len() + usize::from(viewer.load_error.is_some())
+    ))
+    .default_open(viewer.load_error.is_some())
+    .show(ui, |ui| {
+        if let Some(e) = &viewer.load_error {
+            error_label(ui, e);
+        }
+        for w in warnings {
+            ui.label(format!("warning {w}"));
+        }
+    });
+}

@@ -1,0 +1,215 @@
+//! The panel's display sections: what is drawn, morph sliders, and the skinning-debug views
+//! (palettes, split view, colourings).
+
+use super::file::camera_and_scene;
+use super::legend;
+use crate::debug::colors::ColorView;
+use crate::pose::PaletteMode;
+use crate::viewer::{Compared, Controls, UiCommand, Viewer};
+use egui::{RichText, Ui};
+
+pub(super) fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+    let c = &mut viewer.controls;
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut c.show_mesh, "Mesh");
+        ui.checkbox(&mut c.show_bones, "Bones");
+        ui.checkbox(&mut c.show_joint_names, "Joint names");
+        ui.checkbox(&mut c.wireframe, "Wireframe");
+        ui.checkbox(&mut c.grid, "Grid");
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Palette");
+        ui.radio_value(&mut c.palette, PaletteMode::Animated, "Animated");
+        ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
+        ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
+    });
+    let limit = viewer.crowd_limit;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Crowd");
+        ui.add(
+            egui::DragValue::new(&mut c.crowd)
+                .range(0..=limit)
+                .speed(10.0),
+        )
+        .on_hover_text(format!(
+            "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
+        ));
+    });
+    camera_and_scene(ui, viewer, commands);
+    let c = &mut viewer.controls;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Tone mapping");
+        use crate::display::ToneMap;
+        ui.radio_value(&mut c.tone_map, ToneMap::KhronosNeutral, "Khronos Neutral");
+        ui.radio_value(&mut c.tone_map, ToneMap::Aces, "ACES");
+        ui.radio_value(&mut c.tone_map, ToneMap::None, "none");
+    });
+    ui.add(
+        egui::Slider::new(&mut c.exposure_ev, -4.0..=4.0)
+            .text("Exposure (EV)")
+            .fixed_decimals(1),
+    );
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Frame (F)").clicked() {
+            commands.push(UiCommand::FrameCamera);
+        }
+        if ui.button("Reset (R)").clicked() {
+            commands.push(UiCommand::ResetCamera);
+        }
+    });
+}
+
+/// Each morphed mesh's targets by name, a slider each: live weights, or (with the switch on)
+/// weights held against the clip.
+pub(super) fn morph_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let morphed: Vec<usize> = (0..viewer.character.meshes.len())
+        .filter(|&m| !viewer.character.meshes[m].target_names.is_empty())
+        .collect();
+    if morphed.is_empty() {
+        return;
+    }
+    ui.checkbox(
+        &mut viewer.controls.morph_override,
+        "Override the clip's morph weights",
+    );
+    for m in morphed {
+        if !viewer.controls.morph_override {
+            let live = viewer.live_morph_weights(m).to_vec();
+            if let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) {
+                sliders.clone_from(&live);
+            }
+        }
+        let mesh = &viewer.character.meshes[m];
+        let held = viewer.controls.morph_override;
+        ui.label(RichText::new(format!("{} morph targets", mesh.name)).strong());
+        let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) else {
+            continue;
+        };
+        ui.add_enabled_ui(held, |ui| {
+            for (name, weight) in mesh.target_names.iter().zip(sliders.iter_mut()) {
+                ui.add(
+                    egui::Slider::new(weight, 0.0..=1.0)
+                        .text(name)
+                        .fixed_decimals(3),
+                );
+            }
+        });
+    }
+    ui.separator();
+}
+
+pub(super) fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
+    let c = &mut viewer.controls;
+    egui::ComboBox::from_label("Colour by")
+        .selected_text(color_view_name(c.color_view))
+        .show_ui(ui, |ui| {
+            for view in [
+                ColorView::Material,
+                ColorView::DominantJoint,
+                ColorView::SelectedJointWeight,
+                ColorView::WeightSumDeviation,
+                ColorView::InfluenceCount,
+                ColorView::Displacement,
+                ColorView::MorphDisplacement,
+            ] {
+                ui.selectable_value(&mut c.color_view, view, color_view_name(view));
+            }
+        });
+    split_choice(ui, c);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Skinning");
+        ui.radio_value(
+            &mut c.skinning,
+            crate::anim::SkinningMethod::Linear,
+            "linear blend",
+        );
+        ui.radio_value(
+            &mut c.skinning,
+            crate::anim::SkinningMethod::DualQuaternion,
+            "dual quaternion",
+        );
+    });
+    ui.horizontal_wrapped(|ui| {
+        use crate::display::SkinPass;
+        ui.label("Skin in");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Auto, "auto")
+            .on_hover_text("the compute pass when its output fits the GPU's buffers (it measured faster on lavapipe)");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Vertex, "vertex shader")
+            .on_hover_text("every pass that draws the mesh skins each vertex again");
+        ui.radio_value(&mut c.skin_pass, SkinPass::Compute, "compute pass")
+            .on_hover_text("once a frame into a buffer every pass reads; clicks pick among the vertices read back");
+    });
+    ui.checkbox(&mut c.compressed, "Play compressed clips")
+        .on_hover_text(
+            "every clip compressed within 1e-4 of the character's height (inspect --compression)",
+        );
+    let choice = c.color_view;
+    legend::show(ui, viewer);
+    let c = &mut viewer.controls;
+    if choice == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
+        ui.label(RichText::new("click a joint, or pick one in the skeleton").weak());
+    }
+    ui.label(RichText::new("click a joint to select it, a vertex to list its weights").weak());
+    if let Some(p) = &viewer.picked_vertex {
+        ui.label(format!(
+            "vertex {} (instance {}, primitive {})",
+            p.vertex, p.instance, p.primitive
+        ));
+        if p.influences.is_empty() {
+            ui.label("  not skinned");
+        }
+        for (name, palette, weight) in &p.influences {
+            ui.monospace(format!("  {weight:.3}  {name} (palette {palette})"));
+        }
+    }
+}
+
+/// What the split view's right half shows, in words (the choice and the half's label).
+pub fn compared_name(c: &Controls, compared: Compared) -> String {
+    match compared {
+        Compared::Off => "off".to_string(),
+        Compared::Palette(mode) => format!("{} palette", mode.name()),
+        Compared::OtherClips if c.compressed => "the raw clips".to_string(),
+        Compared::OtherClips => "the compressed clips".to_string(),
+        Compared::OtherSkinning => match c.skinning {
+            crate::anim::SkinningMethod::Linear => "dual-quaternion skinning".to_string(),
+            crate::anim::SkinningMethod::DualQuaternion => "linear blend skinning".to_string(),
+        },
+    }
+}
+
+/// One control for the split view: off, or what its right half compares with the left.
+pub(super) fn split_choice(ui: &mut Ui, c: &mut Controls) {
+    let mut chosen = c.compared();
+    egui::ComboBox::from_label("Split view, right half")
+        .selected_text(compared_name(c, chosen))
+        .show_ui(ui, |ui| {
+            for option in [
+                Compared::Off,
+                Compared::Palette(PaletteMode::Bind),
+                Compared::Palette(PaletteMode::Identity),
+                Compared::Palette(PaletteMode::Animated),
+                Compared::OtherClips,
+                Compared::OtherSkinning,
+            ] {
+                ui.selectable_value(&mut chosen, option, compared_name(c, option));
+            }
+        })
+        .response
+        .on_hover_text("the left half is the frame as set; the right half the same frame under another palette, from the other clips (where the compression error lands), or skinned the other way (linear blend's volume loss at a twist against dual quaternions')");
+    if chosen != c.compared() {
+        c.set_compared(chosen);
+    }
+}
+
+pub(super) fn color_view_name(view: ColorView) -> &'static str {
+    match view {
+        ColorView::Material => "materials",
+        ColorView::DominantJoint => "dominant joint",
+        ColorView::SelectedJointWeight => "selected joint's weight",
+        ColorView::WeightSumDeviation => "weight-sum deviation",
+        ColorView::InfluenceCount => "influence count",
+        ColorView::Displacement => "displacement vs the compared palette or clips",
+        ColorView::MorphDisplacement => "morph displacement",
+    }
+}
