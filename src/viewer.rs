@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
+use crate::draw::view::CompareWith;
 use crate::graph::{Graph, Machine, MoveMode, TransitionSpec};
 use crate::import;
 use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
@@ -213,6 +214,11 @@ pub enum Compared {
 }
 
 impl Controls {
+    /// Whether the mesh is coloured by a debug view instead of its materials.
+    pub fn colors_shown(&self) -> bool {
+        self.color_view != ColorView::Material
+    }
+
     /// What the split view's right half shows now.
     pub fn compared(&self) -> Compared {
         match (self.split, self.compare_clips, self.compare_skinning) {
@@ -924,21 +930,22 @@ impl Viewer {
         self.update_feet(&inputs, &request);
         self.pose_crowd();
         if self.comparing() {
-            let c = &self.character;
-            let compared = if self.controls.compare_clips {
-                // The same frame from the other clips, under the same palette.
-                let other = request.clone().with_compressed(!self.controls.compressed);
-                self.compare_pose.evaluate(c, &other)
-            } else {
+            let c = &self.controls;
+            let with = if c.compare_clips {
+                CompareWith::OtherClips
+            } else if c.compare_skinning {
                 // The other skinning method draws the same palette.
-                let palette = if self.controls.compare_skinning {
-                    self.controls.palette
-                } else {
-                    self.controls.compare
-                };
-                self.compare_pose
-                    .compose_local(c, self.pose.local(), palette)
+                CompareWith::Palette(c.palette)
+            } else {
+                CompareWith::Palette(c.compare)
             };
+            let compared = crate::draw::view::pose_compared(
+                &self.character,
+                &request,
+                &self.pose,
+                with,
+                &mut self.compare_pose,
+            );
             if let Err(e) = compared {
                 log::error!("posing failed: {e}");
             }

@@ -11,7 +11,6 @@ use super::surface::Acquired;
 use super::{App, draw_options};
 use crate::draw;
 use crate::render::camera::{Camera, OrbitCamera};
-use crate::render::lines::{bone_lines_into, joint_marker};
 use crate::render::offscreen::Offscreen;
 use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::ui;
@@ -233,15 +232,8 @@ impl App {
         if let Some(camera) = viewer
             .controls
             .file_camera
-            .and_then(|k| viewer.character.cameras.get(k))
+            .and_then(|k| draw::view::file_camera(&viewer.character, &viewer.pose, k))
         {
-            let world_from_camera = viewer
-                .pose
-                .model
-                .as_slice()
-                .get(camera.skeleton_joint)
-                .map_or(glam::Mat4::IDENTITY, |m| glam::Mat4::from(*m));
-            let camera = Camera::from_node(world_from_camera, camera.projection);
             self.viewer.window_requests.clear();
             return camera;
         }
@@ -284,35 +276,24 @@ impl App {
         ))
     }
 
-    /// The bones overlay and the selected joint's marker for one view.
+    /// The overlay of one view: its bones, the selected joint's marker, the scene's lines.
     fn bone_lines(&mut self, compared: bool) {
-        let c = &self.viewer.controls;
+        let viewer = &self.viewer;
+        let c = &viewer.controls;
         let pose = if compared {
-            &self.viewer.compare_pose
+            &viewer.compare_pose
         } else {
-            &self.viewer.pose
+            &viewer.pose
         };
-        let radius = self.camera.map_or(1.0, |c| c.radius);
-        self.bones.clear();
-        if c.show_bones {
-            bone_lines_into(
-                &self.viewer.character,
-                &pose.model,
-                radius * 0.01,
-                &mut self.bones,
-            );
-        }
-        if let Some(j) = c.selected_joint {
-            joint_marker(&pose.model, j, radius * 0.04, &mut self.bones);
-        }
-        for (a, b, color) in self.viewer.overlay_lines() {
-            for p in [a, b] {
-                self.bones.push(crate::render::lines::LineVertex {
-                    position: p.to_array(),
-                    color,
-                });
-            }
-        }
+        draw::view::overlay_lines(
+            &viewer.character,
+            pose,
+            c.show_bones,
+            c.selected_joint,
+            draw::view::bone_width(viewer.derived.rest_bounds),
+            viewer.overlay_lines(),
+            &mut self.bones,
+        );
     }
 
     /// Step 5: the 3D views, then egui, into the window (and an offscreen copy for a screenshot).
@@ -402,7 +383,7 @@ impl App {
                 viewport: Some(right),
                 clear: false,
                 skinning: if c.compare_skinning {
-                    other_skinning(c.skinning)
+                    draw::view::other_skinning(c.skinning)
                 } else {
                     main.skinning
                 },
@@ -444,14 +425,6 @@ impl App {
                     (gfx.renderer.skinned_in == SkinPass::Compute).then_some(ran);
             }
         }
-    }
-}
-
-/// The skinning the split view compares with.
-fn other_skinning(s: crate::anim::SkinningMethod) -> crate::anim::SkinningMethod {
-    match s {
-        crate::anim::SkinningMethod::Linear => crate::anim::SkinningMethod::DualQuaternion,
-        crate::anim::SkinningMethod::DualQuaternion => crate::anim::SkinningMethod::Linear,
     }
 }
 

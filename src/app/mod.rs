@@ -24,9 +24,8 @@ use winit::keyboard::ModifiersState;
 use winit::window::WindowId;
 
 use crate::builtin;
-use crate::debug::colors::ColorView;
+use crate::draw::view::LineVertex;
 use crate::render::camera::{Camera, OrbitCamera};
-use crate::render::lines::LineVertex;
 use crate::render::renderer::DrawOptions;
 use crate::viewer::{Controls, UiCommand, Viewer};
 use gfx::Gfx;
@@ -52,7 +51,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         wireframe: c.wireframe,
         bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
         grid: c.grid,
-        vertex_colors: c.color_view != ColorView::Material,
+        vertex_colors: c.colors_shown(),
         tone_map: c.tone_map,
         exposure_ev: c.exposure_ev,
         skinning: c.skinning,

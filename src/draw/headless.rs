@@ -9,7 +9,6 @@ use crate::debug::colors::{self, ColorView, Legend};
 use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest, motion_bounds};
 use crate::render::camera::Camera;
 use crate::render::gpu::Gpu;
-use crate::render::lines::{LineVertex, bone_lines_into};
 use crate::render::offscreen::{COLOR_FORMAT, Offscreen};
 use crate::render::renderer::{DrawOptions, FrameInput, Renderer, View};
 
@@ -85,16 +84,8 @@ pub fn pose_and_frame(
         return Err(format!("the frame cannot be drawn: {why}"));
     }
     if let CameraSpec::File(k) = request.camera {
-        let camera = character
-            .cameras
-            .get(k)
-            .ok_or_else(|| format!("no camera {k} in {}", character.name))?;
-        let world_from_camera = pose
-            .model
-            .as_slice()
-            .get(camera.skeleton_joint)
-            .map_or(glam::Mat4::IDENTITY, |m| glam::Mat4::from(*m));
-        return Ok(Camera::from_node(world_from_camera, camera.projection));
+        return super::view::file_camera(character, pose, k)
+            .ok_or_else(|| format!("no camera {k} in {}", character.name));
     }
     // Framed on the clip's whole motion, so frames at different times share one camera.
     let bounds =
@@ -157,44 +148,33 @@ pub fn render_frame_and_legend(
     }
     let mut pose = CharacterPose::new(character);
     let camera = pose_and_frame(character, &mut pose, request)?;
-    let mut bones = Vec::new();
-    if request.options.bones {
-        let (min, max) = pose.world_bounds(character).unwrap_or_default();
-        bone_lines_into(
-            character,
-            &pose.model,
-            (max - min).length() * 0.01,
-            &mut bones,
-        );
-    }
     let mut options = request.options;
     // The ground the feet are planted on (`--ground`), as the viewer draws it.
-    if let Some(feet) = &request.pose.feet {
-        let height = crate::pose::character_height(character);
-        for (a, b, color) in super::ground_lines(&feet.ground, height) {
-            for p in [a, b] {
-                bones.push(LineVertex {
-                    position: p.to_array(),
-                    color,
-                });
-            }
-        }
+    let ground = request.pose.feet.as_ref().map(|feet| {
         options.bones = true;
-    }
+        super::ground_lines(&feet.ground, crate::pose::character_height(character))
+    });
+    let mut bones = Vec::new();
+    super::view::overlay_lines(
+        character,
+        &pose,
+        request.options.bones,
+        None,
+        super::view::bone_width(rest_bounds(character)),
+        ground.into_iter().flatten(),
+        &mut bones,
+    );
     let mut colors = None;
     let mut legend = None;
     if request.color_view != ColorView::Material {
         let mut compare = CharacterPose::new(character);
-        if request.compare_clips {
-            let other = request
-                .pose
-                .clone()
-                .with_compressed(!request.pose.compressed);
-            compare.evaluate(character, &other)
+        let with = if request.compare_clips {
+            super::view::CompareWith::OtherClips
         } else {
-            compare.compose_local(character, pose.local(), request.compare)
-        }
-        .map_err(|e| e.to_string())?;
+            super::view::CompareWith::Palette(request.compare)
+        };
+        super::view::pose_compared(character, &request.pose, &pose, with, &mut compare)
+            .map_err(|e| e.to_string())?;
         colors = Some(colors::vertex_colors(
             character,
             request.color_view,
