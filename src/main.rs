@@ -64,6 +64,7 @@ fn run() -> ExitCode {
             frames: cli.frames,
             screenshot: cli.screenshot,
             size: cli.window_size,
+            no_panel: cli.no_panel,
         }),
     };
     match result {

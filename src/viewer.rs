@@ -119,6 +119,8 @@ pub struct Controls {
     pub crowd: usize,
     /// The path typed in the panel's file field.
     pub path: String,
+    /// Show the side panel (H toggles it); hidden, the 3D view fills the window.
+    pub show_panel: bool,
     /// Look through the file's camera (`Character::cameras`) instead of the orbit camera.
     pub file_camera: Option<usize>,
     /// Tone mapping (Khronos PBR Neutral by default).
@@ -191,6 +193,7 @@ impl Controls {
             skin_pass: crate::display::SkinPass::Auto,
             crowd: 0,
             path: String::new(),
+            show_panel: true,
             file_camera: None,
             tone_map: crate::display::ToneMap::KhronosNeutral,
             exposure_ev: 0.0,
@@ -597,6 +600,7 @@ impl Viewer {
         self.derived = Derived::of(&character);
         let mut controls = Controls::with_facts(&character, &self.derived);
         controls.path = source.map_or(String::new(), |p| p.display().to_string());
+        controls.show_panel = self.controls.show_panel;
         self.pose = CharacterPose::new(&character);
         self.compare_pose = CharacterPose::new(&character);
         self.picked_vertex = None;

@@ -195,3 +195,84 @@ fn a_jpeg_screenshot_is_written_as_jpeg() {
     let img = image::load_from_memory(&bytes).unwrap();
     assert_eq!((img.width(), img.height()), (320, 240));
 }
+
+#[test]
+fn the_window_and_render_draw_the_same_frame() {
+    // The window, panel hidden, draws 30 frames: a batch run steps its clocks 1/60 s a frame,
+    // so the walk is at 0.5 s. `render` poses walk at 0.5 s and frames its whole motion with the
+    // window's 40-degree orbit camera: both go through `draw` and one renderer, so the images
+    // agree within the golden-image tolerance.
+    let (display, _xvfb) = display();
+    let dir = std::env::temp_dir().join(format!("skinscope-same-frame-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (window, render) = (dir.join("window.png"), dir.join("render.png"));
+    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args([
+            "--frames",
+            "30",
+            "--no-panel",
+            "--window-size",
+            "320x240",
+            "--screenshot",
+        ])
+        .arg(&window)
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let rendered = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args([
+            "render",
+            "--clip",
+            "walk",
+            "--time",
+            "0.5",
+            "--size",
+            "320x240",
+            "--fov-y",
+            "40",
+            "--out",
+            render.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let a = image::open(&window).unwrap().to_rgba8();
+    let b = image::open(&render).unwrap().to_rgba8();
+    assert_eq!(a.dimensions(), b.dimensions());
+    let (a, b) = (a.into_raw(), b.into_raw());
+    let mean = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| x.abs_diff(*y) as u64)
+        .sum::<u64>() as f64
+        / a.len() as f64;
+    let far_off = a
+        .chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(q.iter()).any(|(x, y)| x.abs_diff(*y) > 24))
+        .count() as f64
+        / (a.len() / 4) as f64;
+    // Not a blank pair: the character covers part of the frame.
+    let background = a.chunks_exact(4).filter(|p| p[..3] == a[..3]).count();
+    assert!(
+        background < a.len() / 4 * 9 / 10,
+        "{background} background pixels"
+    );
+    assert!(
+        mean <= 1.5 && far_off <= 0.01,
+        "mean difference {mean:.3}, {:.2}% of pixels far off ({})",
+        far_off * 100.0,
+        dir.display()
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -16,6 +16,9 @@ use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::ui;
 use crate::viewer::{UiCommand, WindowRequest};
 
+/// The clocks' step per frame in a batch run: the command line's 60 Hz.
+pub const BATCH_STEP_SECS: f32 = 1.0 / 60.0;
+
 /// What the panel step leaves for the render step.
 struct PanelOutput {
     shapes: Vec<egui::epaint::ClippedShape>,
@@ -54,8 +57,15 @@ impl App {
         let panel = self.run_panel();
         let mut commands = std::mem::take(&mut self.commands);
         commands.extend(panel.1);
-        // 2-4. Commands, clocks, and the pose, once.
-        self.viewer.frame(commands, dt);
+        // 2-4. Commands, clocks, and the pose, once. A batch run (--frames) steps the clocks by
+        // 1/60 s a frame whatever the machine's speed, so its frames are reproducible (they are
+        // `render --simulate`'s and `--time`'s).
+        let step = if self.options.frames.is_some() {
+            BATCH_STEP_SECS
+        } else {
+            dt
+        };
+        self.viewer.frame(commands, step);
         self.window_requests();
         // 5. Render what was posed.
         self.render(event_loop, panel.0, dt);

@@ -41,6 +41,7 @@ impl App {
                 "r" | "R" => self.commands.push(UiCommand::ResetCamera),
                 "b" | "B" => c.show_bones = !c.show_bones,
                 "w" | "W" => c.wireframe = !c.wireframe,
+                "h" | "H" => c.show_panel = !c.show_panel,
                 "1" => c.palette = PaletteMode::Animated,
                 "2" => c.palette = PaletteMode::Bind,
                 "3" => c.palette = PaletteMode::Identity,

@@ -41,6 +41,8 @@ pub struct AppOptions {
     pub screenshot: Option<PathBuf>,
     /// Inner size of the window in logical pixels.
     pub size: (u32, u32),
+    /// Start with the panel hidden (H shows it): the 3D view fills the window.
+    pub no_panel: bool,
 }
 
 /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
@@ -76,6 +78,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
             log::error!("{e}");
         }
     }
+    viewer.controls.show_panel = !options.no_panel;
     let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
     let mut app = App {
         options,

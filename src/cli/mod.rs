@@ -36,6 +36,10 @@ pub struct Cli {
     /// The window's size in logical pixels.
     #[arg(long, default_value = "1280x800", value_parser = parse_size)]
     pub window_size: (u32, u32),
+    /// Start with the panel hidden (H shows and hides it): the 3D view fills the window, as
+    /// `render` draws it.
+    #[arg(long)]
+    pub no_panel: bool,
 }
 
 #[derive(Subcommand)]

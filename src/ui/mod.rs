@@ -32,14 +32,16 @@ pub const SLIDER_WIDTH: f32 = 130.0;
 /// asked. Returns the commands to apply and the rect left for the 3D view.
 pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     let mut commands = Vec::new();
-    egui::Panel::left("skinscope-panel")
-        .resizable(true)
-        .default_size(PANEL_WIDTH)
-        .show(ui, |ui| {
-            egui::ScrollArea::vertical()
-                .auto_shrink([false, false])
-                .show(ui, |ui| panel(ui, viewer, &mut commands));
-        });
+    if viewer.controls.show_panel {
+        egui::Panel::left("skinscope-panel")
+            .resizable(true)
+            .default_size(PANEL_WIDTH)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| panel(ui, viewer, &mut commands));
+            });
+    }
     let view = ui.available_rect_before_wrap();
     if viewer.controls.split && viewer.comparing() {
         split_labels(ui, viewer, view);
