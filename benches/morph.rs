@@ -141,7 +141,6 @@ fn benches(c: &mut Criterion) {
                     skinscope::render::renderer::View::Main,
                     &gpu.queue,
                     &skinscope::render::renderer::FrameInput {
-                        character: &grid,
                         posed: skinscope::draw::extract(&pose),
                         camera: &camera,
                         aspect: 4.0 / 3.0,

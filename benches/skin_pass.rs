@@ -158,7 +158,6 @@ fn bench_case(
                             view,
                             &gpu.queue,
                             &FrameInput {
-                                character: c,
                                 posed,
                                 camera: &camera,
                                 aspect: 16.0 / 9.0,

@@ -73,3 +73,65 @@ fn a_crowd_renders_instanced_from_one_palette_buffer() {
     assert!(one > 500 && nine > 300, "one fox {one} px, nine {nine} px");
     assert_ne!(one, nine);
 }
+
+#[test]
+fn a_new_crowd_size_resizes_buffers_without_uploading_or_compiling_again() {
+    use skinscope::render::camera::Camera;
+    use skinscope::render::offscreen::{COLOR_FORMAT, Offscreen};
+    use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer, View};
+    let gpu = skinscope::render::gpu::Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let fox = import::load(&common::shared("Fox/Fox.glb")).unwrap();
+    let mut crowd = Crowd::new(&fox, 9, (0, 1), 200.0);
+    crowd.update(&fox, 0.4);
+    let camera = Camera::look_at(
+        glam::Vec3::new(300.0, 500.0, 900.0),
+        glam::Vec3::ZERO,
+        45.0,
+        10.0,
+        5000.0,
+    );
+    let options = DrawOptions::default();
+    let draw = |renderer: &mut Renderer| {
+        renderer.prepare(
+            View::Main,
+            &gpu.queue,
+            &FrameInput {
+                posed: skinscope::draw::extract_crowd(&crowd),
+                camera: &camera,
+                aspect: 4.0 / 3.0,
+                bones: &[],
+                options: &options,
+            },
+        );
+        let target = Offscreen::new(&gpu.device, (160, 120));
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        renderer.paint(
+            View::Main,
+            &gpu.device,
+            &mut encoder,
+            &target.view,
+            target.size,
+            &options,
+        );
+        gpu.queue.submit([encoder.finish()]);
+        target.read_rgba(&gpu.device, &gpu.queue).unwrap()
+    };
+    let capacity = |copies| skinscope::draw::capacity(&fox, copies);
+    // One copy, drawn once (the lazily built pipelines are made now), then resized for nine.
+    let mut resized = Renderer::new(&gpu.device, &gpu.queue, &fox, COLOR_FORMAT, capacity(1));
+    let one = draw(&mut resized);
+    let before = resized.stats();
+    resized.resize(&gpu.device, capacity(9));
+    assert_eq!(resized.capacity().copies, 9);
+    let nine = draw(&mut resized);
+    assert_eq!(
+        resized.stats(),
+        before,
+        "a resize uploads or compiles nothing"
+    );
+    assert_eq!(before.mesh_uploads, 1);
+    // The resized renderer draws the nine foxes as one built for nine does, and not as one fox.
+    let mut fresh = Renderer::new(&gpu.device, &gpu.queue, &fox, COLOR_FORMAT, capacity(9));
+    assert_eq!(nine, draw(&mut fresh));
+    assert_ne!(nine, one);
+}

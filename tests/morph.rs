@@ -328,7 +328,6 @@ fn a_paused_morph_uploads_nothing() {
             View::Main,
             &gpu.queue,
             &FrameInput {
-                character: &c,
                 posed: skinscope::draw::extract(pose),
                 camera: &camera,
                 aspect: 1.0,

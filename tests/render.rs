@@ -269,18 +269,11 @@ fn still_camera() -> Camera {
 }
 
 /// Prepares `view` for `pose` and returns the palette bytes it uploaded.
-fn prepare(
-    renderer: &mut Renderer,
-    gpu: &Gpu,
-    c: &Character,
-    view: View,
-    pose: &CharacterPose,
-) -> u64 {
+fn prepare(renderer: &mut Renderer, gpu: &Gpu, view: View, pose: &CharacterPose) -> u64 {
     renderer.prepare(
         view,
         &gpu.queue,
         &FrameInput {
-            character: c,
             posed: skinscope::draw::extract(pose),
             camera: &still_camera(),
             aspect: 1.0,
@@ -304,7 +297,7 @@ fn paused_frames_upload_no_palette_bytes() {
     let capacity = skinscope::draw::capacity(&c, 1);
     let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity);
     let palette_bytes = (1 + 19) * 64;
-    let mut frame = |pose: &CharacterPose| prepare(&mut renderer, &gpu, &c, View::Main, pose);
+    let mut frame = |pose: &CharacterPose| prepare(&mut renderer, &gpu, View::Main, pose);
     let pose = posed_at(&c, 0.5);
     // Each of the two frames in flight gets the palette once; after that, nothing while paused.
     assert_eq!(frame(&pose), palette_bytes);
@@ -330,8 +323,8 @@ fn a_paused_split_view_uploads_nothing() {
         .unwrap();
     assert_ne!(animated.palette, bind.palette);
     let frame = |renderer: &mut Renderer| {
-        prepare(renderer, &gpu, &c, View::Main, &animated)
-            + prepare(renderer, &gpu, &c, View::Compared, &bind)
+        prepare(renderer, &gpu, View::Main, &animated)
+            + prepare(renderer, &gpu, View::Compared, &bind)
     };
     assert_eq!(frame(&mut renderer), 2 * palette_bytes);
     assert_eq!(frame(&mut renderer), 2 * palette_bytes);

@@ -117,7 +117,6 @@ fn every_copy_of_a_crowd_is_skinned_with_its_own_palette() {
         View::Main,
         &gpu.queue,
         &FrameInput {
-            character: &c,
             posed,
             camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
             aspect: 1.0,
@@ -238,7 +237,6 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
             View::Main,
             &gpu.queue,
             &FrameInput {
-                character: &c,
                 posed: extract(pose),
                 camera: &camera,
                 aspect: 1.0,

@@ -62,7 +62,6 @@ fn the_renderer_never_writes_past_its_buffers() {
         skinscope::render::renderer::View::Main,
         &gpu.queue,
         &skinscope::render::renderer::FrameInput {
-            character: &fox,
             posed: skinscope::draw::extract_crowd(&crowd),
             camera: &camera,
             aspect: 1.0,

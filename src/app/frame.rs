@@ -165,12 +165,19 @@ impl App {
         }
         let copies = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
         let generation = self.viewer.character_generation();
-        if generation != self.character_generation || copies != self.renderer_copies {
+        if generation != self.character_generation {
+            // Another character: its meshes, textures and draw table.
             self.character_generation = generation;
             self.renderer_copies = copies;
             if let Some(gfx) = self.gfx.as_mut() {
                 gfx.rebuild_renderer(&self.viewer, copies);
                 self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
+            }
+        } else if copies != self.renderer_copies {
+            // Another crowd size: the per-view buffers only.
+            self.renderer_copies = copies;
+            if let Some(gfx) = self.gfx.as_mut() {
+                gfx.resize_renderer(copies);
             }
         }
     }
@@ -384,8 +391,7 @@ impl App {
             && let Some(gfx) = self.gfx.as_ref()
         {
             let colors = self.viewer.vertex_colors();
-            gfx.renderer
-                .set_vertex_colors(&gfx.queue, &self.viewer.character, &colors);
+            gfx.renderer.set_vertex_colors(&gfx.queue, &colors);
         }
         let compared = viewports.compared.map(|right| {
             let c = &self.viewer.controls;
@@ -414,7 +420,6 @@ impl App {
                 view,
                 &gfx.queue,
                 &FrameInput {
-                    character: &self.viewer.character,
                     posed,
                     camera,
                     aspect: viewports.aspect,

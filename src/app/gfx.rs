@@ -147,6 +147,16 @@ impl Gfx {
         );
     }
 
+    /// The renderer's buffers resized for `copies` copies of the same character: nothing is
+    /// uploaded or compiled again.
+    pub fn resize_renderer(&mut self, copies: usize) {
+        let capacity = crate::render::renderer::Capacity {
+            copies,
+            ..self.renderer.capacity()
+        };
+        self.renderer.resize(&self.device, capacity);
+    }
+
     /// The largest crowd of the viewer's character this device can draw (`render --crowd`'s
     /// bound too).
     pub fn crowd_limit(&self, viewer: &Viewer) -> usize {

@@ -204,16 +204,15 @@ pub fn render_frame_and_legend(
     );
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let frame = FrameInput {
-        character,
         posed: extract(&pose),
         camera: &camera,
         aspect: w as f32 / h as f32,
         bones: &bones,
         options: &options,
     };
-    let mut renderer = prepared(gpu, &frame);
+    let mut renderer = prepared(gpu, character, &frame);
     if let Some(colors) = &colors {
-        renderer.set_vertex_colors(&gpu.queue, character, colors);
+        renderer.set_vertex_colors(&gpu.queue, colors);
     }
     let drawn_legend = legend
         .as_ref()
@@ -223,13 +222,13 @@ pub fn render_frame_and_legend(
 }
 
 /// A renderer for one copy of the frame's character, with the frame prepared in its main view.
-fn prepared(gpu: &Gpu, frame: &FrameInput<'_>) -> Renderer {
+fn prepared(gpu: &Gpu, character: &Character, frame: &FrameInput<'_>) -> Renderer {
     let mut renderer = Renderer::new(
         &gpu.device,
         &gpu.queue,
-        frame.character,
+        character,
         COLOR_FORMAT,
-        capacity(frame.character, 1),
+        capacity(character, 1),
     );
     renderer.prepare(View::Main, &gpu.queue, frame);
     renderer
@@ -324,7 +323,6 @@ fn render_crowd(
         View::Main,
         &gpu.queue,
         &FrameInput {
-            character,
             posed: extract_crowd(&crowd),
             camera: &camera,
             aspect: request.size.0 as f32 / request.size.1.max(1) as f32,
@@ -389,14 +387,13 @@ pub fn skin_on_gpu(
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     // The camera plays no part in skinning.
     let frame = FrameInput {
-        character,
         posed: extract(pose),
         camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
         aspect: 1.0,
         bones: &[],
         options: &options,
     };
-    let mut renderer = prepared(gpu, &frame);
+    let mut renderer = prepared(gpu, character, &frame);
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(format!("GPU validation error: {error}"));

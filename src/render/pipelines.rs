@@ -109,6 +109,9 @@ pub struct Pipelines {
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
     pub overlay: wgpu::RenderPipeline,
+    /// Families of pipelines compiled so far: the base set, then the skin pass's and the
+    /// vertex shaders reading it, each once.
+    built: u32,
 }
 
 fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
@@ -295,13 +298,20 @@ impl Pipelines {
             // The grid hides behind the character; bones are drawn on top of everything.
             grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
             overlay: line.line(device, "bones", wgpu::CompareFunction::Always),
+            built: 1,
         }
+    }
+
+    /// Families of pipelines compiled so far (see `built`).
+    pub fn built(&self) -> u32 {
+        self.built
     }
 
     /// Builds the mesh pipelines that read the skin pass's output, the first time.
     pub fn ensure_skinned(&mut self, device: &wgpu::Device) {
         if self.skinned.is_none() {
             self.skinned = Some(MeshPipelines::new(device, &self.mesh, "vs_skinned"));
+            self.built += 1;
         }
     }
 
@@ -317,6 +327,10 @@ impl Pipelines {
 
     /// Builds the skin pass's compute pipeline, the first time.
     pub fn ensure_skin_pass(&mut self, device: &wgpu::Device, layouts: &Layouts) {
+        if self.skin_pass.is_some() {
+            return;
+        }
+        self.built += 1;
         self.skin_pass.get_or_insert_with(|| {
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("skin_pass.wgsl"),

@@ -125,7 +125,6 @@ pub struct Posed<'a> {
 /// What one `prepare` writes: posed copies of a character seen by a camera.
 #[derive(Clone, Copy)]
 pub struct FrameInput<'a> {
-    pub character: &'a Character,
     pub posed: Posed<'a>,
     pub camera: &'a Camera,
     /// Width over height of the viewport drawn into.
@@ -217,13 +216,24 @@ impl Capacity {
     /// per copy) whose palettes, per-draw data and morph weights each fit a storage buffer
     /// binding of a device with `limits`.
     pub fn max_copies(&self, limits: &wgpu::Limits, character: &Character) -> usize {
-        let binding = limits
-            .max_storage_buffer_binding_size
-            .min(limits.max_buffer_size);
-        let per_copy = BufferSizes::per_copy(self, draw_slots(character).len());
-        let largest = per_copy.palette.max(per_copy.draws).max(per_copy.morph);
-        usize::try_from(binding / largest.max(1)).unwrap_or(usize::MAX)
+        max_copies_of(self, limits, draw_slots(character).len())
     }
+}
+
+/// Counts of the work a renderer did once (see `Renderer::stats`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RendererStats {
+    pub mesh_uploads: u32,
+    pub pipelines_built: u32,
+}
+
+fn max_copies_of(capacity: &Capacity, limits: &wgpu::Limits, draw_slots: usize) -> usize {
+    let binding = limits
+        .max_storage_buffer_binding_size
+        .min(limits.max_buffer_size);
+    let per_copy = BufferSizes::per_copy(capacity, draw_slots);
+    let largest = per_copy.palette.max(per_copy.draws).max(per_copy.morph);
+    usize::try_from(binding / largest.max(1)).unwrap_or(usize::MAX)
 }
 
 /// (instance, mesh, primitive) per draw slot: every primitive of every mesh instance.
@@ -235,6 +245,16 @@ fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
         }
     }
     draws
+}
+
+/// What a draw slot's material and instance say, fixed for the character: read by every
+/// `prepare` instead of the character.
+#[derive(Clone, Copy, Debug)]
+struct SlotMaterial {
+    base_color: Vec4,
+    alpha_cutoff: f32,
+    alpha_blend: u32,
+    double_sided: bool,
 }
 
 /// One frame in flight's buffers of one view.
@@ -313,6 +333,12 @@ pub struct Renderer {
     /// copy: draw data index `slot * copies + copy`, the copy being the instance index of the
     /// draw call.
     draws: Vec<(usize, usize, usize)>,
+    /// Per draw slot, its material's constants.
+    materials: Vec<SlotMaterial>,
+    /// The mesh each instance draws (`Character::instances`).
+    instance_meshes: Vec<usize>,
+    /// The meshes were uploaded, and pipelines compiled, this many times (see `stats`).
+    mesh_uploads: u32,
     /// The draw slots of opaque and masked materials, in draw order.
     opaque: Vec<usize>,
     /// The draw slots of blended materials (each view sorts them by distance).
@@ -323,7 +349,10 @@ pub struct Renderer {
     morph_scratch: Vec<[u32; 2]>,
     morph_ranges: Vec<(u32, u32)>,
     primitives: Vec<Vec<GpuPrimitive>>,
-    grid: (wgpu::Buffer, u32),
+    /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
+    placeholder: wgpu::Buffer,
+    /// The grid's bounds, its lines and their count.
+    grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
     /// Palette bytes written by the last `prepare`.
@@ -347,12 +376,6 @@ impl Renderer {
         color_format: wgpu::TextureFormat,
         capacity: Capacity,
     ) -> Self {
-        let most = capacity.max_copies(&device.limits(), character);
-        let capacity = Capacity {
-            copies: capacity.copies.clamp(1, most.max(1)),
-            palette_entries: capacity.palette_entries.max(1),
-            ..capacity
-        };
         let layouts = Layouts::new(device);
         let pipelines = Pipelines::new(device, &layouts, color_format);
         let draws = draw_slots(character);
@@ -360,18 +383,27 @@ impl Renderer {
             let (_, mesh, p) = draws[d];
             character.meshes[mesh].primitives[p].material.alpha_mode == AlphaMode::Blend
         });
+        let materials = draws
+            .iter()
+            .map(|&(_, mesh, p)| {
+                let material = &character.meshes[mesh].primitives[p].material;
+                let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
+                    AlphaMode::Opaque => (-1.0, 0),
+                    AlphaMode::Mask { cutoff } => (cutoff, 0),
+                    AlphaMode::Blend => (-1.0, 1),
+                };
+                SlotMaterial {
+                    base_color: material.base_color_factor,
+                    alpha_cutoff,
+                    alpha_blend,
+                    double_sided: material.double_sided,
+                }
+            })
+            .collect();
         // Per joint a segment and a cross, plus the selected joint's marker, plus the scene's
         // overlays (the ground's outline, the trail, the reach target).
         let bone_capacity =
             character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8 + OVERLAY_VERTICES;
-        let one = BufferSizes::per_copy(&capacity, draws.len());
-        let copies = capacity.copies as u64;
-        let sizes = BufferSizes {
-            palette: one.palette * copies,
-            draws: one.draws * copies,
-            bones: (bone_capacity * size_of::<LineVertex>()) as u64,
-            morph: one.morph * copies,
-        };
         let primitives = meshes::upload(device, queue, &layouts, character);
         // Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
         let placeholder = device.create_buffer(&wgpu::BufferDescriptor {
@@ -380,35 +412,22 @@ impl Renderer {
             usage: wgpu::BufferUsages::STORAGE,
             mapped_at_creation: false,
         });
-        let views = View::ALL
-            .iter()
-            .map(|_| ViewSlot::new(device, &layouts, sizes, &primitives, &placeholder))
-            .collect();
-        let mut out_first = Vec::with_capacity(draws.len());
-        let mut out_vertices = 0u64;
-        for &(_, mesh, p) in &draws {
-            out_first.push(u32::try_from(out_vertices).unwrap_or(u32::MAX));
-            out_vertices += u64::from(primitives[mesh][p].vertex_count) * copies;
-        }
         let limits = device.limits();
-        let grid = grid_lines(capacity.grid_around);
-        let grid_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("grid"),
-            contents: bytemuck::cast_slice(&grid),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        Self {
+        let mut renderer = Self {
             pipelines,
             layouts,
-            out_first,
-            out_vertices,
+            out_first: Vec::new(),
+            out_vertices: 0,
             slot_params: Vec::new(),
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
             max_workgroups: limits.max_compute_workgroups_per_dimension,
-            views,
+            views: Vec::new(),
             draws,
+            materials,
+            instance_meshes: character.instances.iter().map(|i| i.mesh).collect(),
+            mesh_uploads: 1,
             opaque,
             blended,
             capacity,
@@ -416,13 +435,82 @@ impl Renderer {
             morph_scratch: Vec::new(),
             morph_ranges: Vec::new(),
             primitives,
-            grid: (grid_buffer, grid.len() as u32),
+            placeholder,
+            grid: None,
             bone_capacity,
             depth: None,
             palette_bytes_uploaded: 0,
             morph_bytes_uploaded: 0,
             skinned_in: SkinPass::Vertex,
             skin_pass_ran: false,
+        };
+        renderer.resize(device, capacity);
+        renderer
+    }
+
+    /// Sizes the per-view buffers for `capacity` (a crowd of another size), keeping the
+    /// character's meshes, textures and the pipelines: nothing is uploaded or compiled again.
+    /// Every view's data is written afresh by its next `prepare`.
+    pub fn resize(&mut self, device: &wgpu::Device, capacity: Capacity) {
+        let limits = device.limits();
+        let most = max_copies_of(&capacity, &limits, self.draws.len());
+        let capacity = Capacity {
+            copies: capacity.copies.clamp(1, most.max(1)),
+            palette_entries: capacity.palette_entries.max(1),
+            ..capacity
+        };
+        let one = BufferSizes::per_copy(&capacity, self.draws.len());
+        let copies = capacity.copies as u64;
+        let sizes = BufferSizes {
+            palette: one.palette * copies,
+            draws: one.draws * copies,
+            bones: (self.bone_capacity * size_of::<LineVertex>()) as u64,
+            morph: one.morph * copies,
+        };
+        self.views = View::ALL
+            .iter()
+            .map(|_| {
+                ViewSlot::new(
+                    device,
+                    &self.layouts,
+                    sizes,
+                    &self.primitives,
+                    &self.placeholder,
+                )
+            })
+            .collect();
+        self.out_first.clear();
+        self.out_vertices = 0;
+        for &(_, mesh, p) in &self.draws {
+            self.out_first
+                .push(u32::try_from(self.out_vertices).unwrap_or(u32::MAX));
+            self.out_vertices += u64::from(self.primitives[mesh][p].vertex_count) * copies;
+        }
+        // The skin pass's per-slot parameters hold the copies' output offsets.
+        self.slot_params.clear();
+        if self
+            .grid
+            .as_ref()
+            .is_none_or(|g| g.0 != capacity.grid_around)
+        {
+            let grid = grid_lines(capacity.grid_around);
+            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("grid"),
+                contents: bytemuck::cast_slice(&grid),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+            self.grid = Some((capacity.grid_around, buffer, grid.len() as u32));
+        }
+        self.capacity = capacity;
+    }
+
+    /// How often this renderer uploaded the character's meshes and compiled pipelines: once
+    /// each, at `new` (and the lazily built skin pass and vertex-skinning pipelines), however
+    /// often it was `resize`d.
+    pub fn stats(&self) -> RendererStats {
+        RendererStats {
+            mesh_uploads: self.mesh_uploads,
+            pipelines_built: self.pipelines.built(),
         }
     }
 
@@ -439,7 +527,7 @@ impl Renderer {
         self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
         let slot = &mut self.views[view.index()];
-        faces_and_blend_order(frame, &self.draws, &self.blended, slot);
+        faces_and_blend_order(frame, (&self.draws, &self.materials), &self.blended, slot);
         slot.frame = (slot.frame + 1) % slot.frames.len();
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&camera_uniform(frame)));
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
@@ -504,7 +592,7 @@ impl Renderer {
             morph_base,
             ..
         } = frame.posed;
-        let instances = frame.character.instances.len();
+        let instances = self.instance_meshes.len();
         self.morph_scratch.clear();
         self.morph_ranges.clear();
         let limit = self.capacity.morph_weights * copies;
@@ -538,16 +626,12 @@ impl Renderer {
             world_from_mesh,
             ..
         } = frame.posed;
-        let instances = frame.character.instances.len();
+        let instances = self.instance_meshes.len();
         self.draw_scratch.clear();
-        for (&(i, mesh, p), &out_first) in self.draws.iter().zip(&self.out_first) {
-            let material = &frame.character.meshes[mesh].primitives[p].material;
-            let factor: Vec4 = material.base_color_factor;
-            let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
-                AlphaMode::Opaque => (-1.0, 0),
-                AlphaMode::Mask { cutoff } => (cutoff, 0),
-                AlphaMode::Blend => (-1.0, 1),
-            };
+        let slots = self.draws.iter().zip(&self.materials).zip(&self.out_first);
+        for ((&(i, mesh, p), material), &out_first) in slots {
+            let factor = material.base_color;
+            let (alpha_cutoff, alpha_blend) = (material.alpha_cutoff, material.alpha_blend);
             for k in 0..copies {
                 let world = world_from_mesh
                     .get(k * instances + i)
@@ -583,18 +667,13 @@ impl Renderer {
 
     /// Sets the per-vertex debug colours of each mesh (as `debug::colors::vertex_colors` gives
     /// them, per instance; a mesh drawn by several instances takes the first one's).
-    pub fn set_vertex_colors(
-        &self,
-        queue: &wgpu::Queue,
-        character: &Character,
-        colors: &[Vec<Vec<Vec4>>],
-    ) {
+    pub fn set_vertex_colors(&self, queue: &wgpu::Queue, colors: &[Vec<Vec<Vec4>>]) {
         let mut done = vec![false; self.primitives.len()];
-        for (instance, per_primitive) in character.instances.iter().zip(colors) {
-            if std::mem::replace(&mut done[instance.mesh], true) {
+        for (&mesh, per_primitive) in self.instance_meshes.iter().zip(colors) {
+            if std::mem::replace(&mut done[mesh], true) {
                 continue;
             }
-            for (gpu, c) in self.primitives[instance.mesh].iter().zip(per_primitive) {
+            for (gpu, c) in self.primitives[mesh].iter().zip(per_primitive) {
                 if !c.is_empty() && c.len() as u32 == gpu.vertex_count {
                     queue.write_buffer(&gpu.colors, 0, bytemuck::cast_slice(c));
                 }
@@ -642,11 +721,14 @@ impl Renderer {
         }
         let slot = &self.views[view.index()];
         let frame = &slot.frames[slot.frame];
-        if options.grid && !options.silhouette && self.grid.1 > 0 {
+        if let Some((_, grid, count)) = self.grid.as_ref().filter(|g| g.2 > 0)
+            && options.grid
+            && !options.silhouette
+        {
             pass.set_pipeline(&self.pipelines.grid);
             pass.set_bind_group(0, &slot.line_group, &[]);
-            pass.set_vertex_buffer(0, self.grid.0.slice(..));
-            pass.draw(0..self.grid.1, 0..1);
+            pass.set_vertex_buffer(0, grid.slice(..));
+            pass.draw(0..*count, 0..1);
         }
         // The skin pass's output in group 1, read by the `vs_skinned` pipelines; or the palette
         // beside the placeholder, for `vs_main`.
@@ -912,7 +994,7 @@ impl Renderer {
 /// determinant flips the winding), and the blended slots farthest first from the camera.
 fn faces_and_blend_order(
     frame: &FrameInput<'_>,
-    draws: &[(usize, usize, usize)],
+    (draws, materials): (&[(usize, usize, usize)], &[SlotMaterial]),
     blended: &[usize],
     slot: &mut ViewSlot,
 ) {
@@ -921,8 +1003,7 @@ fn faces_and_blend_order(
         world_from_mesh.get(i).copied().unwrap_or(Mat4::IDENTITY)
     };
     slot.faces.clear();
-    for &(i, mesh, p) in draws {
-        let material = &frame.character.meshes[mesh].primitives[p].material;
+    for (&(i, _, _), material) in draws.iter().zip(materials) {
         slot.faces.push(
             match (material.double_sided, world(i).determinant() < 0.0) {
                 (true, _) => Faces::Both,
