@@ -13,6 +13,12 @@
 //! into one output buffer per view, which every pass then reads (`vs_skinned`) and the CPU can
 //! read back (`read_skinned`). `SkinPass` chooses; the skin pass runs again only when its view's
 //! palette, draws or morph weights changed.
+//!
+//! Split by lifetime: `new` uploads the character's meshes, textures and a static draw table
+//! (its materials) and compiles the pipelines, once per character; `resize` sizes the per-view
+//! buffers (`buffers.rs`) for a capacity, so a new crowd size uploads and compiles nothing;
+//! `prepare` writes a frame's plain data. The skin pass lives in `skin_pass.rs`, the options
+//! and capacity in `options.rs`.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
@@ -27,6 +33,17 @@ use crate::character::{AlphaMode, Character};
 pub use crate::display::{SkinPass, ToneMap};
 
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
+mod buffers;
+mod options;
+mod skin_pass;
+
+use buffers::{BufferSizes, FrameBuffers, ViewSlot, bind_group, entry};
+use options::max_copies_of;
+pub use options::{Capacity, DrawOptions, RendererStats};
+
+use skin_pass::SkinPassTargets;
+pub use skin_pass::{SkinnedFrame, SkinnedSlot, SkinnedVertex};
+
 pub const FRAMES_IN_FLIGHT: usize = 2;
 
 /// The views a renderer keeps apart, each with its own camera and palette slot.
@@ -81,28 +98,6 @@ struct DrawUniform {
     _pad: [u32; 3],
 }
 
-/// One vertex of the skin pass's output (`SkinnedVertex` in `draw.wgsl`), mesh space.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-pub struct SkinnedVertex {
-    /// w = 1.
-    pub position: [f32; 4],
-    /// Unit (zero stays zero); w = 0.
-    pub normal: [f32; 4],
-    /// xyz skinned, w the handedness.
-    pub tangent: [f32; 4],
-}
-
-/// One skin-pass dispatch's slot (`SkinPassSlot` in `skin_pass.wgsl`).
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct SkinPassSlot {
-    first_draw: u32,
-    copies: u32,
-    vertex_count: u32,
-    _pad: u32,
-}
-
 /// What is drawn, as plain data (bevy's extract step): one or more posed copies of a character.
 #[derive(Clone, Copy, Debug)]
 pub struct Posed<'a> {
@@ -134,34 +129,6 @@ pub struct FrameInput<'a> {
     pub options: &'a DrawOptions,
 }
 
-/// What `paint` draws.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DrawOptions {
-    pub mesh: bool,
-    pub wireframe: bool,
-    pub bones: bool,
-    pub grid: bool,
-    /// Every mesh flat white on black; no grid, overlays or shading (mask comparisons).
-    pub silhouette: bool,
-    /// Linear RGB.
-    pub background: [f64; 3],
-    /// The part of the target the 3D view fills, in pixels (x, y, width, height); `None` is all
-    /// of it. The background is cleared everywhere.
-    pub viewport: Option<[f32; 4]>,
-    /// Colour meshes by the debug colours of `set_vertex_colors` instead of their materials.
-    pub vertex_colors: bool,
-    /// Clear the target first (off to draw a second view beside the first).
-    pub clear: bool,
-    pub tone_map: ToneMap,
-    /// Exposure in stops: the lit colour is scaled by 2^EV before tone mapping.
-    pub exposure_ev: f32,
-    /// Linear blend or dual-quaternion skinning (the palette is packed for the latter as it is
-    /// uploaded).
-    pub skinning: SkinningMethod,
-    /// Where the vertices are skinned.
-    pub skin_pass: SkinPass,
-}
-
 /// Line vertices the overlay holds beyond the bones: the ground's outline, a trail of
 /// `graph::TRAIL_LEN` points and the reach target's cross.
 pub const OVERLAY_VERTICES: usize = 2 * 1024;
@@ -177,64 +144,6 @@ fn tone_map_code(t: ToneMap) -> u32 {
 
 /// The key light's intensity (radiance scale) beside the generated sky.
 const KEY_LIGHT: f32 = 2.5;
-
-impl Default for DrawOptions {
-    fn default() -> Self {
-        Self {
-            mesh: true,
-            wireframe: false,
-            bones: false,
-            grid: true,
-            silhouette: false,
-            background: [0.16, 0.17, 0.2],
-            viewport: None,
-            vertex_colors: false,
-            clear: true,
-            tone_map: ToneMap::default(),
-            exposure_ev: 0.0,
-            skinning: SkinningMethod::Linear,
-            skin_pass: SkinPass::Auto,
-        }
-    }
-}
-
-/// What a renderer's buffers hold, decided when it is built.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Capacity {
-    /// Copies of the character drawn at once (1 unless a crowd).
-    pub copies: usize,
-    /// Palette entries per copy (`CharacterPose::palette`'s length).
-    pub palette_entries: usize,
-    /// Morph weights per copy (every instance's targets).
-    pub morph_weights: usize,
-    /// The grid is laid around these bounds (min, max; the character's rest pose).
-    pub grid_around: (Vec3, Vec3),
-}
-
-impl Capacity {
-    /// The most copies of `character` (with this capacity's palette entries and morph weights
-    /// per copy) whose palettes, per-draw data and morph weights each fit a storage buffer
-    /// binding of a device with `limits`.
-    pub fn max_copies(&self, limits: &wgpu::Limits, character: &Character) -> usize {
-        max_copies_of(self, limits, draw_slots(character).len())
-    }
-}
-
-/// Counts of the work a renderer did once (see `Renderer::stats`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RendererStats {
-    pub mesh_uploads: u32,
-    pub pipelines_built: u32,
-}
-
-fn max_copies_of(capacity: &Capacity, limits: &wgpu::Limits, draw_slots: usize) -> usize {
-    let binding = limits
-        .max_storage_buffer_binding_size
-        .min(limits.max_buffer_size);
-    let per_copy = BufferSizes::per_copy(capacity, draw_slots);
-    let largest = per_copy.palette.max(per_copy.draws).max(per_copy.morph);
-    usize::try_from(binding / largest.max(1)).unwrap_or(usize::MAX)
-}
 
 /// (instance, mesh, primitive) per draw slot: every primitive of every mesh instance.
 fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
@@ -255,65 +164,6 @@ struct SlotMaterial {
     alpha_cutoff: f32,
     alpha_blend: u32,
     double_sided: bool,
-}
-
-/// One frame in flight's buffers of one view.
-struct FrameBuffers {
-    palette: wgpu::Buffer,
-    draws: wgpu::Buffer,
-    /// Non-zero morph weights as (target, weight bits); one bind group per mesh primitive
-    /// pairs them with its deltas: `[mesh][primitive]`.
-    morph_active: wgpu::Buffer,
-    morph_groups: Vec<Vec<wgpu::BindGroup>>,
-    morph_generation: u64,
-    scene_group: wgpu::BindGroup,
-    palette_group: wgpu::BindGroup,
-    /// Bone lines of this frame slot and how many vertices they hold.
-    bones: (wgpu::Buffer, u32),
-    /// Generation of the palette / draw data these buffers hold.
-    palette_generation: u64,
-    draws_generation: u64,
-}
-
-/// One view's camera, its frames in flight and the data last given to it.
-struct ViewSlot {
-    camera: wgpu::Buffer,
-    line_group: wgpu::BindGroup,
-    frames: Vec<FrameBuffers>,
-    frame: usize,
-    palette: Vec<Mat4>,
-    /// How `palette` is skinned; under dual quaternions `packed` holds what is uploaded.
-    skinning: SkinningMethod,
-    packed: Vec<Mat4>,
-    palette_generation: u64,
-    draw_data: Vec<DrawUniform>,
-    draws_generation: u64,
-    morph_active: Vec<[u32; 2]>,
-    morph_generation: u64,
-    /// Per draw slot, which faces its pipeline culls (its material, its node's determinant).
-    faces: Vec<Faces>,
-    /// The draw slots of blended materials, farthest from this view's camera first.
-    blend_order: Vec<usize>,
-    /// The skin pass's output and bind groups, made the first time the view uses it.
-    skin_pass: Option<SkinPassTargets>,
-}
-
-/// One view's skin-pass output and the bind groups that write and read it.
-struct SkinPassTargets {
-    output: wgpu::Buffer,
-    /// Per frame in flight.
-    frames: Vec<SkinPassGroups>,
-    /// The (palette, draws, morph) generations the output was last skinned from.
-    holds: Option<[u64; 3]>,
-}
-
-struct SkinPassGroups {
-    /// The palette alone (the pass's group 1).
-    palette: wgpu::BindGroup,
-    /// Per draw slot: camera, draws, the slot, its vertices, the output (group 0).
-    slots: Vec<wgpu::BindGroup>,
-    /// The mesh pipelines' group 1 with the output in place of the placeholder.
-    render: wgpu::BindGroup,
 }
 
 pub struct Renderer {
@@ -768,163 +618,6 @@ impl Renderer {
         }
     }
 
-    /// Bytes the skin pass's output takes (one `SkinnedVertex` per vertex per copy), and
-    /// whether it fits one storage binding of this device.
-    pub fn skin_pass_bytes(&self) -> (u64, bool) {
-        let bytes = self.out_vertices * size_of::<SkinnedVertex>() as u64;
-        let dispatchable = self.draws.iter().all(|&(_, mesh, p)| {
-            self.primitives[mesh][p].vertex_count.div_ceil(64) <= self.max_workgroups
-        });
-        (bytes, bytes <= self.max_binding && dispatchable)
-    }
-
-    /// Makes the skin pass's compute pipeline, slot parameters and `view`'s output and bind
-    /// groups if they are not there yet. False (the vertex shader skins instead) when the output would
-    /// not fit a storage binding, or the view has nothing to skin.
-    fn ensure_skin_pass(&mut self, view: View, device: &wgpu::Device) -> bool {
-        let (bytes, fits) = self.skin_pass_bytes();
-        if !fits || bytes == 0 {
-            return false;
-        }
-        self.pipelines.ensure_skin_pass(device, &self.layouts);
-        let copies = self.capacity.copies as u32;
-        if self.slot_params.is_empty() {
-            self.slot_params = (self.draws.iter().enumerate())
-                .map(|(d, &(_, mesh, p))| {
-                    let params = SkinPassSlot {
-                        first_draw: d as u32 * copies,
-                        copies,
-                        vertex_count: self.primitives[mesh][p].vertex_count,
-                        _pad: 0,
-                    };
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("skin pass slot"),
-                        contents: bytemuck::bytes_of(&params),
-                        usage: wgpu::BufferUsages::UNIFORM,
-                    })
-                })
-                .collect();
-        }
-        let slot = &mut self.views[view.index()];
-        if slot.skin_pass.is_none() {
-            let output = device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("skin pass output"),
-                size: bytes,
-                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            });
-            let frames = slot
-                .frames
-                .iter()
-                .map(|frame| {
-                    SkinPassGroups::new(
-                        device,
-                        &self.layouts,
-                        (&slot.camera, frame, &output),
-                        &self.draws,
-                        &self.primitives,
-                        &self.slot_params,
-                    )
-                })
-                .collect();
-            slot.skin_pass = Some(SkinPassTargets {
-                output,
-                frames,
-                holds: None,
-            });
-        }
-        true
-    }
-
-    /// Records the skin pass of `view` (whose targets exist) into `encoder`: every slot's
-    /// vertices for every copy. Skipped when the output already holds this frame's data, unless
-    /// `always`. Whether it was recorded.
-    fn record_skin_pass(
-        &mut self,
-        view: View,
-        encoder: &mut wgpu::CommandEncoder,
-        always: bool,
-    ) -> bool {
-        let slot = &mut self.views[view.index()];
-        let Some(targets) = slot.skin_pass.as_mut() else {
-            return false;
-        };
-        let data = [
-            slot.palette_generation,
-            slot.draws_generation,
-            slot.morph_generation,
-        ];
-        if !always && targets.holds == Some(data) {
-            return false;
-        }
-        let Some(pipeline) = self.pipelines.skin_pass() else {
-            return false;
-        };
-        targets.holds = Some(data);
-        let groups = &targets.frames[slot.frame];
-        let frame = &slot.frames[slot.frame];
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("skin pass"),
-            timestamp_writes: None,
-        });
-        pass.set_pipeline(pipeline);
-        pass.set_bind_group(1, &groups.palette, &[]);
-        let copies = self.capacity.copies as u32;
-        let (y, z) = split_dispatch(copies, self.max_workgroups);
-        for (d, &(_, mesh, p)) in self.draws.iter().enumerate() {
-            let vertices = self.primitives[mesh][p].vertex_count;
-            if vertices == 0 {
-                continue;
-            }
-            pass.set_bind_group(0, &groups.slots[d], &[]);
-            pass.set_bind_group(3, &frame.morph_groups[mesh][p], &[]);
-            pass.dispatch_workgroups(vertices.div_ceil(64), y, z);
-        }
-        true
-    }
-
-    /// Runs `view`'s skin pass on its last `prepare` and reads the output back: what every
-    /// pass draws when the skin pass is on. Errors when the output would not fit a storage
-    /// binding of this device, or the readback fails.
-    pub fn read_skinned(
-        &mut self,
-        view: View,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-    ) -> Result<SkinnedFrame, String> {
-        let (bytes, fits) = self.skin_pass_bytes();
-        if !self.ensure_skin_pass(view, device) {
-            return Err(if fits {
-                "the character has no vertices to skin".to_string()
-            } else {
-                format!(
-                    "the skin pass's output ({bytes} bytes) exceeds what this GPU binds ({} bytes)",
-                    self.max_binding
-                )
-            });
-        }
-        let mut encoder = device.create_command_encoder(&Default::default());
-        self.record_skin_pass(view, &mut encoder, true);
-        queue.submit([encoder.finish()]);
-        let Some(targets) = &self.views[view.index()].skin_pass else {
-            return Err("no skin pass output".to_string());
-        };
-        let raw = super::gpu::read_buffer(device, queue, &targets.output, bytes)
-            .map_err(|e| e.to_string())?;
-        Ok(SkinnedFrame {
-            vertices: bytemuck::pod_collect_to_vec(&raw),
-            slots: (self.draws.iter().zip(&self.out_first))
-                .map(|(&(instance, mesh, p), &first)| SkinnedSlot {
-                    instance,
-                    primitive: p,
-                    first,
-                    vertex_count: self.primitives[mesh][p].vertex_count,
-                })
-                .collect(),
-            copies: self.capacity.copies,
-        })
-    }
-
     /// Draw slots `slots`, instanced over the copies: triangles with the pipeline of each
     /// slot's faces (`pipelines` by `Faces::index`), or their edges (`None`: the caller set the
     /// wireframe pipeline).
@@ -1079,238 +772,4 @@ fn begin_pass<'e>(
         occlusion_query_set: None,
         multiview_mask: None,
     })
-}
-
-/// Bytes of each per-frame buffer of a view.
-#[derive(Clone, Copy)]
-struct BufferSizes {
-    palette: u64,
-    draws: u64,
-    bones: u64,
-    morph: u64,
-}
-
-impl BufferSizes {
-    /// One copy's palette, per-draw data (`draw_slots` slots) and morph weights, each at least
-    /// one entry (bones are per view, not per copy: zero here).
-    fn per_copy(capacity: &Capacity, draw_slots: usize) -> Self {
-        Self {
-            palette: (capacity.palette_entries.max(1) * size_of::<Mat4>()) as u64,
-            draws: (draw_slots.max(1) * size_of::<DrawUniform>()) as u64,
-            bones: 0,
-            morph: (capacity.morph_weights.max(1) * size_of::<[u32; 2]>()) as u64,
-        }
-    }
-}
-
-impl ViewSlot {
-    fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        sizes: BufferSizes,
-        primitives: &[Vec<GpuPrimitive>],
-        placeholder: &wgpu::Buffer,
-    ) -> Self {
-        let camera = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("camera"),
-            size: size_of::<CameraUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let line_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("lines"),
-            layout: &layouts.line,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: camera.as_entire_binding(),
-            }],
-        });
-        let frames = (0..FRAMES_IN_FLIGHT)
-            .map(|f| {
-                FrameBuffers::new(
-                    device,
-                    layouts,
-                    (&camera, placeholder),
-                    sizes,
-                    primitives,
-                    f,
-                )
-            })
-            .collect();
-        Self {
-            camera,
-            line_group,
-            frames,
-            frame: 0,
-            palette: Vec::new(),
-            skinning: SkinningMethod::Linear,
-            packed: Vec::new(),
-            palette_generation: 0,
-            draw_data: Vec::new(),
-            draws_generation: 0,
-            morph_active: Vec::new(),
-            morph_generation: 0,
-            faces: Vec::new(),
-            blend_order: Vec::new(),
-            skin_pass: None,
-        }
-    }
-}
-
-impl FrameBuffers {
-    fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        (camera, placeholder): (&wgpu::Buffer, &wgpu::Buffer),
-        sizes: BufferSizes,
-        primitives: &[Vec<GpuPrimitive>],
-        f: usize,
-    ) -> Self {
-        let buffer = |label: &str, size, usage| {
-            device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(&format!("{label} {f}")),
-                size,
-                usage: usage | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        let palette = buffer("palette", sizes.palette, wgpu::BufferUsages::STORAGE);
-        let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
-        let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
-        let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
-        let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
-        Self {
-            scene_group: group(
-                "scene",
-                &layouts.scene,
-                &[entry(0, camera), entry(1, &draws)],
-            ),
-            palette_group: group(
-                "palette",
-                &layouts.palette,
-                &[entry(0, &palette), entry(1, placeholder)],
-            ),
-            morph_groups: primitives
-                .iter()
-                .map(|mesh| {
-                    mesh.iter()
-                        .map(|p| {
-                            let entries = [
-                                entry(0, &morph_active),
-                                entry(1, &p.morph_positions),
-                                entry(2, &p.morph_normals),
-                                entry(3, &p.morph_tangent_deltas),
-                            ];
-                            group("morph", &layouts.morph, &entries)
-                        })
-                        .collect()
-                })
-                .collect(),
-            morph_active,
-            morph_generation: 0,
-            palette,
-            draws,
-            bones: (bones, 0),
-            palette_generation: 0,
-            draws_generation: 0,
-        }
-    }
-}
-
-fn bind_group(
-    device: &wgpu::Device,
-    label: &str,
-    layout: &wgpu::BindGroupLayout,
-    entries: &[wgpu::BindGroupEntry<'_>],
-) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some(label),
-        layout,
-        entries,
-    })
-}
-
-fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
-    }
-}
-
-/// Copies along y and z of a dispatch: y at most `max`, z enough to cover the rest.
-fn split_dispatch(copies: u32, max: u32) -> (u32, u32) {
-    let y = copies.clamp(1, max.max(1));
-    (y, copies.div_ceil(y).max(1))
-}
-
-impl SkinPassGroups {
-    fn new(
-        device: &wgpu::Device,
-        layouts: &Layouts,
-        (camera, frame, output): (&wgpu::Buffer, &FrameBuffers, &wgpu::Buffer),
-        draws: &[(usize, usize, usize)],
-        primitives: &[Vec<GpuPrimitive>],
-        slot_params: &[wgpu::Buffer],
-    ) -> Self {
-        let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
-        Self {
-            palette: group(
-                "skin pass palette",
-                &layouts.skin_palette,
-                &[entry(0, &frame.palette)],
-            ),
-            slots: (draws.iter().zip(slot_params))
-                .map(|(&(_, mesh, p), params)| {
-                    let entries = [
-                        entry(0, camera),
-                        entry(1, &frame.draws),
-                        entry(2, params),
-                        entry(3, &primitives[mesh][p].vertices),
-                        entry(4, output),
-                    ];
-                    group("skin pass slot", &layouts.skin_pass, &entries)
-                })
-                .collect(),
-            render: group(
-                "palette and skin pass output",
-                &layouts.palette,
-                &[entry(0, &frame.palette), entry(1, output)],
-            ),
-        }
-    }
-}
-
-/// Where one draw slot's vertices lie in a `SkinnedFrame`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SkinnedSlot {
-    /// The mesh instance and the primitive of its mesh.
-    pub instance: usize,
-    pub primitive: usize,
-    /// The first vertex of copy 0; copy k's follow at `first + k * vertex_count`.
-    pub first: u32,
-    pub vertex_count: u32,
-}
-
-/// The skin pass's output read back: every vertex of every draw slot of every copy, mesh space.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SkinnedFrame {
-    pub vertices: Vec<SkinnedVertex>,
-    pub slots: Vec<SkinnedSlot>,
-    pub copies: usize,
-}
-
-impl SkinnedFrame {
-    /// Copy `copy`'s vertices of `instance`'s `primitive` (empty when there is none).
-    pub fn of(&self, instance: usize, primitive: usize, copy: usize) -> &[SkinnedVertex] {
-        self.slots
-            .iter()
-            .find(|s| s.instance == instance && s.primitive == primitive)
-            .filter(|_| copy < self.copies)
-            .and_then(|s| {
-                let n = s.vertex_count as usize;
-                let first = s.first as usize + copy * n;
-                self.vertices.get(first..first + n)
-            })
-            .unwrap_or(&[])
-    }
 }
