@@ -10,6 +10,7 @@ pub mod pose;
 pub mod render;
 #[cfg(test)]
 mod same_performance;
+pub mod values;
 
 use std::path::PathBuf;
 
