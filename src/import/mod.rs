@@ -8,6 +8,8 @@ mod animations;
 mod container;
 mod extensions;
 mod hierarchy;
+mod influences;
+mod materials;
 mod meshes;
 mod problem;
 mod skins;

@@ -1,0 +1,213 @@
+//! A primitive's material: glTF's metallic-roughness PBR factors and textures (with
+//! KHR_texture_transform), images decoded within bounds and shared between materials.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::{Vec3, Vec4};
+
+use super::accessor::Buffers;
+use super::problem::Problems;
+use crate::character::{AlphaMode, Material, MaterialTexture, Texture, UvTransform};
+
+/// The most pixels on an image's side, and the most memory its decoding may take: a tiny file
+/// that declares a huge image is refused, not allocated.
+pub(super) const MAX_IMAGE_SIDE: u32 = 16_384;
+
+pub(super) const MAX_IMAGE_DECODE_BYTES: u64 = 1 << 30;
+
+pub(super) fn decode_bounded(encoded: &[u8]) -> Result<image::DynamicImage, String> {
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(encoded))
+        .with_guessed_format()
+        .map_err(|e| format!("cannot read the image: {e}"))?;
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(MAX_IMAGE_DECODE_BYTES);
+    reader.limits(limits);
+    reader.decode().map_err(|e| {
+        format!(
+            "cannot decode the image (at most {MAX_IMAGE_SIDE} pixels a side, 1 GiB decoded): {e}"
+        )
+    })
+}
+
+/// Decoded images by glTF image index (`None`: failed, already warned).
+pub(super) struct TextureCache<'d> {
+    pub(super) document: &'d gltf::Document,
+    pub(super) decoded: HashMap<usize, Option<Texture>>,
+}
+
+pub(super) fn read_material(
+    material: &gltf::Material<'_>,
+    buffers: &Buffers,
+    base: &Path,
+    textures: &mut TextureCache<'_>,
+    problems: &mut Problems,
+) -> Material {
+    let pbr = material.pbr_metallic_roughness();
+    let mut load = |texture: gltf::Texture<'_>,
+                    tex_coord: u32,
+                    transform: Option<gltf::texture::TextureTransform<'_>>| {
+        let image = texture.source();
+        let document = textures.document;
+        let decoded = textures
+            .decoded
+            .entry(image.index())
+            .or_insert_with(|| match decode_image(document, &image, buffers, base) {
+                Ok(t) => Some(t),
+                Err(message) => {
+                    problems.warn(
+                        format!("/images/{}", image.index()),
+                        format!("{message}; drawn without it"),
+                    );
+                    None
+                }
+            })
+            .clone()?;
+        let tex_coord = transform
+            .as_ref()
+            .and_then(|t| t.tex_coord())
+            .unwrap_or(tex_coord);
+        Some(MaterialTexture {
+            texture: decoded,
+            tex_coord: tex_coord.min(1),
+            transform: transform.map_or_else(UvTransform::default, |t| {
+                UvTransform::new(t.offset(), t.rotation(), t.scale())
+            }),
+        })
+    };
+    // gltf 1.4 reads KHR_texture_transform on `textureInfo`s; on normal and occlusion textures
+    // it is read from the raw extension (`texture_transform_of`).
+    let base_color = pbr
+        .base_color_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
+    let metallic_roughness_texture = pbr
+        .metallic_roughness_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
+    let normal = material.normal_texture();
+    let normal_scale = normal.as_ref().map_or(1.0, |n| n.scale());
+    let normal_texture = normal.and_then(|n| {
+        let (tex_coord, transform) =
+            texture_transform_of(n.extension_value("KHR_texture_transform"), n.tex_coord());
+        load(n.texture(), tex_coord, None).map(|t| MaterialTexture { transform, ..t })
+    });
+    let occlusion = material.occlusion_texture();
+    let occlusion_strength = occlusion.as_ref().map_or(1.0, |o| o.strength());
+    let occlusion_texture = occlusion.and_then(|o| {
+        let (tex_coord, transform) =
+            texture_transform_of(o.extension_value("KHR_texture_transform"), o.tex_coord());
+        load(o.texture(), tex_coord, None).map(|t| MaterialTexture { transform, ..t })
+    });
+    let emissive_texture = material
+        .emissive_texture()
+        .and_then(|i| load(i.texture(), i.tex_coord(), i.texture_transform()));
+    let strength = material.emissive_strength().unwrap_or(1.0);
+    Material {
+        base_color_factor: Vec4::from(pbr.base_color_factor()),
+        base_color_tex_coord: base_color.as_ref().map_or(0, |t| t.tex_coord),
+        base_color_transform: base_color
+            .as_ref()
+            .map_or_else(UvTransform::default, |t| t.transform),
+        base_color_texture: base_color.map(|t| t.texture),
+        double_sided: material.double_sided(),
+        alpha_mode: match material.alpha_mode() {
+            gltf::material::AlphaMode::Opaque => AlphaMode::Opaque,
+            gltf::material::AlphaMode::Mask => AlphaMode::Mask {
+                cutoff: material.alpha_cutoff().unwrap_or(0.5),
+            },
+            gltf::material::AlphaMode::Blend => AlphaMode::Blend,
+        },
+        metallic_factor: pbr.metallic_factor(),
+        roughness_factor: pbr.roughness_factor(),
+        metallic_roughness_texture,
+        normal_texture,
+        normal_scale,
+        occlusion_texture,
+        occlusion_strength,
+        emissive_factor: Vec3::from(material.emissive_factor()) * strength,
+        emissive_texture,
+        unlit: material.unlit(),
+    }
+}
+
+/// KHR_texture_transform from its raw JSON: the texture-coordinate set it names (else
+/// `tex_coord`) and its transform (glTF's defaults for absent fields).
+pub(super) fn texture_transform_of(
+    value: Option<&serde_json::Value>,
+    tex_coord: u32,
+) -> (u32, UvTransform) {
+    let Some(v) = value else {
+        return (tex_coord, UvTransform::default());
+    };
+    let pair = |key: &str, default: [f32; 2]| {
+        v.get(key)
+            .and_then(|p| p.as_array())
+            .and_then(|p| Some([p.first()?.as_f64()? as f32, p.get(1)?.as_f64()? as f32]))
+            .unwrap_or(default)
+    };
+    let rotation = v.get("rotation").and_then(|r| r.as_f64()).unwrap_or(0.0) as f32;
+    let set = v
+        .get("texCoord")
+        .and_then(|t| t.as_u64())
+        .map_or(tex_coord, |t| t as u32);
+    (
+        set,
+        UvTransform::new(
+            pair("offset", [0.0, 0.0]),
+            rotation,
+            pair("scale", [1.0, 1.0]),
+        ),
+    )
+}
+
+pub(super) fn decode_image(
+    document: &gltf::Document,
+    image: &gltf::Image<'_>,
+    buffers: &Buffers,
+    base: &Path,
+) -> Result<Texture, String> {
+    // From the JSON, not gltf's Image::source(), which unwraps a missing mimeType or uri (a
+    // panic on such files). The image crate finds the format from the bytes.
+    let json = document
+        .as_json()
+        .images
+        .get(image.index())
+        .ok_or("the image does not exist")?;
+    let encoded: Vec<u8> = match (&json.buffer_view, &json.uri) {
+        (Some(view), _) => {
+            let view = document
+                .views()
+                .nth(view.value())
+                .ok_or("its buffer view does not exist")?;
+            let buffer = match buffers.get(view.buffer().index()) {
+                Some(Ok(data)) => data,
+                Some(Err(reason)) => return Err(format!("its buffer has no data: {reason}")),
+                None => return Err("its buffer was not loaded".into()),
+            };
+            view.offset()
+                .checked_add(view.length())
+                .and_then(|end| buffer.get(view.offset()..end))
+                .ok_or("its buffer view runs past its buffer")?
+                .to_vec()
+        }
+        (None, Some(uri)) => super::read_uri(base, uri, crate::files::MAX_IMAGE_BYTES + 1)
+            .and_then(|bytes| {
+                if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
+                    return Err(format!(
+                        "the image file is larger than {}",
+                        crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES)
+                    ));
+                }
+                Ok(bytes)
+            })?,
+        (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
+    };
+    let decoded = decode_bounded(&encoded)?;
+    let rgba = decoded.to_rgba8();
+    Ok(Texture {
+        width: rgba.width(),
+        height: rgba.height(),
+        rgba8: rgba.into_raw(),
+    })
+}
