@@ -165,249 +165,26 @@ impl Graph {
             serde_json::from_str(text).map_err(|e| Problem::new("", format!("not JSON: {e}")))?;
         let r = Reader { c };
         let root_obj = r.object(&root, "")?;
-        let mut parameters = Vec::new();
-        if let Some(list) = root_obj.get("parameters") {
-            for (k, p) in r.array(list, "/parameters")?.iter().enumerate() {
-                let at = format!("/parameters/{k}");
-                let name = r.string(r.field(p, &at, "name")?, &format!("{at}/name"))?;
-                if parameters.iter().any(|q: &ParamDef| q.name == name) {
-                    return Err(Problem::new(
-                        format!("{at}/name"),
-                        format!("a second parameter {:?}", crate::files::shown(&name)),
-                    ));
-                }
-                let kind_at = format!("{at}/type");
-                let kind = match r.string(r.field(p, &at, "type")?, &kind_at)?.as_str() {
-                    "float" => ParamKind::Float {
-                        min: r.number_or(p, &at, "min", 0.0)?,
-                        max: r.number_or(p, &at, "max", 1.0)?,
-                    },
-                    "bool" => ParamKind::Bool,
-                    "trigger" => ParamKind::Trigger,
-                    other => {
-                        return Err(Problem::new(
-                            kind_at,
-                            format!("{other:?} is not float, bool or trigger"),
-                        ));
-                    }
-                };
-                if let ParamKind::Float { min, max } = kind
-                    && min >= max
-                {
-                    return Err(Problem::new(
-                        at,
-                        format!("min {min} is not below max {max}"),
-                    ));
-                }
-                let default = match (kind, p.get("default")) {
-                    (_, None) => 0.0,
-                    (ParamKind::Float { min, max }, Some(v)) => {
-                        r.number(v, &format!("{at}/default"))?.clamp(min, max)
-                    }
-                    (_, Some(v)) => f32::from(u8::from(r.boolean(v, &format!("{at}/default"))?)),
-                };
-                parameters.push(ParamDef {
-                    name,
-                    kind,
-                    default,
-                });
-            }
-        }
-        let find_param = |v: &Value, at: &str| -> Result<usize, Problem> {
-            let name = r.string(v, at)?;
-            parameters
-                .iter()
-                .position(|p| p.name == name)
-                .ok_or_else(|| {
-                    Problem::new(at, format!("no parameter {:?}", crate::files::shown(&name)))
-                })
+        let parameters = match root_obj.get("parameters") {
+            Some(list) => r.parameters(list)?,
+            None => Vec::new(),
         };
+        let find_param = |v: &Value, at: &str| find_parameter(&r, &parameters, v, at);
         let states_json = r.array(r.field(&root, "", "states")?, "/states")?;
-        if states_json.is_empty() {
-            return Err(Problem::new("/states", "a graph needs at least one state"));
-        }
-        let mut names: Vec<String> = Vec::new();
-        for (k, s) in states_json.iter().enumerate() {
-            let at = format!("/states/{k}/name");
-            let name = r.string(r.field(s, &format!("/states/{k}"), "name")?, &at)?;
-            if names.contains(&name) || name == "*" {
-                return Err(Problem::new(
-                    at,
-                    format!("state name {:?} is taken", crate::files::shown(&name)),
-                ));
-            }
-            names.push(name);
-        }
-        let find_state = |v: &Value, at: &str| -> Result<usize, Problem> {
-            let name = r.string(v, at)?;
-            names.iter().position(|n| *n == name).ok_or_else(|| {
-                Problem::new(
-                    at,
-                    format!(
-                        "no state {:?}; the states are {}",
-                        crate::files::shown(&name),
-                        names.join(", ")
-                    ),
-                )
-            })
-        };
-        let mut states = Vec::new();
-        for (k, s) in states_json.iter().enumerate() {
-            let at = format!("/states/{k}");
-            let speed = r.number_or(s, &at, "speed", 1.0)?;
-            let motion = match (s.get("clip"), s.get("blend_space")) {
-                (Some(clip), None) => MotionDef::Clip {
-                    clip: r.clip(clip, &format!("{at}/clip"))?,
-                    speed,
-                    looping: match s.get("loop") {
-                        Some(v) => r.boolean(v, &format!("{at}/loop"))?,
-                        None => true,
-                    },
-                },
-                (None, Some(space)) => {
-                    let sat = format!("{at}/blend_space");
-                    let parameter = find_param(
-                        r.field(space, &sat, "parameter")?,
-                        &format!("{sat}/parameter"),
-                    )?;
-                    if !matches!(parameters[parameter].kind, ParamKind::Float { .. }) {
-                        return Err(Problem::new(
-                            format!("{sat}/parameter"),
-                            "a blend space's parameter must be a float",
-                        ));
-                    }
-                    let mut points = Vec::new();
-                    for (p, point) in r
-                        .array(r.field(space, &sat, "clips")?, &format!("{sat}/clips"))?
-                        .iter()
-                        .enumerate()
-                    {
-                        let pat = format!("{sat}/clips/{p}");
-                        let clip = r.clip(r.field(point, &pat, "clip")?, &format!("{pat}/clip"))?;
-                        let position =
-                            r.number(r.field(point, &pat, "at")?, &format!("{pat}/at"))?;
-                        points.push((clip, position));
-                    }
-                    let space = BlendSpace1d::new(points).ok_or_else(|| {
-                        Problem::new(
-                            format!("{sat}/clips"),
-                            "a blend space needs at least one clip",
-                        )
-                    })?;
-                    MotionDef::Space {
-                        parameter,
-                        space,
-                        speed,
-                    }
-                }
-                _ => {
-                    return Err(Problem::new(
-                        at,
-                        "a state has either \"clip\" or \"blend_space\"",
-                    ));
-                }
-            };
-            let mut layers = Vec::new();
-            if let Some(list) = s.get("layers") {
-                for (l, layer) in r.array(list, &format!("{at}/layers"))?.iter().enumerate() {
-                    layers.push(r.layer(layer, &format!("{at}/layers/{l}"), &find_param)?);
-                }
-            }
-            states.push(StateDef {
-                name: names[k].clone(),
-                motion,
-                layers,
-            });
-        }
+        let names = r.state_names(states_json)?;
+        let find = |v: &Value, at: &str| find_state(&r, &names, v, at);
+        let states = (states_json.iter().enumerate())
+            .map(|(k, s)| r.state(s, k, &names[k], &parameters, &find_param))
+            .collect::<Result<Vec<_>, _>>()?;
         let initial = match root.get("initial") {
-            Some(v) => find_state(v, "/initial")?,
+            Some(v) => find(v, "/initial")?,
             None => 0,
         };
         let mut transitions = Vec::new();
         if let Some(list) = root.get("transitions") {
             for (k, t) in r.array(list, "/transitions")?.iter().enumerate() {
                 let at = format!("/transitions/{k}");
-                let from_v = r.field(t, &at, "from")?;
-                let from = if from_v.as_str() == Some("*") {
-                    None
-                } else {
-                    Some(find_state(from_v, &format!("{at}/from"))?)
-                };
-                let to = find_state(r.field(t, &at, "to")?, &format!("{at}/to"))?;
-                let mut when = Vec::new();
-                if let Some(list) = t.get("when") {
-                    for (w, cond) in r.array(list, &format!("{at}/when"))?.iter().enumerate() {
-                        let cat = format!("{at}/when/{w}");
-                        let parameter = find_param(
-                            r.field(cond, &cat, "parameter")?,
-                            &format!("{cat}/parameter"),
-                        )?;
-                        let test = match (cond.get("above"), cond.get("below"), cond.get("is")) {
-                            (Some(v), None, None) => {
-                                Test::Above(r.number(v, &format!("{cat}/above"))?)
-                            }
-                            (None, Some(v), None) => {
-                                Test::Below(r.number(v, &format!("{cat}/below"))?)
-                            }
-                            (None, None, Some(v)) => Test::Is(r.boolean(v, &format!("{cat}/is"))?),
-                            (None, None, None) => Test::Set,
-                            _ => {
-                                return Err(Problem::new(
-                                    cat,
-                                    "a condition has one of \"above\", \"below\" or \"is\"",
-                                ));
-                            }
-                        };
-                        let float = matches!(parameters[parameter].kind, ParamKind::Float { .. });
-                        if float != matches!(test, Test::Above(_) | Test::Below(_)) {
-                            return Err(Problem::new(
-                                cat,
-                                format!(
-                                    "parameter {:?} cannot be tested this way: floats take \"above\"/\"below\", bools and triggers \"is\" or nothing",
-                                    parameters[parameter].name
-                                ),
-                            ));
-                        }
-                        when.push(Condition { parameter, test });
-                    }
-                }
-                let duration = r.number_or(t, &at, "duration", 0.25)?;
-                if duration < 0.0 {
-                    return Err(Problem::new(
-                        format!("{at}/duration"),
-                        "a duration cannot be negative",
-                    ));
-                }
-                let spec = match t
-                    .get("kind")
-                    .map(|v| r.string(v, &format!("{at}/kind")))
-                    .transpose()?
-                    .as_deref()
-                {
-                    None | Some("crossfade") => TransitionSpec::Crossfade {
-                        duration_secs: duration,
-                    },
-                    Some("inertialize") => TransitionSpec::Inertialize {
-                        half_life_secs: duration,
-                    },
-                    Some(other) => {
-                        return Err(Problem::new(
-                            format!("{at}/kind"),
-                            format!("{other:?} is not crossfade or inertialize"),
-                        ));
-                    }
-                };
-                let exit_time = t
-                    .get("exit_time")
-                    .map(|v| r.number(v, &format!("{at}/exit_time")))
-                    .transpose()?;
-                transitions.push(TransitionDef {
-                    from,
-                    to,
-                    when,
-                    spec,
-                    exit_time,
-                });
+                transitions.push(r.transition(t, &at, &parameters, &find_param, &find)?);
             }
         }
         Ok(Self {
@@ -516,12 +293,7 @@ impl Reader<'_> {
         })
     }
 
-    fn layer(
-        &self,
-        v: &Value,
-        at: &str,
-        find_param: &dyn Fn(&Value, &str) -> Result<usize, Problem>,
-    ) -> Result<LayerDef, Problem> {
+    fn layer(&self, v: &Value, at: &str, find_param: &Find<'_>) -> Result<LayerDef, Problem> {
         let clip = self.clip(self.field(v, at, "clip")?, &format!("{at}/clip"))?;
         let mask = match v.get("mask") {
             None => None,
@@ -584,5 +356,302 @@ impl Reader<'_> {
             weight,
             half_life_secs,
         })
+    }
+}
+
+/// A parameter by name: its index in `parameters`.
+fn find_parameter(
+    r: &Reader<'_>,
+    parameters: &[ParamDef],
+    v: &Value,
+    at: &str,
+) -> Result<usize, Problem> {
+    let name = r.string(v, at)?;
+    parameters
+        .iter()
+        .position(|p| p.name == name)
+        .ok_or_else(|| Problem::new(at, format!("no parameter {:?}", crate::files::shown(&name))))
+}
+
+/// A state by name: its index in `names`.
+fn find_state(r: &Reader<'_>, names: &[String], v: &Value, at: &str) -> Result<usize, Problem> {
+    let name = r.string(v, at)?;
+    names.iter().position(|n| *n == name).ok_or_else(|| {
+        Problem::new(
+            at,
+            format!(
+                "no state {:?}; the states are {}",
+                crate::files::shown(&name),
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+/// Finds a parameter or a state by the name at a JSON pointer.
+type Find<'a> = dyn Fn(&Value, &str) -> Result<usize, Problem> + 'a;
+
+/// One reader per section of the graph file: `/parameters`, the states' names, a state and its
+/// motion, a transition and its conditions.
+impl Reader<'_> {
+    fn parameters(&self, list: &Value) -> Result<Vec<ParamDef>, Problem> {
+        let r = self;
+        let mut parameters: Vec<ParamDef> = Vec::new();
+        for (k, p) in r.array(list, "/parameters")?.iter().enumerate() {
+            let at = format!("/parameters/{k}");
+            let name = r.string(r.field(p, &at, "name")?, &format!("{at}/name"))?;
+            if parameters.iter().any(|q| q.name == name) {
+                return Err(Problem::new(
+                    format!("{at}/name"),
+                    format!("a second parameter {:?}", crate::files::shown(&name)),
+                ));
+            }
+            let kind_at = format!("{at}/type");
+            let kind = match r.string(r.field(p, &at, "type")?, &kind_at)?.as_str() {
+                "float" => ParamKind::Float {
+                    min: r.number_or(p, &at, "min", 0.0)?,
+                    max: r.number_or(p, &at, "max", 1.0)?,
+                },
+                "bool" => ParamKind::Bool,
+                "trigger" => ParamKind::Trigger,
+                other => {
+                    return Err(Problem::new(
+                        kind_at,
+                        format!("{other:?} is not float, bool or trigger"),
+                    ));
+                }
+            };
+            if let ParamKind::Float { min, max } = kind
+                && min >= max
+            {
+                return Err(Problem::new(
+                    at,
+                    format!("min {min} is not below max {max}"),
+                ));
+            }
+            let default = match (kind, p.get("default")) {
+                (_, None) => 0.0,
+                (ParamKind::Float { min, max }, Some(v)) => {
+                    r.number(v, &format!("{at}/default"))?.clamp(min, max)
+                }
+                (_, Some(v)) => f32::from(u8::from(r.boolean(v, &format!("{at}/default"))?)),
+            };
+            parameters.push(ParamDef {
+                name,
+                kind,
+                default,
+            });
+        }
+        Ok(parameters)
+    }
+
+    /// The states' names, each once (`*` is taken: it means any state).
+    fn state_names(&self, states: &[Value]) -> Result<Vec<String>, Problem> {
+        if states.is_empty() {
+            return Err(Problem::new("/states", "a graph needs at least one state"));
+        }
+        let mut names: Vec<String> = Vec::new();
+        for (k, s) in states.iter().enumerate() {
+            let at = format!("/states/{k}/name");
+            let name = self.string(self.field(s, &format!("/states/{k}"), "name")?, &at)?;
+            if names.contains(&name) || name == "*" {
+                return Err(Problem::new(
+                    at,
+                    format!("state name {:?} is taken", crate::files::shown(&name)),
+                ));
+            }
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    /// State `k`: its motion and its layers.
+    fn state(
+        &self,
+        s: &Value,
+        k: usize,
+        name: &str,
+        parameters: &[ParamDef],
+        find_param: &Find<'_>,
+    ) -> Result<StateDef, Problem> {
+        let at = format!("/states/{k}");
+        let motion = self.motion(s, &at, parameters, find_param)?;
+        let mut layers = Vec::new();
+        if let Some(list) = s.get("layers") {
+            for (l, layer) in self
+                .array(list, &format!("{at}/layers"))?
+                .iter()
+                .enumerate()
+            {
+                layers.push(self.layer(layer, &format!("{at}/layers/{l}"), find_param)?);
+            }
+        }
+        Ok(StateDef {
+            name: name.to_owned(),
+            motion,
+            layers,
+        })
+    }
+
+    /// A state's `clip` or `blend_space`.
+    fn motion(
+        &self,
+        s: &Value,
+        at: &str,
+        parameters: &[ParamDef],
+        find_param: &Find<'_>,
+    ) -> Result<MotionDef, Problem> {
+        let r = self;
+        let speed = r.number_or(s, at, "speed", 1.0)?;
+        match (s.get("clip"), s.get("blend_space")) {
+            (Some(clip), None) => Ok(MotionDef::Clip {
+                clip: r.clip(clip, &format!("{at}/clip"))?,
+                speed,
+                looping: match s.get("loop") {
+                    Some(v) => r.boolean(v, &format!("{at}/loop"))?,
+                    None => true,
+                },
+            }),
+            (None, Some(space)) => {
+                let sat = format!("{at}/blend_space");
+                let parameter = find_param(
+                    r.field(space, &sat, "parameter")?,
+                    &format!("{sat}/parameter"),
+                )?;
+                if !matches!(parameters[parameter].kind, ParamKind::Float { .. }) {
+                    return Err(Problem::new(
+                        format!("{sat}/parameter"),
+                        "a blend space's parameter must be a float",
+                    ));
+                }
+                let mut points = Vec::new();
+                for (p, point) in r
+                    .array(r.field(space, &sat, "clips")?, &format!("{sat}/clips"))?
+                    .iter()
+                    .enumerate()
+                {
+                    let pat = format!("{sat}/clips/{p}");
+                    let clip = r.clip(r.field(point, &pat, "clip")?, &format!("{pat}/clip"))?;
+                    let position = r.number(r.field(point, &pat, "at")?, &format!("{pat}/at"))?;
+                    points.push((clip, position));
+                }
+                let space = BlendSpace1d::new(points).ok_or_else(|| {
+                    Problem::new(
+                        format!("{sat}/clips"),
+                        "a blend space needs at least one clip",
+                    )
+                })?;
+                Ok(MotionDef::Space {
+                    parameter,
+                    space,
+                    speed,
+                })
+            }
+            _ => Err(Problem::new(
+                at,
+                "a state has either \"clip\" or \"blend_space\"",
+            )),
+        }
+    }
+
+    /// A transition: from (a state or `*`), to, its conditions, how it exchanges the states.
+    fn transition(
+        &self,
+        t: &Value,
+        at: &str,
+        parameters: &[ParamDef],
+        find_param: &Find<'_>,
+        find_state: &Find<'_>,
+    ) -> Result<TransitionDef, Problem> {
+        let r = self;
+        let from_v = r.field(t, at, "from")?;
+        let from = if from_v.as_str() == Some("*") {
+            None
+        } else {
+            Some(find_state(from_v, &format!("{at}/from"))?)
+        };
+        let to = find_state(r.field(t, at, "to")?, &format!("{at}/to"))?;
+        let mut when = Vec::new();
+        if let Some(list) = t.get("when") {
+            for (w, cond) in r.array(list, &format!("{at}/when"))?.iter().enumerate() {
+                let cat = format!("{at}/when/{w}");
+                when.push(r.condition(cond, &cat, parameters, find_param)?);
+            }
+        }
+        let duration = r.number_or(t, at, "duration", 0.25)?;
+        if duration < 0.0 {
+            return Err(Problem::new(
+                format!("{at}/duration"),
+                "a duration cannot be negative",
+            ));
+        }
+        let spec = match t
+            .get("kind")
+            .map(|v| r.string(v, &format!("{at}/kind")))
+            .transpose()?
+            .as_deref()
+        {
+            None | Some("crossfade") => TransitionSpec::Crossfade {
+                duration_secs: duration,
+            },
+            Some("inertialize") => TransitionSpec::Inertialize {
+                half_life_secs: duration,
+            },
+            Some(other) => {
+                return Err(Problem::new(
+                    format!("{at}/kind"),
+                    format!("{other:?} is not crossfade or inertialize"),
+                ));
+            }
+        };
+        let exit_time = t
+            .get("exit_time")
+            .map(|v| r.number(v, &format!("{at}/exit_time")))
+            .transpose()?;
+        Ok(TransitionDef {
+            from,
+            to,
+            when,
+            spec,
+            exit_time,
+        })
+    }
+
+    /// One condition of a transition: a float above or below a value, a bool or trigger set.
+    fn condition(
+        &self,
+        cond: &Value,
+        cat: &str,
+        parameters: &[ParamDef],
+        find_param: &Find<'_>,
+    ) -> Result<Condition, Problem> {
+        let r = self;
+        let parameter = find_param(
+            r.field(cond, cat, "parameter")?,
+            &format!("{cat}/parameter"),
+        )?;
+        let test = match (cond.get("above"), cond.get("below"), cond.get("is")) {
+            (Some(v), None, None) => Test::Above(r.number(v, &format!("{cat}/above"))?),
+            (None, Some(v), None) => Test::Below(r.number(v, &format!("{cat}/below"))?),
+            (None, None, Some(v)) => Test::Is(r.boolean(v, &format!("{cat}/is"))?),
+            (None, None, None) => Test::Set,
+            _ => {
+                return Err(Problem::new(
+                    cat,
+                    "a condition has one of \"above\", \"below\" or \"is\"",
+                ));
+            }
+        };
+        let float = matches!(parameters[parameter].kind, ParamKind::Float { .. });
+        if float != matches!(test, Test::Above(_) | Test::Below(_)) {
+            return Err(Problem::new(
+                cat,
+                format!(
+                    "parameter {:?} cannot be tested this way: floats take \"above\"/\"below\", bools and triggers \"is\" or nothing",
+                    parameters[parameter].name
+                ),
+            ));
+        }
+        Ok(Condition { parameter, test })
     }
 }
