@@ -159,17 +159,31 @@ fn part_weights(w: &Weigh, p: Vec3, bind: &[Vec3], out: &mut Vec<(usize, f32)>) 
 }
 
 /// The character's parts, in bind pose (arms hanging a little away from the body).
+/// A part weighed along its bone `name` (from `a` to `b`), blending into `parent` and `child`.
+fn bone(name: &str, parent: Option<&str>, child: Option<&str>, a: Vec3, b: Vec3) -> Weigh {
+    Weigh::Bone {
+        joint: joint(name),
+        parent: parent.map(joint),
+        child: child.map(joint),
+        a,
+        b,
+    }
+}
+
+/// The body's parts: the trunk and head, then each side's arm and leg.
 fn parts(bind: &[Vec3]) -> Vec<Part> {
+    let mut out = trunk_and_head(bind);
+    for side in ["l", "r"] {
+        out.extend(arm(bind, side));
+        out.extend(leg(bind, side));
+    }
+    out
+}
+
+/// The pelvis, the spine's three parts, the neck, the head and its nose.
+fn trunk_and_head(bind: &[Vec3]) -> Vec<Part> {
     let at = |name: &str| bind[joint(name)];
-    let bone =
-        |name: &str, parent: Option<&str>, child: Option<&str>, a: Vec3, b: Vec3| Weigh::Bone {
-            joint: joint(name),
-            parent: parent.map(joint),
-            child: child.map(joint),
-            a,
-            b,
-        };
-    let mut out = vec![
+    vec![
         Part {
             shape: Shape::Ellipsoid {
                 center: at("pelvis") + Vec3::new(0.0, -0.03, 0.0),
@@ -225,158 +239,169 @@ fn parts(bind: &[Vec3]) -> Vec<Part> {
             region: Region::Head,
             weigh: Weigh::Rigid(joint("head")),
         },
-    ];
-    for (side, s) in [("l", 1.0f32), ("r", -1.0f32)] {
-        let n = |base: &str| format!("{base}_{side}");
-        let a = |base: &str| at(&n(base));
-        let k = if side == "l" { 0 } else { 1 };
-        let arm = Region::Arm(k);
-        let leg = Region::Leg(k);
-        let (clav, upper, fore, twist, hand) = (
-            a("clavicle") + Vec3::new(s * 0.02, -0.02, 0.0),
-            a("upperarm"),
-            a("forearm"),
-            a("forearm_twist"),
-            a("hand"),
-        );
-        let wrist_dir = (hand - twist).normalize();
-        out.extend([
-            Part {
-                shape: Shape::Capsule {
-                    a: clav,
-                    b: upper,
-                    radius: 0.052,
-                },
-                region: arm,
-                weigh: bone(
-                    &n("clavicle"),
-                    Some("spine_03"),
-                    Some(&n("upperarm")),
-                    clav,
-                    upper,
-                ),
+    ]
+}
+
+/// One side's arm (`l` or `r`): clavicle to hand, a mitten of fingers and a thumb.
+fn arm(bind: &[Vec3], side: &str) -> Vec<Part> {
+    let s = if side == "l" { 1.0f32 } else { -1.0 };
+    let at = |name: &str| bind[joint(name)];
+    let n = |base: &str| format!("{base}_{side}");
+    let a = |base: &str| at(&n(base));
+    let arm = Region::Arm(if side == "l" { 0 } else { 1 });
+    let (clav, upper, fore, twist, hand) = (
+        a("clavicle") + Vec3::new(s * 0.02, -0.02, 0.0),
+        a("upperarm"),
+        a("forearm"),
+        a("forearm_twist"),
+        a("hand"),
+    );
+    let wrist_dir = (hand - twist).normalize();
+    vec![
+        Part {
+            shape: Shape::Capsule {
+                a: clav,
+                b: upper,
+                radius: 0.052,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: upper,
-                    b: fore,
-                    radius: 0.046,
-                },
-                region: arm,
-                weigh: bone(
-                    &n("upperarm"),
-                    Some(&n("clavicle")),
-                    Some(&n("forearm")),
-                    upper,
-                    fore,
-                ),
+            region: arm,
+            weigh: bone(
+                &n("clavicle"),
+                Some("spine_03"),
+                Some(&n("upperarm")),
+                clav,
+                upper,
+            ),
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: upper,
+                b: fore,
+                radius: 0.046,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: fore,
-                    b: twist,
-                    radius: 0.04,
-                },
-                region: arm,
-                weigh: bone(
-                    &n("forearm"),
-                    Some(&n("upperarm")),
-                    Some(&n("forearm_twist")),
-                    fore,
-                    twist,
-                ),
+            region: arm,
+            weigh: bone(
+                &n("upperarm"),
+                Some(&n("clavicle")),
+                Some(&n("forearm")),
+                upper,
+                fore,
+            ),
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: fore,
+                b: twist,
+                radius: 0.04,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: twist,
-                    b: hand,
-                    radius: 0.034,
-                },
-                region: arm,
-                weigh: bone(
-                    &n("forearm_twist"),
-                    Some(&n("forearm")),
-                    Some(&n("hand")),
-                    twist,
-                    hand,
-                ),
+            region: arm,
+            weigh: bone(
+                &n("forearm"),
+                Some(&n("upperarm")),
+                Some(&n("forearm_twist")),
+                fore,
+                twist,
+            ),
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: twist,
+                b: hand,
+                radius: 0.034,
             },
-            // A mitten of fingers, thumb forward.
-            Part {
-                shape: Shape::RoundBox {
-                    center: hand + wrist_dir * 0.065,
-                    half: Vec3::new(0.017, 0.06, 0.042),
-                    round: 0.014,
-                },
-                region: arm,
-                weigh: Weigh::Rigid(joint(&n("hand"))),
+            region: arm,
+            weigh: bone(
+                &n("forearm_twist"),
+                Some(&n("forearm")),
+                Some(&n("hand")),
+                twist,
+                hand,
+            ),
+        },
+        // A mitten of fingers, thumb forward.
+        Part {
+            shape: Shape::RoundBox {
+                center: hand + wrist_dir * 0.065,
+                half: Vec3::new(0.017, 0.06, 0.042),
+                round: 0.014,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: hand + Vec3::new(0.0, -0.02, 0.03),
-                    b: hand + Vec3::new(-s * 0.004, -0.065, 0.058),
-                    radius: 0.012,
-                },
-                region: arm,
-                weigh: Weigh::Rigid(joint(&n("hand"))),
+            region: arm,
+            weigh: Weigh::Rigid(joint(&n("hand"))),
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: hand + Vec3::new(0.0, -0.02, 0.03),
+                b: hand + Vec3::new(-s * 0.004, -0.065, 0.058),
+                radius: 0.012,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: a("thigh") + Vec3::Y * 0.02,
-                    b: a("shin"),
-                    radius: 0.064,
-                },
-                region: leg,
-                weigh: bone(
-                    &n("thigh"),
-                    Some("pelvis"),
-                    Some(&n("shin")),
-                    a("thigh"),
-                    a("shin"),
-                ),
+            region: arm,
+            weigh: Weigh::Rigid(joint(&n("hand"))),
+        },
+    ]
+}
+
+/// One side's leg (`l` or `r`): thigh, shin, foot and toe.
+fn leg(bind: &[Vec3], side: &str) -> Vec<Part> {
+    let at = |name: &str| bind[joint(name)];
+    let n = |base: &str| format!("{base}_{side}");
+    let a = |base: &str| at(&n(base));
+    let leg = Region::Leg(if side == "l" { 0 } else { 1 });
+    vec![
+        Part {
+            shape: Shape::Capsule {
+                a: a("thigh") + Vec3::Y * 0.02,
+                b: a("shin"),
+                radius: 0.064,
             },
-            Part {
-                shape: Shape::Capsule {
-                    a: a("shin"),
-                    b: a("foot"),
-                    radius: 0.05,
-                },
-                region: leg,
-                weigh: bone(
-                    &n("shin"),
-                    Some(&n("thigh")),
-                    Some(&n("foot")),
-                    a("shin"),
-                    a("foot"),
-                ),
+            region: leg,
+            weigh: bone(
+                &n("thigh"),
+                Some("pelvis"),
+                Some(&n("shin")),
+                a("thigh"),
+                a("shin"),
+            ),
+        },
+        Part {
+            shape: Shape::Capsule {
+                a: a("shin"),
+                b: a("foot"),
+                radius: 0.05,
             },
-            Part {
-                shape: Shape::RoundBox {
-                    center: Vec3::new(a("foot").x, 0.04, a("foot").z + 0.035),
-                    half: Vec3::new(0.042, 0.04, 0.085),
-                    round: 0.03,
-                },
-                region: leg,
-                weigh: bone(
-                    &n("foot"),
-                    Some(&n("shin")),
-                    Some(&n("toe")),
-                    a("foot"),
-                    a("toe"),
-                ),
+            region: leg,
+            weigh: bone(
+                &n("shin"),
+                Some(&n("thigh")),
+                Some(&n("foot")),
+                a("shin"),
+                a("foot"),
+            ),
+        },
+        Part {
+            shape: Shape::RoundBox {
+                center: Vec3::new(a("foot").x, 0.04, a("foot").z + 0.035),
+                half: Vec3::new(0.042, 0.04, 0.085),
+                round: 0.03,
             },
-            Part {
-                shape: Shape::RoundBox {
-                    center: a("toe") + Vec3::new(0.0, 0.012, 0.035),
-                    half: Vec3::new(0.04, 0.022, 0.04),
-                    round: 0.02,
-                },
-                region: leg,
-                weigh: Weigh::Rigid(joint(&n("toe"))),
+            region: leg,
+            weigh: bone(
+                &n("foot"),
+                Some(&n("shin")),
+                Some(&n("toe")),
+                a("foot"),
+                a("toe"),
+            ),
+        },
+        Part {
+            shape: Shape::RoundBox {
+                center: a("toe") + Vec3::new(0.0, 0.012, 0.035),
+                half: Vec3::new(0.04, 0.022, 0.04),
+                round: 0.02,
             },
-        ]);
-    }
-    out
+            region: leg,
+            weigh: Weigh::Rigid(joint(&n("toe"))),
+        },
+    ]
 }
 
 /// The face (`features`): two eye openings, each a smooth dent in the head with an eyeball in
@@ -586,140 +611,9 @@ pub(super) struct Surface {
 pub(super) fn surface() -> Surface {
     let field = Field::new();
     let bind = bind_positions();
-    let min = Vec3::new(-0.42, -0.02, -0.16);
-    let max = Vec3::new(0.42, 1.82, 0.26);
-    let n = ((max - min) / CELL).ceil().as_uvec3() + 1;
-    let (nx, ny, nz) = (n.x as usize, n.y as usize, n.z as usize);
-    let point = |i: usize, j: usize, k: usize| min + Vec3::new(i as f32, j as f32, k as f32) * CELL;
-    let index = |i: usize, j: usize, k: usize| (k * ny + j) * nx + i;
-    let mut values = vec![0.0f32; nx * ny * nz];
-    for k in 0..nz {
-        for j in 0..ny {
-            for i in 0..nx {
-                values[index(i, j, k)] = field.distance(point(i, j, k), true);
-            }
-        }
-    }
-    // One vertex per crossed cell: the mean of its edges' crossings.
-    const CORNERS: [(usize, usize, usize); 8] = [
-        (0, 0, 0),
-        (1, 0, 0),
-        (0, 1, 0),
-        (1, 1, 0),
-        (0, 0, 1),
-        (1, 0, 1),
-        (0, 1, 1),
-        (1, 1, 1),
-    ];
-    const EDGES: [(usize, usize); 12] = [
-        (0, 1),
-        (2, 3),
-        (4, 5),
-        (6, 7),
-        (0, 2),
-        (1, 3),
-        (4, 6),
-        (5, 7),
-        (0, 4),
-        (1, 5),
-        (2, 6),
-        (3, 7),
-    ];
-    let mut cell_vertex = vec![u32::MAX; nx * ny * nz];
-    let mut positions = Vec::new();
-    for k in 0..nz - 1 {
-        for j in 0..ny - 1 {
-            for i in 0..nx - 1 {
-                let v = CORNERS.map(|(a, b, c)| values[index(i + a, j + b, k + c)]);
-                let inside = v.iter().filter(|x| **x < 0.0).count();
-                if inside == 0 || inside == 8 {
-                    continue;
-                }
-                let corner = |c: usize| {
-                    let (a, b, cc) = CORNERS[c];
-                    point(i + a, j + b, k + cc)
-                };
-                let (mut sum, mut count) = (Vec3::ZERO, 0.0f32);
-                for (a, b) in EDGES {
-                    if (v[a] < 0.0) != (v[b] < 0.0) {
-                        let t = v[a] / (v[a] - v[b]);
-                        sum += corner(a).lerp(corner(b), t);
-                        count += 1.0;
-                    }
-                }
-                cell_vertex[index(i, j, k)] = positions.len() as u32;
-                positions.push(sum / count);
-            }
-        }
-    }
-    // A quad per crossed grid edge, joining the four cells around it.
-    let mut triangles = Vec::new();
-    let mut quad = |cells: [usize; 4], outward: Vec3| {
-        let q = cells.map(|c| cell_vertex[c]);
-        if q.contains(&u32::MAX) {
-            return;
-        }
-        let p = q.map(|v| positions[v as usize]);
-        // Split along the shorter diagonal; wind counter-clockwise seen from outside.
-        let (t0, t1) = if (p[0] - p[2]).length_squared() <= (p[1] - p[3]).length_squared() {
-            ([q[0], q[1], q[2]], [q[0], q[2], q[3]])
-        } else {
-            ([q[0], q[1], q[3]], [q[1], q[2], q[3]])
-        };
-        for t in [t0, t1] {
-            let [a, b, c] = t.map(|v| positions[v as usize]);
-            let normal = (b - a).cross(c - a);
-            triangles.push(if normal.dot(outward) >= 0.0 {
-                t
-            } else {
-                [t[0], t[2], t[1]]
-            });
-        }
-    };
-    for k in 1..nz - 1 {
-        for j in 1..ny - 1 {
-            for i in 1..nx - 1 {
-                let here = values[index(i, j, k)] < 0.0;
-                // Edges along +x, +y, +z from this grid point.
-                if i + 1 < nx && here != (values[index(i + 1, j, k)] < 0.0) {
-                    let out = if here { Vec3::X } else { -Vec3::X };
-                    quad(
-                        [
-                            index(i, j - 1, k - 1),
-                            index(i, j, k - 1),
-                            index(i, j, k),
-                            index(i, j - 1, k),
-                        ],
-                        out,
-                    );
-                }
-                if j + 1 < ny && here != (values[index(i, j + 1, k)] < 0.0) {
-                    let out = if here { Vec3::Y } else { -Vec3::Y };
-                    quad(
-                        [
-                            index(i - 1, j, k - 1),
-                            index(i, j, k - 1),
-                            index(i, j, k),
-                            index(i - 1, j, k),
-                        ],
-                        out,
-                    );
-                }
-                if k + 1 < nz && here != (values[index(i, j, k + 1)] < 0.0) {
-                    let out = if here { Vec3::Z } else { -Vec3::Z };
-                    quad(
-                        [
-                            index(i - 1, j - 1, k),
-                            index(i, j - 1, k),
-                            index(i, j, k),
-                            index(i - 1, j, k),
-                        ],
-                        out,
-                    );
-                }
-            }
-        }
-    }
+    let grid = Grid::sample(&field);
+    let (cell_vertex, positions) = grid.cell_vertices();
+    let triangles = grid.quads(&cell_vertex, &positions);
     let positions: Vec<Vec3> = positions.iter().map(|&p| field.project(p)).collect();
     let normals: Vec<Vec3> = positions.iter().map(|&p| field.gradient(p)).collect();
     let mut joints = Vec::with_capacity(positions.len());
@@ -733,12 +627,200 @@ pub(super) fn surface() -> Surface {
         let hand = [joint("hand_l"), joint("hand_r")];
         skin.push(region == Region::Head || hand.contains(&(j[0] as usize)));
     }
-    // Blink closes the lids: each vertex of an eye opening moves out, along the featureless
-    // head's normal, onto its surface. Smile lifts and draws back the mouth's corners.
+    let (blink, blink_normals, smile) = face_targets(&field, &positions, &normals);
+    Surface {
+        positions,
+        normals,
+        joints,
+        weights,
+        triangles,
+        skin,
+        blink,
+        blink_normals,
+        smile,
+    }
+}
+
+/// The body's signed distance sampled on a grid of `CELL`-sized cells around it.
+struct Grid {
+    min: Vec3,
+    n: (usize, usize, usize),
+    values: Vec<f32>,
+}
+
+/// A cell's eight corners and its twelve edges (as corner pairs).
+const CORNERS: [(usize, usize, usize); 8] = [
+    (0, 0, 0),
+    (1, 0, 0),
+    (0, 1, 0),
+    (1, 1, 0),
+    (0, 0, 1),
+    (1, 0, 1),
+    (0, 1, 1),
+    (1, 1, 1),
+];
+const EDGES: [(usize, usize); 12] = [
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+];
+
+impl Grid {
+    fn sample(field: &Field) -> Self {
+        let min = Vec3::new(-0.42, -0.02, -0.16);
+        let max = Vec3::new(0.42, 1.82, 0.26);
+        let n = ((max - min) / CELL).ceil().as_uvec3() + 1;
+        let mut grid = Self {
+            min,
+            n: (n.x as usize, n.y as usize, n.z as usize),
+            values: Vec::new(),
+        };
+        let (nx, ny, nz) = grid.n;
+        grid.values = vec![0.0f32; nx * ny * nz];
+        for k in 0..nz {
+            for j in 0..ny {
+                for i in 0..nx {
+                    let at = grid.index(i, j, k);
+                    grid.values[at] = field.distance(grid.point(i, j, k), true);
+                }
+            }
+        }
+        grid
+    }
+
+    fn point(&self, i: usize, j: usize, k: usize) -> Vec3 {
+        self.min + Vec3::new(i as f32, j as f32, k as f32) * CELL
+    }
+
+    fn index(&self, i: usize, j: usize, k: usize) -> usize {
+        let (nx, ny, _) = self.n;
+        (k * ny + j) * nx + i
+    }
+
+    /// One vertex per crossed cell: the mean of its edges' crossings. Returns each cell's
+    /// vertex (`u32::MAX` for none) and the vertices.
+    fn cell_vertices(&self) -> (Vec<u32>, Vec<Vec3>) {
+        let (nx, ny, nz) = self.n;
+        let mut cell_vertex = vec![u32::MAX; nx * ny * nz];
+        let mut positions = Vec::new();
+        for k in 0..nz - 1 {
+            for j in 0..ny - 1 {
+                for i in 0..nx - 1 {
+                    let v = CORNERS.map(|(a, b, c)| self.values[self.index(i + a, j + b, k + c)]);
+                    let inside = v.iter().filter(|x| **x < 0.0).count();
+                    if inside == 0 || inside == 8 {
+                        continue;
+                    }
+                    let corner = |c: usize| {
+                        let (a, b, cc) = CORNERS[c];
+                        self.point(i + a, j + b, k + cc)
+                    };
+                    let (mut sum, mut count) = (Vec3::ZERO, 0.0f32);
+                    for (a, b) in EDGES {
+                        if (v[a] < 0.0) != (v[b] < 0.0) {
+                            let t = v[a] / (v[a] - v[b]);
+                            sum += corner(a).lerp(corner(b), t);
+                            count += 1.0;
+                        }
+                    }
+                    cell_vertex[self.index(i, j, k)] = positions.len() as u32;
+                    positions.push(sum / count);
+                }
+            }
+        }
+        (cell_vertex, positions)
+    }
+
+    /// A quad per crossed grid edge, joining the four cells around it, as two triangles wound
+    /// counter-clockwise seen from outside.
+    fn quads(&self, cell_vertex: &[u32], positions: &[Vec3]) -> Vec<[u32; 3]> {
+        let (nx, ny, nz) = self.n;
+        let mut triangles = Vec::new();
+        let mut quad = |cells: [usize; 4], outward: Vec3| {
+            let q = cells.map(|c| cell_vertex[c]);
+            if q.contains(&u32::MAX) {
+                return;
+            }
+            let p = q.map(|v| positions[v as usize]);
+            // Split along the shorter diagonal.
+            let (t0, t1) = if (p[0] - p[2]).length_squared() <= (p[1] - p[3]).length_squared() {
+                ([q[0], q[1], q[2]], [q[0], q[2], q[3]])
+            } else {
+                ([q[0], q[1], q[3]], [q[1], q[2], q[3]])
+            };
+            for t in [t0, t1] {
+                let [a, b, c] = t.map(|v| positions[v as usize]);
+                let normal = (b - a).cross(c - a);
+                triangles.push(if normal.dot(outward) >= 0.0 {
+                    t
+                } else {
+                    [t[0], t[2], t[1]]
+                });
+            }
+        };
+        let index = |i, j, k| self.index(i, j, k);
+        let inside = |i, j, k| self.values[self.index(i, j, k)] < 0.0;
+        for k in 1..nz - 1 {
+            for j in 1..ny - 1 {
+                for i in 1..nx - 1 {
+                    let here = inside(i, j, k);
+                    let sign = |axis: Vec3| if here { axis } else { -axis };
+                    // Edges along +x, +y, +z from this grid point.
+                    if i + 1 < nx && here != inside(i + 1, j, k) {
+                        let cells = [
+                            index(i, j - 1, k - 1),
+                            index(i, j, k - 1),
+                            index(i, j, k),
+                            index(i, j - 1, k),
+                        ];
+                        quad(cells, sign(Vec3::X));
+                    }
+                    if j + 1 < ny && here != inside(i, j + 1, k) {
+                        let cells = [
+                            index(i - 1, j, k - 1),
+                            index(i, j, k - 1),
+                            index(i, j, k),
+                            index(i - 1, j, k),
+                        ];
+                        quad(cells, sign(Vec3::Y));
+                    }
+                    if k + 1 < nz && here != inside(i, j, k + 1) {
+                        let cells = [
+                            index(i - 1, j - 1, k),
+                            index(i, j - 1, k),
+                            index(i, j, k),
+                            index(i - 1, j, k),
+                        ];
+                        quad(cells, sign(Vec3::Z));
+                    }
+                }
+            }
+        }
+        triangles
+    }
+}
+
+/// The face's morph targets: blink closes the lids (each vertex of an eye opening moves out,
+/// along the featureless head's normal, onto its surface; with its normal's change), smile lifts
+/// and draws back the mouth's corners.
+fn face_targets(
+    field: &Field,
+    positions: &[Vec3],
+    normals: &[Vec3],
+) -> (Vec<Vec3>, Vec<Vec3>, Vec<Vec3>) {
     let featureless = |q: Vec3| field.distance(q, false);
     let (blink, blink_normals): (Vec<Vec3>, Vec<Vec3>) = positions
         .iter()
-        .zip(&normals)
+        .zip(normals)
         .map(|(&p, &n)| {
             let near_eye = (field.face.eyes.iter()).any(|e| (p - *e).length() < 1.5 * EYE_OPENING);
             if !near_eye {
@@ -763,15 +845,5 @@ pub(super) fn surface() -> Surface {
             Vec3::new(0.0, 0.012, -0.004) * f
         })
         .collect();
-    Surface {
-        positions,
-        normals,
-        joints,
-        weights,
-        triangles,
-        skin,
-        blink,
-        blink_normals,
-        smile,
-    }
+    (blink, blink_normals, smile)
 }
