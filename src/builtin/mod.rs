@@ -122,11 +122,20 @@ fn rz(deg: f32) -> Quat {
 }
 
 fn clips() -> Vec<ClipSpec> {
+    vec![idle(), walk(), wave(), twist(), jump()]
+}
+
+/// The pelvis's rest position (the clips that move it move it from there).
+fn rest_pelvis() -> Vec3 {
+    Vec3::from(JOINTS[0].2)
+}
+
+/// Idle: breathing in the spine and a slow weight shift, 2.5 s.
+fn idle() -> ClipSpec {
     let j = joint;
-    let rest_pelvis = Vec3::from(JOINTS[0].2);
-    // Idle: breathing in the spine and a slow weight shift, 2.5 s.
+    let rest_pelvis = rest_pelvis();
     let idle_d = 2.5;
-    let idle = ClipSpec {
+    ClipSpec {
         name: "idle",
         duration_secs: idle_d,
         events: vec![],
@@ -174,15 +183,20 @@ fn clips() -> Vec<ClipSpec> {
                     0.0,
                 )
         })),
-    };
-    // Walk in place, 1 s a cycle: thighs swing 25 deg, knees bend in the swing, arms swing
-    // opposite the legs, the pelvis bobs twice a cycle. Feet plant (heel strike) at 0.25 s (left
-    // foot forward) and 0.75 s (right).
+    }
+}
+
+/// Walk in place, 1 s a cycle: thighs swing 25 deg, knees bend in the swing, arms swing
+/// opposite the legs, the pelvis bobs twice a cycle. Feet plant (heel strike) at 0.25 s (left
+/// foot forward) and 0.75 s (right).
+fn walk() -> ClipSpec {
+    let j = joint;
+    let rest_pelvis = rest_pelvis();
     let walk_d = 1.0;
     let swing = move |t: f32, phase: f32| (TAU * (t / walk_d + phase)).sin();
     let knee =
         move |t: f32, phase: f32| 50.0 * smoothstep(-(TAU * (t / walk_d + phase)).cos()).powi(2);
-    let walk = ClipSpec {
+    ClipSpec {
         name: "walk",
         duration_secs: walk_d,
         events: vec![("foot_left", 0.25), ("foot_right", 0.75)],
@@ -215,11 +229,15 @@ fn clips() -> Vec<ClipSpec> {
         pelvis_translation: Some(Box::new(move |t| {
             rest_pelvis + Vec3::new(0.0, 0.02 * (2.0 * TAU * t / walk_d).cos() - 0.02, 0.0)
         })),
-    };
-    // Wave with the right hand, 1.6 s; the hand is at the top of the wave at 0.8 s.
+    }
+}
+
+/// Wave with the right hand, 1.6 s; the hand is at the top of the wave at 0.8 s.
+fn wave() -> ClipSpec {
+    let j = joint;
     let wave_d = 1.6;
     let raise = move |t: f32| smoothstep(t / 0.35) * (1.0 - smoothstep((t - wave_d + 0.35) / 0.35));
-    let wave = ClipSpec {
+    ClipSpec {
         name: "wave",
         duration_secs: wave_d,
         events: vec![("wave_top", 0.8)],
@@ -232,13 +250,17 @@ fn clips() -> Vec<ClipSpec> {
             (j("head"), Box::new(move |t| rz(-8.0 * raise(t)))),
         ],
         pelvis_translation: None,
-    };
-    // Twist: the right forearm's twist joint turns 150 degrees about the forearm (the hand
-    // with it) over 1 s, holds for 1 s and turns back: linear blend skinning's candy wrapper
-    // where the forearm and its twist joint blend, and dual quaternions keeping the volume.
+    }
+}
+
+/// Twist: the right forearm's twist joint turns 150 degrees about the forearm (the hand
+/// with it) over 1 s, holds for 1 s and turns back: linear blend skinning's candy wrapper
+/// where the forearm and its twist joint blend, and dual quaternions keeping the volume.
+fn twist() -> ClipSpec {
+    let j = joint;
     let twist_d = 3.0;
     let twist_axis = Vec3::from(JOINTS[joint("hand_r")].2).normalize();
-    let twist = ClipSpec {
+    ClipSpec {
         name: "twist",
         duration_secs: twist_d,
         events: vec![("twisted", 1.0)],
@@ -250,9 +272,14 @@ fn clips() -> Vec<ClipSpec> {
             }),
         )],
         pelvis_translation: None,
-    };
-    // Jump, 1.2 s: crouch (0.3 s), take off (0.42 s), airborne to the apex (0.7 s), land
-    // (0.92 s), absorb and stand.
+    }
+}
+
+/// Jump, 1.2 s: crouch (0.3 s), take off (0.42 s), airborne to the apex (0.7 s), land
+/// (0.92 s), absorb and stand.
+fn jump() -> ClipSpec {
+    let j = joint;
+    let rest_pelvis = rest_pelvis();
     let jump_d = 1.2;
     let crouch = move |t: f32| {
         smoothstep(t / 0.3) * (1.0 - smoothstep((t - 0.3) / 0.12))
@@ -270,7 +297,7 @@ fn clips() -> Vec<ClipSpec> {
             rx(-40.0 * crouch(t) - 25.0 * tuck(t) + 20.0 * rise(t) * (1.0 - tuck(t))),
         )
     };
-    let jump = ClipSpec {
+    ClipSpec {
         name: "jump",
         duration_secs: jump_d,
         events: vec![("takeoff", 0.42), ("land", 0.92)],
@@ -299,14 +326,23 @@ fn clips() -> Vec<ClipSpec> {
                 0.84 - 0.42 * (50.0 * c).to_radians().cos() - 0.42 * (40.0 * c).to_radians().cos();
             rest_pelvis + Vec3::new(0.0, -drop + 0.28 * rise(t), 0.0)
         })),
-    };
-    vec![idle, walk, wave, twist, jump]
+    }
 }
 
 /// Generates the built-in character as GLB bytes. Deterministic: the same bytes every run on
 /// the same platform (a test compares them with the committed asset).
 pub fn generate() -> Vec<u8> {
     let mut w = GlbWriter::new("skinscope builtin.rs");
+    write_skeleton(&mut w);
+    write_mesh(&mut w);
+    for clip in clips() {
+        write_clip(&mut w, &clip);
+    }
+    w.finish()
+}
+
+/// The mesh node, one node per joint (joint k is node k + 1), the scene and the skin.
+fn write_skeleton(w: &mut GlbWriter) {
     // Nodes: 0 the mesh node, 1.. the joints (joint k is node k + 1).
     let children: Vec<Vec<usize>> = (0..JOINTS.len())
         .map(|k| {
@@ -335,120 +371,133 @@ pub fn generate() -> Vec<u8> {
     let ibm = w.floats(&ibm, "MAT4", false, None);
     let joint_nodes: Vec<usize> = (1..=JOINTS.len()).collect();
     w.push("skins", json!({"name": "mannequin", "joints": joint_nodes, "inverseBindMatrices": ibm, "skeleton": 1}));
+}
 
+/// The materials and the mesh: the one surface as two primitives, by material.
+fn write_mesh(w: &mut GlbWriter) {
     w.push("materials", json!({"name": "clothes", "pbrMetallicRoughness": {"baseColorFactor": [0.23, 0.33, 0.52, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.8}}));
     w.push("materials", json!({"name": "skin", "pbrMetallicRoughness": {"baseColorFactor": [0.86, 0.62, 0.48, 1.0], "metallicFactor": 0.0, "roughnessFactor": 0.6}}));
     let surface = body::surface();
     // Two primitives of the one surface, by material: skin (head, neck, hands) and clothes; a
     // triangle is skin when all its vertices are. Vertices on the seam are in both, at the same
     // positions, so the surface stays closed.
-    let mut primitives = Vec::new();
-    for material in [0usize, 1] {
-        let wanted = material == 1;
-        let triangles: Vec<[u32; 3]> = surface
-            .triangles
-            .iter()
-            .copied()
-            .filter(|t| t.iter().all(|&v| surface.skin[v as usize]) == wanted)
-            .collect();
-        let mut remap = vec![u32::MAX; surface.positions.len()];
-        let mut order: Vec<usize> = Vec::new();
-        let indices: Vec<u32> = triangles
-            .iter()
-            .flatten()
-            .map(|&v| {
-                let slot = &mut remap[v as usize];
-                if *slot == u32::MAX {
-                    *slot = order.len() as u32;
-                    order.push(v as usize);
-                }
-                *slot
-            })
-            .collect();
-        let vec3s = |data: &[Vec3]| -> Vec<f32> {
-            order.iter().flat_map(|&v| data[v].to_array()).collect()
-        };
-        let positions = w.floats(&vec3s(&surface.positions), "VEC3", true, Some(34962));
-        let normals = w.floats(&vec3s(&surface.normals), "VEC3", false, Some(34962));
-        let joints: Vec<u8> = order
-            .iter()
-            .flat_map(|&v| surface.joints[v])
-            .flat_map(|j| j.to_le_bytes())
-            .collect();
-        let view = w.view(&joints, Some(34962));
-        let joints = w.push("accessors", json!({"bufferView": view, "componentType": 5123, "count": order.len(), "type": "VEC4"}));
-        let weights: Vec<f32> = order.iter().flat_map(|&v| surface.weights[v]).collect();
-        let weights = w.floats(&weights, "VEC4", false, Some(34962));
-        let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let view = w.view(&bytes, Some(34963));
-        let indices = w.push("accessors", json!({"bufferView": view, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}));
-        // The face's targets live on the skin; glTF gives every primitive of a mesh the same
-        // targets, so the clothes get all-zero ones (accessors without a buffer view).
-        let no_normals = vec![Vec3::ZERO; surface.positions.len()];
-        let targets: Vec<Value> = [
-            (&surface.blink, &surface.blink_normals),
-            (&surface.smile, &no_normals),
-        ]
-        .iter()
-        .map(|(deltas, normal_deltas)| {
-            let mut zeros = || {
-                w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
-            };
-            let (position, normal) = if wanted {
-                (
-                    w.floats(&vec3s(deltas), "VEC3", true, None),
-                    w.floats(&vec3s(normal_deltas), "VEC3", false, None),
-                )
-            } else {
-                (zeros(), zeros())
-            };
-            json!({"POSITION": position, "NORMAL": normal})
-        })
+    let primitives: Vec<Value> = [0usize, 1]
+        .into_iter()
+        .map(|material| write_primitive(w, &surface, material))
         .collect();
-        primitives.push(json!({"attributes": {"POSITION": positions, "NORMAL": normals, "JOINTS_0": joints, "WEIGHTS_0": weights}, "indices": indices, "material": material, "targets": targets}));
-    }
     w.push(
         "meshes",
         json!({"name": "mannequin", "primitives": primitives, "weights": [0.0, 0.0], "extras": {"targetNames": ["blink", "smile"]}}),
     );
+}
 
-    for clip in clips() {
-        let frames = (clip.duration_secs * 30.0).round() as usize;
-        let times: Vec<f32> = (0..=frames).map(|f| f as f32 / 30.0).collect();
-        let input = w.floats(&times, "SCALAR", true, None);
-        let mut samplers = Vec::new();
-        let mut channels = Vec::new();
-        for (joint, rotation) in &clip.rotations {
-            let mut values: Vec<Quat> = times.iter().map(|&t| rotation(t)).collect();
-            // Keep consecutive keys in one hemisphere (what exporters write).
-            for k in 1..values.len() {
-                if values[k].dot(values[k - 1]) < 0.0 {
-                    values[k] = -values[k];
-                }
+/// The surface's triangles of `material` (1: skin, 0: clothes) as one primitive.
+fn write_primitive(w: &mut GlbWriter, surface: &body::Surface, material: usize) -> Value {
+    let wanted = material == 1;
+    let triangles: Vec<[u32; 3]> = surface
+        .triangles
+        .iter()
+        .copied()
+        .filter(|t| t.iter().all(|&v| surface.skin[v as usize]) == wanted)
+        .collect();
+    let mut remap = vec![u32::MAX; surface.positions.len()];
+    let mut order: Vec<usize> = Vec::new();
+    let indices: Vec<u32> = triangles
+        .iter()
+        .flatten()
+        .map(|&v| {
+            let slot = &mut remap[v as usize];
+            if *slot == u32::MAX {
+                *slot = order.len() as u32;
+                order.push(v as usize);
             }
-            let flat: Vec<f32> = values.iter().flat_map(|q| q.to_array()).collect();
-            let output = w.floats(&flat, "VEC4", false, None);
-            samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": joint + 1, "path": "rotation"}}));
+            *slot
+        })
+        .collect();
+    let vec3s =
+        |data: &[Vec3]| -> Vec<f32> { order.iter().flat_map(|&v| data[v].to_array()).collect() };
+    let positions = w.floats(&vec3s(&surface.positions), "VEC3", true, Some(34962));
+    let normals = w.floats(&vec3s(&surface.normals), "VEC3", false, Some(34962));
+    let joints: Vec<u8> = order
+        .iter()
+        .flat_map(|&v| surface.joints[v])
+        .flat_map(|j| j.to_le_bytes())
+        .collect();
+    let view = w.view(&joints, Some(34962));
+    let joints = w.push(
+        "accessors",
+        json!({"bufferView": view, "componentType": 5123, "count": order.len(), "type": "VEC4"}),
+    );
+    let weights: Vec<f32> = order.iter().flat_map(|&v| surface.weights[v]).collect();
+    let weights = w.floats(&weights, "VEC4", false, Some(34962));
+    let bytes: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let view = w.view(&bytes, Some(34963));
+    let indices = w.push("accessors", json!({"bufferView": view, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}));
+    // The face's targets live on the skin; glTF gives every primitive of a mesh the same
+    // targets, so the clothes get all-zero ones (accessors without a buffer view).
+    let no_normals = vec![Vec3::ZERO; surface.positions.len()];
+    let targets: Vec<Value> = [
+        (&surface.blink, &surface.blink_normals),
+        (&surface.smile, &no_normals),
+    ]
+    .iter()
+    .map(|(deltas, normal_deltas)| {
+        let mut zeros = || {
+            w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
+        };
+        let (position, normal) = if wanted {
+            (
+                w.floats(&vec3s(deltas), "VEC3", true, None),
+                w.floats(&vec3s(normal_deltas), "VEC3", false, None),
+            )
+        } else {
+            (zeros(), zeros())
+        };
+        json!({"POSITION": position, "NORMAL": normal})
+    })
+    .collect();
+    json!({"attributes": {"POSITION": positions, "NORMAL": normals, "JOINTS_0": joints, "WEIGHTS_0": weights}, "indices": indices, "material": material, "targets": targets})
+}
+
+/// One clip: every rotation and the pelvis's translation sampled at 30 Hz, LINEAR, and its
+/// events.
+fn write_clip(w: &mut GlbWriter, clip: &ClipSpec) {
+    let frames = (clip.duration_secs * 30.0).round() as usize;
+    let times: Vec<f32> = (0..=frames).map(|f| f as f32 / 30.0).collect();
+    let input = w.floats(&times, "SCALAR", true, None);
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    for (joint, rotation) in &clip.rotations {
+        let mut values: Vec<Quat> = times.iter().map(|&t| rotation(t)).collect();
+        // Keep consecutive keys in one hemisphere (what exporters write).
+        for k in 1..values.len() {
+            if values[k].dot(values[k - 1]) < 0.0 {
+                values[k] = -values[k];
+            }
         }
-        if let Some(translation) = &clip.pelvis_translation {
-            let flat: Vec<f32> = times
-                .iter()
-                .flat_map(|&t| translation(t).to_array())
-                .collect();
-            let output = w.floats(&flat, "VEC3", false, None);
-            samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-            channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": 1, "path": "translation"}}));
-        }
-        let events: Vec<Value> = clip
-            .events
+        let flat: Vec<f32> = values.iter().flat_map(|q| q.to_array()).collect();
+        let output = w.floats(&flat, "VEC4", false, None);
+        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": joint + 1, "path": "rotation"}}));
+    }
+    if let Some(translation) = &clip.pelvis_translation {
+        let flat: Vec<f32> = times
             .iter()
-            .map(|(name, time)| json!({"name": name, "time": time}))
+            .flat_map(|&t| translation(t).to_array())
             .collect();
-        w.push(
-            "animations",
-            json!({"name": clip.name, "samplers": samplers, "channels": channels, "extras": {"skinscope_events": events}}),
+        let output = w.floats(&flat, "VEC3", false, None);
+        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        channels.push(
+            json!({"sampler": samplers.len() - 1, "target": {"node": 1, "path": "translation"}}),
         );
     }
-    w.finish()
+    let events: Vec<Value> = clip
+        .events
+        .iter()
+        .map(|(name, time)| json!({"name": name, "time": time}))
+        .collect();
+    w.push(
+        "animations",
+        json!({"name": clip.name, "samplers": samplers, "channels": channels, "extras": {"skinscope_events": events}}),
+    );
 }
