@@ -25,6 +25,48 @@ pub(crate) fn build(
     scene: Option<usize>,
     problems: &mut Problems,
 ) -> Option<Hierarchy> {
+    let parent_of_node = parents(document, problems)?;
+    let n = parent_of_node.len();
+    let (node_of_joint, joint_of_node) = joint_order(document, &parent_of_node);
+    let mut names = Vec::with_capacity(n);
+    let mut parents = Vec::with_capacity(n);
+    let mut rest = Vec::with_capacity(n);
+    let mut has_transform = vec![false; n];
+    let nodes: Vec<gltf::Node<'_>> = document.nodes().collect();
+    for &node_index in &node_of_joint {
+        let node = &nodes[node_index];
+        names.push(
+            node.name()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("node {node_index}")),
+        );
+        parents.push(parent_of_node[node_index].map(|p| joint_of_node[p]));
+        let t = rest_transform(node, problems);
+        has_transform[node_index] = t != Transform::IDENTITY;
+        rest.push(t);
+    }
+    let skeleton = match Skeleton::new(names, parents, rest) {
+        Ok(s) => s,
+        Err(e) => {
+            problems.error("/nodes", e.to_string());
+            return None;
+        }
+    };
+
+    let (scene_index, scene_nodes) = scene_nodes(document, scene, &parent_of_node, problems)?;
+    Some(Hierarchy {
+        skeleton,
+        node_of_joint,
+        joint_of_node,
+        parent_of_node,
+        scene_nodes,
+        scene: scene_index,
+        has_transform,
+    })
+}
+
+/// Each node's parent, checked: one parent per node, no node its own child or ancestor.
+fn parents(document: &gltf::Document, problems: &mut Problems) -> Option<Vec<Option<usize>>> {
     let n = document.nodes().len();
     let mut parent_of_node: Vec<Option<usize>> = vec![None; n];
     let errors_before = problems.errors.len();
@@ -63,8 +105,16 @@ pub(crate) fn build(
     if problems.errors.len() > errors_before {
         return None;
     }
+    Some(parent_of_node)
+}
 
-    // Depth-first from each root, children in listed order: parents come first.
+/// The skeleton's order: depth-first from each root, children in listed order (parents come
+/// first); and each node's joint.
+fn joint_order(
+    document: &gltf::Document,
+    parent_of_node: &[Option<usize>],
+) -> (Vec<usize>, Vec<usize>) {
+    let n = parent_of_node.len();
     let mut node_of_joint = Vec::with_capacity(n);
     let mut stack: Vec<usize> = (0..n)
         .rev()
@@ -83,32 +133,19 @@ pub(crate) fn build(
     for (joint, &node) in node_of_joint.iter().enumerate() {
         joint_of_node[node] = joint;
     }
+    (node_of_joint, joint_of_node)
+}
 
-    let mut names = Vec::with_capacity(n);
-    let mut parents = Vec::with_capacity(n);
-    let mut rest = Vec::with_capacity(n);
-    let mut has_transform = vec![false; n];
+/// The displayed scene (`scene`, or the default one, or the first) and its nodes in
+/// depth-first order.
+fn scene_nodes(
+    document: &gltf::Document,
+    scene: Option<usize>,
+    parent_of_node: &[Option<usize>],
+    problems: &mut Problems,
+) -> Option<(usize, Vec<usize>)> {
+    let n = parent_of_node.len();
     let nodes: Vec<gltf::Node<'_>> = document.nodes().collect();
-    for &node_index in &node_of_joint {
-        let node = &nodes[node_index];
-        names.push(
-            node.name()
-                .map(str::to_owned)
-                .unwrap_or_else(|| format!("node {node_index}")),
-        );
-        parents.push(parent_of_node[node_index].map(|p| joint_of_node[p]));
-        let t = rest_transform(node, problems);
-        has_transform[node_index] = t != Transform::IDENTITY;
-        rest.push(t);
-    }
-    let skeleton = match Skeleton::new(names, parents, rest) {
-        Ok(s) => s,
-        Err(e) => {
-            problems.error("/nodes", e.to_string());
-            return None;
-        }
-    };
-
     let chosen = match scene {
         Some(s) => match document.scenes().nth(s) {
             Some(scene) => Some(scene),
@@ -148,15 +185,7 @@ pub(crate) fn build(
                 .rev(),
         );
     }
-    Some(Hierarchy {
-        skeleton,
-        node_of_joint,
-        joint_of_node,
-        parent_of_node,
-        scene_nodes,
-        scene: scene_index,
-        has_transform,
-    })
+    Some((scene_index, scene_nodes))
 }
 
 /// The node's local transform as TRS. A matrix is decomposed (what three.js does too); one that

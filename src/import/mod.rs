@@ -130,65 +130,8 @@ fn import(
         document: gltf::Document::from_json_without_validation(root),
         blob: split.bin.map(<[u8]>::to_vec),
     };
-    // The gltf crate's validation indexes POSITION accessors without checking them first (a panic
-    // on a bad index): check those here.
-    let accessor_count = gltf.document.as_json().accessors.len();
-    let mut bad_position = false;
-    for (m, mesh) in gltf.document.as_json().meshes.iter().enumerate() {
-        for (p, primitive) in mesh.primitives.iter().enumerate() {
-            let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
-            if let Some(index) = primitive.attributes.get(&position)
-                && index.value() >= accessor_count
-            {
-                problems.error(
-                    format!("/meshes/{m}/primitives/{p}/attributes/POSITION"),
-                    describe_validation_error(gltf::json::validation::Error::IndexOutOfBounds),
-                );
-                bad_position = true;
-            }
-        }
-    }
-    if bad_position {
+    if !validate(&gltf.document, &skipped_channels, problems) {
         return None;
-    }
-    // The gltf crate's own checks (index ranges, enums, required fields) come first: its
-    // accessors assume them.
-    if let Err(gltf::Error::Validation(errors)) =
-        gltf::Document::from_json(gltf.document.as_json().clone())
-    {
-        for (path, error) in errors {
-            let pointer = json_pointer(path.as_str());
-            // Channels this viewer does not animate were set aside with a warning.
-            if skipped_channels
-                .iter()
-                .any(|c| pointer.starts_with(&format!("{c}/")))
-            {
-                continue;
-            }
-            // glTF allows an accessor without a buffer view (all zeros, maybe sparse); the gltf
-            // crate does not. The accessor reader handles it.
-            let zero_filled = error == gltf::json::validation::Error::Missing
-                && pointer.starts_with("/accessors/")
-                && pointer.ends_with("/bufferView");
-            // POSITION bounds are required by glTF but only used for culling; three.js loads
-            // files without them. Bounds are computed from the data when needed.
-            let position_bounds = matches!(
-                error,
-                gltf::json::validation::Error::Missing | gltf::json::validation::Error::Invalid
-            ) && (pointer.ends_with("/POSITION/min")
-                || pointer.ends_with("/POSITION/max"));
-            if position_bounds {
-                problems.warn(
-                    pointer,
-                    "POSITION accessor has no usable min/max (glTF requires them); computed from the data",
-                );
-            } else if !zero_filled {
-                problems.error(pointer, describe_validation_error(error));
-            }
-        }
-        if !problems.errors.is_empty() {
-            return None;
-        }
     }
     let document = &gltf.document;
     let base = path
@@ -236,6 +179,77 @@ fn import(
         scene: hierarchy.scene,
         cameras,
     })
+}
+
+/// The gltf crate's own checks (index ranges, enums, required fields), which its accessors
+/// assume, with glTF's leniencies: channels set aside, accessors without a buffer view and
+/// POSITION without bounds are not errors. Returns whether the document passed.
+fn validate(
+    document: &gltf::Document,
+    skipped_channels: &[String],
+    problems: &mut Problems,
+) -> bool {
+    // The gltf crate's validation indexes POSITION accessors without checking them first (a panic
+    // on a bad index): check those here.
+    let accessor_count = document.as_json().accessors.len();
+    let mut bad_position = false;
+    for (m, mesh) in document.as_json().meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let position = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
+            if let Some(index) = primitive.attributes.get(&position)
+                && index.value() >= accessor_count
+            {
+                problems.error(
+                    format!("/meshes/{m}/primitives/{p}/attributes/POSITION"),
+                    describe_validation_error(gltf::json::validation::Error::IndexOutOfBounds),
+                );
+                bad_position = true;
+            }
+        }
+    }
+    if bad_position {
+        return false;
+    }
+    // The gltf crate's own checks (index ranges, enums, required fields) come first: its
+    // accessors assume them.
+    if let Err(gltf::Error::Validation(errors)) =
+        gltf::Document::from_json(document.as_json().clone())
+    {
+        for (path, error) in errors {
+            let pointer = json_pointer(path.as_str());
+            // Channels this viewer does not animate were set aside with a warning.
+            if skipped_channels
+                .iter()
+                .any(|c| pointer.starts_with(&format!("{c}/")))
+            {
+                continue;
+            }
+            // glTF allows an accessor without a buffer view (all zeros, maybe sparse); the gltf
+            // crate does not. The accessor reader handles it.
+            let zero_filled = error == gltf::json::validation::Error::Missing
+                && pointer.starts_with("/accessors/")
+                && pointer.ends_with("/bufferView");
+            // POSITION bounds are required by glTF but only used for culling; three.js loads
+            // files without them. Bounds are computed from the data when needed.
+            let position_bounds = matches!(
+                error,
+                gltf::json::validation::Error::Missing | gltf::json::validation::Error::Invalid
+            ) && (pointer.ends_with("/POSITION/min")
+                || pointer.ends_with("/POSITION/max"));
+            if position_bounds {
+                problems.warn(
+                    pointer,
+                    "POSITION accessor has no usable min/max (glTF requires them); computed from the data",
+                );
+            } else if !zero_filled {
+                problems.error(pointer, describe_validation_error(error));
+            }
+        }
+        if !problems.errors.is_empty() {
+            return false;
+        }
+    }
+    true
 }
 
 /// The displayed scene's camera nodes, by camera index (then in scene order).
