@@ -10,6 +10,7 @@
 //! as `{"skinscope_events": [{"name": ..., "time": ...}]}`.
 
 mod body;
+mod grid;
 
 use std::f32::consts::TAU;
 use std::path::Path;
