@@ -4,7 +4,32 @@
 //! bytes read while reading (a file that grows stops at the cap).
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Why a file was not read or written. Reading errors say what is wrong with the file; the
+/// caller names it (as a glTF, a state machine, a ground).
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("cannot read the file: {0}")]
+    Read(std::io::Error),
+    #[error("is a directory, not a file")]
+    Directory,
+    #[error(
+        "is not a regular file (a device, a FIFO or a socket): not read, since it may never end"
+    )]
+    NotRegular,
+    #[error("is {}, more than the {} this viewer reads", describe_bytes(*size), describe_bytes(*cap))]
+    TooBig { size: u64, cap: u64 },
+    #[error("is not UTF-8 text: {0}")]
+    NotText(std::string::FromUtf8Error),
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write {}: it names no file", path.display())]
+    NoFileName { path: PathBuf },
+}
 
 /// The largest model file read (`.gltf` or `.glb`): 2 GiB. A GLB's lengths are 32-bit; past this
 /// a file would not fit the GPU buffers anyway.
@@ -26,57 +51,48 @@ pub fn describe_bytes(n: u64) -> String {
 }
 
 /// Opens `path` for reading when it is a regular file, and returns it with its size.
-fn open_regular(path: &Path) -> Result<(std::fs::File, u64), String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), FileError> {
+    let meta = std::fs::metadata(path).map_err(FileError::Read)?;
     if meta.is_dir() {
-        return Err("is a directory, not a file".into());
+        return Err(FileError::Directory);
     }
     if !meta.is_file() {
-        return Err(
-            "is not a regular file (a device, a FIFO or a socket): not read, since it may never end"
-                .into(),
-        );
+        return Err(FileError::NotRegular);
     }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let file = std::fs::File::open(path).map_err(FileError::Read)?;
     Ok((file, meta.len()))
 }
 
 /// The whole of a regular file of at most `cap` bytes.
-pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, FileError> {
     let (file, size) = open_regular(path)?;
-    let too_big = |n: u64| {
-        format!(
-            "is {}, more than the {} this viewer reads",
-            describe_bytes(n),
-            describe_bytes(cap)
-        )
-    };
     if size > cap {
-        return Err(too_big(size));
+        return Err(FileError::TooBig { size, cap });
     }
     let mut bytes = Vec::with_capacity(size as usize);
     file.take(cap + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the file: {e}"))?;
+        .map_err(FileError::Read)?;
     if bytes.len() as u64 > cap {
-        return Err(too_big(bytes.len() as u64));
+        let size = bytes.len() as u64;
+        return Err(FileError::TooBig { size, cap });
     }
     Ok(bytes)
 }
 
 /// A regular file of at most `cap` bytes, as UTF-8 text.
-pub fn read_text_capped(path: &Path, cap: u64) -> Result<String, String> {
-    String::from_utf8(read_capped(path, cap)?).map_err(|e| format!("is not UTF-8 text: {e}"))
+pub fn read_text_capped(path: &Path, cap: u64) -> Result<String, FileError> {
+    String::from_utf8(read_capped(path, cap)?).map_err(FileError::NotText)
 }
 
 /// The first `len` bytes of a regular file (fewer when it is shorter): what an external buffer
 /// declares it holds, never more.
-pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, String> {
+pub fn read_prefix(path: &Path, len: u64) -> Result<Vec<u8>, FileError> {
     let (file, size) = open_regular(path)?;
     let mut bytes = Vec::with_capacity(size.min(len) as usize);
     file.take(len)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the file: {e}"))?;
+        .map_err(FileError::Read)?;
     Ok(bytes)
 }
 
@@ -96,12 +112,15 @@ pub fn shown(text: &str) -> String {
 pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
-) -> Result<(), String> {
+) -> Result<(), FileError> {
     use std::io::Write;
-    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("cannot write {}: it names no file", path.display()))?;
+    let fail = |source: std::io::Error| FileError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path.file_name().ok_or_else(|| FileError::NoFileName {
+        path: path.to_path_buf(),
+    })?;
     let mut temporary = name.to_os_string();
     temporary.push(format!(".{}.partial", std::process::id()));
     let temporary = path.with_file_name(temporary);
@@ -122,7 +141,7 @@ pub fn write_whole(
 }
 
 /// `write_whole` of bytes already made.
-pub fn write_bytes_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_bytes_whole(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     write_whole(path, |out| out.write_all(bytes))
 }
 
@@ -145,7 +164,7 @@ mod tests {
             ))
         })
         .unwrap_err();
-        assert!(e.contains("no space left on device"), "{e}");
+        assert!(e.to_string().contains("no space left on device"), "{e}");
         assert_eq!(std::fs::read(&target).unwrap(), b"before");
         assert_eq!(
             std::fs::read_dir(&dir).unwrap().count(),
@@ -157,7 +176,7 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         // Where no file can be made, the error says so and nothing is written.
         let e = write_bytes_whole(&dir.join("missing/out.obj"), b"x").unwrap_err();
-        assert!(e.contains("cannot write"), "{e}");
+        assert!(e.to_string().contains("cannot write"), "{e}");
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -166,12 +185,15 @@ mod tests {
         for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
             if Path::new(device).exists() {
                 let e = read_capped(Path::new(device), 1 << 20).unwrap_err();
-                assert!(e.contains("not a regular file"), "{device}: {e}");
+                assert!(
+                    e.to_string().contains("not a regular file"),
+                    "{device}: {e}"
+                );
                 assert!(read_prefix(Path::new(device), 168).is_err());
             }
         }
         let e = read_capped(Path::new(env!("CARGO_MANIFEST_DIR")), 10).unwrap_err();
-        assert!(e.contains("is a directory"), "{e}");
+        assert!(e.to_string().contains("is a directory"), "{e}");
     }
 
     #[test]
@@ -183,7 +205,8 @@ mod tests {
         assert_eq!(read_capped(&path, 10).unwrap().len(), 10);
         let e = read_capped(&path, 9).unwrap_err();
         assert!(
-            e.contains("is 10 bytes, more than the 9 bytes this viewer reads"),
+            e.to_string()
+                .contains("is 10 bytes, more than the 9 bytes this viewer reads"),
             "{e}"
         );
         assert_eq!(read_prefix(&path, 4).unwrap(), [7u8; 4]);

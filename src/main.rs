@@ -55,6 +55,7 @@ fn run() -> ExitCode {
         Some(Command::Pose { pose, skin, out }) => cli::pose::run(&pose, skin, &out),
         Some(Command::GenerateBuiltin { out }) => {
             skinscope::files::write_bytes_whole(&out, &skinscope::builtin::generate())
+                .map_err(|e| e.to_string())
         }
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| cli::out::println(&gpu.describe()))
@@ -65,7 +66,8 @@ fn run() -> ExitCode {
             screenshot: cli.screenshot,
             size: cli.window_size,
             no_panel: cli.no_panel,
-        }),
+        })
+        .map_err(|e| e.to_string()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -34,6 +34,15 @@ const EVENT_LOG_LEN: usize = 12;
 pub const PLOT_SECS: f64 = 5.0;
 const RECENT_LEN: usize = 8;
 
+/// Why the viewer did not open a character (the one shown stays).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Import(#[from] import::ImportError),
+    #[error("the built-in character has one scene")]
+    OneScene,
+}
+
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
 #[must_use]
 #[derive(Clone, Debug, PartialEq)]
@@ -238,19 +247,19 @@ impl Viewer {
     }
 
     /// Opens a file. On failure the current character stays and the error is kept for the panel.
-    pub fn open(&mut self, path: &Path) -> Result<(), String> {
+    pub fn open(&mut self, path: &Path) -> Result<(), OpenError> {
         self.open_with(path, import::LoadOptions::default())
     }
 
     /// Shows scene `scene` of the current file.
-    pub fn open_scene(&mut self, scene: usize) -> Result<(), String> {
+    pub fn open_scene(&mut self, scene: usize) -> Result<(), OpenError> {
         let Some(path) = self.source.clone() else {
-            return Err("the built-in character has one scene".into());
+            return Err(OpenError::OneScene);
         };
         self.open_with(&path, import::LoadOptions { scene: Some(scene) })
     }
 
-    fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), String> {
+    fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), OpenError> {
         match import::load_with(path, options) {
             Ok(character) => {
                 self.install(character, Some(path));
@@ -262,16 +271,15 @@ impl Viewer {
                 Ok(())
             }
             Err(e) => {
-                let message = e.to_string();
-                self.load_error = Some(message.clone());
-                Err(message)
+                self.load_error = Some(e.to_string());
+                Err(OpenError::Import(e))
             }
         }
     }
 
     /// Back to the built-in character (the panel's file section offers it).
-    pub fn open_builtin(&mut self) -> Result<(), String> {
-        let character = crate::builtin::character().map_err(|e| e.to_string())?;
+    pub fn open_builtin(&mut self) -> Result<(), OpenError> {
+        let character = crate::builtin::character()?;
         self.install(character, None);
         Ok(())
     }
@@ -308,12 +316,12 @@ impl Viewer {
             }
             UiCommand::OpenBuiltin => {
                 if let Err(e) = self.open_builtin() {
-                    self.load_error = Some(e);
+                    self.load_error = Some(e.to_string());
                 }
             }
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
-                    self.load_error = Some(e);
+                    self.load_error = Some(e.to_string());
                 }
             }
             UiCommand::PlayPause => self.play_pause(),

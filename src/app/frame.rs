@@ -86,9 +86,7 @@ impl App {
                 self.renderer_copies = 1;
             }
             Err(e) => {
-                self.result = Err(format!(
-                    "the GPU device was lost and could not be recreated: {e}"
-                ));
+                self.result = Err(super::AppError::DeviceLost(Box::new(e)));
                 event_loop.exit();
             }
         }
@@ -488,9 +486,17 @@ fn paint_egui(
     }
 }
 
-fn save_screenshot(gfx: &Gfx, target: &Offscreen, path: &std::path::Path) -> Result<(), String> {
+fn save_screenshot(
+    gfx: &Gfx,
+    target: &Offscreen,
+    path: &std::path::Path,
+) -> Result<(), super::AppError> {
     let pixels = target
         .read_rgba(&gfx.device, &gfx.queue)
-        .map_err(|e| e.to_string())?;
-    crate::render::offscreen::write_image(path, target.size, &pixels)
+        .map_err(|e| super::AppError::Screenshot(e.to_string()))?;
+    Ok(crate::render::offscreen::write_image(
+        path,
+        target.size,
+        &pixels,
+    )?)
 }

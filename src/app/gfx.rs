@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
+use super::AppError;
 use super::surface::Surface;
 use crate::draw;
-use crate::render::gpu::{GpuError, LAVAPIPE_HINT, backend_choices};
+use crate::render::gpu::{GpuError, backend_choices};
 use crate::render::renderer::Renderer;
 use crate::viewer::Viewer;
 
@@ -32,8 +33,8 @@ pub struct Gfx {
 fn adapter_for(
     event_loop: &ActiveEventLoop,
     window: &Arc<Window>,
-) -> Result<(wgpu::Instance, wgpu::Surface<'static>, wgpu::Adapter), String> {
-    let mut last = String::from("no backend to try");
+) -> Result<(wgpu::Instance, wgpu::Surface<'static>, wgpu::Adapter), AppError> {
+    let mut last = AppError::Surface("no backend to try".into());
     for backends in backend_choices() {
         let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
             event_loop.owned_display_handle(),
@@ -43,7 +44,7 @@ fn adapter_for(
         let instance = wgpu::Instance::new(desc.with_env());
         let surface = instance
             .create_surface(window.clone())
-            .map_err(|e| format!("cannot draw into the window: {e}"))?;
+            .map_err(|e| AppError::Surface(e.to_string()))?;
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             compatible_surface: Some(&surface),
@@ -51,7 +52,7 @@ fn adapter_for(
         };
         match pollster::block_on(instance.request_adapter(&options)) {
             Ok(adapter) => return Ok((instance, surface, adapter)),
-            Err(source) => last = GpuError::NoAdapter { backends, source }.to_string(),
+            Err(source) => last = GpuError::NoAdapter { backends, source }.into(),
         }
     }
     Err(last)
@@ -62,14 +63,14 @@ impl Gfx {
         event_loop: &ActiveEventLoop,
         viewer: &Viewer,
         size: (u32, u32),
-    ) -> Result<Self, String> {
+    ) -> Result<Self, AppError> {
         let attributes = Window::default_attributes()
             .with_title("skinscope")
             .with_inner_size(winit::dpi::LogicalSize::new(size.0, size.1));
         let window = Arc::new(
             event_loop
                 .create_window(attributes)
-                .map_err(|e| format!("cannot open a window: {e}"))?,
+                .map_err(|e| AppError::Window(e.to_string()))?,
         );
         Self::with_window(event_loop, window, viewer)
     }
@@ -80,13 +81,13 @@ impl Gfx {
         event_loop: &ActiveEventLoop,
         window: Arc<Window>,
         viewer: &Viewer,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, AppError> {
         let (instance, surface, adapter) = adapter_for(event_loop, &window)?;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("skinscope window"),
             ..Default::default()
         }))
-        .map_err(|e| format!("cannot create a GPU device: {e}; {LAVAPIPE_HINT}"))?;
+        .map_err(AppError::Device)?;
         let lost = Arc::new(AtomicBool::new(false));
         let flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {

@@ -62,9 +62,34 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
     }
 }
 
+/// Why the window stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Open(#[from] crate::viewer::OpenError),
+    #[error("cannot open a window: {0}")]
+    Window(String),
+    #[error("cannot draw into the window: {0}")]
+    Surface(String),
+    #[error("{0}")]
+    NoAdapter(#[from] crate::render::gpu::GpuError),
+    #[error("cannot create a GPU device: {0}; {hint}", hint = crate::render::gpu::LAVAPIPE_HINT)]
+    Device(wgpu::RequestDeviceError),
+    #[error("the GPU device was lost and could not be recreated: {0}")]
+    DeviceLost(Box<AppError>),
+    #[error("the window's surface {0}")]
+    Draw(&'static str),
+    #[error("the screenshot: {0}")]
+    Screenshot(String),
+    #[error(transparent)]
+    Image(#[from] crate::render::offscreen::ImageError),
+    #[error("the event loop failed: {0}")]
+    EventLoop(#[from] winit::error::EventLoopError),
+}
+
 /// Opens the window and runs until it is closed (or `frames` are drawn).
-pub fn run(options: AppOptions) -> Result<(), String> {
-    let character = builtin::character().map_err(|e| e.to_string())?;
+pub fn run(options: AppOptions) -> Result<(), AppError> {
+    let character = builtin::character().map_err(crate::viewer::OpenError::from)?;
     let mut viewer = Viewer::new(character, None);
     let saved_recent = recent::load();
     viewer.recent.clone_from(&saved_recent);
@@ -73,13 +98,13 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         // batch run (--frames) it is the run's failure, and nothing is drawn.
         if let Err(e) = viewer.open(file) {
             if options.frames.is_some() {
-                return Err(e);
+                return Err(e.into());
             }
             log::error!("{e}");
         }
     }
     viewer.controls.show_panel = !options.no_panel;
-    let event_loop = EventLoop::new().map_err(|e| format!("cannot open a window: {e}"))?;
+    let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
     let mut app = App {
         options,
         viewer,
@@ -99,9 +124,7 @@ pub fn run(options: AppOptions) -> Result<(), String> {
         dialog_opened: None,
         saved_recent,
     };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| format!("the event loop failed: {e}"))?;
+    event_loop.run_app(&mut app)?;
     app.result
 }
 
@@ -128,7 +151,7 @@ struct App {
     /// Commands from the keyboard since the last frame, applied with the panel's.
     commands: Vec<UiCommand>,
     bones: Vec<LineVertex>,
-    result: Result<(), String>,
+    result: Result<(), AppError>,
     /// The viewer's character generation the renderer was built for.
     character_generation: u64,
     /// The last frame's main 3D view (points), camera and aspect: what a click picks in.

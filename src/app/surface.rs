@@ -14,7 +14,7 @@ pub enum Acquired {
     /// frame; a lost or outdated surface has been configured again.
     Skip,
     /// The surface reported a validation error: the window cannot draw.
-    Failed(String),
+    Failed(super::AppError),
 }
 
 impl Surface {
@@ -26,10 +26,10 @@ impl Surface {
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
         size: (u32, u32),
-    ) -> Result<Self, String> {
+    ) -> Result<Self, super::AppError> {
         let mut config = surface
             .get_default_config(adapter, size.0.max(1), size.1.max(1))
-            .ok_or_else(|| "the window's surface supports no format on this adapter".to_string())?;
+            .ok_or(super::AppError::Draw("supports no format on this adapter"))?;
         config.format = config.format.remove_srgb_suffix();
         config.view_formats = vec![config.format.add_srgb_suffix()];
         config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
@@ -80,7 +80,7 @@ impl Surface {
                 Acquired::Skip
             }
             wgpu::CurrentSurfaceTexture::Validation => {
-                Acquired::Failed("the window's surface reported a validation error".into())
+                Acquired::Failed(super::AppError::Draw("reported a validation error"))
             }
         }
     }

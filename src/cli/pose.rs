@@ -36,7 +36,7 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
         SkinOnArg::Cpu => export::PosedVertices::on_cpu(c, &pose, skinning),
         SkinOnArg::Gpu => {
             let gpu = Gpu::headless().map_err(|e| e.to_string())?;
-            headless::skin_on_gpu(&gpu, c, &pose, skinning)?
+            headless::skin_on_gpu(&gpu, c, &pose, skinning).map_err(|e| e.to_string())?
         }
     }
     .with_drawn_normals(c);
@@ -55,5 +55,5 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     } else {
         export::posed_obj(c, &vertices).into_bytes()
     };
-    skinscope::files::write_bytes_whole(out, &bytes)
+    skinscope::files::write_bytes_whole(out, &bytes).map_err(|e| e.to_string())
 }

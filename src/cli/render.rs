@@ -269,8 +269,10 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         legend: !args.no_legend,
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
-    let (pixels, legend) = headless::render_frame_and_legend(&gpu, character, &request)?;
-    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)?;
+    let (pixels, legend) =
+        headless::render_frame_and_legend(&gpu, character, &request).map_err(|e| e.to_string())?;
+    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)
+        .map_err(|e| e.to_string())?;
     // What the colours mean (and the displacement's range), as the image's legend says.
     if let Some(legend) = legend {
         super::out::print(&legend.to_text());

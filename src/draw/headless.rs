@@ -69,6 +69,35 @@ impl Default for FrameRequest {
     }
 }
 
+/// Why a headless frame was not drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum FrameError {
+    #[error("size {0}x{1} is outside 1x1..8192x8192")]
+    Size(u32, u32),
+    #[error(transparent)]
+    Pose(#[from] crate::anim::PoseError),
+    #[error("the frame cannot be drawn: {0}")]
+    NonFinite(String),
+    #[error("no camera {camera} in {character}")]
+    NoCamera { camera: usize, character: String },
+    #[error("a crowd of {0} is outside 1..={MAX_CROWD}")]
+    CrowdSize(usize),
+    #[error(
+        "a crowd of {members} copies of {character} does not fit this GPU's buffers; the largest it can draw is {most}"
+    )]
+    CrowdTooBig {
+        members: usize,
+        character: String,
+        most: usize,
+    },
+    #[error("GPU validation error: {0}")]
+    Validation(wgpu::Error),
+    #[error(transparent)]
+    Read(#[from] crate::render::gpu::GpuError),
+    #[error(transparent)]
+    SkinPass(#[from] crate::render::renderer::SkinPassError),
+}
+
 /// The largest crowd `render --crowd` accepts, whatever the GPU.
 pub const MAX_CROWD: usize = 100_000;
 
@@ -77,15 +106,16 @@ pub fn pose_and_frame(
     character: &Character,
     pose: &mut CharacterPose,
     request: &FrameRequest,
-) -> Result<Camera, String> {
-    pose.evaluate(character, &request.pose)
-        .map_err(|e| e.to_string())?;
+) -> Result<Camera, FrameError> {
+    pose.evaluate(character, &request.pose)?;
     if let Some(why) = pose.non_finite(character) {
-        return Err(format!("the frame cannot be drawn: {why}"));
+        return Err(FrameError::NonFinite(why));
     }
     if let CameraSpec::File(k) = request.camera {
-        return super::view::file_camera(character, pose, k)
-            .ok_or_else(|| format!("no camera {k} in {}", character.name));
+        return super::view::file_camera(character, pose, k).ok_or_else(|| FrameError::NoCamera {
+            camera: k,
+            character: character.name.clone(),
+        });
     }
     // Framed on the clip's whole motion, so frames at different times share one camera.
     let bounds =
@@ -128,7 +158,7 @@ pub fn render_frame(
     gpu: &Gpu,
     character: &Character,
     request: &FrameRequest,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, FrameError> {
     render_frame_and_legend(gpu, character, request).map(|(pixels, _)| pixels)
 }
 
@@ -138,10 +168,10 @@ pub fn render_frame_and_legend(
     gpu: &Gpu,
     character: &Character,
     request: &FrameRequest,
-) -> Result<(Vec<u8>, Option<Legend>), String> {
+) -> Result<(Vec<u8>, Option<Legend>), FrameError> {
     let (w, h) = request.size;
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
-        return Err(format!("size {w}x{h} is outside 1x1..8192x8192"));
+        return Err(FrameError::Size(w, h));
     }
     if let Some(members) = request.crowd {
         return render_crowd(gpu, character, request, members).map(|p| (p, None));
@@ -173,8 +203,7 @@ pub fn render_frame_and_legend(
         } else {
             super::view::CompareWith::Palette(request.compare)
         };
-        super::view::pose_compared(character, &request.pose, &pose, with, &mut compare)
-            .map_err(|e| e.to_string())?;
+        super::view::pose_compared(character, &request.pose, &pose, with, &mut compare)?;
         colors = Some(colors::vertex_colors(
             character,
             request.color_view,
@@ -243,7 +272,7 @@ fn paint_and_read(
     scope: wgpu::ErrorScopeGuard,
     options: &DrawOptions,
     legend: Option<&Legend>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, FrameError> {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     renderer.paint(
         View::Main,
@@ -260,11 +289,9 @@ fn paint_and_read(
         crate::render::ui_overlay::paint(&gpu.device, &gpu.queue, target, &ctx, output);
     }
     if let Some(error) = pollster::block_on(scope.pop()) {
-        return Err(format!("GPU validation error: {error}"));
+        return Err(FrameError::Validation(error));
     }
-    target
-        .read_rgba(&gpu.device, &gpu.queue)
-        .map_err(|e| e.to_string())
+    Ok(target.read_rgba(&gpu.device, &gpu.queue)?)
 }
 
 /// A crowd of `members` copies: posed in parallel, drawn instanced, timed (logged at info level).
@@ -273,16 +300,17 @@ fn render_crowd(
     character: &Character,
     request: &FrameRequest,
     members: usize,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, FrameError> {
     if members == 0 || members > MAX_CROWD {
-        return Err(format!("a crowd of {members} is outside 1..={MAX_CROWD}"));
+        return Err(FrameError::CrowdSize(members));
     }
     let most = super::crowd_limit(&gpu.device.limits(), character);
     if members > most {
-        return Err(format!(
-            "a crowd of {members} copies of {} does not fit this GPU's buffers; the largest it can draw is {most}",
-            character.name
-        ));
+        return Err(FrameError::CrowdTooBig {
+            members,
+            character: character.name.clone(),
+            most,
+        });
     }
     let a = request.pose.clip.map_or(0, |c| c.clip);
     let b = request.pose.blend.map_or(a, |blend| blend.b);
@@ -346,7 +374,7 @@ pub fn bind_identity_difference(
     gpu: &Gpu,
     character: &Character,
     size: u32,
-) -> Result<f64, String> {
+) -> Result<f64, FrameError> {
     let (min, max) = rest_bounds(character);
     let camera = Camera::framing(min, max, 40.0, 1.0);
     let request = |palette| FrameRequest {
@@ -379,7 +407,7 @@ pub fn skin_on_gpu(
     character: &Character,
     pose: &CharacterPose,
     skinning: crate::anim::SkinningMethod,
-) -> Result<crate::debug::export::PosedVertices, String> {
+) -> Result<crate::debug::export::PosedVertices, FrameError> {
     let options = DrawOptions {
         skinning,
         ..Default::default()
@@ -396,7 +424,7 @@ pub fn skin_on_gpu(
     let mut renderer = prepared(gpu, character, &frame);
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
-        return Err(format!("GPU validation error: {error}"));
+        return Err(FrameError::Validation(error));
     }
     Ok(super::world_vertices(&skinned, character, pose))
 }

@@ -152,7 +152,7 @@ impl Graph {
             problem: Problem::new(pointer, message),
         };
         let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
-            .map_err(|e| fail("", e))?;
+            .map_err(|e| fail("", e.to_string()))?;
         Self::parse(&text, c).map_err(|problem| GraphError {
             file: path.to_path_buf(),
             problem,

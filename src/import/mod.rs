@@ -44,7 +44,8 @@ pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportE
         return Err(refuse("is a directory, not a glTF file".into()));
     }
     // A regular file of at most MAX_MODEL_BYTES, checked by its size before it is read.
-    let bytes = crate::files::read_capped(path, crate::files::MAX_MODEL_BYTES).map_err(refuse)?;
+    let bytes = crate::files::read_capped(path, crate::files::MAX_MODEL_BYTES)
+        .map_err(|e| refuse(e.to_string()))?;
     load_bytes_with(&bytes, path, options)
 }
 

@@ -125,13 +125,13 @@ pub fn image_format(path: &Path) -> Option<image::ImageFormat> {
 
 /// Writes sRGB RGBA8 pixels as the path's format (JPEG drops the alpha channel; anything but
 /// `.jpg` / `.jpeg` is PNG), encoded whole first and written whole or not at all.
-pub fn write_image(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+pub fn write_image(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), ImageError> {
     let format = image_format(path).unwrap_or(image::ImageFormat::Png);
     write_encoded(path, size, rgba, format)
 }
 
 /// Writes tightly packed sRGB RGBA8 pixels as a PNG (whole or not at all).
-pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), String> {
+pub fn write_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<(), ImageError> {
     write_encoded(path, size, rgba, image::ImageFormat::Png)
 }
 
@@ -142,7 +142,7 @@ fn write_encoded(
     size: (u32, u32),
     rgba: &[u8],
     format: image::ImageFormat,
-) -> Result<(), String> {
+) -> Result<(), ImageError> {
     let rgb: Vec<u8>;
     let (pixels, color) = if format == image::ImageFormat::Jpeg {
         rgb = rgba
@@ -162,6 +162,21 @@ fn write_encoded(
         color,
         format,
     )
-    .map_err(|e| format!("cannot encode {}: {e}", path.display()))?;
-    crate::files::write_bytes_whole(path, &encoded)
+    .map_err(|source| ImageError::Encode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(crate::files::write_bytes_whole(path, &encoded)?)
+}
+
+/// Why an image was not written.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    #[error("cannot encode {}: {source}", path.display())]
+    Encode {
+        path: std::path::PathBuf,
+        source: image::ImageError,
+    },
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
 }

@@ -42,7 +42,7 @@ use options::max_copies_of;
 pub use options::{Capacity, DrawOptions, RendererStats};
 
 use skin_pass::SkinPassTargets;
-pub use skin_pass::{SkinnedFrame, SkinnedSlot, SkinnedVertex};
+pub use skin_pass::{SkinPassError, SkinnedFrame, SkinnedSlot, SkinnedVertex};
 
 pub const FRAMES_IN_FLIGHT: usize = 2;
 

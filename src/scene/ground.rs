@@ -130,7 +130,7 @@ impl Ground {
             problem,
         };
         let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
-            .map_err(|e| fail(Problem::new("", e)))?;
+            .map_err(|e| fail(Problem::new("", e.to_string())))?;
         Self::parse(&text).map_err(fail)
     }
 

@@ -251,26 +251,25 @@ impl Renderer {
         view: View,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-    ) -> Result<SkinnedFrame, String> {
+    ) -> Result<SkinnedFrame, SkinPassError> {
         let (bytes, fits) = self.skin_pass_bytes();
         if !self.ensure_skin_pass(view, device) {
             return Err(if fits {
-                "the character has no vertices to skin".to_string()
+                SkinPassError::NoVertices
             } else {
-                format!(
-                    "the skin pass's output ({bytes} bytes) exceeds what this GPU binds ({} bytes)",
-                    self.max_binding
-                )
+                SkinPassError::TooBig {
+                    bytes,
+                    most: self.max_binding,
+                }
             });
         }
         let mut encoder = device.create_command_encoder(&Default::default());
         self.record_skin_pass(view, &mut encoder, true);
         queue.submit([encoder.finish()]);
         let Some(targets) = &self.views[view.index()].skin_pass else {
-            return Err("no skin pass output".to_string());
+            return Err(SkinPassError::NoVertices);
         };
-        let raw = crate::render::gpu::read_buffer(device, queue, &targets.output, bytes)
-            .map_err(|e| e.to_string())?;
+        let raw = crate::render::gpu::read_buffer(device, queue, &targets.output, bytes)?;
         Ok(SkinnedFrame {
             vertices: bytemuck::pod_collect_to_vec(&raw),
             slots: (self.draws.iter().zip(&self.out_first))
@@ -284,4 +283,15 @@ impl Renderer {
             copies: self.capacity.copies,
         })
     }
+}
+
+/// Why the skin pass's output was not read back.
+#[derive(Debug, thiserror::Error)]
+pub enum SkinPassError {
+    #[error("the character has no vertices to skin")]
+    NoVertices,
+    #[error("the skin pass's output ({bytes} bytes) exceeds what this GPU binds ({most} bytes)")]
+    TooBig { bytes: u64, most: u64 },
+    #[error(transparent)]
+    Read(#[from] crate::render::gpu::GpuError),
 }
