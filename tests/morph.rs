@@ -324,18 +324,19 @@ fn a_paused_morph_uploads_nothing() {
     let camera =
         skinscope::render::camera::Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 40.0, 1.0);
     let mut frame = |pose: &CharacterPose| {
-        renderer.prepare(
-            View::Main,
-            &gpu.queue,
-            &FrameInput {
-                posed: skinscope::draw::extract(pose),
-                camera: &camera,
-                aspect: 1.0,
-                bones: &[],
-                options: &DrawOptions::default(),
-            },
-        );
-        renderer.morph_bytes_uploaded
+        renderer
+            .prepare(
+                View::Main,
+                &gpu.queue,
+                &FrameInput {
+                    posed: skinscope::draw::extract(pose),
+                    camera: &camera,
+                    aspect: 1.0,
+                    bones: &[],
+                    options: &DrawOptions::default(),
+                },
+            )
+            .morph_bytes
     };
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &PoseRequest::clip(0, 1.5)).unwrap();

@@ -270,18 +270,19 @@ fn still_camera() -> Camera {
 
 /// Prepares `view` for `pose` and returns the palette bytes it uploaded.
 fn prepare(renderer: &mut Renderer, gpu: &Gpu, view: View, pose: &CharacterPose) -> u64 {
-    renderer.prepare(
-        view,
-        &gpu.queue,
-        &FrameInput {
-            posed: skinscope::draw::extract(pose),
-            camera: &still_camera(),
-            aspect: 1.0,
-            bones: &[],
-            options: &DrawOptions::default(),
-        },
-    );
-    renderer.palette_bytes_uploaded
+    renderer
+        .prepare(
+            view,
+            &gpu.queue,
+            &FrameInput {
+                posed: skinscope::draw::extract(pose),
+                camera: &still_camera(),
+                aspect: 1.0,
+                bones: &[],
+                options: &DrawOptions::default(),
+            },
+        )
+        .palette_bytes
 }
 
 fn posed_at(c: &Character, t: f32) -> CharacterPose {

@@ -245,7 +245,7 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
             },
         );
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer.paint(
+        let painted = renderer.paint(
             View::Main,
             &gpu.device,
             &mut encoder,
@@ -254,7 +254,7 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
             options,
         );
         gpu.queue.submit([encoder.finish()]);
-        (renderer.skinned_in, renderer.skin_pass_ran)
+        (painted.skinned_in, painted.skin_pass_ran)
     };
     let auto = DrawOptions::default();
     pose.evaluate(&c, &PoseRequest::clip(0, 0.2)).unwrap();

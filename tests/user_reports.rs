@@ -58,7 +58,7 @@ fn the_renderer_never_writes_past_its_buffers() {
         40.0,
         1.0,
     );
-    renderer.prepare(
+    let uploaded = renderer.prepare(
         skinscope::render::renderer::View::Main,
         &gpu.queue,
         &skinscope::render::renderer::FrameInput {
@@ -70,7 +70,7 @@ fn the_renderer_never_writes_past_its_buffers() {
         },
     );
     // One copy's palette, not 2,000.
-    assert_eq!(renderer.palette_bytes_uploaded, 25 * 64);
+    assert_eq!(uploaded.palette_bytes, 25 * 64);
 }
 
 #[test]

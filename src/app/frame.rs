@@ -147,16 +147,16 @@ impl App {
     /// and a new renderer for another character or crowd size. (Camera requests are handled by
     /// `render`, which knows the view's aspect.)
     fn window_requests(&mut self) {
-        if let Some(i) = self
-            .viewer
-            .window_requests
-            .iter()
-            .position(|r| *r == WindowRequest::BrowseForFile)
-        {
-            self.viewer.window_requests.remove(i);
-            self.browse();
-        }
+        // A file the dialog picked loads first (its camera reset is this frame's).
         self.dialog_answer();
+        // Every request is taken here, once: the dialog opens now, camera moves wait for the
+        // render step, which knows the view's aspect.
+        for request in std::mem::take(&mut self.viewer.window_requests) {
+            match request {
+                WindowRequest::BrowseForFile => self.browse(),
+                camera => self.camera_requests.push(camera),
+            }
+        }
         if self.viewer.recent != self.saved_recent {
             super::recent::save(&self.viewer.recent);
             self.saved_recent.clone_from(&self.viewer.recent);
@@ -249,7 +249,7 @@ impl App {
             .file_camera
             .and_then(|k| draw::view::file_camera(&viewer.character, &viewer.pose, k))
         {
-            self.viewer.window_requests.clear();
+            self.camera_requests.clear();
             return camera;
         }
         // Follow a travelling character: the orbit target moves with its placement.
@@ -260,7 +260,7 @@ impl App {
             cam.target += at - last;
         }
         self.followed = Some(at);
-        let requests: Vec<WindowRequest> = std::mem::take(&mut self.viewer.window_requests);
+        let requests = std::mem::take(&mut self.camera_requests);
         if self.camera.is_none() || !requests.is_empty() {
             let (min, max) = self
                 .viewer
@@ -414,7 +414,7 @@ impl App {
                 (None, View::Main) => draw::extract(&self.viewer.pose),
                 (None, View::Compared) => draw::extract(&self.viewer.compare_pose),
             };
-            gfx.renderer.prepare(
+            let uploaded = gfx.renderer.prepare(
                 view,
                 &gfx.queue,
                 &FrameInput {
@@ -425,17 +425,20 @@ impl App {
                     options: &options,
                 },
             );
-            self.viewer.stats.palette_bytes += gfx.renderer.palette_bytes_uploaded;
+            self.viewer.stats.palette_bytes += uploaded.palette_bytes;
             let size = gfx.surface.size();
             let mut ran = false;
+            let mut skinned_in = SkinPass::Vertex;
             for t in targets {
-                gfx.renderer
-                    .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
-                ran |= gfx.renderer.skin_pass_ran;
+                let painted =
+                    gfx.renderer
+                        .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
+                ran |= painted.skin_pass_ran;
+                skinned_in = painted.skinned_in;
             }
             if view == View::Main {
-                self.viewer.stats.skin_pass_ran =
-                    (gfx.renderer.skinned_in == SkinPass::Compute).then_some(ran);
+                self.skinned_in = skinned_in;
+                self.viewer.stats.skin_pass_ran = (skinned_in == SkinPass::Compute).then_some(ran);
             }
         }
     }

@@ -138,7 +138,7 @@ impl App {
             size: Vec2::new(rect.width(), rect.height()),
             clip_from_world: camera.clip_from_world(aspect),
         };
-        let drawn = (gfx.renderer.skinned_in == SkinPass::Compute && self.viewer.crowd.is_none())
+        let drawn = (self.skinned_in == SkinPass::Compute && self.viewer.crowd.is_none())
             .then(|| {
                 gfx.renderer
                     .read_skinned(View::Main, &gfx.device, &gfx.queue)

@@ -123,6 +123,8 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         dialog: None,
         dialog_opened: None,
         saved_recent,
+        skinned_in: crate::display::SkinPass::Vertex,
+        camera_requests: Vec::new(),
     };
     event_loop.run_app(&mut app)?;
     app.result
@@ -152,6 +154,10 @@ struct App {
     commands: Vec<UiCommand>,
     bones: Vec<LineVertex>,
     result: Result<(), AppError>,
+    /// The viewer's camera requests of this frame, for the render step.
+    camera_requests: Vec<crate::viewer::WindowRequest>,
+    /// Where the main view's last frame was skinned (what a click picks from).
+    skinned_in: crate::display::SkinPass,
     /// The viewer's character generation the renderer was built for.
     character_generation: u64,
     /// The last frame's main 3D view (points), camera and aspect: what a click picks in.

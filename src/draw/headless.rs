@@ -347,7 +347,7 @@ fn render_crowd(
         bones: false,
         ..request.options
     };
-    renderer.prepare(
+    let uploaded = renderer.prepare(
         View::Main,
         &gpu.queue,
         &FrameInput {
@@ -361,7 +361,7 @@ fn render_crowd(
     let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options, None)?;
     log::info!(
         "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
-        renderer.palette_bytes_uploaded,
+        uploaded.palette_bytes,
         start.elapsed().as_secs_f64() * 1000.0
     );
     Ok(pixels)

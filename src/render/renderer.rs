@@ -156,6 +156,21 @@ fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
     draws
 }
 
+/// What a `prepare` wrote: palette bytes, and morph-weight bytes (non-zero weights only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Uploaded {
+    pub palette_bytes: u64,
+    pub morph_bytes: u64,
+}
+
+/// How a `paint` skinned: in the skin pass (`Compute`) or the vertex shader, and whether it ran
+/// the skin pass (it does not when the view's data did not change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Painted {
+    pub skinned_in: SkinPass,
+    pub skin_pass_ran: bool,
+}
+
 /// What a draw slot's material and instance say, fixed for the character: read by every
 /// `prepare` instead of the character.
 #[derive(Clone, Copy, Debug)]
@@ -205,14 +220,6 @@ pub struct Renderer {
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
-    /// Palette bytes written by the last `prepare`.
-    pub palette_bytes_uploaded: u64,
-    /// Morph-weight bytes written by the last `prepare` (non-zero weights only).
-    pub morph_bytes_uploaded: u64,
-    /// Where the last `paint` skinned (Vertex or Compute), and whether it ran the skin pass
-    /// (it does not when the view's data did not change).
-    pub skinned_in: SkinPass,
-    pub skin_pass_ran: bool,
 }
 
 impl Renderer {
@@ -289,10 +296,6 @@ impl Renderer {
             grid: None,
             bone_capacity,
             depth: None,
-            palette_bytes_uploaded: 0,
-            morph_bytes_uploaded: 0,
-            skinned_in: SkinPass::Vertex,
-            skin_pass_ran: false,
         };
         renderer.resize(device, capacity);
         renderer
@@ -372,7 +375,7 @@ impl Renderer {
     /// Writes this frame's buffers of `view`: the camera always (112 bytes), the palette and
     /// per-draw data only when they changed since this view's buffers of this frame slot were
     /// last written, the bone lines when given. Copies beyond the capacity are not drawn.
-    pub fn prepare(&mut self, view: View, queue: &wgpu::Queue, frame: &FrameInput<'_>) {
+    pub fn prepare(&mut self, view: View, queue: &wgpu::Queue, frame: &FrameInput<'_>) -> Uploaded {
         let copies = self.capacity.copies;
         self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
@@ -403,33 +406,34 @@ impl Renderer {
             slot.morph_generation += 1;
         }
         let buffers = &mut slot.frames[slot.frame];
-        self.palette_bytes_uploaded = 0;
+        let mut uploaded = Uploaded::default();
         if buffers.palette_generation != slot.palette_generation {
-            let uploaded = match slot.skinning {
+            let entries = match slot.skinning {
                 SkinningMethod::Linear => &slot.palette,
                 SkinningMethod::DualQuaternion => &slot.packed,
             };
-            let bytes: &[u8] = bytemuck::cast_slice(uploaded);
+            let bytes: &[u8] = bytemuck::cast_slice(entries);
             queue.write_buffer(&buffers.palette, 0, bytes);
             buffers.palette_generation = slot.palette_generation;
-            self.palette_bytes_uploaded = bytes.len() as u64;
+            uploaded.palette_bytes = bytes.len() as u64;
         }
         if buffers.draws_generation != slot.draws_generation && !slot.draw_data.is_empty() {
             queue.write_buffer(&buffers.draws, 0, bytemuck::cast_slice(&slot.draw_data));
             buffers.draws_generation = slot.draws_generation;
         }
-        self.morph_bytes_uploaded = 0;
+
         if buffers.morph_generation != slot.morph_generation && !slot.morph_active.is_empty() {
             let bytes: &[u8] = bytemuck::cast_slice(&slot.morph_active);
             queue.write_buffer(&buffers.morph_active, 0, bytes);
             buffers.morph_generation = slot.morph_generation;
-            self.morph_bytes_uploaded = bytes.len() as u64;
+            uploaded.morph_bytes = bytes.len() as u64;
         }
         let n = frame.bones.len().min(self.bone_capacity);
         if n > 0 {
             queue.write_buffer(&buffers.bones.0, 0, bytemuck::cast_slice(&frame.bones[..n]));
         }
         buffers.bones.1 = n as u32;
+        uploaded
     }
 
     /// The frame's non-zero morph weights into `morph_scratch`, and each (copy, instance)'s
@@ -542,30 +546,29 @@ impl Renderer {
         target: &wgpu::TextureView,
         size: (u32, u32),
         options: &DrawOptions,
-    ) {
+    ) -> Painted {
         let from_skin_pass =
             options.skin_pass != SkinPass::Vertex && self.ensure_skin_pass(view, device);
-        self.skin_pass_ran = false;
+        let mut painted = Painted {
+            skinned_in: SkinPass::Vertex,
+            skin_pass_ran: false,
+        };
         if from_skin_pass {
             // Only drawing needs the `vs_skinned` pipelines (a read-back does not).
             self.pipelines.ensure_skinned(device);
-            self.skin_pass_ran = self.record_skin_pass(view, encoder, false);
+            painted.skin_pass_ran = self.record_skin_pass(view, encoder, false);
+            painted.skinned_in = SkinPass::Compute;
         }
-        self.skinned_in = if from_skin_pass {
-            SkinPass::Compute
-        } else {
-            SkinPass::Vertex
-        };
         self.ensure_depth(device, size);
         let Some((depth, _)) = self.depth.as_ref() else {
-            return;
+            return painted;
         };
         let mut pass = begin_pass(encoder, target, depth, options);
         if let Some([x, y, w, h]) = options.viewport {
             let (x, y) = (x.clamp(0.0, size.0 as f32), y.clamp(0.0, size.1 as f32));
             let (w, h) = (w.min(size.0 as f32 - x), h.min(size.1 as f32 - y));
             if w < 1.0 || h < 1.0 {
-                return;
+                return painted;
             }
             pass.set_viewport(x, y, w, h, 0.0, 1.0);
         }
@@ -616,6 +619,7 @@ impl Renderer {
             pass.set_vertex_buffer(0, frame.bones.0.slice(..));
             pass.draw(0..frame.bones.1, 0..1);
         }
+        painted
     }
 
     /// Draw slots `slots`, instanced over the copies: triangles with the pipeline of each
