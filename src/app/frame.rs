@@ -118,7 +118,8 @@ impl App {
                     rect
                 };
                 let aspect = main.width() / main.height().max(1.0);
-                ui::overlay::paint_joint_names(ui, viewer, camera.clip_from_world(aspect), main);
+                let posed = (&viewer.character, &viewer.pose);
+                ui::overlay::paint_joint_names(ui, posed, camera.clip_from_world(aspect), main);
             }
         });
         gfx.egui_state

@@ -2,30 +2,35 @@
 //! camera and scene section.
 
 use super::error_label;
-use crate::viewer::{UiCommand, Viewer};
+use crate::viewer::{Controls, Shown, UiCommand};
 use egui::{RichText, Ui};
 
-pub(super) fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    let name = viewer.source.as_ref().map_or_else(
-        || format!("{} (built in)", viewer.character.name),
+pub(super) fn file_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    let name = shown.source.map_or_else(
+        || format!("{} (built in)", shown.character.name),
         |p| p.display().to_string(),
     );
     ui.label(RichText::new(name).strong());
     ui.horizontal_wrapped(|ui| {
         let field = ui.add(
-            egui::TextEdit::singleline(&mut viewer.controls.path)
+            egui::TextEdit::singleline(&mut controls.path)
                 .hint_text("path to .gltf or .glb")
                 .desired_width(200.0),
         );
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if (ui.button("Open").clicked() || enter) && !viewer.controls.path.trim().is_empty() {
-            commands.push(UiCommand::Open(viewer.controls.path.trim().into()));
+        if (ui.button("Open").clicked() || enter) && !controls.path.trim().is_empty() {
+            commands.push(UiCommand::Open(controls.path.trim().into()));
         }
         if ui.button("Browse...").clicked() {
             commands.push(UiCommand::BrowseForFile);
         }
     });
-    if viewer.source.is_some()
+    if shown.source.is_some()
         && ui
             .button("Built-in character")
             .on_hover_text("back to the mannequin this viewer ships")
@@ -34,30 +39,35 @@ pub(super) fn file_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<
         commands.push(UiCommand::OpenBuiltin);
     }
     ui.label(RichText::new("or drop a file on the window").weak());
-    if !viewer.recent.is_empty() {
+    if !shown.recent.is_empty() {
         ui.collapsing("Recent files", |ui| {
-            for path in viewer.recent.clone() {
+            for path in shown.recent.iter().cloned() {
                 if ui.link(path.display().to_string()).clicked() {
                     commands.push(UiCommand::Open(path));
                 }
             }
         });
     }
-    if let Some(error) = &viewer.load_error {
+    if let Some(error) = shown.load_error {
         error_label(ui, &format!("Could not open: {error}"));
     }
 }
 
 /// The file's cameras (or the orbit camera) and, when it has several, its scenes.
-pub(super) fn camera_and_scene(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    let names: Vec<String> = viewer
+pub(super) fn camera_and_scene(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    let names: Vec<String> = shown
         .character
         .cameras
         .iter()
         .map(|c| c.name.clone())
         .collect();
     if !names.is_empty() {
-        let c = &mut viewer.controls;
+        let c = &mut *controls;
         let shown = c
             .file_camera
             .and_then(|k| names.get(k).cloned())
@@ -71,9 +81,9 @@ pub(super) fn camera_and_scene(ui: &mut Ui, viewer: &mut Viewer, commands: &mut 
                 }
             });
     }
-    let scenes = &viewer.character.scenes;
+    let scenes = &shown.character.scenes;
     if scenes.len() > 1 {
-        let mut scene = viewer.character.scene;
+        let mut scene = shown.character.scene;
         egui::ComboBox::from_label("Scene")
             .selected_text(scenes.get(scene).cloned().unwrap_or_default())
             .show_ui(ui, |ui| {
@@ -81,7 +91,7 @@ pub(super) fn camera_and_scene(ui: &mut Ui, viewer: &mut Viewer, commands: &mut 
                     ui.selectable_value(&mut scene, k, name);
                 }
             });
-        if scene != viewer.character.scene {
+        if scene != shown.character.scene {
             commands.push(UiCommand::OpenScene(scene));
         }
     }

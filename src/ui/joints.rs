@@ -1,12 +1,12 @@
 //! The panel's joint tree, frame statistics, event log and the file's problems.
 
 use super::error_label;
-use crate::viewer::Viewer;
+use crate::viewer::{Controls, Shown};
 use egui::{RichText, Ui};
 
-pub(super) fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {
-    let skeleton = &viewer.character.skeleton;
-    let selected = &mut viewer.controls.selected_joint;
+pub(super) fn joints_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    let skeleton = &shown.character.skeleton;
+    let selected = &mut controls.selected_joint;
     egui::CollapsingHeader::new(format!("Skeleton ({} nodes)", skeleton.joint_count())).show(
         ui,
         |ui| {
@@ -23,8 +23,8 @@ pub(super) fn joints_section(ui: &mut Ui, viewer: &mut Viewer) {
         },
     );
     if let Some(j) = *selected {
-        let local = viewer.pose.local().as_slice().get(j);
-        let model = viewer.pose.model.as_slice().get(j);
+        let local = shown.pose.local().as_slice().get(j);
+        let model = shown.pose.model.as_slice().get(j);
         if let (Some(l), Some(m)) = (local, model) {
             ui.label(RichText::new(&skeleton.names()[j]).strong());
             let (axis, angle) = l.rotation.to_axis_angle();
@@ -69,9 +69,9 @@ pub(super) fn joint_tree(
         });
 }
 
-pub(super) fn stats_section(ui: &mut Ui, viewer: &Viewer) {
-    let s = viewer.stats;
-    let joints: usize = viewer.character.skins.iter().map(|s| s.skin.len()).sum();
+pub(super) fn stats_section(ui: &mut Ui, shown: &Shown<'_>) {
+    let s = shown.stats;
+    let joints: usize = shown.character.skins.iter().map(|s| s.skin.len()).sum();
     let skinned = match s.skin_pass_ran {
         None => "in the vertex shader",
         Some(true) => "by the compute pass",
@@ -83,36 +83,36 @@ pub(super) fn stats_section(ui: &mut Ui, viewer: &Viewer) {
         s.frame_ms,
         s.pose_ms,
         joints,
-        viewer.character.vertex_count(),
+        shown.character.vertex_count(),
         s.palette_bytes
     ));
 }
 
-pub(super) fn events_section(ui: &mut Ui, viewer: &Viewer) {
+pub(super) fn events_section(ui: &mut Ui, shown: &Shown<'_>) {
     egui::CollapsingHeader::new("Events")
         .default_open(true)
         .show(ui, |ui| {
-            if viewer.event_log.is_empty() {
+            if shown.event_log.is_empty() {
                 ui.label(RichText::new("none fired yet").weak());
             }
-            for e in &viewer.event_log {
+            for e in shown.event_log {
                 ui.monospace(format!("{:<12} {:.3} s  {}", e.name, e.time_secs, e.clip));
             }
         });
 }
 
-pub(super) fn problems_section(ui: &mut Ui, viewer: &Viewer) {
-    let warnings = &viewer.character.warnings;
-    if warnings.is_empty() && viewer.load_error.is_none() {
+pub(super) fn problems_section(ui: &mut Ui, shown: &Shown<'_>) {
+    let warnings = &shown.character.warnings;
+    if warnings.is_empty() && shown.load_error.is_none() {
         return;
     }
     egui::CollapsingHeader::new(format!(
         "Import problems ({})",
-        warnings.len() + usize::from(viewer.load_error.is_some())
+        warnings.len() + usize::from(shown.load_error.is_some())
     ))
-    .default_open(viewer.load_error.is_some())
+    .default_open(shown.load_error.is_some())
     .show(ui, |ui| {
-        if let Some(e) = &viewer.load_error {
+        if let Some(e) = shown.load_error {
             error_label(ui, e);
         }
         for w in warnings {

@@ -1,18 +1,18 @@
 //! The panel's pose layer section (override and additive) and the state machine section.
 
 use super::{clip_combo, clip_names, error_label, joint_list};
-use crate::viewer::{UiCommand, Viewer};
+use crate::viewer::{Controls, Shown, UiCommand};
 use egui::{RichText, Ui};
 
 /// The override (masked) and additive layers over whatever plays.
-pub(super) fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
-    if viewer.character.clips.is_empty() {
+pub(super) fn layers_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    if shown.character.clips.is_empty() {
         return;
     }
-    let names = clip_names(viewer);
-    let joint_names = viewer.character.skeleton.names().to_vec();
-    let live = (viewer.layer_weight(), viewer.additive_weight());
-    let c = &mut viewer.controls;
+    let names = clip_names(shown.character);
+    let joint_names = shown.character.skeleton.names().to_vec();
+    let live = shown.layer_weights;
+    let c = &mut *controls;
     egui::CollapsingHeader::new("Layers")
         .default_open(false)
         .show(ui, |ui| {
@@ -57,16 +57,21 @@ pub(super) fn layers_section(ui: &mut Ui, viewer: &mut Viewer) {
 }
 
 /// The state machine: the current state, the transition in progress, and every parameter.
-pub(super) fn graph_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    if let Some(e) = &viewer.graph_error {
+pub(super) fn graph_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    if let Some(e) = shown.graph_error {
         error_label(ui, &format!("State machine: {e}"));
     }
-    let Some(machine) = viewer.performer.machine.as_ref() else {
+    let Some(machine) = shown.machine else {
         return;
     };
-    ui.checkbox(&mut viewer.controls.use_graph, "Drive by the state machine");
+    ui.checkbox(&mut controls.use_graph, "Drive by the state machine");
     // Its parameters drive nothing while it is off.
-    let live = viewer.controls.use_graph;
+    let live = controls.use_graph;
     let state = machine.state_name(machine.current_state()).to_owned();
     let transition = machine.transition().map(|(from, t)| {
         let kind = match t.spec {

@@ -6,7 +6,7 @@ use egui::{Color32, Ui};
 use glam::Vec4;
 
 use crate::debug::colors::{Legend, LegendRow, heat, srgb8};
-use crate::viewer::Viewer;
+use crate::viewer::{Controls, Shown};
 
 /// Linear RGBA (what the colourings are) as an sRGB egui colour.
 fn swatch(c: Vec4) -> Color32 {
@@ -76,16 +76,16 @@ pub fn frame_with(ctx: &egui::Context, legend: &Legend, size: (u32, u32)) -> egu
 }
 
 /// The legend of the current colouring (nothing for materials).
-pub fn show(ui: &mut Ui, viewer: &Viewer) {
-    let c = &viewer.controls;
-    let names = viewer.character.skeleton.names();
+pub fn show(ui: &mut Ui, controls: &Controls, shown: &Shown<'_>) {
+    let c = controls;
+    let names = shown.character.skeleton.names();
     let selected = c
         .selected_joint
         .and_then(|j| names.get(j))
         .map(String::as_str);
     let compared = super::compared_name(c, c.compared_for_colours());
     let legend =
-        crate::debug::colors::legend(&viewer.character, c.color_view, (selected, &compared), None);
+        crate::debug::colors::legend(shown.character, c.color_view, (selected, &compared), None);
     if let Some(legend) = legend {
         draw(ui, &legend);
     }

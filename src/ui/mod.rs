@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::viewer::{Compared, UiCommand, Viewer};
+use crate::viewer::{Compared, Controls, Shown, UiCommand, Viewer};
 
 mod file;
 mod joints;
@@ -32,26 +32,27 @@ pub const SLIDER_WIDTH: f32 = 130.0;
 /// asked. Returns the commands to apply and the rect left for the 3D view.
 pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     let mut commands = Vec::new();
-    if viewer.controls.show_panel {
+    let (controls, shown) = viewer.panel_parts();
+    if controls.show_panel {
         egui::Panel::left("skinscope-panel")
             .resizable(true)
             .default_size(PANEL_WIDTH)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical()
                     .auto_shrink([false, false])
-                    .show(ui, |ui| panel(ui, viewer, &mut commands));
+                    .show(ui, |ui| panel(ui, controls, &shown, &mut commands));
             });
     }
     let view = ui.available_rect_before_wrap();
-    if viewer.controls.split && viewer.comparing() {
-        split_labels(ui, viewer, view);
+    // A split view compares (a crowd is never split).
+    if controls.split && controls.crowd == 0 {
+        split_labels(ui, controls, view);
     }
     (commands, view)
 }
 
 /// Each half of the split view named by what it shows.
-fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
-    let c = &viewer.controls;
+fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
     // The left half names what the right one varies: its clips or its skinning.
     let left = match c.compared() {
         Compared::OtherClips if c.compressed => "the compressed clips",
@@ -89,31 +90,36 @@ fn split_labels(ui: &Ui, viewer: &Viewer, view: egui::Rect) {
 }
 
 /// The panel's sections.
-pub fn panel(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+pub fn panel(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
     // Rows wrap and sliders fit the panel, so opening a section never widens it (clicks would
     // land on the neighbouring widget as it moved).
     ui.spacing_mut().slider_width = SLIDER_WIDTH;
     ui.heading("skinscope");
-    file_section(ui, viewer, commands);
+    file_section(ui, controls, shown, commands);
     ui.separator();
-    playback_section(ui, viewer, commands);
+    playback_section(ui, controls, shown, commands);
     ui.separator();
-    blend_section(ui, viewer, commands);
-    layers_section(ui, viewer);
-    graph_section(ui, viewer, commands);
-    plot_section(ui, viewer);
-    motion_section(ui, viewer, commands);
+    blend_section(ui, controls, shown, commands);
+    layers_section(ui, controls, shown);
+    graph_section(ui, controls, shown, commands);
+    plot_section(ui, shown);
+    motion_section(ui, controls, shown, commands);
     ui.separator();
-    view_section(ui, viewer, commands);
+    view_section(ui, controls, shown, commands);
     ui.separator();
-    morph_section(ui, viewer);
-    debug_section(ui, viewer);
+    morph_section(ui, controls, shown);
+    debug_section(ui, controls, shown);
     ui.separator();
-    joints_section(ui, viewer);
+    joints_section(ui, controls, shown);
     ui.separator();
-    stats_section(ui, viewer);
-    events_section(ui, viewer);
-    problems_section(ui, viewer);
+    stats_section(ui, shown);
+    events_section(ui, shown);
+    problems_section(ui, shown);
 }
 
 /// An error in red, wrapped to the panel's width anywhere (paths have no spaces to break at).
@@ -134,8 +140,8 @@ pub(super) fn error_label(ui: &mut Ui, text: &str) {
 }
 
 /// The character's clip names, in clip order.
-pub(super) fn clip_names(viewer: &Viewer) -> Vec<String> {
-    let clips = viewer.character.clips.iter();
+pub(super) fn clip_names(character: &crate::character::Character) -> Vec<String> {
+    let clips = character.clips.iter();
     clips.map(|c| c.clip.name().to_owned()).collect()
 }
 

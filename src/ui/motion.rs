@@ -1,18 +1,23 @@
 //! The panel's root motion and IK section, and the joint-angle plot.
 
 use super::{joint_combo, joint_list};
-use crate::viewer::{UiCommand, Viewer};
+use crate::viewer::{Controls, Shown, UiCommand};
 use egui::{RichText, Ui};
 
 /// Root motion, the movement controller, foot IK and reach IK.
-pub(super) fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
+pub(super) fn motion_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
     use crate::graph::MoveMode;
-    let names = viewer.character.skeleton.names().to_vec();
-    let height = viewer.derived.height;
-    let placement = viewer.locomotion().placement();
-    let driven_rate = viewer.driven_rate();
-    let slide: Vec<[f64; 2]> = viewer.slide_plot.iter().copied().collect();
-    let c = &mut viewer.controls;
+    let names = shown.character.skeleton.names().to_vec();
+    let height = shown.derived.height;
+    let placement = shown.placement;
+    let driven_rate = shown.driven_rate;
+    let slide: Vec<[f64; 2]> = shown.slide_plot.iter().copied().collect();
+    let c = &mut *controls;
     egui::CollapsingHeader::new("Root motion and IK")
         .default_open(false)
         .show(ui, |ui| {
@@ -117,15 +122,15 @@ pub(super) fn motion_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Ve
 
 /// The plotted joint's rotation angle over the last seconds: a crossfade and an
 /// inertialization of the same switch can be compared.
-pub(super) fn plot_section(ui: &mut Ui, viewer: &Viewer) {
-    let Some(joint) = viewer.plot_joint() else {
+pub(super) fn plot_section(ui: &mut Ui, shown: &Shown<'_>) {
+    let Some(joint) = shown.plot_joint else {
         return;
     };
-    let name = &viewer.character.skeleton.names()[joint];
+    let name = &shown.character.skeleton.names()[joint];
     egui::CollapsingHeader::new(format!("Rotation of {name} (degrees)"))
         .default_open(false)
         .show(ui, |ui| {
-            let points: egui_plot::PlotPoints = viewer.angle_plot.iter().copied().collect();
+            let points: egui_plot::PlotPoints = shown.angle_plot.iter().copied().collect();
             egui_plot::Plot::new("joint-angle")
                 .height(120.0)
                 .allow_scroll(false)

@@ -2,20 +2,26 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::viewer::Viewer;
+use crate::character::Character;
+use crate::pose::CharacterPose;
 
 /// Each skin joint's name beside it, over the 3D view `view` seen through `clip_from_world`.
-pub fn paint_joint_names(ui: &egui::Ui, viewer: &Viewer, clip_from_world: Mat4, view: egui::Rect) {
+pub fn paint_joint_names(
+    ui: &egui::Ui,
+    (character, pose): (&Character, &CharacterPose),
+    clip_from_world: Mat4,
+    view: egui::Rect,
+) {
     let painter = ui.ctx().layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         ui.scope_id().with("joint-names"),
     ));
     let painter = painter.with_clip_rect(view);
     let font = egui::FontId::proportional(11.0);
-    let model = viewer.pose.model.as_slice();
-    let names = viewer.character.skeleton.names();
+    let model = pose.model.as_slice();
+    let names = character.skeleton.names();
     let mut labels = Vec::new();
-    for skin in &viewer.character.skins {
+    for skin in &character.skins {
         for joint in (0..skin.skin.len()).filter_map(|p| skin.skin.joint(p)) {
             let p = Vec3::from(model[joint].translation);
             let clip = clip_from_world * p.extend(1.0);

@@ -2,29 +2,34 @@
 //! transition section.
 
 use super::{clip_combo, clip_names};
-use crate::viewer::{FRAME_STEP_SECS, UiCommand, Viewer};
+use crate::viewer::{Controls, FRAME_STEP_SECS, Shown, UiCommand};
 use egui::{Color32, Stroke, Ui};
 
-pub(super) fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    if viewer.character.clips.is_empty() {
+pub(super) fn playback_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    if shown.character.clips.is_empty() {
         ui.label("No clips: showing the rest pose.");
         return;
     }
-    let clips: Vec<(String, f32)> = viewer
+    let clips: Vec<(String, f32)> = shown
         .character
         .clips
         .iter()
         .map(|c| (c.clip.name().to_owned(), c.duration_secs()))
         .collect();
-    let at_end = viewer.at_end();
+    let at_end = shown.at_end;
     // Under the state machine the clip box shows the clip it plays, and cannot be changed.
-    let driven_by = viewer.graph_driven().then(|| {
-        let state = viewer.machine().map_or(String::new(), |m| {
+    let driven_by = shown.graph_driven.then(|| {
+        let state = shown.machine.map_or(String::new(), |m| {
             m.state_name(m.current_state()).to_owned()
         });
-        (viewer.timeline_clip().0, state)
+        (shown.timeline.0, state)
     });
-    let c = &mut viewer.controls;
+    let c = &mut *controls;
     let label = |i: usize| {
         clips
             .get(i)
@@ -71,18 +76,23 @@ pub(super) fn playback_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut 
             .text("Speed")
             .step_by(0.05),
     );
-    timeline(ui, viewer, commands);
+    timeline(ui, controls, shown, commands);
 }
 
 /// The timeline slider, with the selected joint's key times (ticks below) and the clip's events
 /// (markers above).
-pub(super) fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    let (clip, duration) = viewer.timeline_clip();
+pub(super) fn timeline(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    let (clip, duration) = shown.timeline;
     // The time within the clip shown (a state's clock runs on past its clip's end).
-    let current = viewer.clip_time_shown();
+    let current = shown.clip_time_shown;
     let mut time = current;
     let response = ui.add_enabled(
-        !viewer.graph_driven(),
+        !shown.graph_driven,
         egui::Slider::new(&mut time, 0.0..=duration.max(FRAME_STEP_SECS))
             .text("Time (s)")
             .fixed_decimals(3),
@@ -92,7 +102,7 @@ pub(super) fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCo
     if response.changed() && (time - current).abs() > 1e-3 {
         commands.push(UiCommand::Seek(time));
     }
-    let Some(clip) = viewer.character.clips.get(clip) else {
+    let Some(clip) = shown.character.clips.get(clip) else {
         return;
     };
     // The slider's track: its rect less the value text on the right.
@@ -100,7 +110,7 @@ pub(super) fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCo
     let track_width = ui.spacing().slider_width;
     let x_at = |t: f32| rect.left() + track_width * (t / duration.max(1e-6)).clamp(0.0, 1.0);
     let painter = ui.painter();
-    if let Some(joint) = viewer.controls.selected_joint {
+    if let Some(joint) = controls.selected_joint {
         for track in clip.clip.tracks().iter().filter(|t| t.joint == joint) {
             for &t in track.channel.times() {
                 let x = x_at(t);
@@ -123,15 +133,20 @@ pub(super) fn timeline(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCo
     }
 }
 
-pub(super) fn blend_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    if viewer.character.clips.len() < 2 {
+pub(super) fn blend_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    if shown.character.clips.len() < 2 {
         return;
     }
-    let names = clip_names(viewer);
-    let crossfading = viewer.crossfading();
-    let graph = viewer.graph_driven();
-    let progress = viewer.transition_progress();
-    let c = &mut viewer.controls;
+    let names = clip_names(shown.character);
+    let crossfading = shown.transition.is_some();
+    let graph = shown.graph_driven;
+    let progress = shown.transition;
+    let c = &mut *controls;
     ui.checkbox(&mut c.blend, "Blend two clips (phase-aligned)");
     ui.add_enabled_ui(c.blend, |ui| {
         for (label, value) in [("Clip A", &mut c.blend_a), ("Clip B", &mut c.blend_b)] {

@@ -5,11 +5,16 @@ use super::file::camera_and_scene;
 use super::legend;
 use crate::debug::colors::ColorView;
 use crate::pose::PaletteMode;
-use crate::viewer::{Compared, Controls, UiCommand, Viewer};
+use crate::viewer::{Compared, Controls, Shown, UiCommand};
 use egui::{RichText, Ui};
 
-pub(super) fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<UiCommand>) {
-    let c = &mut viewer.controls;
+pub(super) fn view_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    let c = &mut *controls;
     ui.horizontal_wrapped(|ui| {
         ui.checkbox(&mut c.show_mesh, "Mesh");
         ui.checkbox(&mut c.show_bones, "Bones");
@@ -23,7 +28,7 @@ pub(super) fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<
         ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
         ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
     });
-    let limit = viewer.crowd_limit;
+    let limit = shown.crowd_limit;
     ui.horizontal_wrapped(|ui| {
         ui.label("Crowd");
         ui.add(
@@ -35,8 +40,8 @@ pub(super) fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<
             "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
         ));
     });
-    camera_and_scene(ui, viewer, commands);
-    let c = &mut viewer.controls;
+    camera_and_scene(ui, controls, shown, commands);
+    let c = &mut *controls;
     ui.horizontal_wrapped(|ui| {
         ui.label("Tone mapping");
         use crate::display::ToneMap;
@@ -61,28 +66,28 @@ pub(super) fn view_section(ui: &mut Ui, viewer: &mut Viewer, commands: &mut Vec<
 
 /// Each morphed mesh's targets by name, a slider each: live weights, or (with the switch on)
 /// weights held against the clip.
-pub(super) fn morph_section(ui: &mut Ui, viewer: &mut Viewer) {
-    let morphed: Vec<usize> = (0..viewer.character.meshes.len())
-        .filter(|&m| !viewer.character.meshes[m].target_names.is_empty())
+pub(super) fn morph_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    let morphed: Vec<usize> = (0..shown.character.meshes.len())
+        .filter(|&m| !shown.character.meshes[m].target_names.is_empty())
         .collect();
     if morphed.is_empty() {
         return;
     }
     ui.checkbox(
-        &mut viewer.controls.morph_override,
+        &mut controls.morph_override,
         "Override the clip's morph weights",
     );
     for m in morphed {
-        if !viewer.controls.morph_override {
-            let live = viewer.live_morph_weights(m).to_vec();
-            if let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) {
+        if !controls.morph_override {
+            let live = shown.live_morph_weights(m).to_vec();
+            if let Some(sliders) = controls.morph_sliders.get_mut(m) {
                 sliders.clone_from(&live);
             }
         }
-        let mesh = &viewer.character.meshes[m];
-        let held = viewer.controls.morph_override;
+        let mesh = &shown.character.meshes[m];
+        let held = controls.morph_override;
         ui.label(RichText::new(format!("{} morph targets", mesh.name)).strong());
-        let Some(sliders) = viewer.controls.morph_sliders.get_mut(m) else {
+        let Some(sliders) = controls.morph_sliders.get_mut(m) else {
             continue;
         };
         ui.add_enabled_ui(held, |ui| {
@@ -98,8 +103,8 @@ pub(super) fn morph_section(ui: &mut Ui, viewer: &mut Viewer) {
     ui.separator();
 }
 
-pub(super) fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
-    let c = &mut viewer.controls;
+pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    let c = &mut *controls;
     egui::ComboBox::from_label("Colour by")
         .selected_text(color_view_name(c.color_view))
         .show_ui(ui, |ui| {
@@ -144,13 +149,13 @@ pub(super) fn debug_section(ui: &mut Ui, viewer: &mut Viewer) {
             "every clip compressed within 1e-4 of the character's height (inspect --compression)",
         );
     let choice = c.color_view;
-    legend::show(ui, viewer);
-    let c = &mut viewer.controls;
+    legend::show(ui, controls, shown);
+    let c = &mut *controls;
     if choice == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
         ui.label(RichText::new("click a joint, or pick one in the skeleton").weak());
     }
     ui.label(RichText::new("click a joint to select it, a vertex to list its weights").weak());
-    if let Some(p) = &viewer.picked_vertex {
+    if let Some(p) = shown.picked_vertex {
         ui.label(format!(
             "vertex {} (instance {}, primitive {})",
             p.vertex, p.instance, p.primitive
