@@ -688,7 +688,8 @@ impl Viewer {
     /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the
     /// compared palette when they are shown.
     pub fn pose_frame(&mut self) {
-        if (self.controls.compressed || self.controls.compare_clips)
+        if (self.controls.compressed
+            || self.controls.compared_for_colours() == Compared::OtherClips)
             && self.character.clips.iter().any(|k| k.compressed.is_none())
         {
             // Once per character: compressed within the default bound (1e-4 of its height).
@@ -705,13 +706,13 @@ impl Viewer {
         self.pose_crowd();
         if self.comparing() {
             let c = &self.controls;
-            let with = if c.compare_clips {
-                CompareWith::OtherClips
-            } else if c.compare_skinning {
-                // The other skinning method draws the same palette.
-                CompareWith::Palette(c.palette)
-            } else {
-                CompareWith::Palette(c.compare)
+            // The one choice the panel made: the other clips, the other skinning method (drawing
+            // the same palette), or another palette.
+            let with = match (c.compared(), c.compared_for_colours()) {
+                (_, Compared::OtherClips) => CompareWith::OtherClips,
+                (Compared::OtherSkinning, _) => CompareWith::Palette(c.palette),
+                (_, Compared::Palette(palette)) => CompareWith::Palette(palette),
+                (_, Compared::Off | Compared::OtherSkinning) => CompareWith::Palette(c.compare),
             };
             let compared = crate::draw::view::pose_compared(
                 &self.character,
@@ -801,7 +802,8 @@ impl Viewer {
     /// crowd).
     pub fn comparing(&self) -> bool {
         self.controls.crowd == 0
-            && (self.controls.split || self.controls.color_view == ColorView::Displacement)
+            && (self.controls.compared() != Compared::Off
+                || self.controls.color_view == ColorView::Displacement)
     }
 
     /// Bounds of what is drawn: the character over its current clip's whole motion (what F

@@ -14,7 +14,7 @@ use crate::render::camera::{Camera, OrbitCamera};
 use crate::render::offscreen::Offscreen;
 use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::ui;
-use crate::viewer::{UiCommand, WindowRequest};
+use crate::viewer::{Compared, UiCommand, WindowRequest};
 
 /// The clocks' step per frame in a batch run: the command line's 60 Hz.
 pub const BATCH_STEP_SECS: f32 = 1.0 / 60.0;
@@ -111,7 +111,7 @@ impl App {
             view_rect = rect;
             if let (true, Some(camera)) = (viewer.controls.show_joint_names, last) {
                 // The names label the main (left, when split) view.
-                let main = if viewer.controls.split {
+                let main = if viewer.controls.compared() != Compared::Off {
                     let size = egui::vec2(rect.width() * 0.5, rect.height());
                     egui::Rect::from_min_size(rect.min, size)
                 } else {
@@ -220,7 +220,7 @@ impl App {
             r.width() * ppp,
             r.height() * ppp,
         ];
-        let split = self.viewer.controls.split && self.viewer.crowd.is_none();
+        let split = self.viewer.controls.compared() != Compared::Off && self.viewer.crowd.is_none();
         let (main, compared) = if split {
             let half = full[2] * 0.5;
             (
@@ -397,7 +397,7 @@ impl App {
             let options = DrawOptions {
                 viewport: Some(right),
                 clear: false,
-                skinning: if c.compare_skinning {
+                skinning: if c.compared() == Compared::OtherSkinning {
                     draw::view::other_skinning(c.skinning)
                 } else {
                     main.skinning

@@ -45,7 +45,7 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     }
     let view = ui.available_rect_before_wrap();
     // A split view compares (a crowd is never split).
-    if controls.split && controls.crowd == 0 {
+    if controls.compared() != Compared::Off && controls.crowd == 0 {
         split_labels(ui, controls, view);
     }
     (commands, view)
