@@ -27,9 +27,9 @@ enum Scratch {
     B = 1,
 }
 
-/// What a scratch layer holds where its last clip drives nothing.
+/// What a scratch pose holds outside the joints its last clip drives.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Layer {
+enum Outside {
     /// The rest pose everywhere (as made, or reset to it).
     Rest,
     /// The clip with this id was sampled into it: at rest wherever that clip drives nothing.
@@ -38,13 +38,13 @@ enum Layer {
     Other,
 }
 
-impl Layer {
+impl Outside {
     /// Whether a pose in this state is at rest wherever the clip with id `clip` drives nothing.
     fn at_rest_outside(self, clip: u64) -> bool {
         match self {
-            Layer::Rest => true,
-            Layer::Sampled(id) => id == clip,
-            Layer::Other => false,
+            Outside::Rest => true,
+            Outside::Sampled(id) => id == clip,
+            Outside::Other => false,
         }
     }
 }
@@ -52,14 +52,14 @@ impl Layer {
 /// A scratch pose and what it holds outside its last clip.
 struct Slot {
     pose: LocalPose,
-    state: Layer,
+    state: Outside,
 }
 
 impl Slot {
     fn new(c: &Character) -> Self {
         Self {
             pose: LocalPose::rest(&c.skeleton),
-            state: Layer::Rest,
+            state: Outside::Rest,
         }
     }
 }
@@ -68,13 +68,13 @@ impl Slot {
 pub struct CharacterPose {
     /// The frame's local pose (`local()`); set from outside only through `compose_local`.
     local: LocalPose,
-    /// What `local` holds where its clip drives nothing (see `Layer`).
-    local_state: Layer,
+    /// What `local` holds where its clip drives nothing (see `Outside`).
+    local_state: Outside,
     pub model: ModelPose,
-    layer_a: LocalPose,
-    layer_b: LocalPose,
-    /// What each scratch layer holds outside the joints its last clip drives (see `Layer`).
-    layer_state: [Layer; 2],
+    scratch_a: LocalPose,
+    scratch_b: LocalPose,
+    /// What each scratch pose holds outside the joints its last clip drives (see `Outside`).
+    scratch_state: [Outside; 2],
     /// Scratch poses for transitions' outgoing sides, layers and inertialized switches.
     work: [Slot; 5],
     /// The offsets of the inertialized switch `inertial_key` describes (recorded once per
@@ -113,11 +113,11 @@ impl CharacterPose {
         }
         Self {
             local: LocalPose::rest(&c.skeleton),
-            local_state: Layer::Rest,
+            local_state: Outside::Rest,
             model: ModelPose::new(&c.skeleton),
-            layer_a: LocalPose::rest(&c.skeleton),
-            layer_b: LocalPose::rest(&c.skeleton),
-            layer_state: [Layer::Rest; 2],
+            scratch_a: LocalPose::rest(&c.skeleton),
+            scratch_b: LocalPose::rest(&c.skeleton),
+            scratch_state: [Outside::Rest; 2],
             work: std::array::from_fn(|_| Slot::new(c)),
             inertial: Inertialization::new(c.skeleton.joint_count()),
             inertial_key: None,
@@ -168,7 +168,7 @@ impl CharacterPose {
         self.sample_raw(c, request)?;
         if let Some(joint) = removed_root(request) {
             remove_root(c, joint, &mut self.local);
-            self.local_state = Layer::Other;
+            self.local_state = Outside::Other;
         }
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
@@ -176,7 +176,7 @@ impl CharacterPose {
         self.apply_layers(c, request)?;
         self.place(c, request);
         if !request.ik.is_empty() || request.feet.is_some() {
-            self.local_state = Layer::Other;
+            self.local_state = Outside::Other;
             anim::local_to_model(&c.skeleton, &self.local, &mut self.model)?;
             super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
             if let Some(feet) = &request.feet {
@@ -195,7 +195,7 @@ impl CharacterPose {
         if request.placement == anim::Placement::default() {
             return;
         }
-        self.local_state = Layer::Other;
+        self.local_state = Outside::Other;
         let locals = self.local.as_mut_slice();
         for (joint, parent) in c.skeleton.parents().iter().enumerate() {
             if parent.is_none() {
@@ -209,7 +209,7 @@ impl CharacterPose {
     fn sample_raw(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         let Some(main) = request.clip.filter(|m| m.clip < c.clips.len()) else {
             self.local.as_mut_slice().copy_from_slice(c.skeleton.rest());
-            self.local_state = Layer::Rest;
+            self.local_state = Outside::Rest;
             return Ok(());
         };
         let time_a = clip_time(c, main, request.wrap);
@@ -249,13 +249,13 @@ impl CharacterPose {
                     (transition.from, transition.from_blend),
                     &mut self.cursors,
                     (
-                        &mut self.layer_a,
-                        &mut self.layer_state[Scratch::A as usize],
+                        &mut self.scratch_a,
+                        &mut self.scratch_state[Scratch::A as usize],
                     ),
                     scratch,
                 )?;
-                self.layer_b.clone_from(&self.local);
-                self.layer_state[Scratch::B as usize] = Layer::Other;
+                self.scratch_b.clone_from(&self.local);
+                self.scratch_state[Scratch::B as usize] = Outside::Other;
                 self.blend_scratch(weight)
             }
             TransitionKind::Inertialize(inertial) => {
@@ -270,7 +270,7 @@ impl CharacterPose {
                     self.record_switch(c, request, &transition, &inertial)?;
                     self.inertial_key = Some(key);
                 }
-                self.local_state = Layer::Other;
+                self.local_state = Outside::Other;
                 self.inertial.apply(&mut self.local, inertial.elapsed_secs)
             }
         }
@@ -344,7 +344,7 @@ impl CharacterPose {
                 &mut clip.state,
             )?;
             let mask = layer.mask.as_deref();
-            self.local_state = Layer::Other;
+            self.local_state = Outside::Other;
             match layer.kind {
                 LayerKind::Override { fading_out } => {
                     if let Some((prev, w)) = fading_out.filter(|f| f.0.clip < c.clips.len()) {
@@ -359,7 +359,7 @@ impl CharacterPose {
                             &mut other.state,
                         )?;
                         anim::blend_pair(&mut clip.pose, &other.pose, w)?;
-                        clip.state = Layer::Other;
+                        clip.state = Outside::Other;
                     }
                     anim::apply_override(&mut self.local, &clip.pose, mask, layer.weight)?;
                 }
@@ -396,8 +396,8 @@ impl CharacterPose {
         compressed: bool,
     ) -> Result<(), PoseError> {
         let out = match into {
-            Scratch::A => &mut self.layer_a,
-            Scratch::B => &mut self.layer_b,
+            Scratch::A => &mut self.scratch_a,
+            Scratch::B => &mut self.scratch_b,
         };
         sample_clip_data(
             c,
@@ -405,11 +405,11 @@ impl CharacterPose {
             time_secs,
             (compressed, &mut self.cursors[clip_index]),
             out,
-            &mut self.layer_state[into as usize],
+            &mut self.scratch_state[into as usize],
         )
     }
 
-    /// `local = blend(layer_a * (1 - weight), layer_b * weight)`.
+    /// `local = blend(scratch_a * (1 - weight), scratch_b * weight)`.
     fn blend_scratch(&mut self, weight: f32) -> Result<(), PoseError> {
         let w = if weight.is_finite() {
             weight.clamp(0.0, 1.0)
@@ -418,18 +418,18 @@ impl CharacterPose {
         };
         let layers = [
             BlendLayer {
-                pose: &self.layer_a,
+                pose: &self.scratch_a,
                 weight: 1.0 - w,
             },
             BlendLayer {
-                pose: &self.layer_b,
+                pose: &self.scratch_b,
                 weight: w,
             },
         ];
         // The weights sum to one, so the rest-pose fallback is never taken; layer A has the
         // right length for it.
-        self.local_state = Layer::Other;
-        anim::blend_poses(&layers, &self.layer_a, &mut self.local)
+        self.local_state = Outside::Other;
+        anim::blend_poses(&layers, &self.scratch_a, &mut self.local)
     }
 
     /// Stages 7 and 8: composes the hierarchy from `local` (or the rest pose, for the bind and
@@ -453,11 +453,11 @@ impl CharacterPose {
                 anim::local_to_model(&c.skeleton, &self.local, &mut self.model)
             }
             PaletteMode::Bind | PaletteMode::Identity => {
-                self.layer_a
+                self.scratch_a
                     .as_mut_slice()
                     .copy_from_slice(c.skeleton.rest());
-                self.layer_state[Scratch::A as usize] = Layer::Rest;
-                anim::local_to_model(&c.skeleton, &self.layer_a, &mut self.model)
+                self.scratch_state[Scratch::A as usize] = Outside::Rest;
+                anim::local_to_model(&c.skeleton, &self.scratch_a, &mut self.model)
             }
         }
     }
@@ -523,7 +523,7 @@ impl CharacterPose {
         mode: PaletteMode,
     ) -> Result<(), PoseError> {
         self.local.clone_from(local);
-        self.local_state = Layer::Other;
+        self.local_state = Outside::Other;
         self.compose(c, mode)
     }
 
@@ -664,15 +664,15 @@ fn sample_clip_data(
     time_secs: f32,
     (compressed, cursor): (bool, &mut ClipCursor),
     out: &mut LocalPose,
-    state: &mut Layer,
+    state: &mut Outside,
 ) -> Result<(), PoseError> {
     let data = &c.clips[clip];
     if let Some(packed) = data.compressed.as_ref().filter(|_| compressed) {
-        *state = Layer::Other;
+        *state = Outside::Other;
         return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
     }
     let at_rest_elsewhere = state.at_rest_outside(data.clip.id());
-    *state = Layer::Sampled(data.clip.id());
+    *state = Outside::Sampled(data.clip.id());
     if at_rest_elsewhere {
         anim::sample_clip_over(&c.skeleton, &data.clip, time_secs, cursor, out)
     } else {
@@ -706,13 +706,13 @@ fn sample_source(
     request: &PoseRequest,
     (main, blend): (ClipTime, Option<BlendSpec>),
     cursors: &mut [ClipCursor],
-    (out, state): (&mut LocalPose, &mut Layer),
+    (out, state): (&mut LocalPose, &mut Outside),
     scratch: &mut Slot,
 ) -> Result<(), PoseError> {
     let clip = main.clip.min(c.clips.len().saturating_sub(1));
     if c.clips.is_empty() {
         out.as_mut_slice().copy_from_slice(c.skeleton.rest());
-        *state = Layer::Rest;
+        *state = Outside::Rest;
         return Ok(());
     }
     let time_a = clip_time(c, main, request.wrap);
@@ -730,12 +730,12 @@ fn sample_source(
             &mut scratch.state,
         )?;
         anim::blend_pair(out, &scratch.pose, blend.weight)?;
-        *state = Layer::Other;
+        *state = Outside::Other;
     }
     // Every side of a transition loses its root travel as the main pose does.
     if let Some(joint) = removed_root(request) {
         remove_root(c, joint, out);
-        *state = Layer::Other;
+        *state = Outside::Other;
     }
     Ok(())
 }
