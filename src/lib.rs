@@ -1,8 +1,11 @@
 //! skinscope: a glTF skinned-character viewer. The layers, each depending only on those before
-//! it: `anim` (the CPU animation stages) <- `character` and `import` (a loaded file) <- `pose`
-//! (what to pose and its evaluation) <- `debug` (lint, exports, colourings, picking) and
-//! `render` (wgpu) <- `draw` (extract and headless frames) <- `viewer` and `ui` <- `app` (the
-//! window). The command line (`src/cli/`) sits on top.
+//! it: `anim` (the CPU animation stages), `display`, `files` and `glb` (plain data and I/O) <-
+//! `character` and `import` (a loaded file) <- `builtin` (the built-in character) <- `scene`
+//! (the ground) <- `pose` (what to pose and its evaluation) <- `graph` (players, the state
+//! machine, locomotion) <- `perform` (the one stateful half of a frame) <- `debug` (lint,
+//! exports, colourings, picking) and `render` (wgpu) <- `draw` (extract, the view builder,
+//! headless frames) <- `viewer` <- `ui` <- `app` (the window). The command line (`src/cli/`)
+//! sits on top.
 #![forbid(unsafe_code)]
 
 pub mod anim;

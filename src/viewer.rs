@@ -281,13 +281,6 @@ impl Viewer {
         self.performer.machine.as_ref()
     }
 
-    /// Uses `graph` as the character's state machine (the panel's and tests' way to load one
-    /// from elsewhere).
-    pub fn set_graph(&mut self, graph: Graph) {
-        self.performer.machine = Some(Machine::new(&self.character, graph));
-        self.graph_error = None;
-    }
-
     fn duration(&self, clip: usize) -> f32 {
         self.character
             .clips

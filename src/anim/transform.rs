@@ -27,13 +27,6 @@ impl Transform {
         }
     }
 
-    pub fn from_rotation(rotation: Quat) -> Self {
-        Self {
-            rotation,
-            ..Self::IDENTITY
-        }
-    }
-
     /// `parent_from_joint` as a column-major 4x4 matrix, T * R * S.
     pub fn to_mat4(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)

@@ -245,7 +245,7 @@ pub fn render_frame_and_legend(
     }
     let drawn_legend = legend
         .as_ref()
-        .filter(|_| request.legend && w.min(h) >= crate::ui::legend::MIN_IMAGE_SIDE);
+        .filter(|_| request.legend && w.min(h) >= super::legend::MIN_IMAGE_SIDE);
     paint_and_read(gpu, &mut renderer, &target, scope, &options, drawn_legend)
         .map(|pixels| (pixels, legend))
 }
@@ -285,7 +285,7 @@ fn paint_and_read(
     gpu.queue.submit([encoder.finish()]);
     if let Some(legend) = legend {
         let ctx = egui::Context::default();
-        let output = crate::ui::legend::frame_with(&ctx, legend, target.size);
+        let output = super::legend::frame_with(&ctx, legend, target.size);
         crate::render::ui_overlay::paint(&gpu.device, &gpu.queue, target, &ctx, output);
     }
     if let Some(error) = pollster::block_on(scope.pop()) {

@@ -3,6 +3,7 @@
 //! `render` and `check` commands and the tests use.
 
 pub mod headless;
+pub mod legend;
 pub mod view;
 
 use glam::Vec3;

@@ -132,17 +132,6 @@ impl Machine {
         self.values[parameter] = value;
     }
 
-    /// Sets a parameter by name; `false` when there is none.
-    pub fn set_named(&mut self, name: &str, value: f32) -> bool {
-        match self.graph.parameter(name) {
-            Some(p) => {
-                self.set(p, value);
-                true
-            }
-            None => false,
-        }
-    }
-
     fn holds(&self, parameter: usize, test: Test) -> bool {
         let v = self.value(parameter);
         match test {
