@@ -134,4 +134,26 @@ fn a_new_crowd_size_resizes_buffers_without_uploading_or_compiling_again() {
     let mut fresh = Renderer::new(&gpu.device, &gpu.queue, &fox, COLOR_FORMAT, capacity(9));
     assert_eq!(nine, draw(&mut fresh));
     assert_ne!(nine, one);
+    // Renderers made from one cache (the window's, for each new character) share the pipelines
+    // it compiled: the second compiles nothing.
+    let with_cache = |copies| {
+        Renderer::with_cache(
+            &gpu.cache,
+            &gpu.device,
+            &gpu.queue,
+            &fox,
+            COLOR_FORMAT,
+            capacity(copies),
+        )
+    };
+    let mut first = with_cache(1);
+    draw(&mut first);
+    let compiled = first.stats().pipelines_built;
+    assert!(compiled >= 2, "the skin pass's pipelines were built too: {compiled}");
+    // Before it draws anything, the second already has every family the first compiled (a
+    // renderer of its own would have its base set only).
+    let mut second = with_cache(9);
+    assert_eq!(second.stats().pipelines_built, compiled);
+    assert_eq!(draw(&mut second), nine);
+    assert_eq!(second.stats().pipelines_built, compiled);
 }

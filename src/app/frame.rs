@@ -130,7 +130,7 @@ impl App {
         for (id, deltas) in &textures_delta.set {
             for delta in deltas {
                 gfx.egui_renderer
-                    .update_texture(&gfx.device, &gfx.queue, *id, delta);
+                    .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
             }
         }
         let textures_to_free = textures_delta.free.iter().copied().collect();
@@ -320,7 +320,7 @@ impl App {
         self.update_stats(dt);
         let Some(gfx) = self.gfx.as_mut() else { return };
         let size = gfx.surface.size();
-        let surface_texture = match gfx.surface.acquire(&gfx.device, gfx.window_size()) {
+        let surface_texture = match gfx.surface.acquire(&gfx.gpu.device, gfx.window_size()) {
             Acquired::Texture(t) => t,
             Acquired::Skip => {
                 gfx.free_textures(&panel.textures_to_free);
@@ -338,19 +338,19 @@ impl App {
             .is_some_and(|n| self.frames_drawn + 1 >= n);
         let srgb = gfx.surface.srgb_format();
         let offscreen = screenshot_now
-            .then(|| Offscreen::with_formats(&gfx.device, size, gfx.surface.format(), &[srgb]));
+            .then(|| Offscreen::with_formats(&gfx.gpu.device, size, gfx.surface.format(), &[srgb]));
         let mut targets = vec![Targets::of(&surface_texture.texture, srgb)];
         if let Some(o) = &offscreen {
             targets.push(Targets::of(&o.texture, srgb));
         }
-        let mut encoder = gfx.device.create_command_encoder(&Default::default());
+        let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
         self.paint_views(&mut encoder, &targets, &viewports, &camera);
         let Some(gfx) = self.gfx.as_mut() else { return };
         let shapes = std::mem::take(&mut panel.shapes);
         paint_egui(gfx, &mut encoder, &targets, shapes, &panel, size);
-        gfx.queue.submit([encoder.finish()]);
+        gfx.gpu.queue.submit([encoder.finish()]);
         gfx.window.pre_present_notify();
-        gfx.queue.present(surface_texture);
+        gfx.gpu.queue.present(surface_texture);
         gfx.free_textures(&panel.textures_to_free);
         self.frames_drawn += 1;
         if let Some(o) = offscreen {
@@ -390,7 +390,7 @@ impl App {
             && let Some(gfx) = self.gfx.as_ref()
         {
             let colors = self.viewer.vertex_colors();
-            gfx.renderer.set_vertex_colors(&gfx.queue, &colors);
+            gfx.renderer.set_vertex_colors(&gfx.gpu.queue, &colors);
         }
         let compared = viewports.compared.map(|right| {
             let c = &self.viewer.controls;
@@ -417,7 +417,7 @@ impl App {
             };
             let uploaded = gfx.renderer.prepare(
                 view,
-                &gfx.queue,
+                &gfx.gpu.queue,
                 &FrameInput {
                     posed,
                     camera,
@@ -433,7 +433,7 @@ impl App {
             for t in targets {
                 let painted =
                     gfx.renderer
-                        .paint(view, &gfx.device, encoder, &t.srgb, size, &options);
+                        .paint(view, &gfx.gpu.device, encoder, &t.srgb, size, &options);
                 ran |= painted.skin_pass_ran;
                 skinned_in = painted.skinned_in;
             }
@@ -477,8 +477,13 @@ fn paint_egui(
         size_in_pixels: [size.0, size.1],
         pixels_per_point: panel.pixels_per_point,
     };
-    gfx.egui_renderer
-        .update_buffers(&gfx.device, &gfx.queue, encoder, &paint_jobs, &screen);
+    gfx.egui_renderer.update_buffers(
+        &gfx.gpu.device,
+        &gfx.gpu.queue,
+        encoder,
+        &paint_jobs,
+        &screen,
+    );
     for t in targets {
         crate::render::ui_overlay::render_pass(
             &gfx.egui_renderer,
@@ -496,7 +501,7 @@ fn save_screenshot(
     path: &std::path::Path,
 ) -> Result<(), super::AppError> {
     let pixels = target
-        .read_rgba(&gfx.device, &gfx.queue)
+        .read_rgba(&gfx.gpu.device, &gfx.gpu.queue)
         .map_err(|e| super::AppError::Screenshot(e.to_string()))?;
     Ok(crate::render::offscreen::write_image(
         path,

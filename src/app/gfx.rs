@@ -9,21 +9,19 @@ use winit::window::Window;
 use super::AppError;
 use super::surface::Surface;
 use crate::draw;
-use crate::render::gpu::{GpuError, backend_choices};
+use crate::render::gpu::{Gpu, GpuError, backend_choices};
 use crate::render::renderer::Renderer;
 use crate::viewer::Viewer;
 
 pub struct Gfx {
     pub window: Arc<Window>,
     pub surface: Surface,
-    pub device: wgpu::Device,
-    pub queue: wgpu::Queue,
+    /// The instance, adapter, device, queue and pipeline cache, in one place.
+    pub gpu: Gpu,
     pub renderer: Renderer,
     pub egui_ctx: egui::Context,
     pub egui_state: egui_winit::State,
     pub egui_renderer: egui_wgpu::Renderer,
-    _instance: wgpu::Instance,
-    pub adapter: wgpu::Adapter,
     /// Set by wgpu when the device is lost (driver reset, GPU removed): the next frame rebuilds.
     lost: Arc<AtomicBool>,
 }
@@ -96,13 +94,16 @@ impl Gfx {
         });
         let inner = window.inner_size();
         let surface = Surface::new(surface, &adapter, &device, (inner.width, inner.height))?;
-        let renderer = Renderer::new(
-            &device,
-            &queue,
+        let gpu = Gpu::from_parts(instance, adapter, device, queue);
+        let renderer = Renderer::with_cache(
+            &gpu.cache,
+            &gpu.device,
+            &gpu.queue,
             &viewer.character,
             surface.srgb_format(),
             draw::capacity(&viewer.character, 1),
         );
+        let device = &gpu.device;
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
@@ -113,21 +114,18 @@ impl Gfx {
             Some(device.limits().max_texture_dimension_2d as usize),
         );
         let egui_renderer = egui_wgpu::Renderer::new(
-            &device,
+            device,
             surface.format(),
             egui_wgpu::RendererOptions::default(),
         );
         Ok(Self {
             window,
             surface,
-            device,
-            queue,
+            gpu,
             renderer,
             egui_ctx,
             egui_state,
             egui_renderer,
-            _instance: instance,
-            adapter,
             lost,
         })
     }
@@ -139,9 +137,10 @@ impl Gfx {
 
     /// A renderer for the viewer's character and `copies` copies of it, replacing the old one.
     pub fn rebuild_renderer(&mut self, viewer: &Viewer, copies: usize) {
-        self.renderer = Renderer::new(
-            &self.device,
-            &self.queue,
+        self.renderer = Renderer::with_cache(
+            &self.gpu.cache,
+            &self.gpu.device,
+            &self.gpu.queue,
             &viewer.character,
             self.surface.srgb_format(),
             draw::capacity(&viewer.character, copies),
@@ -155,13 +154,13 @@ impl Gfx {
             copies,
             ..self.renderer.capacity()
         };
-        self.renderer.resize(&self.device, capacity);
+        self.renderer.resize(&self.gpu.device, capacity);
     }
 
     /// The largest crowd of the viewer's character this device can draw (`render --crowd`'s
     /// bound too).
     pub fn crowd_limit(&self, viewer: &Viewer) -> usize {
-        draw::crowd_limit(&self.device.limits(), &viewer.character)
+        draw::crowd_limit(&self.gpu.device.limits(), &viewer.character)
     }
 
     pub fn window_size(&self) -> (u32, u32) {

@@ -141,7 +141,7 @@ impl App {
         let drawn = (self.skinned_in == SkinPass::Compute && self.viewer.crowd.is_none())
             .then(|| {
                 gfx.renderer
-                    .read_skinned(View::Main, &gfx.device, &gfx.queue)
+                    .read_skinned(View::Main, &gfx.gpu.device, &gfx.gpu.queue)
             })
             .and_then(|read| read.map_err(|e| log::warn!("picking on the CPU: {e}")).ok())
             .map(|skinned| {

@@ -217,7 +217,7 @@ impl ApplicationHandler for App {
         }
         match Gfx::new(event_loop, &self.viewer, self.options.size) {
             Ok(gfx) => {
-                log::info!("adapter: {:?}", gfx.adapter.get_info());
+                log::info!("adapter: {:?}", gfx.gpu.adapter.get_info());
                 self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
                 self.gfx = Some(gfx);
                 self.character_generation = self.viewer.character_generation();
@@ -239,9 +239,9 @@ impl ApplicationHandler for App {
         let height = gfx.surface.size().1.max(1) as f32;
         match &event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => {
-                gfx.surface.resize(&gfx.device, (size.width, size.height))
-            }
+            WindowEvent::Resized(size) => gfx
+                .surface
+                .resize(&gfx.gpu.device, (size.width, size.height)),
             WindowEvent::RedrawRequested => self.frame(event_loop),
             WindowEvent::DroppedFile(path) => self.commands.push(UiCommand::Open(path.clone())),
             WindowEvent::ModifiersChanged(m) => self.mouse.modifiers = m.state(),

@@ -252,7 +252,8 @@ pub fn render_frame_and_legend(
 
 /// A renderer for one copy of the frame's character, with the frame prepared in its main view.
 fn prepared(gpu: &Gpu, character: &Character, frame: &FrameInput<'_>) -> Renderer {
-    let mut renderer = Renderer::new(
+    let mut renderer = Renderer::with_cache(
+        &gpu.cache,
         &gpu.device,
         &gpu.queue,
         character,
@@ -333,7 +334,8 @@ fn render_crowd(
             pose_and_frame(character, &mut unused, request)?
         }
     };
-    let mut renderer = Renderer::new(
+    let mut renderer = Renderer::with_cache(
+        &gpu.cache,
         &gpu.device,
         &gpu.queue,
         character,

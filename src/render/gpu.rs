@@ -35,12 +35,14 @@ pub fn backend_choices() -> Vec<wgpu::Backends> {
     }
 }
 
-/// An instance, adapter, device and queue.
+/// An instance, adapter, device and queue, and the pipelines compiled for the device (per target
+/// format): what the headless commands and the window each hold once.
 pub struct Gpu {
     pub instance: wgpu::Instance,
     pub adapter: wgpu::Adapter,
     pub device: wgpu::Device,
     pub queue: wgpu::Queue,
+    pub cache: super::pipelines::PipelineCache,
 }
 
 impl Gpu {
@@ -77,12 +79,24 @@ impl Gpu {
             adapter: describe(&adapter.get_info()),
             source,
         })?;
-        Ok(Self {
+        Ok(Self::from_parts(instance, adapter, device, queue))
+    }
+
+    /// A device already made (the window's), with a fresh pipeline cache.
+    pub fn from_parts(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+    ) -> Self {
+        let cache = super::pipelines::PipelineCache::new(&device);
+        Self {
             instance,
             adapter,
             device,
             queue,
-        })
+            cache,
+        }
     }
 
     /// The adapter in words, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan, Cpu)`.

@@ -102,16 +102,16 @@ pub struct Pipelines {
     /// Skinning in the vertex shader (`vs_main`).
     pub vertex: MeshPipelines,
     /// Reading the skin pass's output (`vs_skinned`), built on first use (`ensure_skinned`).
-    skinned: Option<MeshPipelines>,
+    skinned: std::sync::OnceLock<MeshPipelines>,
     /// The skin pass itself, built on first use (`ensure_skin_pass`).
-    skin_pass: Option<wgpu::ComputePipeline>,
+    skin_pass: std::sync::OnceLock<wgpu::ComputePipeline>,
     mesh: Program,
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
     pub overlay: wgpu::RenderPipeline,
     /// Families of pipelines compiled so far: the base set, then the skin pass's and the
     /// vertex shaders reading it, each once.
-    built: u32,
+    built: std::sync::atomic::AtomicU32,
 }
 
 fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
@@ -292,46 +292,45 @@ impl Pipelines {
         let line = Program::line_program(device, layouts, color_format);
         Self {
             vertex: MeshPipelines::new(device, &mesh, "vs_main"),
-            skinned: None,
-            skin_pass: None,
+            skinned: std::sync::OnceLock::new(),
+            skin_pass: std::sync::OnceLock::new(),
             mesh,
             // The grid hides behind the character; bones are drawn on top of everything.
             grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
             overlay: line.line(device, "bones", wgpu::CompareFunction::Always),
-            built: 1,
+            built: std::sync::atomic::AtomicU32::new(1),
         }
     }
 
     /// Families of pipelines compiled so far (see `built`).
     pub fn built(&self) -> u32 {
-        self.built
+        self.built.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Builds the mesh pipelines that read the skin pass's output, the first time.
-    pub fn ensure_skinned(&mut self, device: &wgpu::Device) {
-        if self.skinned.is_none() {
-            self.skinned = Some(MeshPipelines::new(device, &self.mesh, "vs_skinned"));
-            self.built += 1;
-        }
+    pub fn ensure_skinned(&self, device: &wgpu::Device) {
+        self.skinned.get_or_init(|| {
+            self.built
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            MeshPipelines::new(device, &self.mesh, "vs_skinned")
+        });
     }
 
     /// The mesh pipelines that read the skin pass's output, if built.
     pub fn skinned(&self) -> Option<&MeshPipelines> {
-        self.skinned.as_ref()
+        self.skinned.get()
     }
 
     /// The skin pass's compute pipeline, if built.
     pub fn skin_pass(&self) -> Option<&wgpu::ComputePipeline> {
-        self.skin_pass.as_ref()
+        self.skin_pass.get()
     }
 
     /// Builds the skin pass's compute pipeline, the first time.
-    pub fn ensure_skin_pass(&mut self, device: &wgpu::Device, layouts: &Layouts) {
-        if self.skin_pass.is_some() {
-            return;
-        }
-        self.built += 1;
-        self.skin_pass.get_or_insert_with(|| {
+    pub fn ensure_skin_pass(&self, device: &wgpu::Device, layouts: &Layouts) {
+        self.skin_pass.get_or_init(|| {
+            self.built
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("skin_pass.wgsl"),
                 source: wgpu::ShaderSource::Wgsl(shaders::SKIN_PASS.into()),
@@ -504,5 +503,43 @@ impl Program {
             multiview_mask: None,
             cache: None,
         })
+    }
+}
+
+/// Pipelines built once per device and target format, shared by every renderer made from the
+/// cache (a new character, a rebuilt crowd), with the bind group layouts they use.
+pub struct PipelineCache {
+    layouts: std::sync::Arc<Layouts>,
+    by_format: std::sync::Mutex<Vec<(wgpu::TextureFormat, std::sync::Arc<Pipelines>)>>,
+}
+
+impl PipelineCache {
+    pub fn new(device: &wgpu::Device) -> Self {
+        Self {
+            layouts: std::sync::Arc::new(Layouts::new(device)),
+            by_format: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    pub fn layouts(&self) -> std::sync::Arc<Layouts> {
+        self.layouts.clone()
+    }
+
+    /// The pipelines for targets of `format`, compiled the first time it is asked for.
+    pub fn pipelines(
+        &self,
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+    ) -> std::sync::Arc<Pipelines> {
+        let mut by_format = self
+            .by_format
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((_, p)) = by_format.iter().find(|(f, _)| *f == format) {
+            return p.clone();
+        }
+        let pipelines = std::sync::Arc::new(Pipelines::new(device, &self.layouts, format));
+        by_format.push((format, pipelines.clone()));
+        pipelines
     }
 }

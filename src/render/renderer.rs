@@ -27,7 +27,7 @@ use wgpu::util::DeviceExt;
 use super::camera::Camera;
 use super::lines::{LineVertex, grid_lines};
 use super::meshes::{self, GpuPrimitive};
-use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, Pipelines};
+use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, PipelineCache, Pipelines};
 use crate::anim::SkinningMethod;
 use crate::character::{AlphaMode, Character};
 pub use crate::display::{SkinPass, ToneMap};
@@ -182,8 +182,8 @@ struct SlotMaterial {
 }
 
 pub struct Renderer {
-    pipelines: Pipelines,
-    layouts: Layouts,
+    pipelines: std::sync::Arc<Pipelines>,
+    layouts: std::sync::Arc<Layouts>,
     /// Where each draw slot's vertices start in the skin pass's output (its copies follow each
     /// other), and the output's length in vertices.
     out_first: Vec<u32>,
@@ -233,8 +233,22 @@ impl Renderer {
         color_format: wgpu::TextureFormat,
         capacity: Capacity,
     ) -> Self {
-        let layouts = Layouts::new(device);
-        let pipelines = Pipelines::new(device, &layouts, color_format);
+        let cache = PipelineCache::new(device);
+        Self::with_cache(&cache, device, queue, character, color_format, capacity)
+    }
+
+    /// `new` with the pipelines (and layouts) of `cache`: compiled once per device and format,
+    /// whatever the characters and crowds shown.
+    pub fn with_cache(
+        cache: &PipelineCache,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        character: &Character,
+        color_format: wgpu::TextureFormat,
+        capacity: Capacity,
+    ) -> Self {
+        let layouts = cache.layouts();
+        let pipelines = cache.pipelines(device, color_format);
         let draws = draw_slots(character);
         let (blended, opaque) = (0..draws.len()).partition(|&d| {
             let (_, mesh, p) = draws[d];
