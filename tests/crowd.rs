@@ -149,7 +149,10 @@ fn a_new_crowd_size_resizes_buffers_without_uploading_or_compiling_again() {
     let mut first = with_cache(1);
     draw(&mut first);
     let compiled = first.stats().pipelines_built;
-    assert!(compiled >= 2, "the skin pass's pipelines were built too: {compiled}");
+    assert!(
+        compiled >= 2,
+        "the skin pass's pipelines were built too: {compiled}"
+    );
     // Before it draws anything, the second already has every family the first compiled (a
     // renderer of its own would have its base set only).
     let mut second = with_cache(9);

@@ -576,21 +576,24 @@ fn read_morph_targets(
     let mut morph_targets = Vec::new();
     for (t, target) in primitive.morph_targets().enumerate() {
         let t_at = format!("{at}/targets/{t}");
-        let mut read = |accessor: Option<gltf::Accessor<'_>>, name: &str| match accessor {
-            None => Some(None),
-            Some(a) => problems
-                .take(read_vec3_attribute(
-                    a,
-                    &format!("{t_at}/{name}"),
-                    name,
-                    Some(count),
-                    buffers,
-                ))
-                .map(Some),
+        let mut read = |accessor: Option<gltf::Accessor<'_>>, name: &str| -> Optional<_> {
+            match accessor {
+                None => Ok(None),
+                Some(a) => problems
+                    .take(read_vec3_attribute(
+                        a,
+                        &format!("{t_at}/{name}"),
+                        name,
+                        Some(count),
+                        buffers,
+                    ))
+                    .map(Some)
+                    .ok_or(Recorded),
+            }
         };
-        let positions = read(target.positions(), "POSITION")?;
-        let normals = read(target.normals(), "NORMAL")?;
-        let tangents = read(target.tangents(), "TANGENT")?;
+        let positions = read(target.positions(), "POSITION").ok()?;
+        let normals = read(target.normals(), "NORMAL").ok()?;
+        let tangents = read(target.tangents(), "TANGENT").ok()?;
         morph_targets.push(MorphTarget {
             positions,
             normals,
