@@ -1,0 +1,94 @@
+//! What the panel shows but does not edit (`Shown`), gathered once per frame by
+//! `Viewer::panel_parts` beside the `Controls` it edits.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+
+use super::{Controls, LoggedEvent, Stats, Viewer};
+use crate::character::Character;
+use crate::debug::picking::PickedVertex;
+use crate::graph::Machine;
+use crate::pose::{CharacterPose, Derived};
+
+/// What the panel shows but does not edit, gathered once per frame (`Viewer::panel_parts`):
+/// the loaded character and its load-time facts, the frame's posed result and the facts about
+/// it (the timeline, the transition's progress, driven mode's rate, the comparison in use).
+pub struct Shown<'a> {
+    pub character: &'a Character,
+    pub derived: &'a Derived,
+    pub pose: &'a CharacterPose,
+    pub source: Option<&'a Path>,
+    pub recent: &'a [PathBuf],
+    pub load_error: Option<&'a str>,
+    pub graph_error: Option<&'a str>,
+    pub machine: Option<&'a Machine>,
+    pub event_log: &'a VecDeque<LoggedEvent>,
+    pub stats: Stats,
+    pub angle_plot: &'a VecDeque<[f64; 2]>,
+    pub slide_plot: &'a VecDeque<[f64; 2]>,
+    pub picked_vertex: Option<&'a PickedVertex>,
+    pub crowd_limit: usize,
+    /// Whether the state machine drives the character now.
+    pub graph_driven: bool,
+    /// The clip shown on the timeline and its duration, and the time shown on it.
+    pub timeline: (usize, f32),
+    pub clip_time_shown: f32,
+    /// Whether a clip played once has run to its end.
+    pub at_end: bool,
+    /// The transition in progress: whether it inertializes, and how far along it is.
+    pub transition: Option<(bool, f32)>,
+    /// The override and additive layers' influence now.
+    pub layer_weights: (f32, f32),
+    /// Driven mode's playback rate.
+    pub driven_rate: Option<f32>,
+    pub placement: crate::anim::Placement,
+    /// Whether the compared palette is in use.
+    pub comparing: bool,
+    /// The joint whose rotation is plotted.
+    pub plot_joint: Option<usize>,
+}
+
+impl Shown<'_> {
+    /// The live morph weights of each mesh (of the first node drawing it).
+    pub fn live_morph_weights(&self, mesh: usize) -> &[f32] {
+        self.character
+            .instances
+            .iter()
+            .position(|i| i.mesh == mesh)
+            .map_or(&[], |i| self.pose.morph.of(i))
+    }
+}
+
+impl Viewer {
+    /// What the panel edits, and what it shows (gathered now, once per frame).
+    pub fn panel_parts(&mut self) -> (&mut Controls, Shown<'_>) {
+        let driven_rate = self.driven_rate();
+        let shown = Shown {
+            character: &self.character,
+            derived: &self.derived,
+            pose: &self.pose,
+            source: self.source.as_deref(),
+            recent: &self.recent,
+            load_error: self.load_error.as_deref(),
+            graph_error: self.graph_error.as_deref(),
+            machine: self.performer.machine.as_ref(),
+            event_log: &self.event_log,
+            stats: self.stats,
+            angle_plot: &self.angle_plot,
+            slide_plot: &self.slide_plot,
+            picked_vertex: self.picked_vertex.as_ref(),
+            crowd_limit: self.crowd_limit,
+            graph_driven: self.graph_driven(),
+            timeline: self.timeline_clip(),
+            clip_time_shown: self.clip_time_shown(),
+            at_end: self.at_end(),
+            transition: self.transition_progress(),
+            layer_weights: (self.layer_weight(), self.additive_weight()),
+            driven_rate,
+            placement: self.performer.locomotion.placement(),
+            comparing: self.comparing(),
+            plot_joint: self.plot_joint(),
+        };
+        (&mut self.controls, shown)
+    }
+}
