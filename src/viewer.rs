@@ -590,15 +590,6 @@ impl Viewer {
         self.performer.request(&self.character, &inputs)
     }
 
-    /// The live morph weights of each mesh (of the first node drawing it), for the panel.
-    pub fn live_morph_weights(&self, mesh: usize) -> &[f32] {
-        self.character
-            .instances
-            .iter()
-            .position(|i| i.mesh == mesh)
-            .map_or(&[], |i| self.pose.morph.of(i))
-    }
-
     /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the
     /// compared palette when they are shown.
     pub fn pose_frame(&mut self) {

@@ -44,10 +44,15 @@ fn screenshot(
     size: &str,
     out: &std::path::Path,
 ) -> std::process::Output {
+    screenshot_with(display, &["--frames", frames, "--window-size", size], out)
+}
+
+/// The window run with `args`, its last frame saved to `out`.
+fn screenshot_with(display: &str, args: &[&str], out: &std::path::Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(["--frames", frames, "--screenshot"])
+        .args(args)
+        .arg("--screenshot")
         .arg(out)
-        .args(["--window-size", size])
         .env("DISPLAY", display)
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -206,20 +211,8 @@ fn the_window_and_render_draw_the_same_frame() {
     let dir = std::env::temp_dir().join(format!("skinscope-same-frame-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (window, render) = (dir.join("window.png"), dir.join("render.png"));
-    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args([
-            "--frames",
-            "30",
-            "--no-panel",
-            "--window-size",
-            "320x240",
-            "--screenshot",
-        ])
-        .arg(&window)
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .unwrap();
+    let args = ["--frames", "30", "--no-panel", "--window-size", "320x240"];
+    let result = screenshot_with(&display, &args, &window);
     assert!(
         result.status.success(),
         "{}",
