@@ -5,6 +5,7 @@
 
 mod accessor;
 mod animations;
+pub mod bvh;
 mod container;
 mod extensions;
 mod hierarchy;
