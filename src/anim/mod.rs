@@ -36,6 +36,7 @@ mod layer;
 mod morph;
 mod playback;
 mod pose;
+mod retarget;
 mod root_motion;
 mod runtime;
 mod sample;
@@ -67,6 +68,7 @@ pub use pose::{
     blend_poses, build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
     vertex_skin_matrix,
 };
+pub use retarget::{Retarget, RetargetError, canonical_name, match_joints};
 pub use root_motion::{
     Displacement, Placement, RootFrame, clip_displacement, default_root_joint, from_yaw,
     remove_root_motion, root_transform, yaw_of,

@@ -1,0 +1,279 @@
+//! Retargeting a clip from one skeleton onto another: joints matched by name (through the naming
+//! conventions of Mixamo, CMU/MotionBuilder, Blender, Unreal and the built-in mannequin, or a
+//! map), rotations carried as world-space deltas from each skeleton's rest pose after aligning
+//! the bones' rest directions (so a T-pose source drives an A-pose character with its bones
+//! pointing where the source's point), the hips' travel scaled by the ratio of hip heights.
+//! Unmatched joints keep their rest pose.
+
+use glam::{Quat, Vec3};
+
+use super::{
+    Channel, Clip, ClipCursor, ClipError, Interpolation, JointTrack, LocalPose, ModelPose,
+    PoseError, Skeleton, Track, TrackError, local_to_model, sample_clip,
+};
+
+/// Why a clip was not retargeted.
+#[derive(Debug, thiserror::Error)]
+pub enum RetargetError {
+    #[error(transparent)]
+    Pose(#[from] PoseError),
+    #[error(transparent)]
+    Track(#[from] TrackError),
+    #[error(transparent)]
+    Clip(#[from] ClipError),
+}
+
+/// A joint name brought to one spelling for matching: without a namespace (`mixamorig:Hips`,
+/// `Armature|Hips`), lower case, its side as a `left ` / `right ` prefix (`LeftArm`, `arm.L`,
+/// `upperarm_l`, `L_arm`, `LHipJoint`), then the body part by its usual synonyms.
+pub fn canonical_name(name: &str) -> String {
+    let base = name
+        .rsplit([':', '|'])
+        .next()
+        .unwrap_or(name)
+        .trim()
+        .to_ascii_lowercase();
+    let (side, rest) = side_of(&base);
+    let part: String = rest.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    let part = SYNONYMS
+        .iter()
+        .find(|(names, _)| names.contains(&part.as_str()))
+        .map_or(part.clone(), |(_, canonical)| canonical.to_string());
+    match side {
+        Some(s) => format!("{s} {part}"),
+        None => part,
+    }
+}
+
+/// Body parts by their names in the common conventions, and the one name each is matched by.
+const SYNONYMS: &[(&[&str], &str)] = &[
+    (&["hips", "pelvis", "hip", "root"], "hips"),
+    (&["spine", "spine01", "lowerback", "spinelower"], "spine"),
+    (&["spine1", "spine02", "chest", "spinemid"], "spine1"),
+    (&["spine2", "spine03", "upperchest", "spineupper"], "spine2"),
+    (&["neck", "neck01"], "neck"),
+    (&["head"], "head"),
+    (&["shoulder", "clavicle", "collar"], "shoulder"),
+    (&["arm", "upperarm", "humerus"], "upperarm"),
+    (&["forearm", "lowerarm", "elbow"], "forearm"),
+    (&["hand", "wrist"], "hand"),
+    (&["upleg", "thigh", "upperleg", "femur"], "thigh"),
+    (&["leg", "shin", "calf", "lowerleg", "knee"], "shin"),
+    (&["foot", "ankle"], "foot"),
+    (&["toebase", "toe", "toes", "ball"], "toe"),
+];
+
+/// The side a (lower-case) name says, and the name without it.
+fn side_of(name: &str) -> (Option<&'static str>, String) {
+    let sides = [("left", "left"), ("right", "right")];
+    for (word, side) in sides {
+        if let Some(rest) = name.strip_prefix(word) {
+            return (Some(side), rest.to_string());
+        }
+        if let Some(rest) = name.strip_suffix(word) {
+            return (Some(side), rest.to_string());
+        }
+    }
+    let short = [("l", "left"), ("r", "right")];
+    for (letter, side) in short {
+        for sep in ['_', '.', ' ', '-'] {
+            if let Some(rest) = name.strip_suffix(&format!("{sep}{letter}")) {
+                return (Some(side), rest.to_string());
+            }
+            if let Some(rest) = name.strip_prefix(&format!("{letter}{sep}")) {
+                return (Some(side), rest.to_string());
+            }
+        }
+        // CMU's `LHipJoint`, `RThumb`: a capital side letter before a capitalised part (the name
+        // is lower case by now, so only the known parts count).
+        if let Some(rest) = name.strip_prefix(letter)
+            && SYNONYMS
+                .iter()
+                .any(|(names, _)| names.contains(&rest.trim_matches('_')))
+        {
+            return (Some(side), rest.to_string());
+        }
+    }
+    (None, name.to_string())
+}
+
+/// For each target joint, the source joint it takes its motion from: the same canonical name
+/// (`canonical_name`), the first such source joint in skeleton order; or, through `map`
+/// (source name, target name), the named one.
+pub fn match_joints(
+    source: &Skeleton,
+    target: &Skeleton,
+    map: Option<&[(String, String)]>,
+) -> Vec<Option<usize>> {
+    if let Some(map) = map {
+        return (0..target.joint_count())
+            .map(|t| {
+                let name = &target.names()[t];
+                map.iter()
+                    .find(|(_, to)| to == name)
+                    .and_then(|(from, _)| source.find(from))
+            })
+            .collect();
+    }
+    let source_names: Vec<String> = source.names().iter().map(|n| canonical_name(n)).collect();
+    target
+        .names()
+        .iter()
+        .map(|n| {
+            let canonical = canonical_name(n);
+            source_names.iter().position(|s| *s == canonical)
+        })
+        .collect()
+}
+
+/// What `retarget` needs of the two skeletons, worked out once.
+pub struct Retarget {
+    source_of: Vec<Option<usize>>,
+    source_rest: ModelPose,
+    target_rest: ModelPose,
+    /// Per target joint: the world rotation taking its rest bone direction onto its source's.
+    align: Vec<Quat>,
+    /// The hips: (source, target) and the ratio of their rest heights.
+    hips: Option<(usize, usize, f32)>,
+}
+
+impl Retarget {
+    /// Prepares retargeting from `source` to `target` with the joint matching `source_of` (per
+    /// target joint, see `match_joints`).
+    pub fn new(source: &Skeleton, target: &Skeleton, source_of: Vec<Option<usize>>) -> Self {
+        let rest_model = |s: &Skeleton| {
+            let mut model = ModelPose::new(s);
+            let _ = local_to_model(s, &LocalPose::rest(s), &mut model);
+            model
+        };
+        let (source_rest, target_rest) = (rest_model(source), rest_model(target));
+        let at = |m: &ModelPose, j: usize| Vec3::from(m.as_slice()[j].translation);
+        // A joint's bone runs to its first child that is matched too (else its first child).
+        let bone = |s: &Skeleton, m: &ModelPose, j: usize, pick: &dyn Fn(usize) -> bool| {
+            let children: Vec<usize> = (0..s.joint_count())
+                .filter(|&c| s.parent(c) == Some(j))
+                .collect();
+            let child = children
+                .iter()
+                .copied()
+                .find(|&c| pick(c))
+                .or(children.first().copied())?;
+            (at(m, child) - at(m, j)).try_normalize()
+        };
+        let source_child_matched = |c: usize| source_of.contains(&Some(c));
+        let align = (0..target.joint_count())
+            .map(|t| {
+                let Some(s) = source_of[t] else {
+                    return Quat::IDENTITY;
+                };
+                let target_pick = |c: usize| source_of[c].is_some();
+                match (
+                    bone(target, &target_rest, t, &target_pick),
+                    bone(source, &source_rest, s, &source_child_matched),
+                ) {
+                    (Some(from), Some(to)) => Quat::from_rotation_arc(from, to),
+                    _ => Quat::IDENTITY,
+                }
+            })
+            .collect();
+        // The hips: the source joint named so (in any convention), else the topmost matched
+        // one; and the target joint that takes its motion.
+        let source_hips = source
+            .names()
+            .iter()
+            .position(|n| canonical_name(n) == "hips")
+            .filter(|s| source_of.contains(&Some(*s)))
+            .or_else(|| source_of.iter().flatten().min().copied());
+        let hips = source_hips
+            .and_then(|s| source_of.iter().position(|&m| m == Some(s)).map(|t| (s, t)))
+            .map(|(s, t)| {
+                let (hs, ht) = (at(&source_rest, s).y, at(&target_rest, t).y);
+                let ratio = if hs.abs() > 1e-6 { ht / hs } else { 1.0 };
+                (s, t, ratio)
+            });
+        Self {
+            source_of,
+            source_rest,
+            target_rest,
+            align,
+            hips,
+        }
+    }
+
+    /// How many target joints take motion from the source.
+    pub fn matched(&self) -> usize {
+        self.source_of.iter().flatten().count()
+    }
+
+    /// `clip` (on `source`) as a clip on `target`, keyed at `times`: each matched joint's
+    /// rotation, and the hips' translation.
+    pub fn clip(
+        &self,
+        source: &Skeleton,
+        clip: &Clip,
+        target: &Skeleton,
+        times: &[f32],
+        name: &str,
+    ) -> Result<Clip, RetargetError> {
+        let n = target.joint_count();
+        let mut local = LocalPose::rest(source);
+        let mut model = ModelPose::new(source);
+        let mut cursor = ClipCursor::new(clip);
+        let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); n];
+        let mut hips = Vec::with_capacity(times.len());
+        let mut world = vec![Quat::IDENTITY; n];
+        for &t in times {
+            sample_clip(source, clip, t, &mut cursor, &mut local)?;
+            local_to_model(source, &local, &mut model)?;
+            let rotation_of = |m: &ModelPose, j: usize| {
+                let (_, rotation, _) = m.as_slice()[j].to_scale_rotation_translation();
+                rotation
+            };
+            for j in 0..n {
+                let parent = target.parent(j).map_or(Quat::IDENTITY, |p| world[p]);
+                let rest_local = target.rest()[j].rotation;
+                world[j] = match self.source_of[j] {
+                    Some(s) => {
+                        let delta =
+                            rotation_of(&model, s) * rotation_of(&self.source_rest, s).inverse();
+                        (delta * self.align[j] * rotation_of(&self.target_rest, j)).normalize()
+                    }
+                    None => parent * rest_local,
+                };
+                if self.source_of[j].is_some() {
+                    rotations[j].push((parent.inverse() * world[j]).normalize());
+                }
+            }
+            if let Some((s, t_hips, ratio)) = self.hips {
+                let travel = Vec3::from(model.as_slice()[s].translation)
+                    - Vec3::from(self.source_rest.as_slice()[s].translation);
+                let at =
+                    Vec3::from(self.target_rest.as_slice()[t_hips].translation) + travel * ratio;
+                // Into the hips' parent space (at rest: its parents are unmatched or still).
+                let parent = target
+                    .parent(t_hips)
+                    .map_or(glam::Affine3A::IDENTITY, |p| self.target_rest.as_slice()[p]);
+                hips.push(parent.inverse().transform_point3(at));
+            }
+        }
+        let mut tracks = Vec::new();
+        for (joint, keys) in rotations.into_iter().enumerate() {
+            if keys.is_empty() {
+                continue;
+            }
+            let track = Track::new(times.to_vec(), keys, Interpolation::Linear)?;
+            tracks.push(JointTrack {
+                joint,
+                channel: Channel::Rotation(track),
+            });
+        }
+        if let (Some((_, joint, _)), false) = (self.hips, hips.is_empty()) {
+            let track = Track::new(times.to_vec(), hips, Interpolation::Linear)?;
+            tracks.push(JointTrack {
+                joint,
+                channel: Channel::Translation(track),
+            });
+        }
+        Ok(Clip::new(name, n, tracks, clip.events().to_vec())?)
+    }
+}

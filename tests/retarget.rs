@@ -1,0 +1,179 @@
+//! Retargeting (issue 27): joints matched by their names across conventions, a clip carried onto
+//! a renamed copy of its own skeleton unchanged, and a T-pose source driving an A-pose target
+//! with its bones pointing where the source's point.
+
+mod common;
+
+use glam::{Quat, Vec3};
+use skinscope::anim::{
+    Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose, Retarget, Skeleton,
+    Track, Transform, canonical_name, local_to_model, match_joints, sample_clip,
+};
+
+#[test]
+fn names_match_across_conventions() {
+    for (a, b) in [
+        ("mixamorig:LeftArm", "upperarm_l"),
+        ("LeftArm", "Arm.L"),
+        ("RightForeArm", "lowerarm_r"),
+        ("mixamorig:Hips", "pelvis"),
+        ("LeftUpLeg", "thigh_l"),
+        ("RightLeg", "calf_r"),
+        ("Spine1", "spine_02"),
+        ("L_Hand", "hand.l"),
+        ("Armature|Head", "head"),
+    ] {
+        assert_eq!(canonical_name(a), canonical_name(b), "{a} and {b}");
+    }
+    for (a, b) in [
+        ("LeftArm", "RightArm"),
+        ("LeftArm", "LeftForeArm"),
+        ("LHipJoint", "LeftUpLeg"),
+        ("forearm_twist_l", "forearm_l"),
+    ] {
+        assert_ne!(canonical_name(a), canonical_name(b), "{a} and {b}");
+    }
+}
+
+/// Every joint's model-space position under `clip` at `t`.
+fn positions(skeleton: &Skeleton, clip: &Clip, t: f32) -> Vec<Vec3> {
+    let mut local = LocalPose::rest(skeleton);
+    let mut model = ModelPose::new(skeleton);
+    let mut cursor = ClipCursor::new(clip);
+    sample_clip(skeleton, clip, t, &mut cursor, &mut local).unwrap();
+    local_to_model(skeleton, &local, &mut model).unwrap();
+    model
+        .as_slice()
+        .iter()
+        .map(|m| Vec3::from(m.translation))
+        .collect()
+}
+
+#[test]
+fn a_clip_onto_a_renamed_copy_of_its_skeleton_is_unchanged() {
+    let c = skinscope::builtin::character().unwrap();
+    let source = &c.skeleton;
+    let names: Vec<String> = source.names().iter().map(|n| format!("rig_{n}")).collect();
+    let parents = (0..source.joint_count())
+        .map(|j| source.parent(j))
+        .collect();
+    let target = Skeleton::new(names.clone(), parents, source.rest().to_vec()).unwrap();
+    // Renamed out of every convention: matched through a map.
+    let map: Vec<(String, String)> = source.names().iter().cloned().zip(names).collect();
+    let source_of = match_joints(source, &target, Some(&map));
+    assert!(source_of.iter().enumerate().all(|(t, s)| *s == Some(t)));
+    let walk = &c
+        .clips
+        .iter()
+        .find(|k| k.clip.name() == "walk")
+        .unwrap()
+        .clip;
+    let times: Vec<f32> = (0..=30).map(|k| k as f32 / 30.0).collect();
+    let retarget = Retarget::new(source, &target, source_of);
+    let moved = retarget
+        .clip(source, walk, &target, &times, "walk")
+        .unwrap();
+    let height = skinscope::pose::character_height(&c);
+    for &t in &times {
+        let (want, got) = (positions(source, walk, t), positions(&target, &moved, t));
+        for (j, (a, b)) in want.iter().zip(&got).enumerate() {
+            assert!(
+                (*a - *b).length() < 1e-6 * height,
+                "t {t}, joint {}: {a} vs {b}",
+                source.names()[j]
+            );
+        }
+    }
+}
+
+fn skeleton(names: &[&str], offsets: &[Vec3]) -> Skeleton {
+    let parents = (0..names.len()).map(|j| j.checked_sub(1)).collect();
+    let rest = offsets
+        .iter()
+        .map(|&translation| Transform {
+            translation,
+            ..Transform::IDENTITY
+        })
+        .collect();
+    Skeleton::new(names.iter().map(|n| n.to_string()).collect(), parents, rest).unwrap()
+}
+
+#[test]
+fn a_t_pose_source_drives_an_a_pose_target_bone_for_bone() {
+    // The source's arm points along +X at rest (T-pose); the target's 45 degrees down (A-pose).
+    let source = skeleton(
+        &["Hips", "LeftArm", "LeftForeArm", "LeftHand"],
+        &[
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.2, 0.5, 0.0),
+            Vec3::new(0.3, 0.0, 0.0),
+            Vec3::new(0.25, 0.0, 0.0),
+        ],
+    );
+    let down = Quat::from_rotation_z(-45f32.to_radians());
+    let target = skeleton(
+        &["pelvis", "upperarm_l", "forearm_l", "hand_l"],
+        &[
+            Vec3::new(0.0, 0.9, 0.0),
+            Vec3::new(0.18, 0.45, 0.0),
+            down * Vec3::new(0.28, 0.0, 0.0),
+            down * Vec3::new(0.22, 0.0, 0.0),
+        ],
+    );
+    // The source raises and swings its arm and bends its elbow over 1 s.
+    let times: Vec<f32> = (0..=20).map(|k| k as f32 / 20.0).collect();
+    let track = |f: &dyn Fn(f32) -> Quat| {
+        Track::new(
+            times.clone(),
+            times.iter().map(|&t| f(t)).collect(),
+            Interpolation::Linear,
+        )
+        .unwrap()
+    };
+    let tracks = vec![
+        JointTrack {
+            joint: 1,
+            channel: Channel::Rotation(track(&|t| {
+                Quat::from_rotation_z((60.0 * t).to_radians())
+                    * Quat::from_rotation_y((-40.0 * t).to_radians())
+            })),
+        },
+        JointTrack {
+            joint: 2,
+            channel: Channel::Rotation(track(&|t| Quat::from_rotation_y((-90.0 * t).to_radians()))),
+        },
+    ];
+    let clip = Clip::new("raise", 4, tracks, Vec::new()).unwrap();
+    let source_of = match_joints(&source, &target, None);
+    assert_eq!(source_of, vec![Some(0), Some(1), Some(2), Some(3)]);
+    let retarget = Retarget::new(&source, &target, source_of);
+    let moved = retarget
+        .clip(&source, &clip, &target, &times, "raise")
+        .unwrap();
+    let mut worst = 0.0f32;
+    for &t in &times {
+        let (s, g) = (positions(&source, &clip, t), positions(&target, &moved, t));
+        for bone in [(1, 2), (2, 3)] {
+            let want = (s[bone.1] - s[bone.0]).normalize();
+            let got = (g[bone.1] - g[bone.0]).normalize();
+            worst = worst.max(want.angle_between(got).to_degrees());
+        }
+    }
+    assert!(worst < 1.0, "bones up to {worst} degrees off the source's");
+    // Without the alignment the target's arm would hang 45 degrees below the source's: the
+    // retargeted clip is not the source's rotations copied.
+    let (s, g) = (
+        positions(&source, &clip, 0.0),
+        positions(&target, &moved, 0.0),
+    );
+    assert!(((g[2] - g[1]).normalize() - (s[2] - s[1]).normalize()).length() < 1e-3);
+    let copied = Clip::new("copied", 4, clip.tracks().to_vec(), Vec::new()).unwrap();
+    let c = positions(&target, &copied, 0.0);
+    assert!(
+        (c[2] - c[1])
+            .normalize()
+            .angle_between(Vec3::X)
+            .to_degrees()
+            > 44.0
+    );
+}
