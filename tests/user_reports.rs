@@ -411,6 +411,8 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--root-motion-joint",
         "--ik",
         "--ground",
+        "--clips-from",
+        "--retarget-map",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

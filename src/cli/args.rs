@@ -102,6 +102,15 @@ pub struct PoseArgs {
     /// brought to the world-space target, bending toward the pole (repeatable).
     #[arg(long, allow_hyphen_values = true)]
     pub ik: Vec<String>,
+    /// Add clips from another file, retargeted onto this character: a `.bvh` (one clip named
+    /// after the file) or a glTF/GLB (its clips by name); joints matched by name across the
+    /// common conventions (repeatable).
+    #[arg(long)]
+    pub clips_from: Vec<PathBuf>,
+    /// A JSON object of source -> target joint names for --clips-from, for joints the naming
+    /// conventions do not match.
+    #[arg(long, requires = "clips_from")]
+    pub retarget_map: Option<PathBuf>,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -290,6 +299,15 @@ impl PoseArgs {
                 let options = import::LoadOptions { scene: Some(scene) };
                 character = import::load_with(file, options).map_err(|e| e.to_string())?;
             }
+        }
+        let map = match &self.retarget_map {
+            Some(path) => Some(import::read_map(path).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        for file in &self.clips_from {
+            let clips =
+                import::clips_from(file, &character, map.as_deref()).map_err(|e| e.to_string())?;
+            character.clips.extend(clips);
         }
         if self.compressed {
             let settings = skinscope::pose::compression_settings(&character, None);

@@ -6,6 +6,7 @@
 mod accessor;
 mod animations;
 pub mod bvh;
+mod clips_from;
 mod container;
 mod extensions;
 mod hierarchy;
@@ -17,6 +18,7 @@ mod skins;
 
 use std::path::{Path, PathBuf};
 
+pub use clips_from::{ClipsFromError, clips_from, read_map};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
 

@@ -1,0 +1,137 @@
+//! Clips from elsewhere on this character: a BVH take or another file's clips, retargeted onto
+//! its skeleton (`anim::Retarget`) and added to its clips (`--clips-from FILE`).
+
+use std::path::{Path, PathBuf};
+
+use crate::anim::{Clip, Retarget, Skeleton, match_joints};
+use crate::character::{Character, ClipData};
+
+/// The most samples a retargeted clip is keyed at (ten minutes at 60 Hz).
+const MAX_SAMPLES: usize = 36_000;
+/// The rate a glTF source's clips are sampled at for retargeting.
+const SAMPLE_HZ: f32 = 60.0;
+
+/// Why clips were not added from a file.
+#[derive(Debug, thiserror::Error)]
+pub enum ClipsFromError {
+    #[error(transparent)]
+    Bvh(#[from] super::bvh::BvhError),
+    #[error(transparent)]
+    Import(#[from] super::ImportError),
+    #[error(
+        "{}: none of its joints matches a joint of {character} by name: give --retarget-map MAP.json",
+        file.display()
+    )]
+    NoMatch { file: PathBuf, character: String },
+    #[error("{}: {clip}: {source}", file.display())]
+    Retarget {
+        file: PathBuf,
+        clip: String,
+        source: crate::anim::RetargetError,
+    },
+    #[error("{}: {message}", file.display())]
+    Map { file: PathBuf, message: String },
+}
+
+/// A retarget map file: a JSON object of source joint name -> target joint name.
+pub fn read_map(path: &Path) -> Result<Vec<(String, String)>, ClipsFromError> {
+    let fail = |message: String| ClipsFromError::Map {
+        file: path.to_path_buf(),
+        message,
+    };
+    let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
+        .map_err(|e| fail(e.to_string()))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| fail(format!("not JSON: {e}")))?;
+    let object = value.as_object().ok_or_else(|| {
+        fail("a retarget map is an object of source -> target joint names".into())
+    })?;
+    object
+        .iter()
+        .map(|(from, to)| match to.as_str() {
+            Some(to) => Ok((from.clone(), to.to_owned())),
+            None => Err(fail(format!(
+                "/{}: the target joint is a name (a string)",
+                from.replace('~', "~0").replace('/', "~1")
+            ))),
+        })
+        .collect()
+}
+
+/// The clips of `path` (a `.bvh`, or a glTF/GLB) retargeted onto `character`, named as in the
+/// file (a BVH's after its file's stem); a name the character has already gets the file's
+/// name after it.
+pub fn clips_from(
+    path: &Path,
+    character: &Character,
+    map: Option<&[(String, String)]>,
+) -> Result<Vec<ClipData>, ClipsFromError> {
+    let bvh = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
+    let (skeleton, clips): (Skeleton, Vec<(Clip, Vec<f32>)>) = if bvh {
+        let b = super::bvh::load(path)?;
+        let times = (0..b.frames.clamp(1, MAX_SAMPLES))
+            .map(|f| f as f32 * b.frame_secs)
+            .collect();
+        (b.skeleton, vec![(b.clip, times)])
+    } else {
+        let source = super::load(path)?;
+        let clips = source
+            .clips
+            .into_iter()
+            .map(|k| {
+                let d = k.clip.duration_secs();
+                let samples = ((d * SAMPLE_HZ).ceil() as usize + 1).clamp(1, MAX_SAMPLES);
+                let times = (0..samples)
+                    .map(|s| (s as f32 / SAMPLE_HZ).min(d))
+                    .collect::<Vec<f32>>();
+                (k.clip, dedup(times))
+            })
+            .collect();
+        (source.skeleton, clips)
+    };
+    let source_of = match_joints(&skeleton, &character.skeleton, map);
+    let retarget = Retarget::new(&skeleton, &character.skeleton, source_of);
+    if retarget.matched() == 0 {
+        return Err(ClipsFromError::NoMatch {
+            file: path.to_path_buf(),
+            character: character.name.clone(),
+        });
+    }
+    let file = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    clips
+        .into_iter()
+        .enumerate()
+        .map(|(k, (clip, times))| {
+            let taken = |n: &str| character.clips.iter().any(|c| c.clip.name() == n);
+            let name = if taken(clip.name()) {
+                format!("{} ({file})", clip.name())
+            } else {
+                clip.name().to_owned()
+            };
+            let moved = retarget
+                .clip(&skeleton, &clip, &character.skeleton, &times, &name)
+                .map_err(|source| ClipsFromError::Retarget {
+                    file: path.to_path_buf(),
+                    clip: clip.name().to_owned(),
+                    source,
+                })?;
+            Ok(ClipData {
+                index: character.clips.len() + k,
+                clip: moved,
+                morph_tracks: Vec::new(),
+                channels: Vec::new(),
+                compressed: None,
+            })
+        })
+        .collect()
+}
+
+/// Strictly increasing times (the last sample may land on the previous at the clip's end).
+fn dedup(mut times: Vec<f32>) -> Vec<f32> {
+    times.dedup_by(|b, a| *b <= *a);
+    times
+}
