@@ -52,6 +52,8 @@ pub enum UiCommand {
     Open(PathBuf),
     /// Show the built-in character again.
     OpenBuiltin,
+    /// Add a file's clips (a BVH take, or a glTF's clips), retargeted onto the character.
+    AddClips(PathBuf),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -299,6 +301,23 @@ impl Viewer {
         self.window_requests.push(WindowRequest::ResetCamera);
     }
 
+    /// Adds the clips of `path` (a `.bvh` take, or a glTF's clips), retargeted onto the
+    /// character by joint names, and plays the first of them; the players start afresh, as
+    /// after a load, keeping the controls.
+    pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
+        let clips = import::clips_from(path, &self.character, None)?;
+        let (first, added) = (self.character.clips.len(), clips.len());
+        self.character.clips.extend(clips);
+        // A crowd is remade for the new clips.
+        self.crowd = None;
+        if added > 0 {
+            self.controls.clip = first;
+        }
+        self.reset_players();
+        self.load_error = None;
+        Ok(added)
+    }
+
     /// Changes whenever another character is loaded.
     pub fn character_generation(&self) -> u64 {
         self.generation
@@ -311,6 +330,11 @@ impl Viewer {
             }
             UiCommand::OpenBuiltin => {
                 if let Err(e) = self.open_builtin() {
+                    self.load_error = Some(e.to_string());
+                }
+            }
+            UiCommand::AddClips(path) => {
+                if let Err(e) = self.add_clips(&path) {
                     self.load_error = Some(e.to_string());
                 }
             }

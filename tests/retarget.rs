@@ -301,3 +301,50 @@ fn a_bvh_of_a_clip_added_with_clips_from_poses_as_the_clip_does() {
     ]);
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn the_viewer_adds_a_take_to_the_character_and_plays_it() {
+    use skinscope::viewer::{UiCommand, Viewer};
+    let c = skinscope::builtin::character().unwrap();
+    let walk = c
+        .clips
+        .iter()
+        .find(|k| k.clip.name() == "walk")
+        .unwrap()
+        .clip
+        .clone();
+    let dir = common::temp_dir("viewer-clips-from");
+    let take = dir.join("take.bvh");
+    std::fs::write(&take, bvh_of(&c, &walk)).unwrap();
+    let mut viewer = Viewer::new(c, None);
+    let before = viewer.character.clips.len();
+    viewer.frame(vec![UiCommand::AddClips(take.clone())], 1.0 / 60.0);
+    assert_eq!(viewer.character.clips.len(), before + 1);
+    assert_eq!(viewer.character.clips[before].clip.name(), "take");
+    assert_eq!(viewer.pose_request().clip.unwrap().clip, before);
+    assert!(viewer.load_error.is_none());
+    // Played, the take moves the pelvis as the walk does (the take's viewer has played one
+    // frame more: the one it was added in).
+    let mut walking = Viewer::new(skinscope::builtin::character().unwrap(), None);
+    walking.frame(Vec::new(), 1.0 / 60.0);
+    for v in [&mut viewer, &mut walking] {
+        for _ in 0..20 {
+            v.frame(Vec::new(), 1.0 / 60.0);
+        }
+    }
+    let pelvis = viewer.character.skeleton.find("pelvis").unwrap();
+    let at = |v: &Viewer| Vec3::from(v.pose.model.as_slice()[pelvis].translation);
+    assert!(
+        (at(&viewer) - at(&walking)).length() < 2e-3,
+        "{} vs {}",
+        at(&viewer),
+        at(&walking)
+    );
+    // A file that is not a take: the error names it, the character stays as it was.
+    let bad = dir.join("bad.bvh");
+    std::fs::write(&bad, "HIERARCHY\nROOT\n").unwrap();
+    viewer.frame(vec![UiCommand::AddClips(bad)], 1.0 / 60.0);
+    let error = viewer.load_error.clone().unwrap();
+    assert!(error.contains("bad.bvh: line 2"), "{error}");
+    assert_eq!(viewer.character.clips.len(), before + 1);
+}

@@ -243,7 +243,17 @@ impl ApplicationHandler for App {
                 .surface
                 .resize(&gfx.gpu.device, (size.width, size.height)),
             WindowEvent::RedrawRequested => self.frame(event_loop),
-            WindowEvent::DroppedFile(path) => self.commands.push(UiCommand::Open(path.clone())),
+            WindowEvent::DroppedFile(path) => {
+                // A motion-capture take goes onto the character shown; a model replaces it.
+                let bvh = path
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
+                self.commands.push(if bvh {
+                    UiCommand::AddClips(path.clone())
+                } else {
+                    UiCommand::Open(path.clone())
+                });
+            }
             WindowEvent::ModifiersChanged(m) => self.mouse.modifiers = m.state(),
             WindowEvent::KeyboardInput { event: key, .. }
                 if !response.consumed && !egui_wants_keys && key.state == ElementState::Pressed =>

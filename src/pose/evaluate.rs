@@ -165,6 +165,14 @@ impl CharacterPose {
 
     /// Stages 1 to 6 (the local pose) and the morph weights.
     fn local_stages(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+        if self.cursors.len() != c.clips.len() {
+            // Clips were added since (`--clips-from`, the panel's "Add clips"): a sampling
+            // context for each, as made.
+            let made = self.cursors.len().min(c.clips.len());
+            self.cursors.truncate(made);
+            let new = c.clips[made..].iter().map(|k| ClipCursor::new(&k.clip));
+            self.cursors.extend(new);
+        }
         self.sample_raw(c, request)?;
         if let Some(joint) = removed_root(request) {
             remove_root(c, joint, &mut self.local);

@@ -29,6 +29,16 @@ pub(super) fn file_section(
         if ui.button("Browse...").clicked() {
             commands.push(UiCommand::BrowseForFile);
         }
+        if ui
+            .button("Add clips")
+            .on_hover_text(
+                "add the clips of the file in the field (a .bvh take, or a glTF's clips), retargeted onto this character by joint names",
+            )
+            .clicked()
+            && !controls.path.trim().is_empty()
+        {
+            commands.push(UiCommand::AddClips(controls.path.trim().into()));
+        }
     });
     if shown.source.is_some()
         && ui
@@ -38,7 +48,7 @@ pub(super) fn file_section(
     {
         commands.push(UiCommand::OpenBuiltin);
     }
-    ui.label(RichText::new("or drop a file on the window").weak());
+    ui.label(RichText::new("or drop a file on the window (a .bvh adds its take as a clip)").weak());
     if !shown.recent.is_empty() {
         ui.collapsing("Recent files", |ui| {
             for path in shown.recent.iter().cloned() {
