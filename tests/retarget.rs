@@ -35,6 +35,12 @@ fn names_match_across_conventions() {
     }
 }
 
+/// The built-in character's walk.
+fn walk_of(c: &skinscope::character::Character) -> Clip {
+    let walk = c.clips.iter().find(|k| k.clip.name() == "walk");
+    walk.unwrap().clip.clone()
+}
+
 /// Every joint's model-space position under `clip` at `t`.
 fn positions(skeleton: &Skeleton, clip: &Clip, t: f32) -> Vec<Vec3> {
     let mut local = LocalPose::rest(skeleton);
@@ -62,12 +68,7 @@ fn a_clip_onto_a_renamed_copy_of_its_skeleton_is_unchanged() {
     let map: Vec<(String, String)> = source.names().iter().cloned().zip(names).collect();
     let source_of = match_joints(source, &target, Some(&map));
     assert!(source_of.iter().enumerate().all(|(t, s)| *s == Some(t)));
-    let walk = &c
-        .clips
-        .iter()
-        .find(|k| k.clip.name() == "walk")
-        .unwrap()
-        .clip;
+    let walk = &walk_of(&c);
     let times: Vec<f32> = (0..=30).map(|k| k as f32 / 30.0).collect();
     let retarget = Retarget::new(source, &target, source_of);
     let moved = retarget
@@ -240,12 +241,7 @@ fn a_bvh_of_a_clip_added_with_clips_from_poses_as_the_clip_does() {
     // The walk written as a BVH take and added back with --clips-from: every joint where the
     // walk puts it, within 1e-3 of the character's height, at frames and between them.
     let c = skinscope::builtin::character().unwrap();
-    let walk = &c
-        .clips
-        .iter()
-        .find(|k| k.clip.name() == "walk")
-        .unwrap()
-        .clip;
+    let walk = &walk_of(&c);
     let dir = common::temp_dir("clips-from");
     let take = dir.join("take.bvh");
     std::fs::write(&take, bvh_of(&c, walk)).unwrap();
@@ -306,13 +302,7 @@ fn a_bvh_of_a_clip_added_with_clips_from_poses_as_the_clip_does() {
 fn the_viewer_adds_a_take_to_the_character_and_plays_it() {
     use skinscope::viewer::{UiCommand, Viewer};
     let c = skinscope::builtin::character().unwrap();
-    let walk = c
-        .clips
-        .iter()
-        .find(|k| k.clip.name() == "walk")
-        .unwrap()
-        .clip
-        .clone();
+    let walk = walk_of(&c);
     let dir = common::temp_dir("viewer-clips-from");
     let take = dir.join("take.bvh");
     std::fs::write(&take, bvh_of(&c, &walk)).unwrap();
