@@ -4,7 +4,7 @@
 //! (`app`) drives it one `frame` at a time; tests drive it directly or through the panel.
 
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use std::sync::Arc;
 
@@ -13,16 +13,17 @@ use crate::debug::colors::{self, ColorView};
 use crate::debug::picking::{self, Pick, PickedVertex, ScreenView};
 use crate::draw::view::CompareWith;
 use crate::graph::{Graph, Machine};
-use crate::import;
-use crate::perform::{Inputs, Performer, Reach};
+use crate::perform::{Inputs, Performer};
 pub use crate::pose::upper_body_roots;
 use crate::pose::{CharacterPose, Crowd, Derived, PoseRequest};
 use crate::scene::Ground;
 
 mod controls;
+mod open;
 mod shown;
 
 pub use controls::{Compared, Controls};
+pub use open::OpenError;
 pub use shown::Shown;
 
 /// The largest crowd the panel offers before the window has asked its device
@@ -35,15 +36,6 @@ const EVENT_LOG_LEN: usize = 12;
 /// Seconds of joint angle the plot keeps.
 pub const PLOT_SECS: f64 = 5.0;
 const RECENT_LEN: usize = 8;
-
-/// Why the viewer did not open a character (the one shown stays).
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum OpenError {
-    #[error(transparent)]
-    Import(#[from] import::ImportError),
-    #[error("the built-in character has one scene")]
-    OneScene,
-}
 
 /// One-off actions from the panel or the keyboard, applied in one place (`Viewer::apply`).
 #[must_use]
@@ -243,81 +235,6 @@ impl Viewer {
             .map_or(0.0, |c| c.duration_secs())
     }
 
-    /// Opens a file. On failure the current character stays and the error is kept for the panel.
-    pub fn open(&mut self, path: &Path) -> Result<(), OpenError> {
-        self.open_with(path, import::LoadOptions::default())
-    }
-
-    /// Shows scene `scene` of the current file.
-    pub fn open_scene(&mut self, scene: usize) -> Result<(), OpenError> {
-        let Some(path) = self.source.clone() else {
-            return Err(OpenError::OneScene);
-        };
-        self.open_with(&path, import::LoadOptions { scene: Some(scene) })
-    }
-
-    fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), OpenError> {
-        match import::load_with(path, options) {
-            Ok(character) => {
-                self.install(character, Some(path));
-                // Absolute, so the list opens the same files from wherever it is started.
-                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-                self.recent.retain(|p| p != &absolute);
-                self.recent.insert(0, absolute);
-                self.recent.truncate(RECENT_LEN);
-                Ok(())
-            }
-            Err(e) => {
-                self.load_error = Some(e.to_string());
-                Err(OpenError::Import(e))
-            }
-        }
-    }
-
-    /// Back to the built-in character (the panel's file section offers it).
-    pub fn open_builtin(&mut self) -> Result<(), OpenError> {
-        let character = crate::builtin::character()?;
-        self.install(character, None);
-        Ok(())
-    }
-
-    /// Shows `character` (from `source`, or built in) with fresh controls and players.
-    fn install(&mut self, character: Character, source: Option<&Path>) {
-        self.derived = Derived::of(&character);
-        let mut controls = Controls::with_facts(&character, &self.derived);
-        controls.path = source.map_or(String::new(), |p| p.display().to_string());
-        controls.show_panel = self.controls.show_panel;
-        self.pose = CharacterPose::new(&character);
-        self.compare_pose = CharacterPose::new(&character);
-        self.picked_vertex = None;
-        self.crowd = None;
-        self.character = character;
-        self.controls = controls;
-        self.source = source.map(Path::to_path_buf);
-        self.reset_players();
-        self.event_log.clear();
-        self.load_error = None;
-        self.generation += 1;
-        self.window_requests.push(WindowRequest::ResetCamera);
-    }
-
-    /// Adds the clips of `path` (a `.bvh` take, or a glTF's clips), retargeted onto the
-    /// character by joint names, and plays the first of them; the players start afresh, as
-    /// after a load, keeping the controls.
-    pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
-        let clips = import::clips_from(path, &self.character, None)?;
-        let (first, added) = (self.character.clips.len(), clips.len());
-        self.character.clips.extend(clips);
-        // A crowd is remade for the new clips.
-        self.crowd = None;
-        if added > 0 {
-            self.controls.clip = first;
-        }
-        self.reset_players();
-        self.load_error = None;
-        Ok(added)
-    }
-
     /// Changes whenever another character is loaded.
     pub fn character_generation(&self) -> u64 {
         self.generation
@@ -394,8 +311,8 @@ impl Viewer {
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
     /// state's main clip under the state machine).
     pub fn time_secs(&self) -> f32 {
-        let inputs = self.controls.inputs(&self.character);
-        self.performer.time_secs(&self.character, &inputs)
+        let playing = self.controls.playing();
+        self.performer.time_secs(&self.character, playing)
     }
 
     /// The time shown on the timeline: `time_secs` within the timeline's clip (the state
@@ -412,8 +329,8 @@ impl Viewer {
 
     /// The clip shown on the timeline and its duration.
     pub fn timeline_clip(&self) -> (usize, f32) {
-        let inputs = self.controls.inputs(&self.character);
-        let clip = self.performer.timeline_clip(&self.character, &inputs);
+        let playing = self.controls.playing();
+        let clip = self.performer.timeline_clip(&self.character, playing);
         (clip, self.duration(clip))
     }
 
@@ -519,12 +436,9 @@ impl Viewer {
     /// Reach IK's target in the world: `reach_target` placed with the character when it
     /// follows it.
     pub fn reach_world_target(&self) -> glam::Vec3 {
-        self.performer.reach_world_target(&Reach {
-            end: 0,
-            target: self.controls.reach_target,
-            pole: None,
-            follows: self.controls.reach_follows,
-        })
+        let c = &self.controls;
+        self.performer
+            .reach_world_target(c.reach_target, c.reach_follows)
     }
 
     /// Switches whether the reach target follows the character, keeping it where it is now.

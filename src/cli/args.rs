@@ -257,7 +257,7 @@ impl Performance {
                         // A transition starts at the first frame its start has been reached, as
                         // the window's Transition button would start it then.
                         if let Some(t) = pending
-                            && performer.time_secs(c, inputs) >= t.start_secs
+                            && performer.time_secs(c, inputs.playing()) >= t.start_secs
                         {
                             inputs.clip = t.to;
                             performer.start_transition(c, inputs, t.spec);

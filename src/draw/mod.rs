@@ -39,13 +39,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
     }
 }
 
-/// Bounds of the character's rest pose; a unit cube around the origin when it has no vertices
-/// or cannot be posed.
-pub fn rest_bounds(character: &Character) -> (Vec3, Vec3) {
-    CharacterPose::at_rest(character)
-        .world_bounds(character)
-        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
-}
+pub use crate::pose::rest_bounds;
 
 /// The largest crowd of `character` a device with `limits` can draw.
 pub fn max_crowd(limits: &wgpu::Limits, character: &Character) -> usize {

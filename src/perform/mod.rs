@@ -33,6 +33,15 @@ pub struct BlendInput {
     pub weight: f32,
 }
 
+/// What plays, of the inputs: the clip, or the blend, or the state machine. Enough for the
+/// timeline's queries (`Performer::time_secs`, `timeline_clip`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Playing {
+    pub clip: usize,
+    pub blend: Option<BlendInput>,
+    pub use_graph: bool,
+}
+
 /// What a pose layer does with its clip.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LayerUse {
@@ -92,6 +101,17 @@ pub struct Inputs {
     pub palette: PaletteMode,
     pub compressed: bool,
     pub morphs: Vec<MorphOverride>,
+}
+
+impl Inputs {
+    /// What plays.
+    pub fn playing(&self) -> Playing {
+        Playing {
+            clip: self.clip,
+            blend: self.blend,
+            use_graph: self.use_graph,
+        }
+    }
 }
 
 impl Default for Inputs {
@@ -186,7 +206,11 @@ impl Performer {
     }
 
     fn graph<'m>(&'m self, inputs: &Inputs) -> Option<&'m Machine> {
-        self.machine.as_ref().filter(|_| inputs.use_graph)
+        self.graph_of(inputs.use_graph)
+    }
+
+    fn graph_of(&self, use_graph: bool) -> Option<&Machine> {
+        self.machine.as_ref().filter(|_| use_graph)
     }
 
     /// Brings the playheads to the inputs' clip, speed, looping and blend (a new clip keeps the
@@ -407,6 +431,11 @@ impl Performer {
             return;
         }
         self.sync(c, inputs);
+        self.seek_clocks(c, inputs, t);
+    }
+
+    /// The playhead (or the blend's phase) to clip time `t`, the clocks already in sync.
+    fn seek_clocks(&mut self, c: &Character, inputs: &Inputs, t: f32) {
         match inputs.blend {
             Some(b) => {
                 let d = Self::duration(c, b.a);
@@ -423,7 +452,9 @@ impl Performer {
     /// command line poses a frame at `--time` this way, exactly, without stepping to it.
     pub fn cue(&mut self, c: &Character, inputs: &Inputs, t: f32) {
         self.sync(c, inputs);
-        self.seek(c, inputs, t);
+        if !self.graph_driven(inputs) {
+            self.seek_clocks(c, inputs, t);
+        }
         for slot in &mut self.layers {
             slot.player.playback.seek(t);
             slot.player.weight = slot.player.target;
@@ -470,11 +501,11 @@ impl Performer {
 
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
     /// state's main clip under the state machine).
-    pub fn time_secs(&self, c: &Character, inputs: &Inputs) -> f32 {
-        if let Some(m) = self.graph(inputs) {
+    pub fn time_secs(&self, c: &Character, playing: Playing) -> f32 {
+        if let Some(m) = self.graph_of(playing.use_graph) {
             return m.motion().source(c).0.time_secs;
         }
-        if inputs.blend.is_some() {
+        if playing.blend.is_some() {
             self.synced.times_secs().0
         } else {
             self.playback.time_secs()
@@ -482,13 +513,13 @@ impl Performer {
     }
 
     /// The clip shown on the timeline.
-    pub fn timeline_clip(&self, c: &Character, inputs: &Inputs) -> usize {
-        if let Some(m) = self.graph(inputs) {
+    pub fn timeline_clip(&self, c: &Character, playing: Playing) -> usize {
+        if let Some(m) = self.graph_of(playing.use_graph) {
             m.motion().source(c).0.clip
-        } else if let Some(b) = inputs.blend {
+        } else if let Some(b) = playing.blend {
             b.a
         } else {
-            inputs.clip
+            playing.clip
         }
     }
 
@@ -574,13 +605,14 @@ impl Performer {
         self.planter.lock = matches!(inputs.move_mode, MoveMode::Applied | MoveMode::Driven);
     }
 
-    /// Reach target `reach` in the world: placed with the character when it follows it.
-    pub fn reach_world_target(&self, reach: &Reach) -> Vec3 {
+    /// A reach target in the world: `target` in the character's frame (its placement's position
+    /// and heading) when it `follows` it, else already in the world.
+    pub fn reach_world_target(&self, target: Vec3, follows: bool) -> Vec3 {
         let placement = self.locomotion.placement();
-        if reach.follows {
-            placement.position + crate::anim::from_yaw(placement.yaw) * reach.target
+        if follows {
+            placement.position + crate::anim::from_yaw(placement.yaw) * target
         } else {
-            reach.target
+            target
         }
     }
 
@@ -646,7 +678,7 @@ impl Performer {
             if let Some(chain) = Chain::ending_at(&c.skeleton, reach.end) {
                 request.ik.push(IkTarget {
                     chain,
-                    target: self.reach_world_target(reach),
+                    target: self.reach_world_target(reach.target, reach.follows),
                     pole: reach.pole,
                     settings: TwoBoneSettings::default(),
                 });

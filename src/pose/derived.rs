@@ -42,9 +42,7 @@ impl Derived {
             });
         Self {
             height,
-            rest_bounds: rest
-                .world_bounds(c)
-                .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0))),
+            rest_bounds: bounds_or_unit(c, &rest),
             legs: find_legs(c),
             upper_body_roots: upper_body_roots(c),
             default_root_joint: crate::anim::default_root_joint(
@@ -55,6 +53,17 @@ impl Derived {
             reach_target,
         }
     }
+}
+
+/// Bounds of the character's rest pose; a unit cube around the origin when it has no vertices
+/// or cannot be posed.
+pub fn rest_bounds(c: &Character) -> (Vec3, Vec3) {
+    bounds_or_unit(c, &CharacterPose::at_rest(c))
+}
+
+fn bounds_or_unit(c: &Character, rest: &CharacterPose) -> (Vec3, Vec3) {
+    rest.world_bounds(c)
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)))
 }
 
 /// The joints an upper-body layer starts from: both clavicles (or shoulders, or upper arms) by

@@ -25,7 +25,7 @@ pub use compression::{
     DEFAULT_TOLERANCE_OF_HEIGHT, character_height, compress_clips, compression_settings, skin_reach,
 };
 pub use crowd::Crowd;
-pub use derived::{Derived, upper_body_roots};
+pub use derived::{Derived, rest_bounds, upper_body_roots};
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
 pub use legs::{

@@ -4,7 +4,7 @@
 use crate::character::Character;
 use crate::debug::colors::ColorView;
 use crate::graph::{MoveMode, TransitionSpec};
-use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Reach};
+use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Playing, Reach};
 use crate::pose::{Derived, MorphOverride, PaletteMode};
 
 /// What the panel edits: plain data, read by the viewer every frame.
@@ -239,6 +239,11 @@ impl Controls {
     /// What the performer reads of these controls, for character `c` (the override and the
     /// additive layer, reach IK's one target, the morph sliders held against the clip).
     pub fn inputs(&self, c: &Character) -> Inputs {
+        let Playing {
+            clip,
+            blend,
+            use_graph,
+        } = self.playing();
         let layers = vec![
             LayerInput {
                 kind: LayerUse::Override,
@@ -270,16 +275,12 @@ impl Controls {
             follows: self.reach_follows,
         });
         Inputs {
-            clip: self.clip,
+            clip,
             playing: self.playing,
             looping: self.looping,
             speed: self.speed,
-            blend: self.blend.then_some(BlendInput {
-                a: self.blend_a,
-                b: self.blend_b,
-                weight: self.blend_weight,
-            }),
-            use_graph: self.use_graph,
+            blend,
+            use_graph,
             layers,
             move_mode: self.move_mode,
             root_joint: self.root_joint,
@@ -290,6 +291,20 @@ impl Controls {
             palette: self.palette,
             compressed: self.compressed,
             morphs: self.morph_overrides(c),
+        }
+    }
+
+    /// What plays: the clip, the in-step blend, or the state machine (the timeline's queries
+    /// need nothing else).
+    pub fn playing(&self) -> Playing {
+        Playing {
+            clip: self.clip,
+            blend: self.blend.then_some(BlendInput {
+                a: self.blend_a,
+                b: self.blend_b,
+                weight: self.blend_weight,
+            }),
+            use_graph: self.use_graph,
         }
     }
 

@@ -1,0 +1,95 @@
+//! Opening characters in the viewer: a file (or another of its scenes), the built-in
+//! character, and clips from another file added to the one shown.
+
+use std::path::Path;
+
+use super::{Controls, RECENT_LEN, Viewer, WindowRequest};
+use crate::character::Character;
+use crate::import;
+use crate::pose::{CharacterPose, Derived};
+
+/// Why the viewer did not open a character (the one shown stays).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    Import(#[from] import::ImportError),
+    #[error("the built-in character has one scene")]
+    OneScene,
+}
+
+impl Viewer {
+    /// Opens a file. On failure the current character stays and the error is kept for the panel.
+    pub fn open(&mut self, path: &Path) -> Result<(), OpenError> {
+        self.open_with(path, import::LoadOptions::default())
+    }
+
+    /// Shows scene `scene` of the current file.
+    pub fn open_scene(&mut self, scene: usize) -> Result<(), OpenError> {
+        let Some(path) = self.source.clone() else {
+            return Err(OpenError::OneScene);
+        };
+        self.open_with(&path, import::LoadOptions { scene: Some(scene) })
+    }
+
+    fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), OpenError> {
+        match import::load_with(path, options) {
+            Ok(character) => {
+                self.install(character, Some(path));
+                // Absolute, so the list opens the same files from wherever it is started.
+                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+                self.recent.retain(|p| p != &absolute);
+                self.recent.insert(0, absolute);
+                self.recent.truncate(RECENT_LEN);
+                Ok(())
+            }
+            Err(e) => {
+                self.load_error = Some(e.to_string());
+                Err(OpenError::Import(e))
+            }
+        }
+    }
+
+    /// Back to the built-in character (the panel's file section offers it).
+    pub fn open_builtin(&mut self) -> Result<(), OpenError> {
+        let character = crate::builtin::character()?;
+        self.install(character, None);
+        Ok(())
+    }
+
+    /// Shows `character` (from `source`, or built in) with fresh controls and players.
+    fn install(&mut self, character: Character, source: Option<&Path>) {
+        self.derived = Derived::of(&character);
+        let mut controls = Controls::with_facts(&character, &self.derived);
+        controls.path = source.map_or(String::new(), |p| p.display().to_string());
+        controls.show_panel = self.controls.show_panel;
+        self.pose = CharacterPose::new(&character);
+        self.compare_pose = CharacterPose::new(&character);
+        self.picked_vertex = None;
+        self.crowd = None;
+        self.character = character;
+        self.controls = controls;
+        self.source = source.map(Path::to_path_buf);
+        self.reset_players();
+        self.event_log.clear();
+        self.load_error = None;
+        self.generation += 1;
+        self.window_requests.push(WindowRequest::ResetCamera);
+    }
+
+    /// Adds the clips of `path` (a `.bvh` take, or a glTF's clips), retargeted onto the
+    /// character by joint names, and plays the first of them; the players start afresh, as
+    /// after a load, keeping the controls.
+    pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
+        let clips = import::clips_from(path, &self.character, None)?;
+        let (first, added) = (self.character.clips.len(), clips.len());
+        self.character.clips.extend(clips);
+        // A crowd is remade for the new clips.
+        self.crowd = None;
+        if added > 0 {
+            self.controls.clip = first;
+        }
+        self.reset_players();
+        self.load_error = None;
+        Ok(added)
+    }
+}
