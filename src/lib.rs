@@ -1,6 +1,7 @@
 //! skinscope: a glTF skinned-character viewer. The layers, each depending only on those before
 //! it: `anim` (the CPU animation stages), `display`, `files` and `glb` (plain data and I/O) <-
-//! `character` and `import` (a loaded file) <- `builtin` (the built-in character) <- `scene`
+//! `character` and `import` (a loaded file) <- `mocap` (a live motion-capture stream, native)
+//! and `builtin` (the built-in character) <- `scene`
 //! (the ground) <- `pose` (what to pose and its evaluation) <- `graph` (players, the state
 //! machine, locomotion) <- `perform` (the one stateful half of a frame) <- `debug` (lint,
 //! exports, colourings, picking) and `render` (wgpu) <- `draw` (extract, the view builder,
@@ -19,6 +20,7 @@ pub mod files;
 pub mod glb;
 pub mod graph;
 pub mod import;
+pub mod mocap;
 pub mod perform;
 pub mod pose;
 pub mod render;

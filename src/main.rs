@@ -66,6 +66,7 @@ fn run() -> ExitCode {
             screenshot: cli.screenshot,
             size: cli.window_size,
             no_panel: cli.no_panel,
+            mocap: cli.mocap_listen.zip(cli.mocap_skeleton),
         })
         .map_err(|e| e.to_string()),
     };

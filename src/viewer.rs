@@ -19,10 +19,12 @@ use crate::pose::{CharacterPose, Crowd, Derived, PoseRequest};
 use crate::scene::Ground;
 
 mod controls;
+mod mocap;
 mod open;
 mod shown;
 
 pub use controls::{Compared, Controls};
+pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
 pub use shown::Shown;
 
@@ -68,6 +70,14 @@ pub enum UiCommand {
     ReachFollows(bool),
     /// Turn the character's heading by this many degrees (driven mode's steering).
     Turn(f32),
+    /// Listen for a live motion-capture stream (a loopback address, the BVH hierarchy its
+    /// motion lines follow) and make it the external pose.
+    Listen {
+        address: String,
+        skeleton: PathBuf,
+    },
+    /// Close the live stream.
+    StopListening,
     FrameCamera,
     ResetCamera,
 }
@@ -145,6 +155,8 @@ pub struct Viewer {
     pub window_requests: Vec<WindowRequest>,
     /// Counts characters loaded, so a renderer knows when to rebuild.
     generation: u64,
+    /// The live motion-capture stream listened to, if any.
+    pub mocap: mocap::LiveMocap,
 }
 
 impl Viewer {
@@ -175,6 +187,7 @@ impl Viewer {
             stats: Stats::default(),
             window_requests: Vec::new(),
             generation: 0,
+            mocap: mocap::LiveMocap::default(),
             character,
         };
         viewer.reset_players();
@@ -274,6 +287,10 @@ impl Viewer {
             UiCommand::ResetPosition => self.performer.reset_position(),
             UiCommand::Turn(degrees) => self.performer.turn(degrees.to_radians()),
             UiCommand::ReachFollows(follows) => self.set_reach_follows(follows),
+            UiCommand::Listen { address, skeleton } => {
+                let _ = self.listen(&address, &skeleton);
+            }
+            UiCommand::StopListening => self.stop_listening(),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
@@ -388,6 +405,7 @@ impl Viewer {
         if c.playing {
             self.crowd_clock += dt_secs * c.speed;
         }
+        self.poll_mocap();
         let inputs = self.controls.inputs(&self.character);
         self.performer.step(&self.character, &inputs, dt_secs);
         for e in self.performer.fired() {

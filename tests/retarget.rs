@@ -179,63 +179,6 @@ fn a_t_pose_source_drives_an_a_pose_target_bone_for_bone() {
     );
 }
 
-/// The built-in character's `clip` as BVH text: the pelvis's subtree, offsets its rest
-/// translations (its rest rotations are the identity), rotations as Z X Y Euler channels and
-/// the pelvis's translation, one frame per 1/30 s.
-fn bvh_of(c: &skinscope::character::Character, clip: &Clip) -> String {
-    let s = &c.skeleton;
-    let pelvis = s.find("pelvis").unwrap();
-    assert!(
-        s.rest()
-            .iter()
-            .all(|t| t.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6))
-    );
-    let mut order = Vec::new();
-    let mut text = String::from("HIERARCHY\n");
-    fn write(s: &Skeleton, j: usize, depth: usize, text: &mut String, order: &mut Vec<usize>) {
-        let pad = "  ".repeat(depth);
-        let t = s.rest()[j].translation;
-        let keyword = if depth == 0 { "ROOT" } else { "JOINT" };
-        text.push_str(&format!("{pad}{keyword} {}\n{pad}{{\n", s.names()[j]));
-        text.push_str(&format!("{pad}  OFFSET {} {} {}\n", t.x, t.y, t.z));
-        let channels = if depth == 0 {
-            "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"
-        } else {
-            "CHANNELS 3 Zrotation Xrotation Yrotation"
-        };
-        text.push_str(&format!("{pad}  {channels}\n"));
-        order.push(j);
-        for child in (0..s.joint_count()).filter(|&k| s.parent(k) == Some(j)) {
-            write(s, child, depth + 1, text, order);
-        }
-        text.push_str(&format!("{pad}}}\n"));
-    }
-    write(s, pelvis, 0, &mut text, &mut order);
-    let frames = (clip.duration_secs() * 30.0).round() as usize + 1;
-    text.push_str(&format!(
-        "MOTION\nFrames: {frames}\nFrame Time: {}\n",
-        1.0 / 30.0
-    ));
-    let mut local = LocalPose::rest(s);
-    let mut cursor = ClipCursor::new(clip);
-    for f in 0..frames {
-        sample_clip(s, clip, f as f32 / 30.0, &mut cursor, &mut local).unwrap();
-        let mut values = Vec::new();
-        for &j in &order {
-            let t = local.as_slice()[j];
-            if j == pelvis {
-                values.extend(t.translation.to_array());
-            }
-            let (z, x, y) = t.rotation.to_euler(glam::EulerRot::ZXY);
-            values.extend([z, x, y].map(f32::to_degrees));
-        }
-        let line: Vec<String> = values.iter().map(|v| format!("{v:.6}")).collect();
-        text.push_str(&line.join(" "));
-        text.push('\n');
-    }
-    text
-}
-
 #[test]
 fn a_bvh_of_a_clip_added_with_clips_from_poses_as_the_clip_does() {
     // The walk written as a BVH take and added back with --clips-from: every joint where the
@@ -244,7 +187,7 @@ fn a_bvh_of_a_clip_added_with_clips_from_poses_as_the_clip_does() {
     let walk = &walk_of(&c);
     let dir = common::temp_dir("clips-from");
     let take = dir.join("take.bvh");
-    std::fs::write(&take, bvh_of(&c, walk)).unwrap();
+    std::fs::write(&take, common::bvh_of(&c, walk)).unwrap();
     let height = skinscope::pose::character_height(&c);
     let palette = |args: &[&str]| -> serde_json::Value {
         let mut all = vec!["palette", "--json"];
@@ -305,7 +248,7 @@ fn the_viewer_adds_a_take_to_the_character_and_plays_it() {
     let walk = walk_of(&c);
     let dir = common::temp_dir("viewer-clips-from");
     let take = dir.join("take.bvh");
-    std::fs::write(&take, bvh_of(&c, &walk)).unwrap();
+    std::fs::write(&take, common::bvh_of(&c, &walk)).unwrap();
     let mut viewer = Viewer::new(c, None);
     let before = viewer.character.clips.len();
     viewer.frame(vec![UiCommand::AddClips(take.clone())], 1.0 / 60.0);

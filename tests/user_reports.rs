@@ -413,6 +413,11 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--ground",
         "--clips-from",
         "--retarget-map",
+        "--mocap",
+        "--mocap-listen",
+        "--mocap-skeleton",
+        "--mocap-blend-back",
+        "--mocap-wait",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -30,6 +30,7 @@ mod compress_error;
 mod compressed;
 mod cursor;
 mod dqs;
+mod external;
 mod ik;
 mod inertialize;
 mod layer;
@@ -52,6 +53,7 @@ pub use compress_error::{measure_error, raw_bytes};
 pub use compressed::CompressedClip;
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
 pub use dqs::{SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
+pub use external::{Drive, ExternalFrame, apply_external, drive_joint};
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{
@@ -68,7 +70,7 @@ pub use pose::{
     blend_poses, build_palette, build_palette_into, local_to_model, skin_normal, skin_position,
     vertex_skin_matrix,
 };
-pub use retarget::{Retarget, RetargetError, canonical_name, match_joints};
+pub use retarget::{Retarget, RetargetError, RetargetScratch, canonical_name, match_joints};
 pub use root_motion::{
     Displacement, Placement, RootFrame, clip_displacement, default_root_joint, from_yaw,
     remove_root_motion, root_transform, yaw_of,

@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 
 use super::{
     Channel, Clip, ClipCursor, ClipError, Interpolation, JointTrack, LocalPose, ModelPose,
-    PoseError, Skeleton, Track, TrackError, local_to_model, sample_clip,
+    PoseError, Skeleton, Track, TrackError, check_len, local_to_model, sample_clip,
 };
 
 /// Why a clip was not retargeted.
@@ -126,6 +126,21 @@ pub fn match_joints(
         .collect()
 }
 
+/// `Retarget::frame`'s working buffers: the source's model pose, the target's world rotations.
+pub struct RetargetScratch {
+    model: ModelPose,
+    world: Vec<Quat>,
+}
+
+impl RetargetScratch {
+    pub fn new(source: &Skeleton, target: &Skeleton) -> Self {
+        Self {
+            model: ModelPose::new(source),
+            world: vec![Quat::IDENTITY; target.joint_count()],
+        }
+    }
+}
+
 /// What `retarget` needs of the two skeletons, worked out once.
 pub struct Retarget {
     source_of: Vec<Option<usize>>,
@@ -205,8 +220,67 @@ impl Retarget {
         self.source_of.iter().flatten().count()
     }
 
+    /// The target joints that take a rotation from the source, in joint order.
+    pub fn rotated(&self) -> Vec<usize> {
+        let joints = self.source_of.iter().enumerate();
+        joints.filter_map(|(t, s)| s.map(|_| t)).collect()
+    }
+
+    /// The target joint that takes the source's hips travel.
+    pub fn moved(&self) -> Option<usize> {
+        self.hips.map(|(_, t, _)| t)
+    }
+
+    /// One source pose (`source_local`, on `source`) retargeted into `out` (on `target`): each
+    /// matched joint's local rotation, and the hips' translation. Other joints are left as they
+    /// are. `scratch` is sized by `RetargetScratch::new`; nothing allocates.
+    pub fn frame(
+        &self,
+        (source, source_local): (&Skeleton, &LocalPose),
+        target: &Skeleton,
+        scratch: &mut RetargetScratch,
+        out: &mut LocalPose,
+    ) -> Result<(), RetargetError> {
+        let n = target.joint_count();
+        check_len("retarget target", n, out.len())?;
+        check_len("retarget scratch", n, scratch.world.len())?;
+        let model = &mut scratch.model;
+        local_to_model(source, source_local, model)?;
+        let rotation_of = |m: &ModelPose, j: usize| {
+            let (_, rotation, _) = m.as_slice()[j].to_scale_rotation_translation();
+            rotation
+        };
+        let world = &mut scratch.world;
+        let locals = out.as_mut_slice();
+        for j in 0..n {
+            let parent = target.parent(j).map_or(Quat::IDENTITY, |p| world[p]);
+            let rest_local = target.rest()[j].rotation;
+            world[j] = match self.source_of[j] {
+                Some(s) => {
+                    let delta = rotation_of(model, s) * rotation_of(&self.source_rest, s).inverse();
+                    (delta * self.align[j] * rotation_of(&self.target_rest, j)).normalize()
+                }
+                None => parent * rest_local,
+            };
+            if self.source_of[j].is_some() {
+                locals[j].rotation = (parent.inverse() * world[j]).normalize();
+            }
+        }
+        if let Some((s, t_hips, ratio)) = self.hips {
+            let travel = Vec3::from(model.as_slice()[s].translation)
+                - Vec3::from(self.source_rest.as_slice()[s].translation);
+            let at = Vec3::from(self.target_rest.as_slice()[t_hips].translation) + travel * ratio;
+            // Into the hips' parent space (at rest: its parents are unmatched or still).
+            let parent = target
+                .parent(t_hips)
+                .map_or(glam::Affine3A::IDENTITY, |p| self.target_rest.as_slice()[p]);
+            locals[t_hips].translation = parent.inverse().transform_point3(at);
+        }
+        Ok(())
+    }
+
     /// `clip` (on `source`) as a clip on `target`, keyed at `times`: each matched joint's
-    /// rotation, and the hips' translation.
+    /// rotation, and the hips' translation (`frame` at each time).
     pub fn clip(
         &self,
         source: &Skeleton,
@@ -217,43 +291,24 @@ impl Retarget {
     ) -> Result<Clip, RetargetError> {
         let n = target.joint_count();
         let mut local = LocalPose::rest(source);
-        let mut model = ModelPose::new(source);
+        let mut out = LocalPose::rest(target);
+        let mut scratch = RetargetScratch::new(source, target);
         let mut cursor = ClipCursor::new(clip);
-        let mut rotations: Vec<Vec<Quat>> = vec![Vec::with_capacity(times.len()); n];
+        let mut rotations: Vec<Vec<Quat>> = vec![Vec::new(); n];
+        for &j in &self.rotated() {
+            rotations[j].reserve(times.len());
+        }
         let mut hips = Vec::with_capacity(times.len());
-        let mut world = vec![Quat::IDENTITY; n];
         for &t in times {
             sample_clip(source, clip, t, &mut cursor, &mut local)?;
-            local_to_model(source, &local, &mut model)?;
-            let rotation_of = |m: &ModelPose, j: usize| {
-                let (_, rotation, _) = m.as_slice()[j].to_scale_rotation_translation();
-                rotation
-            };
-            for j in 0..n {
-                let parent = target.parent(j).map_or(Quat::IDENTITY, |p| world[p]);
-                let rest_local = target.rest()[j].rotation;
-                world[j] = match self.source_of[j] {
-                    Some(s) => {
-                        let delta =
-                            rotation_of(&model, s) * rotation_of(&self.source_rest, s).inverse();
-                        (delta * self.align[j] * rotation_of(&self.target_rest, j)).normalize()
-                    }
-                    None => parent * rest_local,
-                };
+            self.frame((source, &local), target, &mut scratch, &mut out)?;
+            for (j, keys) in rotations.iter_mut().enumerate() {
                 if self.source_of[j].is_some() {
-                    rotations[j].push((parent.inverse() * world[j]).normalize());
+                    keys.push(out.as_slice()[j].rotation);
                 }
             }
-            if let Some((s, t_hips, ratio)) = self.hips {
-                let travel = Vec3::from(model.as_slice()[s].translation)
-                    - Vec3::from(self.source_rest.as_slice()[s].translation);
-                let at =
-                    Vec3::from(self.target_rest.as_slice()[t_hips].translation) + travel * ratio;
-                // Into the hips' parent space (at rest: its parents are unmatched or still).
-                let parent = target
-                    .parent(t_hips)
-                    .map_or(glam::Affine3A::IDENTITY, |p| self.target_rest.as_slice()[p]);
-                hips.push(parent.inverse().transform_point3(at));
+            if let Some(j) = self.moved() {
+                hips.push(out.as_slice()[j].translation);
             }
         }
         let mut tracks = Vec::new();

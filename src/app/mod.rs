@@ -43,6 +43,9 @@ pub struct AppOptions {
     pub size: (u32, u32),
     /// Start with the panel hidden (H shows it): the 3D view fills the window.
     pub no_panel: bool,
+    /// Listen for a live motion-capture stream at start: a loopback address and the BVH whose
+    /// hierarchy its motion lines follow.
+    pub mocap: Option<(String, PathBuf)>,
 }
 
 /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
@@ -67,6 +70,8 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
 pub enum AppError {
     #[error(transparent)]
     Open(#[from] crate::viewer::OpenError),
+    #[error(transparent)]
+    Mocap(#[from] crate::mocap::MocapError),
     #[error("cannot open a window: {0}")]
     Window(String),
     #[error("cannot draw into the window: {0}")]
@@ -104,6 +109,10 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         }
     }
     viewer.controls.show_panel = !options.no_panel;
+    if let Some((address, skeleton)) = &options.mocap {
+        // Asked for on the command line: a stream that cannot be listened to stops the start.
+        viewer.listen(address, skeleton)?;
+    }
     let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
     let mut app = App {
         options,

@@ -107,10 +107,12 @@ pub struct PoseArgs {
     /// common conventions (repeatable).
     #[arg(long)]
     pub clips_from: Vec<PathBuf>,
-    /// A JSON object of source -> target joint names for --clips-from, for joints the naming
-    /// conventions do not match.
-    #[arg(long, requires = "clips_from")]
+    /// A JSON object of source -> target joint names for --clips-from, --mocap and
+    /// --mocap-listen, for joints the naming conventions do not match.
+    #[arg(long)]
     pub retarget_map: Option<PathBuf>,
+    #[command(flatten)]
+    pub mocap: super::mocap::MocapArgs,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -219,6 +221,8 @@ pub struct Performance {
     pub inputs: Inputs,
     pub run: Run,
     pub transition: Option<Cue>,
+    /// `--mocap-listen`'s stream and how long to wait for its first frame.
+    pub listener: Option<(skinscope::mocap::MocapListener, f32)>,
 }
 
 impl Performance {
@@ -230,6 +234,9 @@ impl Performance {
         mut each: impl FnMut(usize, &PoseRequest),
     ) -> Result<PoseRequest, String> {
         let (performer, inputs) = (&mut self.performer, &mut self.inputs);
+        if let Some((listener, wait)) = &mut self.listener {
+            super::mocap::first_frame(listener, c, performer, *wait)?;
+        }
         match self.run {
             Run::Cue { time } => {
                 match self.transition {
@@ -262,6 +269,11 @@ impl Performance {
                             inputs.clip = t.to;
                             performer.start_transition(c, inputs, t.spec);
                             pending = None;
+                        }
+                        if let Some((listener, _)) = &mut self.listener
+                            && let Some(frame) = listener.poll(&c.skeleton)
+                        {
+                            performer.receive_external(frame);
                         }
                         performer.step(c, inputs, dt_secs);
                     }
@@ -300,15 +312,13 @@ impl PoseArgs {
                 character = import::load_with(file, options).map_err(|e| e.to_string())?;
             }
         }
-        let map = match &self.retarget_map {
-            Some(path) => Some(import::read_map(path).map_err(|e| e.to_string())?),
-            None => None,
-        };
+        let map = self.retarget_map()?;
         for file in &self.clips_from {
             let clips =
                 import::clips_from(file, &character, map.as_deref()).map_err(|e| e.to_string())?;
             character.clips.extend(clips);
         }
+        self.mocap.add_take(&mut character, map.as_deref())?;
         if self.compressed {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
@@ -320,6 +330,14 @@ impl PoseArgs {
             request,
             file: self.file.clone(),
         })
+    }
+
+    /// `--retarget-map`'s pairs, read.
+    fn retarget_map(&self) -> Result<Option<Vec<(String, String)>>, String> {
+        match &self.retarget_map {
+            Some(path) => Ok(Some(import::read_map(path).map_err(|e| e.to_string())?)),
+            None => Ok(None),
+        }
     }
 
     /// Whether the options play the state machine: `--graph`, or `--simulate` with no clip
@@ -354,6 +372,16 @@ impl PoseArgs {
                 ));
             }
         }
+        if let Some(map) = &self.retarget_map
+            && self.clips_from.is_empty()
+            && !self.mocap.retargets()
+        {
+            return Err(format!(
+                "--retarget-map {} maps joints for --clips-from, --mocap FILE.bvh or --mocap-listen: give one",
+                map.display()
+            ));
+        }
+        self.mocap.check()?;
         if self.transition.is_some() && self.blend.is_some() {
             return Err("--transition starts from one clip (as the window's Transition button does): it cannot start from --blend".into());
         }
@@ -463,6 +491,8 @@ impl PoseArgs {
                 .iter()
                 .map(|spec| parse_morph(c, spec))
                 .collect::<Result<_, _>>()?,
+            external: self.mocap.input(c)?,
+            blend_back_secs: self.mocap.mocap_blend_back,
         };
         if mode == MoveMode::Driven {
             inputs.drive_speed = match self.drive_speed {
@@ -480,11 +510,14 @@ impl PoseArgs {
             };
         }
         let run = self.run(c, &mut performer, &mut inputs)?;
+        let map = self.retarget_map()?;
+        let listener = self.mocap.listener(c, map.as_deref())?;
         Ok(Performance {
             performer,
             inputs,
             run,
             transition,
+            listener: listener.map(|l| (l, self.mocap.mocap_wait)),
         })
     }
 

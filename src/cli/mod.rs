@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 pub mod inspect;
+pub mod mocap;
 pub mod out;
 pub mod palette;
 pub mod pose;
@@ -41,6 +42,14 @@ pub struct Cli {
     /// `render` draws it.
     #[arg(long)]
     pub no_panel: bool,
+    /// Listen for a live motion-capture stream on this loopback address (127.0.0.1:PORT): one
+    /// BVH motion line a UDP datagram, in the hierarchy of --mocap-skeleton; it drives the
+    /// joints it names (the panel's External pose section).
+    #[arg(long, requires = "mocap_skeleton")]
+    pub mocap_listen: Option<String>,
+    /// The BVH whose hierarchy --mocap-listen's motion lines follow.
+    #[arg(long, requires = "mocap_listen")]
+    pub mocap_skeleton: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 use glam::{Quat, Vec3};
 
-use crate::anim::{Channel, Clip, Interpolation, JointTrack, Skeleton, Track, Transform};
+use crate::anim::{
+    Channel, Clip, Interpolation, JointTrack, LocalPose, Skeleton, Track, Transform,
+};
 
 /// The most joints a BVH may declare (End Sites included).
 pub const MAX_BVH_JOINTS: usize = 4096;
@@ -429,6 +431,62 @@ fn axis_rotation(axis: usize, degrees: f32) -> Quat {
     }
 }
 
+/// One motion line's `values` (every channel, in the hierarchy's order) as `skeleton`'s local
+/// pose in `out`: each joint at its offset (position channels replace it), rotated by its Euler
+/// channels composed in the order listed. `values` shorter than the channels leaves the rest
+/// as they were.
+pub fn apply_frame(
+    skeleton: &Skeleton,
+    channels: &[Vec<BvhChannel>],
+    values: &[f32],
+    out: &mut LocalPose,
+) {
+    let mut values = values.iter();
+    let locals = out.as_mut_slice();
+    for ((local, rest), joint_channels) in locals.iter_mut().zip(skeleton.rest()).zip(channels) {
+        let mut rotation = Quat::IDENTITY;
+        let mut translation = rest.translation;
+        for (channel, &x) in joint_channels.iter().zip(values.by_ref()) {
+            match *channel {
+                BvhChannel::Rotation(axis) => rotation *= axis_rotation(axis, x),
+                BvhChannel::Position(axis) => translation[axis] = x,
+            }
+        }
+        local.rotation = rotation;
+        local.translation = translation;
+    }
+}
+
+/// The numbers of one motion line (a datagram's text) into `out`: exactly `count` finite
+/// numbers, or the problem.
+pub fn motion_values(line: &str, count: usize, out: &mut Vec<f32>) -> Result<(), String> {
+    out.clear();
+    for word in line.split_whitespace() {
+        if out.len() == count {
+            return Err(format!(
+                "more than the {count} values the hierarchy has channels for"
+            ));
+        }
+        match word.parse::<f32>() {
+            Ok(v) if v.is_finite() => out.push(v),
+            _ => {
+                return Err(format!(
+                    "{:?} is not a finite number",
+                    crate::files::shown(word)
+                ));
+            }
+        }
+    }
+    if out.len() == count {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} values; the hierarchy has {count} channels",
+            out.len()
+        ))
+    }
+}
+
 /// The skeleton (offsets as rest translations) and the clip keyed at every frame.
 fn build(
     h: Hierarchy,
@@ -449,58 +507,61 @@ fn build(
         .map_err(|e| LineError::at(0, e.to_string()))?;
     let per_frame = h.channel_count();
     let times: Vec<f32> = (0..frames).map(|f| f as f32 * frame_secs).collect();
+    let rotates = |j: usize| {
+        h.channels[j]
+            .iter()
+            .any(|c| matches!(c, BvhChannel::Rotation(_)))
+    };
+    let moves = |j: usize| {
+        h.channels[j]
+            .iter()
+            .any(|c| matches!(c, BvhChannel::Position(_)))
+    };
+    let n = h.names.len();
+    let mut rotations: Vec<Vec<Quat>> = (0..n)
+        .map(|j| Vec::with_capacity(if rotates(j) { frames } else { 0 }))
+        .collect();
+    let mut positions: Vec<Vec<Vec3>> = (0..n)
+        .map(|j| Vec::with_capacity(if moves(j) { frames } else { 0 }))
+        .collect();
+    let mut local = LocalPose::rest(&skeleton);
+    for f in 0..frames {
+        apply_frame(
+            &skeleton,
+            &h.channels,
+            &values[f * per_frame..(f + 1) * per_frame],
+            &mut local,
+        );
+        for (j, t) in local.as_slice().iter().enumerate() {
+            if rotates(j) {
+                rotations[j].push(t.rotation);
+            }
+            if moves(j) {
+                positions[j].push(t.translation);
+            }
+        }
+    }
     let mut tracks = Vec::new();
-    let mut first = 0;
-    for (joint, channels) in h.channels.iter().enumerate() {
-        let frame_values =
-            |f: usize| &values[f * per_frame + first..f * per_frame + first + channels.len()];
-        let rotates = channels
-            .iter()
-            .any(|c| matches!(c, BvhChannel::Rotation(_)));
-        let moves = channels
-            .iter()
-            .any(|c| matches!(c, BvhChannel::Position(_)));
-        if frames > 0 && rotates {
-            let rotations: Vec<Quat> = (0..frames)
-                .map(|f| {
-                    let v = frame_values(f);
-                    channels
-                        .iter()
-                        .zip(v)
-                        .fold(Quat::IDENTITY, |q, (c, &x)| match c {
-                            BvhChannel::Rotation(axis) => q * axis_rotation(*axis, x),
-                            BvhChannel::Position(_) => q,
-                        })
-                })
-                .collect();
-            let track = Track::new(times.clone(), rotations, Interpolation::Linear)
-                .map_err(|e| LineError::at(0, format!("joint {}: {e}", h.names[joint])))?;
+    let refused = |j: usize, e: crate::anim::TrackError| {
+        LineError::at(0, format!("joint {}: {e}", h.names[j]))
+    };
+    for (joint, (r, p)) in rotations.into_iter().zip(positions).enumerate() {
+        if frames > 0 && rotates(joint) {
+            let track = Track::new(times.clone(), r, Interpolation::Linear)
+                .map_err(|e| refused(joint, e))?;
             tracks.push(JointTrack {
                 joint,
                 channel: Channel::Rotation(track),
             });
         }
-        if frames > 0 && moves {
-            let positions: Vec<Vec3> = (0..frames)
-                .map(|f| {
-                    let v = frame_values(f);
-                    let mut p = h.offsets[joint];
-                    for (c, &x) in channels.iter().zip(v) {
-                        if let BvhChannel::Position(axis) = c {
-                            p[*axis] = x;
-                        }
-                    }
-                    p
-                })
-                .collect();
-            let track = Track::new(times.clone(), positions, Interpolation::Linear)
-                .map_err(|e| LineError::at(0, format!("joint {}: {e}", h.names[joint])))?;
+        if frames > 0 && moves(joint) {
+            let track = Track::new(times.clone(), p, Interpolation::Linear)
+                .map_err(|e| refused(joint, e))?;
             tracks.push(JointTrack {
                 joint,
                 channel: Channel::Translation(track),
             });
         }
-        first += channels.len();
     }
     let clip = Clip::new(name, h.names.len(), tracks, Vec::new())
         .map_err(|e| LineError::at(0, e.to_string()))?;

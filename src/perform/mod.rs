@@ -11,6 +11,9 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
+mod external;
+pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
+
 use crate::anim::{
     Chain, JointMask, Playback, PlaybackMode, SyncedBlend, TwoBoneSettings, for_each_crossed_event,
 };
@@ -101,6 +104,10 @@ pub struct Inputs {
     pub palette: PaletteMode,
     pub compressed: bool,
     pub morphs: Vec<MorphOverride>,
+    /// The external pose's source (motion capture), over the transition, under the layers.
+    pub external: ExternalInput,
+    /// How long a stopped live source takes to blend back to the animation.
+    pub blend_back_secs: f32,
 }
 
 impl Inputs {
@@ -133,6 +140,8 @@ impl Default for Inputs {
             palette: PaletteMode::Animated,
             compressed: false,
             morphs: Vec::new(),
+            external: ExternalInput::Off,
+            blend_back_secs: DEFAULT_BLEND_BACK_SECS,
         }
     }
 }
@@ -166,6 +175,8 @@ pub struct Performer {
     fired: Vec<FiredEvent>,
     /// Each leg's contact at the last posed frame.
     contacts: Vec<bool>,
+    /// The external pose's clocks and last live frame.
+    external: ExternalPlayer,
 }
 
 impl Performer {
@@ -193,7 +204,18 @@ impl Performer {
             steps: Vec::new(),
             fired: Vec::new(),
             contacts: Vec::new(),
+            external: ExternalPlayer::default(),
         }
+    }
+
+    /// A live external frame arrived (a motion-capture datagram, retargeted).
+    pub fn receive_external(&mut self, frame: Arc<crate::anim::ExternalFrame>) {
+        self.external.receive(frame);
+    }
+
+    /// The external pose's player: its source's time, a live frame's age, its weight.
+    pub fn external(&self) -> &ExternalPlayer {
+        &self.external
     }
 
     fn duration(c: &Character, clip: usize) -> f32 {
@@ -337,6 +359,8 @@ impl Performer {
         }
         let parts = self.main_parts(inputs);
         self.advance_locomotion(c, inputs, dt_secs, &parts);
+        self.external
+            .step(c, inputs.external, inputs.playing, dt_secs);
         // Layers ease in real time; their clips play at the playback speed.
         let dt = if paused { 0.0 } else { dt_secs };
         for slot in &mut self.layers {
@@ -459,6 +483,7 @@ impl Performer {
             slot.player.playback.seek(t);
             slot.player.weight = slot.player.target;
         }
+        self.external.cue(c, inputs.external, t);
     }
 
     /// Starts a transition from what plays now to `inputs.clip` (the incoming clip, from its
@@ -663,6 +688,9 @@ impl Performer {
             }
         };
         request.morph_overrides.clone_from(&inputs.morphs);
+        request.external = self
+            .external
+            .pose(c, inputs.external, inputs.blend_back_secs);
         request
             .layers
             .extend(self.layers.iter().filter_map(|s| s.player.pose_layer()));

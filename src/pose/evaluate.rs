@@ -7,7 +7,7 @@ use glam::{Mat4, Vec3};
 
 use super::morph::{MorphWeights, morphed_vertices};
 use super::request::{
-    BlendSpec, ClipTime, Inertial, LayerKind, PaletteMode, PoseRequest, RootMotionMode, Transition,
+    BlendSpec, ClipTime, Inertial, PaletteMode, PoseRequest, RootMotionMode, Transition,
     TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
 use crate::anim::{
@@ -15,6 +15,8 @@ use crate::anim::{
     SwitchPoses,
 };
 use crate::character::Character;
+
+mod overrides;
 
 /// One draw's palette start in `CharacterPose::palette` (0 is a shared identity entry, used by
 /// unskinned meshes).
@@ -150,6 +152,7 @@ impl CharacterPose {
     /// 2. root motion: the root-motion joint's travel removed from the raw pose, before any
     ///    transition offset (in place or applied; the caller moves the placement);
     /// 3. transition: crossfade from the outgoing clip, or inertialization (`apply_transition`);
+    ///    then the external pose (motion capture) on the joints it drives (`apply_external`);
     /// 4. pose layers, masked overrides and additive clips (`apply_layers`);
     ///    then the skeleton's roots placed under the request's placement;
     /// 5. reach IK, then 6. foot IK, in world space (`pose::ik`);
@@ -180,6 +183,9 @@ impl CharacterPose {
         }
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
+        }
+        if let Some(external) = &request.external {
+            self.apply_external(c, external, request)?;
         }
         self.apply_layers(c, request)?;
         self.place(c, request);
@@ -331,66 +337,6 @@ impl CharacterPose {
             dt_secs: VELOCITY_STEP_SECS,
         };
         self.inertial.record(poses, inertial.half_life_secs)
-    }
-
-    /// Stage 4: each layer of the request over `local`, in order.
-    fn apply_layers(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
-        for layer in &request.layers {
-            if layer.clip.clip >= c.clips.len() {
-                continue;
-            }
-            let [clip, other, ..] = &mut self.work;
-            let time = clip_time(c, layer.clip, request.wrap);
-            let cursor = &mut self.cursors[layer.clip.clip];
-            let data = (request.compressed, cursor);
-            sample_clip_data(
-                c,
-                layer.clip.clip,
-                time,
-                data,
-                &mut clip.pose,
-                &mut clip.state,
-            )?;
-            let mask = layer.mask.as_deref();
-            self.local_state = Outside::Other;
-            match layer.kind {
-                LayerKind::Override { fading_out } => {
-                    if let Some((prev, w)) = fading_out.filter(|f| f.0.clip < c.clips.len()) {
-                        let time = clip_time(c, prev, request.wrap);
-                        let data = (request.compressed, &mut self.cursors[prev.clip]);
-                        sample_clip_data(
-                            c,
-                            prev.clip,
-                            time,
-                            data,
-                            &mut other.pose,
-                            &mut other.state,
-                        )?;
-                        anim::blend_pair(&mut clip.pose, &other.pose, w)?;
-                        clip.state = Outside::Other;
-                    }
-                    anim::apply_override(&mut self.local, &clip.pose, mask, layer.weight)?;
-                }
-                LayerKind::Additive { reference } => {
-                    let reference = ClipTime {
-                        clip: reference.clip.min(c.clips.len() - 1),
-                        ..reference
-                    };
-                    let time = clip_time(c, reference, request.wrap);
-                    let data = (request.compressed, &mut self.cursors[reference.clip]);
-                    let (pose, state) = (&mut other.pose, &mut other.state);
-                    sample_clip_data(c, reference.clip, time, data, pose, state)?;
-                    anim::apply_additive(
-                        &mut self.local,
-                        &clip.pose,
-                        &other.pose,
-                        mask,
-                        layer.weight,
-                    )?;
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Samples clip `clip` (its compressed keys when `compressed` and it has them) at a wrapped

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use crate::anim::{Chain, JointMask, Placement, TwoBoneSettings};
+use crate::anim::{Chain, ExternalFrame, JointMask, Placement, TwoBoneSettings};
 use crate::character::Character;
 use crate::scene::Ground;
 
@@ -134,6 +134,25 @@ pub enum LayerKind {
     Additive { reference: ClipTime },
 }
 
+/// Where the external pose comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExternalSource {
+    /// A clip (on the character's skeleton, a motion-capture take retargeted) at its own time:
+    /// the joints its tracks key are driven.
+    Clip(ClipTime),
+    /// A frame received from a live stream, already on the character's skeleton.
+    Live(Arc<ExternalFrame>),
+}
+
+/// An external pose (motion capture) overriding the rotations of the joints it drives, and its
+/// hips' translation, after the transition and before the layers (stage 3b).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalPose {
+    pub source: ExternalSource,
+    /// 0 (the animation) to 1 (the source): a source that stopped blends back through it.
+    pub weight: f32,
+}
+
 /// What happens to the root-motion joint's horizontal travel and turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RootMotionMode {
@@ -193,6 +212,8 @@ pub struct PoseRequest {
     pub wrap: TimeWrap,
     /// A transition from another clip, applied to the raw (sampled and blended) pose.
     pub transition: Option<Transition>,
+    /// An external pose over the result of the transition (stage 3b).
+    pub external: Option<ExternalPose>,
     /// Layers over the result, in order (stage 4).
     pub layers: Vec<PoseLayer>,
     /// Where the character stands (`world_from_entity`): the skeleton's roots are placed under

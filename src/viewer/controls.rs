@@ -4,7 +4,7 @@
 use crate::character::Character;
 use crate::debug::colors::ColorView;
 use crate::graph::{MoveMode, TransitionSpec};
-use crate::perform::{BlendInput, Inputs, LayerInput, LayerUse, Playing, Reach};
+use crate::perform::{BlendInput, ExternalInput, Inputs, LayerInput, LayerUse, Playing, Reach};
 use crate::pose::{Derived, MorphOverride, PaletteMode};
 
 /// What the panel edits: plain data, read by the viewer every frame.
@@ -108,6 +108,14 @@ pub struct Controls {
     pub morph_override: bool,
     /// The morph sliders: per `Character::meshes` entry, one weight per target.
     pub morph_sliders: Vec<Vec<f32>>,
+    /// The external pose's source (motion capture): off, a clip on its own clock, or the live
+    /// stream the viewer listens to.
+    pub external: ExternalInput,
+    /// How long a stopped live source takes to blend back to the animation.
+    pub blend_back_secs: f32,
+    /// The address and skeleton the panel's "Listen" button listens with.
+    pub mocap_address: String,
+    pub mocap_skeleton: String,
 }
 
 impl Controls {
@@ -176,6 +184,10 @@ impl Controls {
             exposure_ev: 0.0,
             morph_override: false,
             morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
+            external: ExternalInput::Off,
+            blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
+            mocap_address: "127.0.0.1:7000".into(),
+            mocap_skeleton: String::new(),
         }
     }
 }
@@ -291,6 +303,8 @@ impl Controls {
             palette: self.palette,
             compressed: self.compressed,
             morphs: self.morph_overrides(c),
+            external: self.external,
+            blend_back_secs: self.blend_back_secs,
         }
     }
 

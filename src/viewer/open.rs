@@ -70,6 +70,7 @@ impl Viewer {
         self.controls = controls;
         self.source = source.map(Path::to_path_buf);
         self.reset_players();
+        self.relisten();
         self.event_log.clear();
         self.load_error = None;
         self.generation += 1;

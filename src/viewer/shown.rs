@@ -46,6 +46,10 @@ pub struct Shown<'a> {
     pub comparing: bool,
     /// The joint whose rotation is plotted.
     pub plot_joint: Option<usize>,
+    /// The live stream listened to, and the external pose's player and weight now.
+    pub mocap: &'a super::LiveMocap,
+    pub external: &'a crate::perform::ExternalPlayer,
+    pub external_weight: f32,
 }
 
 impl Shown<'_> {
@@ -88,6 +92,12 @@ impl Viewer {
             placement: self.performer.locomotion.placement(),
             comparing: self.comparing(),
             plot_joint: self.plot_joint(),
+            mocap: &self.mocap,
+            external: self.performer.external(),
+            external_weight: self
+                .performer
+                .external()
+                .weight(self.controls.external, self.controls.blend_back_secs),
         };
         (&mut self.controls, shown)
     }
