@@ -2,7 +2,8 @@
 //! it: `anim` (the CPU animation stages), `display`, `files` and `glb` (plain data and I/O) <-
 //! `character` and `import` (a loaded file) <- `mocap` (a live motion-capture stream, native)
 //! and `builtin` (the built-in character) <- `scene`
-//! (the ground) <- `pose` (what to pose and its evaluation) <- `graph` (players, the state
+//! (the ground) <- `pose` (what to pose and its evaluation) <- `physics` (the ragdoll,
+//! rapier3d) <- `graph` (players, the state
 //! machine, locomotion) <- `perform` (the one stateful half of a frame) <- `debug` (lint,
 //! exports, colourings, picking) and `render` (wgpu) <- `draw` (extract, the view builder,
 //! headless frames) <- `viewer` <- `ui` <- `app` (the window). The command line (`src/cli/`)
@@ -22,6 +23,7 @@ pub mod graph;
 pub mod import;
 pub mod mocap;
 pub mod perform;
+pub mod physics;
 pub mod pose;
 pub mod render;
 pub mod scene;

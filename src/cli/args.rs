@@ -113,6 +113,8 @@ pub struct PoseArgs {
     pub retarget_map: Option<PathBuf>,
     #[command(flatten)]
     pub mocap: super::mocap::MocapArgs,
+    #[command(flatten)]
+    pub physics: super::physics::PhysicsArgs,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -223,6 +225,8 @@ pub struct Performance {
     pub transition: Option<Cue>,
     /// `--mocap-listen`'s stream and how long to wait for its first frame.
     pub listener: Option<(skinscope::mocap::MocapListener, f32)>,
+    /// `--impulse`s not yet given, in time order.
+    pub impulses: Vec<super::physics::Impulse>,
 }
 
 impl Performance {
@@ -278,14 +282,29 @@ impl Performance {
                         performer.step(c, inputs, dt_secs);
                     }
                     performer.prepare(c, inputs);
-                    let request = performer.request(c, inputs);
+                    let mut request = performer.request(c, inputs);
+                    let physical = inputs.physics.mode.is_some();
+                    if inputs.foot_ik || physical {
+                        // The animated pose: the feet settle on it, the ragdoll chases it.
+                        pose.evaluate(c, &request).map_err(|e| e.to_string())?;
+                        performer.settle_feet(c, inputs, &request, &pose);
+                    }
+                    if physical {
+                        let now = k as f32 * dt_secs;
+                        let dt = if k > 0 { dt_secs } else { 0.0 };
+                        performer
+                            .apply_physics(c, inputs, &mut request, &mut pose, dt)
+                            .map_err(|e| e.to_string())?;
+                        // The impulses due by this frame act in the next step.
+                        let due = self.impulses.iter();
+                        let due = due.take_while(|i| i.at_secs <= now + 1e-6).count();
+                        for i in self.impulses.drain(..due) {
+                            performer.impulse(i.joint, i.impulse, None);
+                        }
+                    }
                     each(k, &request);
                     if k == frames {
                         return Ok(request);
-                    }
-                    if inputs.foot_ik {
-                        pose.evaluate(c, &request).map_err(|e| e.to_string())?;
-                        performer.settle_feet(c, inputs, &request, &pose);
                     }
                 }
                 unreachable!("the loop returns at its last frame")
@@ -382,6 +401,7 @@ impl PoseArgs {
             ));
         }
         self.mocap.check()?;
+        self.physics.check(self.simulate.is_some())?;
         if self.transition.is_some() && self.blend.is_some() {
             return Err("--transition starts from one clip (as the window's Transition button does): it cannot start from --blend".into());
         }
@@ -493,6 +513,7 @@ impl PoseArgs {
                 .collect::<Result<_, _>>()?,
             external: self.mocap.input(c)?,
             blend_back_secs: self.mocap.mocap_blend_back,
+            physics: self.physics.input(c)?,
         };
         if mode == MoveMode::Driven {
             inputs.drive_speed = match self.drive_speed {
@@ -512,12 +533,15 @@ impl PoseArgs {
         let run = self.run(c, &mut performer, &mut inputs)?;
         let map = self.retarget_map()?;
         let listener = self.mocap.listener(c, map.as_deref())?;
+        let mut impulses = self.physics.impulses(c)?;
+        impulses.sort_by(|a, b| a.at_secs.total_cmp(&b.at_secs));
         Ok(Performance {
             performer,
             inputs,
             run,
             transition,
             listener: listener.map(|l| (l, self.mocap.mocap_wait)),
+            impulses,
         })
     }
 

@@ -12,7 +12,9 @@ use std::sync::Arc;
 use glam::Vec3;
 
 mod external;
+mod physics;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
+pub use physics::{MAX_STEPS_PER_FRAME, PhysicsInput, PhysicsPlayer};
 
 use crate::anim::{
     Chain, JointMask, Playback, PlaybackMode, SyncedBlend, TwoBoneSettings, for_each_crossed_event,
@@ -108,6 +110,8 @@ pub struct Inputs {
     pub external: ExternalInput,
     /// How long a stopped live source takes to blend back to the animation.
     pub blend_back_secs: f32,
+    /// The physics pose (a ragdoll), after foot IK.
+    pub physics: PhysicsInput,
 }
 
 impl Inputs {
@@ -142,6 +146,7 @@ impl Default for Inputs {
             morphs: Vec::new(),
             external: ExternalInput::Off,
             blend_back_secs: DEFAULT_BLEND_BACK_SECS,
+            physics: PhysicsInput::default(),
         }
     }
 }
@@ -177,6 +182,10 @@ pub struct Performer {
     contacts: Vec<bool>,
     /// The external pose's clocks and last live frame.
     external: ExternalPlayer,
+    /// The ragdoll and its clock.
+    physics: PhysicsPlayer,
+    /// The character's height (sizes the ragdoll).
+    height: f32,
 }
 
 impl Performer {
@@ -205,6 +214,8 @@ impl Performer {
             fired: Vec::new(),
             contacts: Vec::new(),
             external: ExternalPlayer::default(),
+            physics: PhysicsPlayer::default(),
+            height,
         }
     }
 

@@ -155,7 +155,8 @@ impl CharacterPose {
     ///    then the external pose (motion capture) on the joints it drives (`apply_external`);
     /// 4. pose layers, masked overrides and additive clips (`apply_layers`);
     ///    then the skeleton's roots placed under the request's placement;
-    /// 5. reach IK, then 6. foot IK, in world space (`pose::ik`);
+    /// 5. reach IK, then 6. foot IK, in world space (`pose::ik`); then the physics pose
+    ///    (a ragdoll's) by each joint's weight;
     /// 7. local-to-model and 8. the skin palettes (`compose`).
     ///
     /// Morph weights are evaluated beside the joints, from the same clip times (issue 13).
@@ -199,6 +200,11 @@ impl CharacterPose {
                 // Foot IK may have lowered the pelvis under a reaching hand: reach again.
                 super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
             }
+        }
+        if let Some(physics) = &request.physics {
+            self.local_state = Outside::Other;
+            let weights = Some(&*physics.weights);
+            anim::apply_override(&mut self.local, &physics.pose, weights, 1.0)?;
         }
         self.morph.evaluate(c, request);
         Ok(())

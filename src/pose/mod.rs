@@ -34,6 +34,6 @@ pub use legs::{
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use request::{
     BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerKind, Leg,
-    PaletteMode, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap, Transition,
-    TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
+    PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,
+    Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 
-use crate::anim::{Chain, ExternalFrame, JointMask, Placement, TwoBoneSettings};
+use crate::anim::{Chain, ExternalFrame, JointMask, LocalPose, Placement, TwoBoneSettings};
 use crate::character::Character;
 use crate::scene::Ground;
 
@@ -153,6 +153,14 @@ pub struct ExternalPose {
     pub weight: f32,
 }
 
+/// The physics pose (a ragdoll's bodies read back as local transforms) blended over the
+/// animated pose by each joint's weight (0: the animation, 1: the physics), last (stage 6b).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhysicsPose {
+    pub pose: Arc<LocalPose>,
+    pub weights: Arc<JointMask>,
+}
+
 /// What happens to the root-motion joint's horizontal travel and turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum RootMotionMode {
@@ -225,6 +233,8 @@ pub struct PoseRequest {
     pub ik: Vec<IkTarget>,
     /// Foot IK: feet planted on the ground (stage 6).
     pub feet: Option<FootIk>,
+    /// The physics pose over everything before it (stage 6b).
+    pub physics: Option<PhysicsPose>,
     pub palette: PaletteMode,
     /// Morph weights set by hand, on top of the clip's.
     pub morph_overrides: Vec<super::MorphOverride>,

@@ -4,7 +4,9 @@
 use crate::character::Character;
 use crate::debug::colors::ColorView;
 use crate::graph::{MoveMode, TransitionSpec};
-use crate::perform::{BlendInput, ExternalInput, Inputs, LayerInput, LayerUse, Playing, Reach};
+use crate::perform::{
+    BlendInput, ExternalInput, Inputs, LayerInput, LayerUse, PhysicsInput, Playing, Reach,
+};
 use crate::pose::{Derived, MorphOverride, PaletteMode};
 
 /// What the panel edits: plain data, read by the viewer every frame.
@@ -113,6 +115,8 @@ pub struct Controls {
     pub external: ExternalInput,
     /// How long a stopped live source takes to blend back to the animation.
     pub blend_back_secs: f32,
+    /// The physics pose: off, powered or limp, its stiffness and per-subtree weights.
+    pub physics: PhysicsInput,
     /// The address and skeleton the panel's "Listen" button listens with.
     pub mocap_address: String,
     pub mocap_skeleton: String,
@@ -186,6 +190,7 @@ impl Controls {
             morph_sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
             external: ExternalInput::Off,
             blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
+            physics: PhysicsInput::default(),
             mocap_address: "127.0.0.1:7000".into(),
             mocap_skeleton: String::new(),
         }
@@ -305,6 +310,7 @@ impl Controls {
             morphs: self.morph_overrides(c),
             external: self.external,
             blend_back_secs: self.blend_back_secs,
+            physics: self.physics.clone(),
         }
     }
 
