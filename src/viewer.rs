@@ -21,6 +21,7 @@ use crate::scene::Ground;
 mod controls;
 mod mocap;
 mod open;
+mod physics;
 mod shown;
 
 pub use controls::{Compared, Controls};
@@ -78,6 +79,8 @@ pub enum UiCommand {
     },
     /// Close the live stream.
     StopListening,
+    /// Drop the ragdoll: it is built again at the animated pose.
+    ResetPhysics,
     FrameCamera,
     ResetCamera,
 }
@@ -157,6 +160,8 @@ pub struct Viewer {
     generation: u64,
     /// The live motion-capture stream listened to, if any.
     pub mocap: mocap::LiveMocap,
+    /// The last frame's real time step (the physics steps by it).
+    frame_dt_secs: f32,
 }
 
 impl Viewer {
@@ -188,6 +193,7 @@ impl Viewer {
             window_requests: Vec::new(),
             generation: 0,
             mocap: mocap::LiveMocap::default(),
+            frame_dt_secs: 0.0,
             character,
         };
         viewer.reset_players();
@@ -291,6 +297,7 @@ impl Viewer {
                 let _ = self.listen(&address, &skeleton);
             }
             UiCommand::StopListening => self.stop_listening(),
+            UiCommand::ResetPhysics => self.performer.reset_physics(),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
@@ -406,6 +413,7 @@ impl Viewer {
             self.crowd_clock += dt_secs * c.speed;
         }
         self.poll_mocap();
+        self.frame_dt_secs = dt_secs;
         let inputs = self.controls.inputs(&self.character);
         self.performer.step(&self.character, &inputs, dt_secs);
         for e in self.performer.fired() {
@@ -559,11 +567,12 @@ impl Viewer {
         }
         let inputs = self.controls.inputs(&self.character);
         self.performer.prepare(&self.character, &inputs);
-        let request = self.performer.request(&self.character, &inputs);
+        let mut request = self.performer.request(&self.character, &inputs);
         if let Err(e) = self.pose.evaluate(&self.character, &request) {
             log::error!("posing failed: {e}");
         }
         self.update_feet(&inputs, &request);
+        self.pose_physics(&mut request);
         self.pose_crowd();
         if self.comparing() {
             let c = &self.controls;

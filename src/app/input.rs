@@ -122,7 +122,7 @@ impl App {
     }
 
     /// A click (press and release without a drag) at `at` physical pixels: picks a joint or a
-    /// vertex in the main 3D view, among the vertices drawn: the skin pass's, read back, when it
+    /// vertex in the main 3D view (with Alt held: pushes the ragdoll's body there), among the vertices drawn: the skin pass's, read back, when it
     /// skinned the last frame.
     fn click(&mut self, at: Vec2) {
         let (Some(gfx), Some((rect, camera, aspect))) = (self.gfx.as_mut(), self.last_view) else {
@@ -147,6 +147,11 @@ impl App {
             .map(|skinned| {
                 crate::draw::world_vertices(&skinned, &self.viewer.character, &self.viewer.pose)
             });
-        self.viewer.pick(at, &view, drawn.as_ref());
+        if self.mouse.modifiers.alt_key() {
+            // Alt+click: a push on the body hit (with the physics on).
+            self.viewer.push(at, &view, drawn.as_ref());
+        } else {
+            self.viewer.pick(at, &view, drawn.as_ref());
+        }
     }
 }

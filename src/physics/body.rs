@@ -56,7 +56,8 @@ pub fn limits_for(name: &str) -> Limits {
     } else if has(&["forearm", "lowerarm", "elbow"]) {
         (80.0, 40.0)
     } else if has(&["upperarm", "arm"]) {
-        (85.0, 60.0)
+        // From a T or A rest pose the arm reaches overhead and across the chest.
+        (150.0, 70.0)
     } else if has(&["hand", "wrist"]) {
         (60.0, 30.0)
     } else if has(&["shin", "calf", "knee", "lowerleg"]) || n.ends_with(" leg") {
@@ -196,20 +197,20 @@ pub fn body_specs(c: &Character, height: f32) -> Vec<BodySpec> {
         let hi = length.map_or(hi, |l| hi.min(l)).max(lo);
         let radius = quantile(&mut across, 0.6).clamp(MIN_RADIUS * height, MAX_RADIUS * height);
         // The segment inset by the radius at each end, so the capsule spans lo..hi.
-        let inset = |radius: f32| {
-            if hi - lo > 2.0 * radius {
-                (lo + radius, hi - radius)
-            } else {
-                let mid = 0.5 * (lo + hi);
-                (mid, mid)
-            }
+        let (a, b) = if hi - lo > 2.0 * radius {
+            (lo + radius, hi - radius)
+        } else {
+            let mid = 0.5 * (lo + hi);
+            (mid, mid)
         };
+        let (mut a, mut b) = (at(j) + bone * a, at(j) + bone * b);
         // No capsule reaches below the soles at rest (a flat foot or toe is thinner than it is
-        // wide): standing, the ragdoll rests on the floor as the mesh does.
-        let (a, b) = inset(radius);
-        let above = (at(j) + bone * a).y.min((at(j) + bone * b).y) - lowest;
-        let radius = radius.min(above).max(MIN_RADIUS * height);
-        let (a, b) = inset(radius);
+        // wide): thinner where it would, lifted where even the thinnest would. Standing, the
+        // ragdoll rests on the floor as the mesh does.
+        let radius = radius.min(a.y.min(b.y) - lowest).max(MIN_RADIUS * height);
+        for e in [&mut a, &mut b] {
+            e.y = e.y.max(lowest + radius);
+        }
         let (_, rotation, _) = rest.model.as_slice()[j].to_scale_rotation_translation();
         let to_body = rotation.inverse();
         body_of[j] = Some(specs.len());
@@ -218,8 +219,8 @@ pub fn body_specs(c: &Character, height: f32) -> Vec<BodySpec> {
             parent: parent_body,
             rest_rotation: rotation,
             rest_position: at(j),
-            a: to_body * (bone * a),
-            b: to_body * (bone * b),
+            a: to_body * (a - at(j)),
+            b: to_body * (b - at(j)),
             radius,
             bone,
             limits: limits_for(&s.names()[j]),

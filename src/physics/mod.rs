@@ -86,6 +86,8 @@ pub struct BodyState {
     pub position: Vec3,
     pub radius: f32,
     pub dynamic: bool,
+    /// Its mass (from its capsule's volume at `DENSITY`).
+    pub mass: f32,
 }
 
 /// A character's ragdoll in its rapier world: see the module's documentation.
@@ -255,6 +257,7 @@ impl Ragdoll {
                 position: gv(b.translation()),
                 radius: spec.radius,
                 dynamic: b.body_type() == RigidBodyType::Dynamic,
+                mass: b.mass(),
             }
         })
     }
@@ -317,13 +320,19 @@ impl Ragdoll {
             }
             let origin = gv(body.translation());
             let rotation = gq(*body.rotation());
-            // The velocity that closes `k dt` of the distance to this frame's target in the
-            // step (all of it at the highest stiffness).
-            let w = rotation_vector(target.1 * rotation.inverse()) * k;
-            let v_origin = ((target.0 - origin) * k).clamp_length_max(fastest);
+            // The velocity that would close the distance to this frame's target at `k` per
+            // second; the body's velocity moves toward it by `k dt` of the way each step (all
+            // of it at the highest stiffness), so a push decays back rather than vanishing.
+            let gain = k * dt_secs;
+            let w_wanted = rotation_vector(target.1 * rotation.inverse()) * k;
+            let v_wanted = ((target.0 - origin) * k).clamp_length_max(fastest);
             // The body's velocity is its centre of mass's; the origin (the joint) moves with it
             // and the spin.
             let com = gv(body.center_of_mass());
+            let spin = gv(body.angvel());
+            let w = spin + (w_wanted - spin) * gain;
+            let v_now = gv(body.linvel()) - spin.cross(com - origin);
+            let v_origin = v_now + (v_wanted - v_now) * gain;
             body.set_angvel(rv(w), true);
             body.set_linvel(rv(v_origin + w.cross(com - origin)), true);
         }

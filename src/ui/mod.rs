@@ -12,6 +12,7 @@ pub mod legend;
 mod mocap;
 mod motion;
 pub mod overlay;
+mod physics;
 mod playback;
 mod view;
 
@@ -20,6 +21,7 @@ use joints::{events_section, joints_section, problems_section, stats_section};
 use layers::{graph_section, layers_section};
 use mocap::external_section;
 use motion::{motion_section, plot_section};
+use physics::physics_section;
 use playback::{blend_section, playback_section};
 pub use view::compared_name;
 use view::{debug_section, morph_section, view_section};
@@ -112,6 +114,7 @@ pub fn panel(
     graph_section(ui, controls, shown, commands);
     plot_section(ui, shown);
     motion_section(ui, controls, shown, commands);
+    physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);
     ui.separator();

@@ -117,6 +117,8 @@ pub struct Controls {
     pub blend_back_secs: f32,
     /// The physics pose: off, powered or limp, its stiffness and per-subtree weights.
     pub physics: PhysicsInput,
+    /// The impulse an Alt+click gives the body it hits (mass times speed).
+    pub push_impulse: f32,
     /// The address and skeleton the panel's "Listen" button listens with.
     pub mocap_address: String,
     pub mocap_skeleton: String,
@@ -191,6 +193,7 @@ impl Controls {
             external: ExternalInput::Off,
             blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
+            push_impulse: 20.0,
             mocap_address: "127.0.0.1:7000".into(),
             mocap_skeleton: String::new(),
         }

@@ -50,6 +50,8 @@ pub struct Shown<'a> {
     pub mocap: &'a super::LiveMocap,
     pub external: &'a crate::perform::ExternalPlayer,
     pub external_weight: f32,
+    /// The ragdoll, its steps, why it failed.
+    pub physics: &'a crate::perform::PhysicsPlayer,
 }
 
 impl Shown<'_> {
@@ -98,6 +100,7 @@ impl Viewer {
                 .performer
                 .external()
                 .weight(self.controls.external, self.controls.blend_back_secs),
+            physics: self.performer.physics(),
         };
         (&mut self.controls, shown)
     }

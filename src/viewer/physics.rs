@@ -1,0 +1,64 @@
+//! The viewer's physics pose: the ragdoll stepped once a frame over the animated pose
+//! (`Performer::apply_physics`), and a click with Alt held pushing the body it hits.
+
+use glam::{Vec2, Vec3};
+
+use super::Viewer;
+use crate::debug::export::PosedVertices;
+use crate::debug::picking::{self, Pick, ScreenView};
+use crate::pose::PoseRequest;
+
+impl Viewer {
+    /// The physics stage of the frame just posed from `request` (the animated pose): the
+    /// ragdoll stepped by the frame's time, the physics pose laid over it.
+    pub(super) fn pose_physics(&mut self, request: &mut PoseRequest) {
+        let inputs = self.controls.inputs(&self.character);
+        let dt = self.frame_dt_secs;
+        let c = &self.character;
+        let result = self
+            .performer
+            .apply_physics(c, &inputs, request, &mut self.pose, dt);
+        if let Err(e) = result {
+            log::error!("the physics pose failed: {e}");
+        }
+    }
+
+    /// A push at `at` (points) in the 3D view `view`: the body under the cursor (the joint
+    /// picked, or the heaviest joint of the vertex picked) takes an impulse of
+    /// `Controls::push_impulse` along the view ray at the point hit. Returns whether a body
+    /// was pushed (the physics must be on).
+    pub fn push(&mut self, at: Vec2, view: &ScreenView, drawn: Option<&PosedVertices>) -> bool {
+        if self.controls.physics.mode.is_none() || self.performer.physics().ragdoll().is_none() {
+            return false;
+        }
+        let on_cpu;
+        let vertices = match drawn {
+            Some(v) => v,
+            None => {
+                on_cpu = PosedVertices::on_cpu(&self.character, &self.pose, self.controls.skinning);
+                &on_cpu
+            }
+        };
+        let s = &self.character.skeleton;
+        let (joint, point) = match picking::pick(&self.character, &self.pose, vertices, at, view) {
+            Pick::Joint(j) => (j, Vec3::from(self.pose.model.as_slice()[j].translation)),
+            Pick::Vertex(v) => {
+                let heaviest = v.influences.iter().max_by(|a, b| a.2.total_cmp(&b.2));
+                let Some(j) = heaviest.and_then(|(name, _, _)| s.find(name)) else {
+                    return false;
+                };
+                (j, v.position)
+            }
+            Pick::Nothing => return false,
+        };
+        // The view ray through the cursor: the point's clip position at the near and far planes.
+        let world_from_clip = view.clip_from_world.inverse();
+        let clip = view.clip_from_world * point.extend(1.0);
+        let (x, y) = (clip.x / clip.w, clip.y / clip.w);
+        let near = world_from_clip.project_point3(Vec3::new(x, y, 0.0));
+        let far = world_from_clip.project_point3(Vec3::new(x, y, 1.0));
+        let direction = (far - near).normalize_or_zero();
+        let impulse = direction * self.controls.push_impulse;
+        self.performer.impulse(joint, impulse, Some(point))
+    }
+}
