@@ -388,3 +388,98 @@ fn cesium_man_s_ragdoll_falls_too() {
         assert!(m.is_finite());
     }
 }
+
+#[test]
+fn the_panel_drops_the_ragdoll_limp_and_resets_it() {
+    use egui_kittest::kittest::Queryable;
+    let c = skinscope::builtin::character().unwrap();
+    let height = skinscope::pose::character_height(&c);
+    let viewer = skinscope::viewer::Viewer::new(c, None);
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    h.get_by_label("Physics (ragdoll)").click();
+    h.run();
+    h.get_by_label("limp").click();
+    for _ in 0..90 {
+        h.run();
+    }
+    let pelvis = |h: &egui_kittest::Harness<'_, skinscope::viewer::Viewer>| {
+        let v = h.state();
+        let j = v.character.skeleton.find("pelvis").unwrap();
+        Vec3::from(v.pose.model.as_slice()[j].translation)
+    };
+    assert_eq!(h.state().controls.physics.mode, Some(PhysicsMode::Limp));
+    assert!(pelvis(&h).y < 0.5 * height, "the pelvis at {}", pelvis(&h));
+    h.get_by_label_contains("24 bodies");
+    h.get_by_label_contains("steps at 60 Hz");
+    // Reset: the bodies back where the animation is, then falling again.
+    let before = h.state().performer.physics().steps;
+    h.get_by_label("Reset ragdoll").click();
+    h.run();
+    let after = h.state().performer.physics().steps;
+    assert!(before >= 90 && after < 10, "{before} steps, then {after}");
+    assert!(pelvis(&h).y > 0.5 * height);
+    // Off: the animation alone.
+    h.get_by_label("off").click();
+    h.run();
+    assert!(h.state().performer.physics().ragdoll().is_none());
+}
+
+#[test]
+fn an_alt_click_pushes_the_body_under_the_cursor_away_from_the_camera() {
+    use skinscope::debug::picking::ScreenView;
+    let c = skinscope::builtin::character().unwrap();
+    let make = || {
+        let mut v = skinscope::viewer::Viewer::new(skinscope::builtin::character().unwrap(), None);
+        v.controls.physics.mode = Some(PhysicsMode::Powered);
+        v.controls.physics.stiffness = 5.0;
+        v.controls.clip = v
+            .character
+            .clips
+            .iter()
+            .position(|k| k.clip.name() == "idle")
+            .unwrap();
+        v
+    };
+    let (mut pushed, mut still) = (make(), make());
+    for v in [&mut pushed, &mut still] {
+        for _ in 0..10 {
+            v.frame(Vec::new(), DT);
+        }
+    }
+    // A camera 3 m in front of the character (+Z), looking back at its chest.
+    let camera = skinscope::render::camera::Camera::look_at(
+        Vec3::new(0.0, 1.2, 3.0),
+        Vec3::new(0.0, 1.2, 0.0),
+        45.0,
+        0.05,
+        50.0,
+    );
+    let clip_from_world = camera.clip_from_world(1.0);
+    let view = ScreenView {
+        origin: glam::Vec2::ZERO,
+        size: glam::Vec2::splat(800.0),
+        clip_from_world,
+    };
+    let head = c.skeleton.find("head").unwrap();
+    let at = view
+        .project(Vec3::from(pushed.pose.model.as_slice()[head].translation))
+        .unwrap();
+    assert!(pushed.push(at, &view, None));
+    for v in [&mut pushed, &mut still] {
+        for _ in 0..15 {
+            v.frame(Vec::new(), DT);
+        }
+    }
+    let z = |v: &skinscope::viewer::Viewer| v.pose.model.as_slice()[head].translation.z;
+    // The view looks down -Z: the head went that way.
+    assert!(
+        z(&pushed) < z(&still) - 0.03,
+        "{} vs {}",
+        z(&pushed),
+        z(&still)
+    );
+    // Without the physics, nothing is pushed.
+    let mut off = skinscope::viewer::Viewer::new(c, None);
+    off.frame(Vec::new(), DT);
+    assert!(!off.push(at, &view, None));
+}
