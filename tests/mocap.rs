@@ -436,3 +436,69 @@ fn the_panel_shows_the_stream_its_rate_joints_and_staleness() {
     assert!(h.state().mocap.listener.is_none());
     assert_eq!(h.state().controls.external, ExternalInput::Off);
 }
+
+#[test]
+fn a_bvh_opens_on_its_own_as_a_skeleton_and_poses_as_its_take() {
+    // The walk written as a BVH: opened on its own, its joints at the walk's world positions
+    // (the take's own hierarchy, no mesh), inspected, posed and rendered as bones.
+    let c = skinscope::builtin::character().unwrap();
+    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
+    let dir = common::temp_dir("bvh-alone");
+    let take = dir.join("walk.bvh");
+    std::fs::write(&take, common::bvh_of(&c, &walk.clip)).unwrap();
+    let skeleton = skinscope::import::load(&take).unwrap();
+    assert!(skeleton.meshes.is_empty() && skeleton.instances.is_empty());
+    assert_eq!(skeleton.clips.len(), 1);
+    let take = take.to_str().unwrap();
+    let height = skinscope::pose::character_height(&c);
+    let want = palette(&["--clip", "walk", "--time", "0.4"]);
+    let got = palette(&[take, "--time", "0.4"]);
+    for name in c
+        .skeleton
+        .names()
+        .iter()
+        .filter(|n| n.as_str() != "mannequin")
+    {
+        let (a, b) = (common::node_at(&want, name), common::node_at(&got, name));
+        assert!((a - b).length() < 1e-3 * height, "{name}: {a} vs {b}");
+    }
+    let (code, out, err) = common::skinscope(&["inspect", take]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("0 meshes") && out.contains("\"walk\""),
+        "{out}"
+    );
+    // Rendered: its bones, where the walk's are (some pixels are not the background).
+    let png = dir.join("bones.png");
+    let (code, _, err) = common::skinscope(&[
+        "render",
+        take,
+        "--time",
+        "0.4",
+        "--size",
+        "160x120",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let image = image::open(&png).unwrap().to_rgba8();
+    let corner = *image.get_pixel(0, 0);
+    let drawn = image.pixels().filter(|p| **p != corner).count();
+    assert!(drawn > 100, "{drawn} pixels drawn");
+    // A broken take is refused with its line.
+    let broken = dir.join("broken.bvh");
+    std::fs::write(&broken, "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0\n").unwrap();
+    let (code, _, err) = common::skinscope(&["inspect", broken.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("broken.bvh: line 4") && err.contains("OFFSET z"),
+        "{err}"
+    );
+    // The viewer opens it, its bones shown.
+    let mut viewer = skinscope::viewer::Viewer::new(c, None);
+    viewer.open(std::path::Path::new(take)).unwrap();
+    assert!(viewer.controls.show_bones && viewer.character.meshes.is_empty());
+    viewer.frame(Vec::new(), 1.0 / 60.0);
+    let (lo, hi) = viewer.world_bounds().unwrap();
+    assert!((hi - lo).y > 0.8 * height, "{lo} {hi}");
+}

@@ -418,6 +418,10 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--mocap-skeleton",
         "--mocap-blend-back",
         "--mocap-wait",
+        "--physics",
+        "--physics-weight",
+        "--physics-stiffness",
+        "--impulse",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -37,7 +37,7 @@ pub struct RenderArgs {
     /// Draw the triangles' edges.
     #[arg(long)]
     pub wireframe: bool,
-    /// Draw the bones on top.
+    /// Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`).
     #[arg(long)]
     pub bones: bool,
     /// Background colour, R,G,B in 0..255.
@@ -265,7 +265,11 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         compare_clips: matches!(compare, CompareArg::Clips),
         crowd: args.crowd,
         camera: args.camera(character)?,
-        options: args.draw_options(),
+        options: DrawOptions {
+            // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.
+            bones: args.bones || character.meshes.is_empty(),
+            ..args.draw_options()
+        },
         legend: !args.no_legend,
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;

@@ -14,6 +14,7 @@ mod influences;
 mod materials;
 mod meshes;
 mod problem;
+mod skeleton_only;
 mod skins;
 
 use std::path::{Path, PathBuf};
@@ -31,7 +32,7 @@ pub struct LoadOptions {
     pub scene: Option<usize>,
 }
 
-/// Loads a `.gltf` or `.glb` file (its default scene).
+/// Loads a `.gltf` or `.glb` file (its default scene), or a `.bvh` as a skeleton without a mesh.
 pub fn load(path: &Path) -> Result<Character, ImportError> {
     load_with(path, LoadOptions::default())
 }
@@ -45,6 +46,13 @@ pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportE
     };
     if path.is_dir() {
         return Err(refuse("is a directory, not a glTF file".into()));
+    }
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
+    {
+        // A motion-capture take on its own: its skeleton, no mesh.
+        return skeleton_only::bvh_character(path);
     }
     // A regular file of at most MAX_MODEL_BYTES, checked by its size before it is read.
     let bytes = crate::files::read_capped(path, crate::files::MAX_MODEL_BYTES)

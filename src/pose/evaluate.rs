@@ -530,9 +530,25 @@ impl CharacterPose {
 
     /// Bounds (min, max) of the posed vertices; `None` without vertices.
     pub fn world_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
+        if c.instances.is_empty() {
+            return self.joint_bounds();
+        }
         (0..c.instances.len())
             .filter_map(|i| self.instance_bounds(c, i))
             .reduce(union)
+    }
+
+    /// Bounds of the posed joints: a skeleton without a mesh (a BVH opened on its own) is
+    /// framed and measured by them.
+    fn joint_bounds(&self) -> Option<(Vec3, Vec3)> {
+        let joints = self
+            .model
+            .as_slice()
+            .iter()
+            .map(|m| Vec3::from(m.translation));
+        joints.fold(None, |b, p| {
+            Some(b.map_or((p, p), |(lo, hi): (Vec3, Vec3)| (lo.min(p), hi.max(p))))
+        })
     }
 
     /// Bounds (min, max) of instance `i`'s posed vertices; `None` without vertices.
@@ -546,6 +562,9 @@ impl CharacterPose {
     /// enclose the rest (a sky dome, a sky box or a room around the character, as one closed
     /// hull or as open panels), so a model inside its environment is framed on its contents.
     pub fn framing_bounds(&self, c: &Character) -> Option<(Vec3, Vec3)> {
+        if c.instances.is_empty() {
+            return self.joint_bounds();
+        }
         let boxes: Vec<(usize, (Vec3, Vec3))> = (0..c.instances.len())
             .filter_map(|i| Some((i, self.instance_bounds(c, i)?)))
             .collect();

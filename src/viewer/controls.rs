@@ -168,7 +168,8 @@ impl Controls {
             reach_target: facts.reach_target,
             reach_follows: true,
             show_mesh: true,
-            show_bones: false,
+            // A skeleton without a mesh (a BVH opened on its own) is its bones.
+            show_bones: c.meshes.is_empty(),
             show_joint_names: false,
             wireframe: false,
             grid: true,
