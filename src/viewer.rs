@@ -53,6 +53,8 @@ pub enum UiCommand {
     OpenScene(usize),
     /// Ask the window for a file dialog.
     BrowseForFile,
+    /// Ask the window for a file dialog choosing a file to add clips from.
+    BrowseForClips,
     /// Play, or pause; at the end of a clip played once, Play starts it again.
     PlayPause,
     /// Move the playhead to this clip time (no events fire).
@@ -94,6 +96,8 @@ pub enum WindowRequest {
     ResetCamera,
     /// Open a file dialog.
     BrowseForFile,
+    /// Open a file dialog for a file to add clips from.
+    BrowseForClips,
 }
 
 /// A fired clip event, for the panel's log.
@@ -301,6 +305,7 @@ impl Viewer {
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
+            UiCommand::BrowseForClips => self.window_requests.push(WindowRequest::BrowseForClips),
         }
     }
 

@@ -375,22 +375,13 @@ fn a_take_on_its_own_clock_drives_the_joints_it_names() {
     // where the walk puts it at the same time (the take's clock starts with the run), within
     // 1e-3 of the character's height.
     let c = skinscope::builtin::character().unwrap();
-    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
-    let dir = common::temp_dir("mocap-take");
-    let take = dir.join("take.bvh");
-    std::fs::write(&take, common::bvh_of(&c, &walk.clip)).unwrap();
+    let take = common::walk_bvh(&c, "mocap-take");
     let height = skinscope::pose::character_height(&c);
     let take = take.to_str().unwrap();
     for time in ["0.25", "0.6"] {
         let want = palette(&["--clip", "walk", "--time", time]);
         let got = palette(&["--clip", "idle", "--time", time, "--mocap", take]);
-        for name in c.skeleton.names() {
-            let (a, b) = (common::node_at(&want, name), common::node_at(&got, name));
-            assert!(
-                (a - b).length() < 1e-3 * height,
-                "{time} s, {name}: {a} vs {b}"
-            );
-        }
+        common::assert_joints_match(&c, &want, &got, 1e-3 * height, time);
     }
     // A clip of the character's own by name, too: wave over walk moves the waving arm.
     let plain = palette(&["--clip", "walk", "--time", "0.5"]);
@@ -442,10 +433,8 @@ fn a_bvh_opens_on_its_own_as_a_skeleton_and_poses_as_its_take() {
     // The walk written as a BVH: opened on its own, its joints at the walk's world positions
     // (the take's own hierarchy, no mesh), inspected, posed and rendered as bones.
     let c = skinscope::builtin::character().unwrap();
-    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
-    let dir = common::temp_dir("bvh-alone");
-    let take = dir.join("walk.bvh");
-    std::fs::write(&take, common::bvh_of(&c, &walk.clip)).unwrap();
+    let take = common::walk_bvh(&c, "bvh-alone");
+    let dir = take.parent().unwrap().to_path_buf();
     let skeleton = skinscope::import::load(&take).unwrap();
     assert!(skeleton.meshes.is_empty() && skeleton.instances.is_empty());
     assert_eq!(skeleton.clips.len(), 1);
@@ -453,15 +442,7 @@ fn a_bvh_opens_on_its_own_as_a_skeleton_and_poses_as_its_take() {
     let height = skinscope::pose::character_height(&c);
     let want = palette(&["--clip", "walk", "--time", "0.4"]);
     let got = palette(&[take, "--time", "0.4"]);
-    for name in c
-        .skeleton
-        .names()
-        .iter()
-        .filter(|n| n.as_str() != "mannequin")
-    {
-        let (a, b) = (common::node_at(&want, name), common::node_at(&got, name));
-        assert!((a - b).length() < 1e-3 * height, "{name}: {a} vs {b}");
-    }
+    common::assert_joints_match(&c, &want, &got, 1e-3 * height, "0.4 s");
     let (code, out, err) = common::skinscope(&["inspect", take]);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -236,6 +236,14 @@ fn browse_asks_the_window_for_a_file_dialog() {
             .window_requests
             .contains(&skinscope::viewer::WindowRequest::BrowseForFile)
     );
+    // "Add clips from..." asks for a dialog whose file's clips are added, not opened.
+    h.get_by_label("Add clips from...").click();
+    h.run();
+    assert!(
+        h.state()
+            .window_requests
+            .contains(&skinscope::viewer::WindowRequest::BrowseForClips)
+    );
 }
 
 /// The panel and the viewer as the window runs them each frame: the panel, then

@@ -154,7 +154,8 @@ impl App {
         // render step, which knows the view's aspect.
         for request in std::mem::take(&mut self.viewer.window_requests) {
             match request {
-                WindowRequest::BrowseForFile => self.browse(),
+                WindowRequest::BrowseForFile => self.browse(false),
+                WindowRequest::BrowseForClips => self.browse(true),
                 camera => self.camera_requests.push(camera),
             }
         }
@@ -193,6 +194,11 @@ impl App {
                     .take()
                     .is_some_and(|t| t.elapsed() < super::DIALOG_FAILED_WITHIN);
                 match picked {
+                    Some(path) if self.dialog_for_clips => {
+                        if let Err(e) = self.viewer.add_clips(&path) {
+                            self.viewer.load_error = Some(e.to_string());
+                        }
+                    }
                     Some(path) => {
                         let _ = self.viewer.open(&path);
                     }

@@ -131,6 +131,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         renderer_copies: 1,
         dialog: None,
         dialog_opened: None,
+        dialog_for_clips: false,
         saved_recent,
         skinned_in: crate::display::SkinPass::Vertex,
         camera_requests: Vec::new(),
@@ -177,6 +178,8 @@ struct App {
     dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
     /// When the running dialog was opened.
     dialog_opened: Option<Instant>,
+    /// The running dialog picks a file to add clips from (not to open).
+    dialog_for_clips: bool,
     /// The recent-files list as last saved.
     saved_recent: Vec<PathBuf>,
 }
@@ -196,7 +199,7 @@ const DIALOG_FAILED_WITHIN: std::time::Duration = std::time::Duration::from_mill
 impl App {
     /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`. When no
     /// dialog can open, the panel says why.
-    fn browse(&mut self) {
+    fn browse(&mut self, for_clips: bool) {
         if self.dialog.is_some() {
             return;
         }
@@ -207,11 +210,25 @@ impl App {
             return;
         }
         self.dialog_opened = Some(Instant::now());
+        self.dialog_for_clips = for_clips;
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
+            let (title, name, extensions): (_, _, &[&str]) = if for_clips {
+                (
+                    "Add clips from a file",
+                    "BVH or glTF",
+                    &["bvh", "gltf", "glb"],
+                )
+            } else {
+                (
+                    "Open a glTF character",
+                    "glTF or BVH",
+                    &["gltf", "glb", "bvh"],
+                )
+            };
             let picked = rfd::FileDialog::new()
-                .set_title("Open a glTF character")
-                .add_filter("glTF", &["gltf", "glb"])
+                .set_title(title)
+                .add_filter(name, extensions)
                 .pick_file();
             let _ = sender.send(picked);
         });

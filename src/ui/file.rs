@@ -19,7 +19,7 @@ pub(super) fn file_section(
     ui.horizontal_wrapped(|ui| {
         let field = ui.add(
             egui::TextEdit::singleline(&mut controls.path)
-                .hint_text("path to .gltf or .glb")
+                .hint_text("path to .gltf, .glb or .bvh")
                 .desired_width(200.0),
         );
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
@@ -38,6 +38,13 @@ pub(super) fn file_section(
             && !controls.path.trim().is_empty()
         {
             commands.push(UiCommand::AddClips(controls.path.trim().into()));
+        }
+        if ui
+            .button("Add clips from...")
+            .on_hover_text("choose a .bvh take or a glTF whose clips are retargeted onto this character")
+            .clicked()
+        {
+            commands.push(UiCommand::BrowseForClips);
         }
     });
     if shown.source.is_some()

@@ -13,7 +13,8 @@ impl Viewer {
     /// ragdoll stepped by the frame's time, the physics pose laid over it.
     pub(super) fn pose_physics(&mut self, request: &mut PoseRequest) {
         let inputs = self.controls.inputs(&self.character);
-        let dt = self.frame_dt_secs;
+        // The frame's time is stepped once: a frame posed again (after a seek) steps nothing.
+        let dt = std::mem::take(&mut self.frame_dt_secs);
         let c = &self.character;
         let result = self
             .performer

@@ -400,3 +400,31 @@ pub fn bvh_of(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
     }
     text
 }
+
+/// Every joint of `c` (but the armature node `mannequin`) at the same world position in two
+/// `palette --json` documents, within `tolerance`; `what` names the frame in the message.
+pub fn assert_joints_match(
+    c: &skinscope::character::Character,
+    want: &Value,
+    got: &Value,
+    tolerance: f32,
+    what: &str,
+) {
+    for name in c
+        .skeleton
+        .names()
+        .iter()
+        .filter(|n| n.as_str() != "mannequin")
+    {
+        let (a, b) = (node_at(want, name), node_at(got, name));
+        assert!((a - b).length() < tolerance, "{what}, {name}: {a} vs {b}");
+    }
+}
+
+/// The built-in character's walk written as a BVH take `walk.bvh` in a fresh folder `dir`.
+pub fn walk_bvh(c: &skinscope::character::Character, dir: &str) -> PathBuf {
+    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
+    let path = temp_dir(dir).join("walk.bvh");
+    std::fs::write(&path, bvh_of(c, &walk.clip)).unwrap();
+    path
+}
