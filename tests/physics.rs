@@ -357,35 +357,64 @@ fn bad_physics_options_are_refused() {
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+    // A skeleton without a mesh (a BVH) has no body to simulate: refused, not ignored.
+    let c = skinscope::builtin::character().unwrap();
+    let take = common::walk_bvh(&c, "physics-bvh");
+    let (code, _, err) = common::skinscope(&[
+        "palette",
+        take.to_str().unwrap(),
+        "--clip",
+        "0",
+        "--simulate",
+        "0.5",
+        "--physics",
+        "limp",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("walk.bvh: no joint weighs a vertex"), "{err}");
 }
 
 #[test]
-fn cesium_man_s_ragdoll_falls_too() {
-    // Another skeleton (rotated joints, a Z-up armature): a body per weighted joint, finite
-    // and on the floor after 2 s.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/gltf/CesiumMan/CesiumMan.glb");
-    let c = skinscope::import::load(&path).unwrap();
-    let height = skinscope::pose::character_height(&c);
-    let (mut p, inputs) = performer(&c, None, PhysicsMode::Limp, 0.0);
-    let (mut animated, mut pose) = (CharacterPose::new(&c), CharacterPose::new(&c));
-    for k in 0..=120 {
-        frame(&c, &mut p, &inputs, k, &mut animated, &mut pose);
-    }
-    let r = p.physics().ragdoll().unwrap();
-    assert!(r.specs().len() >= 15, "{} bodies", r.specs().len());
-    // No joint below the floor by more than its capsule's radius, and the body down.
-    for b in r.bodies() {
-        let name = &c.skeleton.names()[b.joint];
+fn other_skeletons_ragdolls_fall_too() {
+    // CesiumMan (rotated joints, a Z-up armature) and the Fox (a quadruped, names no table
+    // knows: the default cone): a body per weighted joint, finite and on the floor after 2 s.
+    for (file, bodies) in [("CesiumMan/CesiumMan.glb", 15), ("Fox/Fox.glb", 15)] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/gltf")
+            .join(file);
+        let c = skinscope::import::load(&path).unwrap();
+        let height = skinscope::pose::character_height(&c);
+        let (mut p, inputs) = performer(&c, None, PhysicsMode::Limp, 0.0);
+        let (mut animated, mut pose) = (CharacterPose::new(&c), CharacterPose::new(&c));
+        let rest_y = |pose: &CharacterPose| {
+            let ys = pose.model.as_slice().iter().map(|m| m.translation.y);
+            ys.fold(f32::MIN, f32::max)
+        };
+        frame(&c, &mut p, &inputs, 0, &mut animated, &mut pose);
+        let top_at_rest = rest_y(&pose);
+        for k in 1..=120 {
+            frame(&c, &mut p, &inputs, k, &mut animated, &mut pose);
+        }
+        let r = p.physics().ragdoll().unwrap();
         assert!(
-            b.position.is_finite() && b.position.y > -b.radius,
-            "{name} at {}",
-            b.position
+            r.specs().len() >= bodies,
+            "{file}: {} bodies",
+            r.specs().len()
         );
-    }
-    assert!(r.bodies().next().unwrap().position.y < 0.5 * height);
-    for m in pose.palette.iter() {
-        assert!(m.is_finite());
+        // No joint below the floor by more than its capsule's radius.
+        for b in r.bodies() {
+            let name = &c.skeleton.names()[b.joint];
+            assert!(
+                b.position.is_finite() && b.position.y > -b.radius,
+                "{file}: {name} at {}",
+                b.position
+            );
+        }
+        assert!(
+            rest_y(&pose) < top_at_rest - 0.1 * height,
+            "{file} did not fall"
+        );
+        assert!(pose.palette.iter().all(|m| m.is_finite()), "{file}");
     }
 }
 

@@ -14,7 +14,7 @@ use glam::Vec3;
 mod external;
 mod physics;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
-pub use physics::{MAX_STEPS_PER_FRAME, PhysicsInput, PhysicsPlayer};
+pub use physics::{MAX_STEPS_PER_FRAME, PhysicsInput, PhysicsPlayer, PhysicsStageError};
 
 use crate::anim::{
     Chain, JointMask, Playback, PlaybackMode, SyncedBlend, TwoBoneSettings, for_each_crossed_event,

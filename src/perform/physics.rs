@@ -13,6 +13,16 @@ use crate::character::Character;
 use crate::physics::{DEFAULT_STIFFNESS, PHYSICS_HZ, PhysicsMode, Ragdoll};
 use crate::pose::{CharacterPose, PhysicsPose, PoseRequest};
 
+/// Why the physics stage failed: the ragdoll could not be built (the frame stays animated, and
+/// the player keeps the reason for the panel), or the pose could not be evaluated.
+#[derive(Debug, thiserror::Error)]
+pub enum PhysicsStageError {
+    #[error(transparent)]
+    Ragdoll(#[from] crate::physics::PhysicsError),
+    #[error(transparent)]
+    Pose(#[from] PoseError),
+}
+
 /// The most fixed steps one frame takes (a frame slower than 15 Hz slows the physics down
 /// rather than stepping without end).
 pub const MAX_STEPS_PER_FRAME: usize = 4;
@@ -89,6 +99,7 @@ impl Performer {
     /// Drops the ragdoll: the next physics frame builds it again at the animated pose.
     pub fn reset_physics(&mut self) {
         self.physics.ragdoll = None;
+        self.physics.error = None;
         self.physics.frame = None;
         self.physics.owed_secs = 0.0;
         self.physics.steps = 0;
@@ -106,7 +117,8 @@ impl Performer {
     /// The physics stage of a frame already posed from `request` into `pose` (the animated
     /// pose): with the physics on, the ragdoll steps by `dt_secs` of real time at a fixed 60 Hz
     /// toward it, `request` takes the physics pose and `pose` is posed again from it. With the
-    /// physics off the ragdoll is dropped and nothing changes.
+    /// physics off the ragdoll is dropped and nothing changes. A character with no body to
+    /// simulate (no joint weighs a vertex: a BVH skeleton) is refused, its frame left animated.
     pub fn apply_physics(
         &mut self,
         c: &Character,
@@ -114,19 +126,23 @@ impl Performer {
         request: &mut PoseRequest,
         pose: &mut CharacterPose,
         dt_secs: f32,
-    ) -> Result<(), PoseError> {
+    ) -> Result<(), PhysicsStageError> {
         let Some(mode) = inputs.physics.mode else {
             self.reset_physics();
             return Ok(());
         };
         let player = &mut self.physics;
+        if player.ragdoll.is_none() && player.error.is_some() {
+            // Refused once; tried again after a reset (or the physics turned off and on).
+            return Ok(());
+        }
         if player.ragdoll.is_none() {
             let ground = &self.locomotion.ground;
             match Ragdoll::new(c, ground, self.height) {
                 Ok(r) => player.ragdoll = Some(r),
                 Err(e) => {
                     player.error = Some(e.to_string());
-                    return Ok(());
+                    return Err(e.into());
                 }
             }
             player.error = None;
@@ -168,6 +184,6 @@ impl Performer {
             pose: frame.clone(),
             weights,
         });
-        pose.evaluate(c, request)
+        Ok(pose.evaluate(c, request)?)
     }
 }

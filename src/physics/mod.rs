@@ -123,6 +123,10 @@ impl Ragdoll {
         // 8 substeps (rapier's advice for chains); what the joints still drift by is removed after
         // each step (`limits`).
         world.integration_parameters.num_solver_iterations = 8;
+        // rapier's tolerances (allowed penetration, the speed contacts push out at) are tuned
+        // for metre-sized bodies: a character far taller than a person (a file authored in
+        // centimetres, read as glTF's metres) gets them scaled to its size.
+        world.integration_parameters.length_unit = (height / 2.0).max(1.0);
         let bodies_group = InteractionGroups::new(BODIES, GROUND, InteractionTestMode::And);
         let mut handles = Vec::with_capacity(specs.len());
         for spec in &specs {

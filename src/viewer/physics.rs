@@ -19,7 +19,8 @@ impl Viewer {
         let result = self
             .performer
             .apply_physics(c, &inputs, request, &mut self.pose, dt);
-        if let Err(e) = result {
+        // A ragdoll that cannot be built is said in the panel (the player keeps why), once.
+        if let Err(crate::perform::PhysicsStageError::Pose(e)) = result {
             log::error!("the physics pose failed: {e}");
         }
     }
