@@ -4,10 +4,11 @@
 //! the capsules' volume at the density of water, gravity, and the ground as colliders. Each step
 //! reads the frame's animated (world) pose: bodies of joints weighing 0 follow it kinematically;
 //! the others are simulated, limp or driven toward it (a powered ragdoll: each body's velocity
-//! set to close its distance to the animated body at `stiffness` per second). The bodies do not
-//! collide with each other, only with the ground. `Ragdoll::pose_into` reads the bodies back as
-//! local rotations (and the root body's translation), which the pose's last stage blends over
-//! the animation by the joints' weights.
+//! eased toward closing its distance to the animated body at `stiffness` per second). The bodies
+//! do not collide with each other, only with the ground. After each step the joints' residual
+//! drift is removed (`limits`). `Ragdoll::pose_into` reads the bodies back as local rotations
+//! (and the root body's translation), which the pose's last stage blends over the animation by
+//! the joints' weights.
 
 use glam::{Affine3A, Quat, Vec3};
 use rapier3d::prelude::{
@@ -99,8 +100,6 @@ pub struct Ragdoll {
     /// The body of each skeleton joint, and each joint's parent.
     body_of: Vec<Option<usize>>,
     parents: Vec<Option<usize>>,
-    /// Each body's animated target at the last step (for its velocity).
-    targets: Vec<(Vec3, Quat)>,
     placed: bool,
     height: f32,
     /// Each body's child bodies, for moving a subtree.
@@ -190,10 +189,6 @@ impl Ragdoll {
         }
         let specs_len = specs.len();
         let parents_of_bodies: Vec<Option<usize>> = specs.iter().map(|s| s.parent).collect();
-        let targets = specs
-            .iter()
-            .map(|s| (s.rest_position, s.rest_rotation))
-            .collect();
         Ok(Self {
             world,
             specs,
@@ -203,7 +198,6 @@ impl Ragdoll {
             parents: (0..c.skeleton.joint_count())
                 .map(|j| c.skeleton.parent(j))
                 .collect(),
-            targets,
             placed: false,
             height,
             children: (0..specs_len)
@@ -280,7 +274,6 @@ impl Ragdoll {
             body.set_position(pose(target.0, target.1), true);
             body.set_linvel(rv(Vec3::ZERO), true);
             body.set_angvel(rv(Vec3::ZERO), true);
-            self.targets[i] = target;
         }
         self.placed = true;
     }
@@ -306,7 +299,6 @@ impl Ragdoll {
         let fastest = 20.0 * self.height;
         for (i, spec) in self.specs.iter().enumerate() {
             let target = Self::target(animated, spec.joint);
-            self.targets[i] = target;
             let body = &mut self.world.bodies[self.handles[i]];
             let weight = weights.weights().get(spec.joint).copied().unwrap_or(1.0);
             if weight <= 0.0 {
