@@ -7,6 +7,7 @@ pub mod inspect;
 pub mod mocap;
 pub mod out;
 pub mod palette;
+pub mod performance;
 pub mod physics;
 pub mod pose;
 pub mod render;

@@ -1,0 +1,123 @@
+//! A performance as the command line plays it: the one `Performer` the window steps too, the
+//! inputs it reads each frame, how far it plays (`Run`), a transition due on the way, a live
+//! motion-capture stream and the impulses asked for.
+
+use skinscope::character::Character;
+use skinscope::graph::TransitionSpec;
+use skinscope::perform::{Inputs, Performer};
+use skinscope::pose::{CharacterPose, PoseRequest};
+
+/// How the command line reaches the frame it poses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Run {
+    /// At clip time `time`, exactly, without stepping (`Performer::cue`); a transition due by
+    /// then is started at its time and stepped once to `time`.
+    Cue { time: f32 },
+    /// From t = 0, `frames` steps of `dt_secs` real seconds, as the window plays.
+    Step { frames: usize, dt_secs: f32 },
+}
+
+/// `--transition`: the incoming clip, the first clip's time it starts at, and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cue {
+    pub to: usize,
+    pub start_secs: f32,
+    pub spec: TransitionSpec,
+}
+
+/// A character's performance as the options describe it: the one `Performer` the window steps
+/// too, the inputs it reads each frame, and how far it plays.
+pub struct Performance {
+    pub performer: Performer,
+    pub inputs: Inputs,
+    pub run: Run,
+    pub transition: Option<Cue>,
+    /// `--mocap-listen`'s stream and how long to wait for its first frame.
+    pub listener: Option<(skinscope::mocap::MocapListener, f32)>,
+    /// `--impulse`s not yet given, in time order.
+    pub impulses: Vec<super::physics::Impulse>,
+}
+
+impl Performance {
+    /// Plays the run, calling `each(k, request)` for every frame posed (frame 0 first), and
+    /// returns the last frame's request. Feet are settled after each frame when foot IK is on.
+    pub fn play(
+        &mut self,
+        c: &Character,
+        mut each: impl FnMut(usize, &PoseRequest),
+    ) -> Result<PoseRequest, String> {
+        let (performer, inputs) = (&mut self.performer, &mut self.inputs);
+        if let Some((listener, wait)) = &mut self.listener {
+            super::mocap::first_frame(listener, c, performer, *wait)?;
+        }
+        match self.run {
+            Run::Cue { time } => {
+                match self.transition {
+                    Some(t) if time >= t.start_secs => {
+                        performer.cue(c, inputs, t.start_secs);
+                        inputs.clip = t.to;
+                        performer.start_transition(c, inputs, t.spec);
+                        performer.step(c, inputs, (time - t.start_secs) / inputs.speed);
+                    }
+                    _ => performer.cue(c, inputs, time),
+                }
+                performer.prepare(c, inputs);
+                let request = performer.request(c, inputs);
+                each(0, &request);
+                Ok(request)
+            }
+            Run::Step { frames, dt_secs } => {
+                performer.cue(c, inputs, 0.0);
+                let mut pending = self.transition;
+                let mut pose = CharacterPose::new(c);
+                let mut progress = super::out::Progress::new("playing", frames);
+                for k in 0..=frames {
+                    progress.tick(k);
+                    if k > 0 {
+                        // A transition starts at the first frame its start has been reached, as
+                        // the window's Transition button would start it then.
+                        if let Some(t) = pending
+                            && performer.time_secs(c, inputs.playing()) >= t.start_secs
+                        {
+                            inputs.clip = t.to;
+                            performer.start_transition(c, inputs, t.spec);
+                            pending = None;
+                        }
+                        if let Some((listener, _)) = &mut self.listener
+                            && let Some(frame) = listener.poll(&c.skeleton)
+                        {
+                            performer.receive_external(frame);
+                        }
+                        performer.step(c, inputs, dt_secs);
+                    }
+                    performer.prepare(c, inputs);
+                    let mut request = performer.request(c, inputs);
+                    let physical = inputs.physics.mode.is_some();
+                    if inputs.foot_ik || physical {
+                        // The animated pose: the feet settle on it, the ragdoll chases it.
+                        pose.evaluate(c, &request).map_err(|e| e.to_string())?;
+                        performer.settle_feet(c, inputs, &request, &pose);
+                    }
+                    if physical {
+                        let now = k as f32 * dt_secs;
+                        let dt = if k > 0 { dt_secs } else { 0.0 };
+                        performer
+                            .apply_physics(c, inputs, &mut request, &mut pose, dt)
+                            .map_err(|e| e.to_string())?;
+                        // The impulses due by this frame act in the next step.
+                        let due = self.impulses.iter();
+                        let due = due.take_while(|i| i.at_secs <= now + 1e-6).count();
+                        for i in self.impulses.drain(..due) {
+                            performer.impulse(i.joint, i.impulse, None);
+                        }
+                    }
+                    each(k, &request);
+                    if k == frames {
+                        return Ok(request);
+                    }
+                }
+                unreachable!("the loop returns at its last frame")
+            }
+        }
+    }
+}
