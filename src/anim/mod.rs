@@ -35,6 +35,7 @@ mod ik;
 mod inertialize;
 mod layer;
 mod morph;
+mod motion_match;
 mod playback;
 mod pose;
 mod retarget;
@@ -61,6 +62,7 @@ pub use layer::{
     ease, mix,
 };
 pub use morph::{TargetDeltas, morph_vertex, sample_weights};
+pub use motion_match::{FeatureGroup, FeatureIndex, LARGE_BOX, MatchError, Normalizer, SMALL_BOX};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };
