@@ -56,7 +56,7 @@ impl Normalizer {
     /// (a group that never varies gets a scale of 1; a weight of 0 leaves it out of the cost).
     pub fn fit(raw: &[f32], groups: &[FeatureGroup]) -> Result<Self, MatchError> {
         let dims: usize = groups.iter().map(|g| g.dims).sum();
-        if dims == 0 || raw.len() % dims != 0 {
+        if dims == 0 || !raw.len().is_multiple_of(dims) {
             return Err(MatchError::Ragged {
                 rows: raw.len(),
                 dims,
@@ -170,7 +170,7 @@ impl FeatureIndex {
         features: Vec<f32>,
         ranges: Vec<Range<usize>>,
     ) -> Result<Self, MatchError> {
-        if dims == 0 || features.len() % dims != 0 {
+        if dims == 0 || !features.len().is_multiple_of(dims) {
             return Err(MatchError::Ragged {
                 rows: features.len(),
                 dims,
