@@ -18,6 +18,7 @@ mod evaluate;
 mod ik;
 mod legs;
 mod morph;
+mod motion_db;
 mod request;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
@@ -32,6 +33,10 @@ pub use legs::{
     EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide, in_contact,
 };
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
+pub use motion_db::{
+    DbError, DbFrame, FEATURE_HZ, FEATURES, FUTURE_FRAMES, FeatureJoints, MAX_FRAMES, MatchWeights,
+    MotionDatabase, build_database, is_cyclic,
+};
 pub use request::{
     BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerKind, Leg,
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,

@@ -1,0 +1,353 @@
+//! Motion matching's database (issue 28): every 60 Hz frame of a character's clips described by
+//! 27 features in the character's facing frame, as Holden's `database.h` lays them out: both
+//! feet's positions and velocities, the hips' velocity, and the future trajectory's positions
+//! and facing directions (on the ground) 20, 40 and 60 frames ahead. The feet and hips are the
+//! ones foot IK finds. Each group is normalised by its standard deviation and weighted, and
+//! the frames whose future stays inside their clip (or loops, for a clip whose last pose is its
+//! first) are the search's candidates (`anim::FeatureIndex`).
+
+use glam::{Quat, Vec3};
+
+use crate::anim::{
+    self, FeatureGroup, FeatureIndex, LocalPose, MatchError, ModelPose, Normalizer, RootFrame,
+};
+use crate::character::Character;
+
+/// Frames a second the database is sampled at.
+pub const FEATURE_HZ: f32 = 60.0;
+/// The future trajectory's samples, in frames ahead.
+pub const FUTURE_FRAMES: [usize; 3] = [20, 40, 60];
+/// Features a frame: 2 x 3 foot positions, 2 x 3 foot velocities, 3 hips velocity, 3 x 2
+/// trajectory positions, 3 x 2 trajectory directions.
+pub const FEATURES: usize = 27;
+/// The most frames a database holds (an hour at 60 Hz).
+pub const MAX_FRAMES: usize = 216_000;
+
+/// The joints the features are read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FeatureJoints {
+    pub left_foot: usize,
+    pub right_foot: usize,
+    pub hips: usize,
+    /// The root-motion joint: its ground position and heading are the facing frame.
+    pub root: usize,
+}
+
+impl FeatureJoints {
+    /// The feet and hips foot IK finds (the first two legs, their common ancestor), and the
+    /// default root-motion joint; `None` for a character with fewer than two legs.
+    pub fn find(c: &Character) -> Option<Self> {
+        let legs = super::find_legs(c);
+        let [left, right, ..] = legs.as_slice() else {
+            return None;
+        };
+        let hips = super::legs::common_ancestor(c, &legs)?;
+        let root =
+            anim::default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip)).unwrap_or(hips);
+        Some(Self {
+            left_foot: left.end,
+            right_foot: right.end,
+            hips,
+            root,
+        })
+    }
+}
+
+/// The weight of each feature group (Holden's defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchWeights {
+    pub foot_position: f32,
+    pub foot_velocity: f32,
+    pub hips_velocity: f32,
+    pub trajectory_position: f32,
+    pub trajectory_direction: f32,
+}
+
+impl Default for MatchWeights {
+    fn default() -> Self {
+        Self {
+            foot_position: 0.75,
+            foot_velocity: 1.0,
+            hips_velocity: 1.0,
+            trajectory_position: 1.0,
+            trajectory_direction: 1.5,
+        }
+    }
+}
+
+impl MatchWeights {
+    /// The feature groups, in the features' order.
+    pub fn groups(&self) -> Vec<FeatureGroup> {
+        let group = |name: &str, dims: usize, weight: f32| FeatureGroup {
+            name: name.into(),
+            dims,
+            weight,
+        };
+        vec![
+            group("left foot position", 3, self.foot_position),
+            group("right foot position", 3, self.foot_position),
+            group("left foot velocity", 3, self.foot_velocity),
+            group("right foot velocity", 3, self.foot_velocity),
+            group("hips velocity", 3, self.hips_velocity),
+            group("trajectory positions", 6, self.trajectory_position),
+            group("trajectory directions", 6, self.trajectory_direction),
+        ]
+    }
+}
+
+/// A database frame: its clip and time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DbFrame {
+    pub clip: usize,
+    pub time_secs: f32,
+}
+
+/// Why a database could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("{0}: no two legs to read feet from (foot IK finds none)")]
+    NoLegs(String),
+    #[error("{0}: no clip to build a motion-matching database from")]
+    NoClips(String),
+    #[error("{character}: {frames} frames is more than the {MAX_FRAMES} a database holds")]
+    TooLarge { character: String, frames: usize },
+    #[error(transparent)]
+    Match(#[from] MatchError),
+    #[error(transparent)]
+    Pose(#[from] anim::PoseError),
+}
+
+/// A character's motion-matching database: see the module's documentation.
+#[derive(Clone, Debug)]
+pub struct MotionDatabase {
+    pub joints: FeatureJoints,
+    pub groups: Vec<FeatureGroup>,
+    pub normalizer: Normalizer,
+    pub index: FeatureIndex,
+    /// The features as measured, `FEATURES` a frame.
+    pub raw: Vec<f32>,
+    pub frames: Vec<DbFrame>,
+}
+
+/// Reads one clip's poses at 60 Hz for the features.
+struct Sampler<'c> {
+    c: &'c Character,
+    clip: usize,
+    joints: FeatureJoints,
+    frame: RootFrame,
+    local: LocalPose,
+    model: ModelPose,
+    cursor: anim::ClipCursor,
+}
+
+impl<'c> Sampler<'c> {
+    fn new(c: &'c Character, clip: usize, joints: FeatureJoints) -> Self {
+        Self {
+            c,
+            clip,
+            joints,
+            frame: RootFrame::of(&c.skeleton, joints.root),
+            local: LocalPose::rest(&c.skeleton),
+            model: ModelPose::new(&c.skeleton),
+            cursor: anim::ClipCursor::new(&c.clips[clip].clip),
+        }
+    }
+
+    fn duration(&self) -> f32 {
+        self.c.clips[self.clip].duration_secs()
+    }
+
+    /// The model pose at `t` (inside the clip).
+    fn pose(&mut self, t: f32) -> Result<(), anim::PoseError> {
+        let clip = &self.c.clips[self.clip].clip;
+        anim::sample_clip(&self.c.skeleton, clip, t, &mut self.cursor, &mut self.local)?;
+        anim::local_to_model(&self.c.skeleton, &self.local, &mut self.model)
+    }
+
+    fn at(&self, joint: usize) -> Vec3 {
+        Vec3::from(self.model.as_slice()[joint].translation)
+    }
+
+    /// The root's displacement (travel and turn) at unwrapped time `t`, since time 0.
+    fn displacement(&self, t: f32) -> anim::Displacement {
+        let c = self.c;
+        let rest = &c.skeleton.rest()[self.joints.root];
+        let clip = &c.clips[self.clip].clip;
+        anim::clip_displacement(clip, (self.joints.root, rest, &self.frame), t)
+    }
+
+    /// The features of frame time `t` into `out`: the feet and hips from the poses at `t` and
+    /// one frame on (or back, at the clip's end), the trajectory from the root's displacement.
+    fn features(&mut self, t: f32, out: &mut [f32]) -> Result<(), anim::PoseError> {
+        let dt = 1.0 / FEATURE_HZ;
+        let (t0, t1) = if t + dt <= self.duration() + 1e-6 {
+            (t, t + dt)
+        } else {
+            ((t - dt).max(0.0), t)
+        };
+        let j = self.joints;
+        self.pose(t1)?;
+        let later = [self.at(j.left_foot), self.at(j.right_foot), self.at(j.hips)];
+        self.pose(t0)?;
+        let now = [self.at(j.left_foot), self.at(j.right_foot), self.at(j.hips)];
+        if t0 != t {
+            self.pose(t)?;
+        }
+        let here = self.displacement(t);
+        // The facing frame: the root's ground position now, turned by its heading.
+        let root = self.at(j.root).with_y(0.0);
+        let to_facing = anim::from_yaw(-here.yaw);
+        let step = (t1 - t0).max(1e-6);
+        let mut k = 0;
+        let mut put = |v: Vec3, out: &mut [f32]| {
+            out[k..k + 3].copy_from_slice(&v.to_array());
+            k += 3;
+        };
+        put(to_facing * (self.at(j.left_foot) - root), out);
+        put(to_facing * (self.at(j.right_foot) - root), out);
+        put(to_facing * ((later[0] - now[0]) / step), out);
+        put(to_facing * ((later[1] - now[1]) / step), out);
+        put(to_facing * ((later[2] - now[2]) / step), out);
+        for (n, &frames) in FUTURE_FRAMES.iter().enumerate() {
+            let ahead = self.displacement(t + frames as f32 * dt);
+            let p = to_facing * (ahead.offset - here.offset);
+            out[15 + 2 * n] = p.x;
+            out[16 + 2 * n] = p.z;
+            let d = anim::from_yaw(ahead.yaw - here.yaw) * Vec3::Z;
+            out[21 + 2 * n] = d.x;
+            out[22 + 2 * n] = d.z;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a clip's last pose is its first (every rotation within a degree, every translation
+/// but the root's within a thousandth of the character's height): it loops, its future wraps.
+pub fn is_cyclic(c: &Character, clip: usize, root: usize) -> bool {
+    let height = super::character_height(c);
+    let k = &c.clips[clip].clip;
+    k.tracks().iter().all(|t| match &t.channel {
+        anim::Channel::Rotation(track) => ends(track).is_none_or(|(a, b)| {
+            let d: Quat = a * b.inverse();
+            2.0 * d.xyz().length().atan2(d.w.abs()) < 1f32.to_radians()
+        }),
+        anim::Channel::Translation(track) if t.joint != root => {
+            ends(track).is_none_or(|(a, b)| a.distance(b) < 1e-3 * height)
+        }
+        _ => true,
+    })
+}
+
+/// A track's first and last key values (a cubic spline's values, not its tangents).
+fn ends<T: anim::TrackValue + Copy>(track: &anim::Track<T>) -> Option<(T, T)> {
+    let per = track.interpolation().values_per_key();
+    let values = track.values();
+    let at = per / 2;
+    let first = *values.get(at)?;
+    let last = *values.get(values.len().checked_sub(per)? + at)?;
+    Some((first, last))
+}
+
+/// The database of `clips` (all of the character's when empty) with `weights`.
+pub fn build_database(
+    c: &Character,
+    clips: &[usize],
+    weights: &MatchWeights,
+) -> Result<MotionDatabase, DbError> {
+    let joints = FeatureJoints::find(c).ok_or_else(|| DbError::NoLegs(c.name.clone()))?;
+    let clips: Vec<usize> = if clips.is_empty() {
+        (0..c.clips.len()).collect()
+    } else {
+        clips
+            .iter()
+            .copied()
+            .filter(|&k| k < c.clips.len())
+            .collect()
+    };
+    if clips.is_empty() {
+        return Err(DbError::NoClips(c.name.clone()));
+    }
+    let count = |k: usize| (c.clips[k].duration_secs() * FEATURE_HZ).floor() as usize + 1;
+    let total: usize = clips.iter().map(|&k| count(k)).sum();
+    if total > MAX_FRAMES {
+        return Err(DbError::TooLarge {
+            character: c.name.clone(),
+            frames: total,
+        });
+    }
+    let mut raw = vec![0.0f32; total * FEATURES];
+    let mut frames = Vec::with_capacity(total);
+    let mut ranges = Vec::new();
+    let horizon = *FUTURE_FRAMES.last().unwrap_or(&0);
+    for &clip in &clips {
+        let mut sampler = Sampler::new(c, clip, joints);
+        let n = count(clip);
+        let start = frames.len();
+        for i in 0..n {
+            let t = (i as f32 / FEATURE_HZ).min(sampler.duration());
+            let row = &mut raw[(start + i) * FEATURES..][..FEATURES];
+            sampler.features(t, row)?;
+            frames.push(DbFrame { clip, time_secs: t });
+        }
+        // A frame is a candidate while its future stays in the clip (or wraps, for a loop).
+        let last = if is_cyclic(c, clip, joints.root) {
+            n
+        } else {
+            n.saturating_sub(horizon)
+        };
+        if last > 0 {
+            ranges.push(start..start + last);
+        }
+    }
+    let groups = weights.groups();
+    let normalizer = Normalizer::fit(&raw, &groups)?;
+    let mut features = vec![0.0; raw.len()];
+    normalizer.apply(&raw, &mut features);
+    let index = FeatureIndex::new(FEATURES, features, ranges)?;
+    Ok(MotionDatabase {
+        joints,
+        groups,
+        normalizer,
+        index,
+        raw,
+        frames,
+    })
+}
+
+impl MotionDatabase {
+    /// The raw features of `clip` at `time_secs`, as the database measures its frames (the
+    /// query's pose part, for the frame playing).
+    pub fn features_at(
+        &self,
+        c: &Character,
+        clip: usize,
+        time_secs: f32,
+        out: &mut [f32],
+    ) -> Result<(), DbError> {
+        if clip >= c.clips.len() || out.len() != FEATURES {
+            return Err(DbError::Match(MatchError::Query {
+                got: out.len(),
+                want: FEATURES,
+            }));
+        }
+        let mut sampler = Sampler::new(c, clip, self.joints);
+        Ok(sampler.features(time_secs.clamp(0.0, sampler.duration()), out)?)
+    }
+
+    /// The frame nearest the raw query `query`, and its cost.
+    pub fn nearest(
+        &self,
+        query: &[f32],
+        current: Option<usize>,
+        scratch: &mut [f32],
+    ) -> Result<Option<(usize, f32)>, DbError> {
+        if query.len() != FEATURES || scratch.len() != FEATURES {
+            return Err(DbError::Match(MatchError::Query {
+                got: query.len(),
+                want: FEATURES,
+            }));
+        }
+        self.normalizer.apply(query, scratch);
+        Ok(self.index.search_from(scratch, current)?)
+    }
+}
