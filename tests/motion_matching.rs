@@ -156,4 +156,16 @@ fn a_character_without_two_legs_or_clips_is_refused() {
     let c = skinscope::builtin::character().unwrap();
     let e = build_database(&c, &[99], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("no clip"), "{e}");
+    // A spine without legs (a BVH of two joints): no feet to read.
+    let dir = std::env::temp_dir().join(format!("skinscope-mm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("spine.bvh");
+    std::fs::write(
+        &path,
+        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET 0 0.3 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0.3 0\n}\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0\n0 10 0 0 0 0\n",
+    )
+    .unwrap();
+    let spine = skinscope::import::load(&path).unwrap();
+    let e = build_database(&spine, &[], &MatchWeights::default()).unwrap_err();
+    assert!(e.to_string().contains("spine.bvh: no two legs"), "{e}");
 }
