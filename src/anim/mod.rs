@@ -43,6 +43,7 @@ mod root_motion;
 mod runtime;
 mod sample;
 mod skeleton;
+mod spring;
 mod transform;
 
 pub use clip::{
@@ -79,4 +80,5 @@ pub use root_motion::{
 };
 pub use sample::{Interpolate, sample_track, slerp_shortest};
 pub use skeleton::{Skeleton, SkeletonError, Skin, SkinError};
+pub use spring::{FacingSpring, VelocitySpring, damping_of_half_life, predict};
 pub use transform::{Transform, is_singular};
