@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::anim::{ExternalFrame, LocalPose, Retarget, RetargetScratch, Skeleton, match_joints};
+use crate::anim::{ExternalFrame, Handoff, LocalPose, Retarget, RetargetScratch, Skeleton};
 use crate::character::Character;
 use crate::import::bvh::{self, BvhChannel};
 
@@ -36,11 +36,8 @@ pub enum MocapError {
     },
     #[error(transparent)]
     Skeleton(#[from] bvh::BvhError),
-    #[error(
-        "{}: none of its joints matches a joint of {character} by name: give --retarget-map MAP.json",
-        file.display()
-    )]
-    NoMatch { file: PathBuf, character: String },
+    #[error(transparent)]
+    NoMatch(#[from] crate::import::NoMatch),
 }
 
 /// What the stream has brought so far (the panel's readout).
@@ -67,7 +64,9 @@ pub struct MocapListener {
     retarget: Retarget,
     scratch: RetargetScratch,
     source_local: LocalPose,
+    /// The retargeted frame's layout (the joints driven), and the frames handed out.
     frame: ExternalFrame,
+    frames: Handoff<ExternalFrame>,
     buffer: Vec<u8>,
     values: Vec<f32>,
     newest: Vec<f32>,
@@ -100,14 +99,7 @@ impl MocapListener {
     ) -> Result<Self, MocapError> {
         let address = loopback_address(address)?;
         let hierarchy = bvh::load(skeleton)?;
-        let source_of = match_joints(&hierarchy.skeleton, &character.skeleton, map);
-        let retarget = Retarget::new(&hierarchy.skeleton, &character.skeleton, source_of);
-        if retarget.matched() == 0 {
-            return Err(MocapError::NoMatch {
-                file: skeleton.to_path_buf(),
-                character: character.name.clone(),
-            });
-        }
+        let retarget = crate::import::retarget_onto(&hierarchy.skeleton, character, map, skeleton)?;
         let bind = |source| MocapError::Bind { address, source };
         let socket = UdpSocket::bind(address).map_err(bind)?;
         socket.set_nonblocking(true).map_err(bind)?;
@@ -129,6 +121,7 @@ impl MocapListener {
             channel_count,
             retarget,
             frame,
+            frames: Handoff::default(),
             buffer: vec![0; MAX_DATAGRAM_BYTES + 1],
             values: Vec::with_capacity(channel_count),
             newest: Vec::with_capacity(channel_count),
@@ -191,11 +184,12 @@ impl MocapListener {
             &mut self.source_local,
         );
         let from = (&self.source, &self.source_local);
-        let pose = &mut self.frame.pose;
-        self.retarget
-            .frame(from, target, &mut self.scratch, pose)
-            .ok()?;
-        Some(Arc::new(self.frame.clone()))
+        let frame = self.frames.next_mut(|| self.frame.clone());
+        let retargeted = self
+            .retarget
+            .frame(from, target, &mut self.scratch, &mut frame.pose);
+        retargeted.ok()?;
+        self.frames.hand_out()
     }
 
     /// The datagram of `n` bytes in the buffer as a motion line's values.

@@ -706,17 +706,14 @@ impl Viewer {
         )
     }
 
-    /// A click at `at` (points) in the 3D view `view`: selects the nearest joint within 10
-    /// points (its weighted vertices light up), or else picks the nearest vertex within 8 points
-    /// and lists its influences. The vertices are `drawn` (the GPU skin pass's, read back) when
-    /// given, else the CPU reference's under the current skinning. Returns whether anything was
-    /// hit.
-    pub fn pick(
-        &mut self,
+    /// What lies under `at` (points) in the 3D view `view`: a joint or a vertex of the vertices
+    /// `drawn` (the GPU skin pass's, read back) when given, else the CPU reference's.
+    pub(crate) fn pick_under(
+        &self,
         at: glam::Vec2,
         view: &ScreenView,
         drawn: Option<&crate::debug::export::PosedVertices>,
-    ) -> bool {
+    ) -> Pick {
         let on_cpu;
         let vertices = match drawn {
             Some(v) => v,
@@ -729,7 +726,21 @@ impl Viewer {
                 &on_cpu
             }
         };
-        match picking::pick(&self.character, &self.pose, vertices, at, view) {
+        picking::pick(&self.character, &self.pose, vertices, at, view)
+    }
+
+    /// A click at `at` (points) in the 3D view `view`: selects the nearest joint within 10
+    /// points (its weighted vertices light up), or else picks the nearest vertex within 8 points
+    /// and lists its influences. The vertices are `drawn` (the GPU skin pass's, read back) when
+    /// given, else the CPU reference's under the current skinning. Returns whether anything was
+    /// hit.
+    pub fn pick(
+        &mut self,
+        at: glam::Vec2,
+        view: &ScreenView,
+        drawn: Option<&crate::debug::export::PosedVertices>,
+    ) -> bool {
+        match self.pick_under(at, view, drawn) {
             Pick::Joint(j) => {
                 self.controls.selected_joint = Some(j);
                 if self.controls.color_view == ColorView::Material {

@@ -31,6 +31,7 @@ mod compressed;
 mod cursor;
 mod dqs;
 mod external;
+mod handoff;
 mod ik;
 mod inertialize;
 mod layer;
@@ -56,6 +57,7 @@ pub use compressed::CompressedClip;
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
 pub use dqs::{SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
 pub use external::{Drive, ExternalFrame, apply_external, drive_joint};
+pub use handoff::Handoff;
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};
 pub use inertialize::{Inertialization, SwitchPoses, from_rotation_vector, rotation_vector};
 pub use layer::{

@@ -201,14 +201,6 @@ impl FeatureIndex {
         })
     }
 
-    pub fn dims(&self) -> usize {
-        self.dims
-    }
-
-    pub fn frames(&self) -> usize {
-        self.features.len() / self.dims
-    }
-
     /// Frame `f`'s normalised features.
     pub fn row(&self, f: usize) -> &[f32] {
         &self.features[f * self.dims..][..self.dims]

@@ -5,6 +5,8 @@
 
 use glam::{Quat, Vec3};
 
+use super::inertialize::rotation_vector;
+
 /// The damping of a spring that halves its error every `half_life_secs` (`4 ln 2 / h`).
 pub fn damping_of_half_life(half_life_secs: f32) -> f32 {
     (4.0 * std::f32::consts::LN_2) / half_life_secs.max(1e-5)
@@ -51,17 +53,6 @@ impl Default for FacingSpring {
             rotation: Quat::IDENTITY,
             angular_velocity: Vec3::ZERO,
         }
-    }
-}
-
-/// `q`'s rotation vector (axis times angle), on the shorter arc.
-fn rotation_vector(q: Quat) -> Vec3 {
-    let q = if q.w < 0.0 { -q } else { q };
-    let (axis, angle) = q.to_axis_angle();
-    if angle.is_finite() && angle > 0.0 {
-        axis * angle
-    } else {
-        Vec3::ZERO
     }
 }
 

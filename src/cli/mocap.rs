@@ -10,7 +10,7 @@ use skinscope::import;
 use skinscope::mocap::MocapListener;
 use skinscope::perform::{DEFAULT_BLEND_BACK_SECS, ExternalInput, Performer};
 
-use super::values::{find_clip, parse_finite};
+use super::values::{find_clip, parse_range};
 
 /// The longest `--mocap-wait` and `--mocap-blend-back`.
 const MAX_WAIT_SECS: f32 = 600.0;
@@ -39,16 +39,11 @@ pub struct MocapArgs {
 }
 
 fn parse_blend_back(s: &str) -> Result<f32, String> {
-    let v = parse_finite(s)?;
-    if (0.0..=MAX_WAIT_SECS).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{s} is outside 0..={MAX_WAIT_SECS} seconds"))
-    }
+    parse_range(s, "--mocap-blend-back", (0.0, MAX_WAIT_SECS))
 }
 
 fn parse_wait(s: &str) -> Result<f32, String> {
-    let v = parse_blend_back(s)?;
+    let v = parse_range(s, "--mocap-wait", (0.0, MAX_WAIT_SECS))?;
     if v > 0.0 {
         Ok(v)
     } else {

@@ -8,7 +8,7 @@ use skinscope::character::Character;
 use skinscope::perform::PhysicsInput;
 use skinscope::physics::{DEFAULT_STIFFNESS, MAX_STIFFNESS, PhysicsMode};
 
-use super::values::{parse_finite, parse_unit, parse_vec3};
+use super::values::{parse_finite, parse_range, parse_unit, parse_vec3};
 
 /// The largest impulse component, in mass times speed (kg m/s at metres).
 const MAX_IMPULSE: f32 = 1e4;
@@ -39,12 +39,7 @@ pub struct PhysicsArgs {
 }
 
 fn parse_stiffness(s: &str) -> Result<f32, String> {
-    let v = parse_finite(s)?;
-    if (0.0..=MAX_STIFFNESS).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is outside 0..={MAX_STIFFNESS} per second"))
-    }
+    parse_range(s, "--physics-stiffness", (0.0, MAX_STIFFNESS))
 }
 
 /// An impulse asked for: the joint, the impulse, and the run's time it lands at.

@@ -18,11 +18,8 @@ pub enum ClipsFromError {
     Bvh(#[from] super::bvh::BvhError),
     #[error(transparent)]
     Import(#[from] super::ImportError),
-    #[error(
-        "{}: none of its joints matches a joint of {character} by name: give --retarget-map MAP.json",
-        file.display()
-    )]
-    NoMatch { file: PathBuf, character: String },
+    #[error(transparent)]
+    NoMatch(#[from] NoMatch),
     #[error("{}: {clip}: {source}", file.display())]
     Retarget {
         file: PathBuf,
@@ -31,6 +28,36 @@ pub enum ClipsFromError {
     },
     #[error("{}: {message}", file.display())]
     Map { file: PathBuf, message: String },
+}
+
+/// A skeleton none of whose joints matches the character's.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}: none of its joints matches a joint of {character} by name: give --retarget-map MAP.json",
+    file.display()
+)]
+pub struct NoMatch {
+    pub file: PathBuf,
+    pub character: String,
+}
+
+/// `source` (the skeleton of `file`) retargeted onto `character`: its joints matched by name
+/// across the conventions, or through `map`; refused when none matches.
+pub fn retarget_onto(
+    source: &Skeleton,
+    character: &Character,
+    map: Option<&[(String, String)]>,
+    file: &Path,
+) -> Result<Retarget, NoMatch> {
+    let source_of = match_joints(source, &character.skeleton, map);
+    let retarget = Retarget::new(source, &character.skeleton, source_of);
+    if retarget.matched() == 0 {
+        return Err(NoMatch {
+            file: file.to_path_buf(),
+            character: character.name.clone(),
+        });
+    }
+    Ok(retarget)
 }
 
 /// A retarget map file: a JSON object of source joint name -> target joint name.
@@ -91,14 +118,7 @@ pub fn clips_from(
             .collect();
         (source.skeleton, clips)
     };
-    let source_of = match_joints(&skeleton, &character.skeleton, map);
-    let retarget = Retarget::new(&skeleton, &character.skeleton, source_of);
-    if retarget.matched() == 0 {
-        return Err(ClipsFromError::NoMatch {
-            file: path.to_path_buf(),
-            character: character.name.clone(),
-        });
-    }
+    let retarget = retarget_onto(&skeleton, character, map, path)?;
     let file = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());

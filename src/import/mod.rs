@@ -19,7 +19,7 @@ mod skins;
 
 use std::path::{Path, PathBuf};
 
-pub use clips_from::{ClipsFromError, clips_from, read_map};
+pub use clips_from::{ClipsFromError, NoMatch, clips_from, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
 

@@ -100,11 +100,6 @@ impl ExternalPlayer {
         self.received
     }
 
-    /// The last live frame.
-    pub fn live_frame(&self) -> Option<&ExternalFrame> {
-        self.live.as_deref()
-    }
-
     /// The clip source's time now, in its clip's seconds.
     pub fn clip_time_secs(&self) -> f32 {
         self.clock.time_secs()

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::{Affine3A, Vec3};
 
 use super::{Inputs, Performer};
-use crate::anim::{JointMask, LocalPose, PoseError};
+use crate::anim::{Handoff, JointMask, LocalPose, PoseError};
 use crate::character::Character;
 use crate::physics::{DEFAULT_STIFFNESS, PHYSICS_HZ, PhysicsMode, Ragdoll};
 use crate::pose::{CharacterPose, PhysicsPose, PoseRequest};
@@ -55,7 +55,7 @@ pub struct PhysicsPlayer {
     ragdoll: Option<Ragdoll>,
     roots: Option<Vec<(usize, f32)>>,
     weights: Option<Arc<JointMask>>,
-    frame: Option<Arc<LocalPose>>,
+    frame: Handoff<LocalPose>,
     world: Vec<Affine3A>,
     /// Real seconds not yet stepped (under one fixed step).
     owed_secs: f32,
@@ -100,7 +100,7 @@ impl Performer {
     pub fn reset_physics(&mut self) {
         self.physics.ragdoll = None;
         self.physics.error = None;
-        self.physics.frame = None;
+        self.physics.frame = Handoff::default();
         self.physics.owed_secs = 0.0;
         self.physics.steps = 0;
     }
@@ -176,14 +176,12 @@ impl Performer {
             // The first frame (or a paused one): the bodies where the animation is.
             ragdoll.step(&pose.model, &weights, (mode, inputs.physics.stiffness), 0.0);
         }
-        let frame = player
+        let frame = player.frame.next_mut(|| LocalPose::rest(&c.skeleton));
+        ragdoll.pose_into(c, pose.local(), &mut player.world, frame);
+        request.physics = player
             .frame
-            .get_or_insert_with(|| Arc::new(LocalPose::rest(&c.skeleton)));
-        ragdoll.pose_into(c, pose.local(), &mut player.world, Arc::make_mut(frame));
-        request.physics = Some(PhysicsPose {
-            pose: frame.clone(),
-            weights,
-        });
+            .hand_out()
+            .map(|pose| PhysicsPose { pose, weights });
         Ok(pose.evaluate(c, request)?)
     }
 }

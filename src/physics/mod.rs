@@ -17,7 +17,7 @@ use rapier3d::prelude::{
     RigidBodyType,
 };
 
-use crate::anim::{JointMask, LocalPose, ModelPose};
+use crate::anim::{JointMask, LocalPose, ModelPose, rotation_vector};
 use crate::character::Character;
 use crate::scene::Ground;
 
@@ -86,7 +86,6 @@ pub struct BodyState {
     pub rotation: Quat,
     pub position: Vec3,
     pub radius: f32,
-    pub dynamic: bool,
     /// Its mass (from its capsule's volume at `DENSITY`).
     pub mass: f32,
 }
@@ -220,26 +219,6 @@ impl Ragdoll {
         self.joints.iter().map(|j| j.as_ref().map(|(_, f)| f))
     }
 
-    /// Each joint's twist and swing now, read off rapier's own frames (radians).
-    pub fn joint_angles(&self) -> Vec<Option<(f32, f32)>> {
-        self.joints
-            .iter()
-            .map(|j| {
-                let (h, _) = j.as_ref()?;
-                let joint = self.world.impulse_joints.get(*h)?;
-                let b1 = &self.world.bodies[joint.body1()];
-                let b2 = &self.world.bodies[joint.body2()];
-                let f1 = *b1.position() * joint.data.local_frame1;
-                let f2 = *b2.position() * joint.data.local_frame2;
-                let q = gq(f1.rotation.inverse() * f2.rotation);
-                let q = if q.w < 0.0 { -q } else { q };
-                let swing = gq(f1.rotation) * Vec3::X;
-                let swing = swing.angle_between(gq(f2.rotation) * Vec3::X);
-                Some((2.0 * q.x.atan2(q.w), swing))
-            })
-            .collect()
-    }
-
     /// The body of skeleton joint `joint`.
     pub fn body_of(&self, joint: usize) -> Option<usize> {
         self.body_of.get(joint).copied().flatten()
@@ -254,7 +233,6 @@ impl Ragdoll {
                 rotation: gq(*b.rotation()),
                 position: gv(b.translation()),
                 radius: spec.radius,
-                dynamic: b.body_type() == RigidBodyType::Dynamic,
                 mass: b.mass(),
             }
         })
@@ -404,17 +382,6 @@ impl Ragdoll {
             );
             world.push(parent_world.map_or(m, |p| p * m));
         }
-    }
-}
-
-/// The rotation vector (axis times angle) of `q`, on the shorter arc.
-fn rotation_vector(q: Quat) -> Vec3 {
-    let q = if q.w < 0.0 { -q } else { q };
-    let (axis, angle) = q.to_axis_angle();
-    if angle.is_finite() {
-        axis * angle
-    } else {
-        Vec3::ZERO
     }
 }
 

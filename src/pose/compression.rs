@@ -19,16 +19,7 @@ pub fn character_height(c: &Character) -> f32 {
 }
 
 fn height_at_rest(c: &Character, rest: &CharacterPose) -> f32 {
-    let bounds = rest.world_bounds(c).or_else(|| {
-        let joints = rest
-            .model
-            .as_slice()
-            .iter()
-            .map(|m| Vec3::from(m.translation));
-        joints.fold(None, |b: Option<(Vec3, Vec3)>, p| {
-            Some(b.map_or((p, p), |(lo, hi)| (lo.min(p), hi.max(p))))
-        })
-    });
+    let bounds = rest.world_bounds(c).or_else(|| rest.joint_bounds());
     let Some((lo, hi)) = bounds else {
         return 1.0;
     };

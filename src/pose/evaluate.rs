@@ -540,7 +540,7 @@ impl CharacterPose {
 
     /// Bounds of the posed joints: a skeleton without a mesh (a BVH opened on its own) is
     /// framed and measured by them.
-    fn joint_bounds(&self) -> Option<(Vec3, Vec3)> {
+    pub fn joint_bounds(&self) -> Option<(Vec3, Vec3)> {
         let joints = self
             .model
             .as_slice()

@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 
 use super::Viewer;
 use crate::debug::export::PosedVertices;
-use crate::debug::picking::{self, Pick, ScreenView};
+use crate::debug::picking::{Pick, ScreenView};
 use crate::pose::PoseRequest;
 
 impl Viewer {
@@ -33,16 +33,8 @@ impl Viewer {
         if self.controls.physics.mode.is_none() || self.performer.physics().ragdoll().is_none() {
             return false;
         }
-        let on_cpu;
-        let vertices = match drawn {
-            Some(v) => v,
-            None => {
-                on_cpu = PosedVertices::on_cpu(&self.character, &self.pose, self.controls.skinning);
-                &on_cpu
-            }
-        };
         let s = &self.character.skeleton;
-        let (joint, point) = match picking::pick(&self.character, &self.pose, vertices, at, view) {
+        let (joint, point) = match self.pick_under(at, view, drawn) {
             Pick::Joint(j) => (j, Vec3::from(self.pose.model.as_slice()[j].translation)),
             Pick::Vertex(v) => {
                 let heaviest = v.influences.iter().max_by(|a, b| a.2.total_cmp(&b.2));
