@@ -66,7 +66,21 @@ fn the_built_in_character_has_its_joints_clips_and_events() {
             ("walk", 1.0),
             ("wave", 1.6),
             ("twist", 3.0),
-            ("jump", 1.2)
+            ("jump", 1.2),
+            ("walk_slow", 1.0),
+            ("walk_fast", 0.8),
+            ("run", 0.7),
+            ("run_fast", 0.6),
+            ("turn_left_45", 2.4),
+            ("turn_right_45", 2.4),
+            ("turn_left_90", 2.7),
+            ("turn_right_90", 2.7),
+            ("turn_left_180", 3.3),
+            ("turn_right_180", 3.3),
+            ("start", 2.6),
+            ("stop", 2.8),
+            ("side_step_left", 0.9),
+            ("side_step_right", 0.9),
         ]
     );
     let events = |i: usize| -> Vec<(String, f32)> {
@@ -219,7 +233,9 @@ fn the_silhouette_is_one_region_in_every_frame_of_every_clip() {
             let time = duration * k as f32 / 4.0;
             let out = dir.join(format!("{}-{k}.png", clip.clip.name()));
             let status = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
-                .args(["render", "--silhouette", "--size", "120x160", "--clip"])
+                // In place: the framing of a travelling clip's whole path would shrink it.
+                .args(["render", "--silhouette", "--size", "120x160"])
+                .args(["--root-motion", "in-place", "--clip"])
                 .arg(clip.clip.name())
                 .args(["--time", &time.to_string(), "--out"])
                 .arg(&out)

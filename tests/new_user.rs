@@ -734,9 +734,9 @@ fn out_of_range_options_say_which_and_why() {
     refused(&["--simulate", "-1"], "-1 must not be negative");
     refused(
         &["--clip", "-1"],
-        "clip index -1 is outside 0..=4 (the clips of skinscope_mannequin.glb)",
+        "clip index -1 is outside 0..=18 (the clips of skinscope_mannequin.glb)",
     );
-    refused(&["--clip", "7"], "clip index 7 is outside 0..=4");
+    refused(&["--clip", "19"], "clip index 19 is outside 0..=18");
     refused(
         &["--transition", "wave@0.2:-1"],
         "--transition \"wave@0.2:-1\": the duration -1 must not be negative",
