@@ -230,6 +230,7 @@ fn full_pipeline_request(fox: &Character, survey: usize, walk: usize) -> PoseReq
             to_rate: 1.0,
             half_life_secs: 1e6,
             elapsed_secs: 0.1,
+            carried_secs: None,
         }),
     });
     request.layers = vec![

@@ -57,6 +57,7 @@ fn run() -> ExitCode {
             skinscope::files::write_bytes_whole(&out, &skinscope::builtin::generate())
                 .map_err(|e| e.to_string())
         }
+        Some(Command::MatchDb(args)) => cli::matching::match_db(&args),
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| cli::out::println(&gpu.describe()))
             .map_err(|e| e.to_string()),

@@ -68,6 +68,7 @@ fn posing_frames_allocate_nothing_after_warm_up() {
         to_rate: 1.0,
         half_life_secs: 0.2,
         elapsed_secs: 0.0,
+        carried_secs: None,
     };
     let mut frame = |pose: &mut skinscope::pose::CharacterPose,
                      playback: &mut skinscope::anim::Playback,

@@ -412,6 +412,7 @@ fn inertialization_runs_on_real_time_at_any_playback_speed() {
                 to_rate: 0.0,
                 half_life_secs: half_life,
                 elapsed_secs: elapsed,
+                carried_secs: None,
             }),
         });
         let mut pose = CharacterPose::new(&c);
@@ -467,6 +468,7 @@ fn an_inertialized_switch_starts_on_the_outgoing_pose() {
             to_rate: 1.0,
             half_life_secs: 0.1,
             elapsed_secs: 0.0,
+            carried_secs: None,
         }),
     });
     let mut pose = CharacterPose::new(&c);

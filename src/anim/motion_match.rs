@@ -201,6 +201,11 @@ impl FeatureIndex {
         })
     }
 
+    /// The runs of candidate frames.
+    pub fn ranges(&self) -> &[Range<usize>] {
+        &self.ranges
+    }
+
     /// Frame `f`'s normalised features.
     pub fn row(&self, f: usize) -> &[f32] {
         &self.features[f * self.dims..][..self.dims]

@@ -35,6 +35,41 @@ pub const GLB: &[u8] = include_bytes!("../../assets/skinscope_mannequin.glb");
 /// breathing layer.
 pub const GRAPH_JSON: &str = include_str!("../../assets/skinscope_mannequin.skinscope.json");
 
+/// The clips the built-in character's motion-matching database is built from: its idle and
+/// its generated locomotion (not the wave, the twist test or the jump).
+pub const MOTION_CLIPS: [&str; 15] = [
+    "idle",
+    "walk_slow",
+    "walk_fast",
+    "run",
+    "run_fast",
+    "turn_left_45",
+    "turn_right_45",
+    "turn_left_90",
+    "turn_right_90",
+    "turn_left_180",
+    "turn_right_180",
+    "start",
+    "stop",
+    "side_step_left",
+    "side_step_right",
+];
+
+/// The clips motion matching uses by default: the built-in character's `MOTION_CLIPS`, every
+/// clip of any other file.
+pub fn motion_clips(c: &Character) -> Vec<usize> {
+    let all: Vec<usize> = (0..c.clips.len()).collect();
+    if c.name != FILE_NAME {
+        return all;
+    }
+    let named: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&k| MOTION_CLIPS.contains(&c.clips[k].clip.name()))
+        .collect();
+    if named.is_empty() { all } else { named }
+}
+
 /// Loads the embedded character through the importer.
 pub fn character() -> Result<Character, ImportError> {
     import::load_bytes(GLB, Path::new(FILE_NAME))

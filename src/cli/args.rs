@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use skinscope::anim::{Chain, default_root_joint};
 use skinscope::graph::{Graph, Machine, MoveMode, ParamKind, SIMULATION_HZ, TransitionSpec};
-use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
+use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, MatchInput, Performer, Reach};
 use skinscope::pose::{PaletteMode, PoseRequest};
 use skinscope::scene::Ground;
 
@@ -115,6 +115,8 @@ pub struct PoseArgs {
     pub mocap: super::mocap::MocapArgs,
     #[command(flatten)]
     pub physics: super::physics::PhysicsArgs,
+    #[command(flatten)]
+    pub matching: super::matching::MatchArgs,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -194,6 +196,8 @@ impl From<PaletteArg> for PaletteMode {
 pub struct Posing {
     pub character: Character,
     pub request: PoseRequest,
+    /// Motion matching's report of the run (`--motion-matching`).
+    pub matching: Option<skinscope::debug::export::MatchReport>,
     /// The path as given (`None`: the built-in character).
     pub file: Option<PathBuf>,
 }
@@ -231,9 +235,11 @@ impl PoseArgs {
         }
         let mut performance = self.performance(&character)?;
         let request = performance.play(&character, |_, _| {})?;
+        let matching = performance.match_report(&character);
         Ok(Posing {
             character,
             request,
+            matching,
             file: self.file.clone(),
         })
     }
@@ -250,7 +256,8 @@ impl PoseArgs {
     /// option.
     fn plays_graph(&self) -> bool {
         let clip_options = self.clip.is_some() || self.blend.is_some() || self.transition.is_some();
-        self.graph.is_some() || (self.simulate.is_some() && !clip_options)
+        let matching = self.matching.motion_matching;
+        self.graph.is_some() || (self.simulate.is_some() && !clip_options && !matching)
     }
 
     /// Refuses options that would otherwise go unused or contradict each other.
@@ -289,6 +296,16 @@ impl PoseArgs {
         }
         self.mocap.check()?;
         self.physics.check(self.simulate.is_some())?;
+        self.matching.check(
+            self.simulate.is_some(),
+            &[
+                ("--graph", self.graph.is_some()),
+                ("--blend", self.blend.is_some()),
+                ("--transition", self.transition.is_some()),
+                ("--root-motion", self.root_motion.is_some()),
+                ("--param", !self.param.is_empty()),
+            ],
+        )?;
         if self.transition.is_some() && self.blend.is_some() {
             return Err("--transition starts from one clip (as the window's Transition button does): it cannot start from --blend".into());
         }
@@ -401,6 +418,19 @@ impl PoseArgs {
             external: self.mocap.input(c)?,
             blend_back_secs: self.mocap.mocap_blend_back,
             physics: self.physics.input(c)?,
+            motion_matching: None,
+        };
+        let goal = if self.matching.motion_matching {
+            let db = self.matching.database(c)?;
+            performer.set_motion_database(c, Arc::new(db));
+            let goal = self.matching.goal()?;
+            inputs.motion_matching = Some(MatchInput {
+                velocity: goal.velocity_at(0.0),
+            });
+            inputs.use_graph = false;
+            Some(goal)
+        } else {
+            None
         };
         if mode == MoveMode::Driven {
             inputs.drive_speed = match self.drive_speed {
@@ -429,6 +459,7 @@ impl PoseArgs {
             transition,
             listener: listener.map(|l| (l, self.mocap.mocap_wait)),
             impulses,
+            goal,
         })
     }
 

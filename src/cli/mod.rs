@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 pub mod inspect;
+pub mod matching;
 pub mod mocap;
 pub mod out;
 pub mod palette;
@@ -111,6 +112,9 @@ pub enum Command {
         #[arg(long, value_parser = pose::parse_mesh_path)]
         out: PathBuf,
     },
+    /// Build a character's motion-matching database (27 features a 60 Hz frame of its clips)
+    /// and save it for --motion-db. Exit status 2 when the file or the options are refused.
+    MatchDb(matching::MatchDbArgs),
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
     GpuInfo,
     /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.

@@ -60,6 +60,11 @@ impl Progress {
         }
     }
 
+    /// The total, once it is known.
+    pub fn set_total(&mut self, total: usize) {
+        self.total = total;
+    }
+
     /// Step `done` of the total is done.
     pub fn tick(&mut self, done: usize) {
         if !self.terminal || !done.is_multiple_of(256) {

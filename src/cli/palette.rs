@@ -17,6 +17,7 @@ pub fn run(args: &PoseArgs, json: bool) -> Result<(), String> {
         return Err(format!("the palettes are not written: {why}"));
     }
     let mut exported = export::palettes(c, &pose, &posing.request);
+    exported.motion_matching = posing.matching.clone();
     if let Some(file) = &posing.file {
         // The path as the user gave it, not just its file name.
         exported.file = file.display().to_string();

@@ -36,9 +36,29 @@ pub struct Performance {
     pub listener: Option<(skinscope::mocap::MocapListener, f32)>,
     /// `--impulse`s not yet given, in time order.
     pub impulses: Vec<super::physics::Impulse>,
+    /// Motion matching's goal velocities (`--motion-matching --path`).
+    pub goal: Option<super::matching::GoalPath>,
 }
 
 impl Performance {
+    /// What motion matching played by the end of the run (`None` without it).
+    pub fn match_report(&self, c: &Character) -> Option<skinscope::debug::export::MatchReport> {
+        self.inputs.motion_matching?;
+        let m = self.performer.matching();
+        let clip = self.performer.playing_clip();
+        let placement = self.performer.locomotion.placement();
+        Some(skinscope::debug::export::MatchReport {
+            clip: c.clips.get(clip)?.clip.name().to_string(),
+            time: self.performer.time_secs(c, self.inputs.playing()),
+            searches: m.stats.searches,
+            switches: m.stats.switches,
+            frame: m.stats.frame,
+            position: placement.position.to_array(),
+            yaw: placement.yaw,
+            goal_position: m.stats.goal[0].0.to_array(),
+        })
+    }
+
     /// Plays the run, calling `each(k, request)` for every frame posed (frame 0 first), and
     /// returns the last frame's request. Feet are settled after each frame when foot IK is on.
     pub fn play(
@@ -87,6 +107,10 @@ impl Performance {
                             && let Some(frame) = listener.poll(&c.skeleton)
                         {
                             performer.receive_external(frame);
+                        }
+                        if let (Some(goal), Some(input)) = (&self.goal, &mut inputs.motion_matching)
+                        {
+                            input.velocity = goal.velocity_at(k as f32 * dt_secs);
                         }
                         performer.step(c, inputs, dt_secs);
                     }

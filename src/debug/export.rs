@@ -22,6 +22,23 @@ pub struct PaletteExport {
     pub nodes: Vec<NodeWorld>,
     /// Every node that draws a mesh, skinned or not.
     pub mesh_nodes: Vec<MeshNodeWorld>,
+    /// What motion matching played, after a `--motion-matching` run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motion_matching: Option<MatchReport>,
+}
+
+/// Motion matching at the end of a run: the clip and time playing, the searches and the
+/// switches made, the database frame, and where the character and its goal stand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchReport {
+    pub clip: String,
+    pub time: f32,
+    pub searches: u64,
+    pub switches: u64,
+    pub frame: Option<usize>,
+    pub position: [f32; 3],
+    pub yaw: f32,
+    pub goal_position: [f32; 3],
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,6 +152,7 @@ pub fn palettes(c: &Character, pose: &CharacterPose, request: &PoseRequest) -> P
         instances,
         nodes,
         mesh_nodes,
+        motion_matching: None,
     }
 }
 

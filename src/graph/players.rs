@@ -214,6 +214,7 @@ impl TransitionPlayer {
                     to_rate: to.rate(c),
                     half_life_secs,
                     elapsed_secs: 0.0,
+                    carried_secs: None,
                 };
                 let transition = Transition {
                     from: from_clip,
@@ -228,6 +229,20 @@ impl TransitionPlayer {
             spec,
             elapsed_secs: 0.0,
             recorded,
+        }
+    }
+
+    /// An inertialized switch made while `earlier` (an inertialized one) still decays: its
+    /// offsets as they stand now are taken over (see `Inertial::carried_secs`).
+    pub fn carry(&mut self, earlier: Option<&TransitionPlayer>) {
+        let carried = earlier
+            .filter(|e| e.recorded.is_some() && !e.done())
+            .map(|e| e.elapsed_secs);
+        if let Some((transition, inertial)) = &mut self.recorded {
+            inertial.carried_secs = carried;
+            if let TransitionKind::Inertialize(i) = &mut transition.kind {
+                i.carried_secs = carried;
+            }
         }
     }
 

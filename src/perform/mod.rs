@@ -12,8 +12,12 @@ use std::sync::Arc;
 use glam::Vec3;
 
 mod external;
+mod matching;
 mod physics;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
+pub use matching::{
+    MatchInput, MatchPlayer, MatchStats, SEARCH_EVERY_SECS, SWITCH_HALF_LIFE_SECS, Switch,
+};
 pub use physics::{MAX_STEPS_PER_FRAME, PhysicsInput, PhysicsPlayer, PhysicsStageError};
 
 use crate::anim::{
@@ -45,6 +49,8 @@ pub struct Playing {
     pub clip: usize,
     pub blend: Option<BlendInput>,
     pub use_graph: bool,
+    /// Motion matching chooses the clip (`Performer::playing_clip`).
+    pub matching: bool,
 }
 
 /// What a pose layer does with its clip.
@@ -112,6 +118,9 @@ pub struct Inputs {
     pub blend_back_secs: f32,
     /// The physics pose (a ragdoll), after foot IK.
     pub physics: PhysicsInput,
+    /// Motion matching's goal (`None`: off). While on it chooses what plays, with root motion
+    /// applied, over the clip, the blend and the state machine.
+    pub motion_matching: Option<MatchInput>,
 }
 
 impl Inputs {
@@ -121,6 +130,26 @@ impl Inputs {
             clip: self.clip,
             blend: self.blend,
             use_graph: self.use_graph,
+            matching: self.motion_matching.is_some(),
+        }
+    }
+
+    /// The in-step blend, unless motion matching chooses what plays.
+    pub fn played_blend(&self) -> Option<BlendInput> {
+        self.blend.filter(|_| self.motion_matching.is_none())
+    }
+
+    /// Whether the state machine is asked to choose what plays (and motion matching is not).
+    pub fn graph_asked(&self) -> bool {
+        self.use_graph && self.motion_matching.is_none()
+    }
+
+    /// How the character moves: root motion applied under motion matching, else as asked.
+    pub fn moving(&self) -> MoveMode {
+        if self.motion_matching.is_some() {
+            MoveMode::Applied
+        } else {
+            self.move_mode
         }
     }
 }
@@ -147,6 +176,7 @@ impl Default for Inputs {
             external: ExternalInput::Off,
             blend_back_secs: DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
+            motion_matching: None,
         }
     }
 }
@@ -186,6 +216,10 @@ pub struct Performer {
     physics: PhysicsPlayer,
     /// The character's height (sizes the ragdoll).
     height: f32,
+    /// Motion matching's goal springs, database and search clock.
+    matching: MatchPlayer,
+    /// The placement after motion matching's last step (its adjustment reads the travel since).
+    matched_from: Option<crate::anim::Placement>,
 }
 
 impl Performer {
@@ -216,6 +250,8 @@ impl Performer {
             external: ExternalPlayer::default(),
             physics: PhysicsPlayer::default(),
             height,
+            matching: MatchPlayer::default(),
+            matched_from: None,
         }
     }
 
@@ -235,11 +271,11 @@ impl Performer {
 
     /// Whether the state machine chooses what plays.
     pub fn graph_driven(&self, inputs: &Inputs) -> bool {
-        inputs.use_graph && self.machine.is_some()
+        inputs.graph_asked() && self.machine.is_some()
     }
 
     fn graph<'m>(&'m self, inputs: &Inputs) -> Option<&'m Machine> {
-        self.graph_of(inputs.use_graph)
+        self.graph_of(inputs.graph_asked())
     }
 
     fn graph_of(&self, use_graph: bool) -> Option<&Machine> {
@@ -257,7 +293,15 @@ impl Performer {
         } else {
             PlaybackMode::Once
         };
-        if self.playing_clip != inputs.clip {
+        let matching = self.matching_on(inputs);
+        if matching {
+            // The search chose the clip; a clip in the database plays as it loops there.
+            if self.playing_clip >= c.clips.len()
+                && let Some(start) = self.matching.start(inputs.clip)
+            {
+                self.switch_to(c, start);
+            }
+        } else if self.playing_clip != inputs.clip {
             let ratio = self.playback.ratio();
             self.playback = Playback::new(Self::duration(c, inputs.clip));
             self.playback.mode = mode;
@@ -265,7 +309,9 @@ impl Performer {
             self.playing_clip = inputs.clip;
         }
         self.playback.speed = speed;
-        self.playback.mode = mode;
+        if !matching {
+            self.playback.mode = mode;
+        }
         self.playback.paused = !inputs.playing;
         let (a, b, w) = inputs
             .blend
@@ -330,12 +376,12 @@ impl Performer {
         self.steps.clear();
         self.fired.clear();
         let mode = self.playback.mode;
-        if let Some(machine) = self.machine.as_mut().filter(|_| inputs.use_graph) {
+        if let Some(machine) = self.machine.as_mut().filter(|_| inputs.graph_asked()) {
             machine.speed = rate.unwrap_or(speed);
             machine.paused = paused;
             machine.advance(c, dt_secs);
             self.fired.extend(machine.fired.iter().cloned());
-        } else if let Some(blend) = inputs.blend {
+        } else if let Some(blend) = inputs.played_blend() {
             let step = self.synced.advance(dt_secs);
             self.steps.push(ClipStep {
                 clip: blend.a,
@@ -370,6 +416,9 @@ impl Performer {
         }
         let parts = self.main_parts(inputs);
         self.advance_locomotion(c, inputs, dt_secs, &parts);
+        if self.matching_on(inputs) {
+            self.step_matching(c, inputs, dt_secs);
+        }
         self.external
             .step(c, inputs.external, inputs.playing, dt_secs);
         // Layers ease in real time; their clips play at the playback speed.
@@ -412,7 +461,7 @@ impl Performer {
         if let Some(m) = self.graph(inputs) {
             return m.motion_parts();
         }
-        match (inputs.blend, self.steps.as_slice()) {
+        match (inputs.played_blend(), self.steps.as_slice()) {
             (Some(b), [x, y, ..]) => {
                 let w = b.weight.clamp(0.0, 1.0);
                 vec![(*x, 1.0 - w), (*y, w)]
@@ -430,17 +479,17 @@ impl Performer {
         dt_secs: f32,
         parts: &[(ClipStep, f32)],
     ) {
-        self.locomotion.mode = inputs.move_mode;
+        self.locomotion.mode = inputs.moving();
         self.locomotion.joint = self.root_joint(c, inputs);
         if !inputs.playing {
             return;
         }
-        match inputs.move_mode {
+        match inputs.moving() {
             MoveMode::Applied => self.locomotion.apply_root_motion(c, parts),
             MoveMode::Driven => {
                 let speed = inputs.drive_speed;
                 self.locomotion.drive(speed, dt_secs);
-                if let Some(m) = self.machine.as_mut().filter(|_| inputs.use_graph)
+                if let Some(m) = self.machine.as_mut().filter(|_| inputs.graph_asked())
                     && let Some(p) = m.graph.parameter("speed")
                 {
                     // The state machine's locomotion blend space is laid out in speeds.
@@ -471,7 +520,7 @@ impl Performer {
 
     /// The playhead (or the blend's phase) to clip time `t`, the clocks already in sync.
     fn seek_clocks(&mut self, c: &Character, inputs: &Inputs, t: f32) {
-        match inputs.blend {
+        match inputs.played_blend() {
             Some(b) => {
                 let d = Self::duration(c, b.a);
                 if d > 0.0 {
@@ -500,7 +549,10 @@ impl Performer {
     /// Starts a transition from what plays now to `inputs.clip` (the incoming clip, from its
     /// start). Nothing happens while blending or under the state machine, as in the window.
     pub fn start_transition(&mut self, c: &Character, inputs: &Inputs, spec: TransitionSpec) {
-        if inputs.clip >= c.clips.len() || inputs.blend.is_some() || self.graph_driven(inputs) {
+        if inputs.clip >= c.clips.len()
+            || inputs.played_blend().is_some()
+            || self.graph_driven(inputs)
+        {
             return;
         }
         let from = Motion::Clip {
@@ -538,6 +590,9 @@ impl Performer {
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
     /// state's main clip under the state machine).
     pub fn time_secs(&self, c: &Character, playing: Playing) -> f32 {
+        if playing.matching {
+            return self.playback.time_secs();
+        }
         if let Some(m) = self.graph_of(playing.use_graph) {
             return m.motion().source(c).0.time_secs;
         }
@@ -550,7 +605,9 @@ impl Performer {
 
     /// The clip shown on the timeline.
     pub fn timeline_clip(&self, c: &Character, playing: Playing) -> usize {
-        if let Some(m) = self.graph_of(playing.use_graph) {
+        if playing.matching && self.playing_clip < c.clips.len() {
+            self.playing_clip
+        } else if let Some(m) = self.graph_of(playing.use_graph) {
             m.motion().source(c).0.clip
         } else if let Some(b) = playing.blend {
             b.a
@@ -588,7 +645,7 @@ impl Performer {
     /// ground speed (blended by weight; under the state machine, its current motion's clips),
     /// so the feet match the travel.
     pub fn driven_rate(&mut self, c: &Character, inputs: &Inputs) -> Option<f32> {
-        if inputs.move_mode != MoveMode::Driven {
+        if inputs.moving() != MoveMode::Driven {
             return None;
         }
         let parts: Vec<(usize, f32)> = if let Some(m) = self.graph(inputs) {
@@ -598,7 +655,7 @@ impl Performer {
                 Some(b) => vec![(a.clip, 1.0 - b.weight), (b.b, b.weight)],
                 None => vec![(a.clip, 1.0)],
             }
-        } else if let Some(b) = inputs.blend {
+        } else if let Some(b) = inputs.played_blend() {
             let w = b.weight.clamp(0.0, 1.0);
             vec![(b.a, 1.0 - w), (b.b, w)]
         } else {
@@ -638,7 +695,7 @@ impl Performer {
     /// the character travels (a clip played in place slides its planted feet back by design).
     pub fn prepare(&mut self, c: &Character, inputs: &Inputs) {
         self.sync_legs(c, &inputs.leg_ends);
-        self.planter.lock = matches!(inputs.move_mode, MoveMode::Applied | MoveMode::Driven);
+        self.planter.lock = matches!(inputs.moving(), MoveMode::Applied | MoveMode::Driven);
     }
 
     /// A reach target in the world: `target` in the character's frame (its placement's position
@@ -678,7 +735,7 @@ impl Performer {
                     compressed: inputs.compressed,
                     ..PoseRequest::default()
                 };
-                match inputs.blend {
+                match inputs.played_blend() {
                     Some(b) => {
                         let (time_a, _) = self.synced.times_secs();
                         r.clip = (b.a < clip_count).then_some(ClipTime {
@@ -706,9 +763,9 @@ impl Performer {
             .layers
             .extend(self.layers.iter().filter_map(|s| s.player.pose_layer()));
         request.placement = self.locomotion.placement();
-        request.root_motion = (inputs.move_mode != MoveMode::Authored).then(|| RootMotion {
+        request.root_motion = (inputs.moving() != MoveMode::Authored).then(|| RootMotion {
             joint: self.root_joint(c, inputs),
-            mode: inputs.move_mode.root_mode(),
+            mode: inputs.moving().root_mode(),
         });
         if inputs.foot_ik {
             request.feet = Some(self.planter.foot_ik(self.locomotion.ground.clone(), 1.0));

@@ -335,6 +335,13 @@ impl CharacterPose {
                 scratch,
             )?;
         }
+        // A switch during a switch: what was shown is the outgoing side plus the earlier
+        // offsets as they stood (and one velocity step before).
+        if let (Some(e), Some(_)) = (inertial.carried_secs, self.inertial_key) {
+            self.inertial.apply(&mut out.pose, e)?;
+            self.inertial
+                .apply(&mut before.pose, (e - VELOCITY_STEP_SECS).max(0.0))?;
+        }
         let poses = SwitchPoses {
             outgoing: &out.pose,
             outgoing_before: &before.pose,

@@ -19,6 +19,7 @@ mod ik;
 mod legs;
 mod morph;
 mod motion_db;
+mod motion_db_file;
 mod request;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
@@ -35,8 +36,9 @@ pub use legs::{
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use motion_db::{
     DbError, DbFrame, FEATURE_HZ, FEATURES, FUTURE_FRAMES, FeatureJoints, MAX_FRAMES, MatchWeights,
-    MotionDatabase, build_database, is_cyclic,
+    MotionDatabase, build_database, build_database_with, is_cyclic,
 };
+pub use motion_db_file::{DB_VERSION, DbFileError, skeleton_fingerprint};
 pub use request::{
     BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerKind, Leg,
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,

@@ -121,6 +121,7 @@ pub enum DbError {
 #[derive(Clone, Debug)]
 pub struct MotionDatabase {
     pub joints: FeatureJoints,
+    pub weights: MatchWeights,
     pub groups: Vec<FeatureGroup>,
     pub normalizer: Normalizer,
     pub index: FeatureIndex,
@@ -254,6 +255,16 @@ pub fn build_database(
     clips: &[usize],
     weights: &MatchWeights,
 ) -> Result<MotionDatabase, DbError> {
+    build_database_with(c, clips, weights, &mut |_, _| {})
+}
+
+/// `build_database`, calling `progress(frames done, frames in all)` as it measures.
+pub fn build_database_with(
+    c: &Character,
+    clips: &[usize],
+    weights: &MatchWeights,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<MotionDatabase, DbError> {
     let joints = FeatureJoints::find(c).ok_or_else(|| DbError::NoLegs(c.name.clone()))?;
     let clips: Vec<usize> = if clips.is_empty() {
         (0..c.clips.len()).collect()
@@ -288,6 +299,9 @@ pub fn build_database(
             let row = &mut raw[(start + i) * FEATURES..][..FEATURES];
             sampler.features(t, row)?;
             frames.push(DbFrame { clip, time_secs: t });
+            if frames.len() % 256 == 0 {
+                progress(frames.len(), total);
+            }
         }
         // A frame is a candidate while its future stays in the clip (or wraps, for a loop).
         let last = if is_cyclic(c, clip, joints.root) {
@@ -299,22 +313,35 @@ pub fn build_database(
             ranges.push(start..start + last);
         }
     }
-    let groups = weights.groups();
-    let normalizer = Normalizer::fit(&raw, &groups)?;
-    let mut features = vec![0.0; raw.len()];
-    normalizer.apply(&raw, &mut features);
-    let index = FeatureIndex::new(FEATURES, features, ranges)?;
-    Ok(MotionDatabase {
-        joints,
-        groups,
-        normalizer,
-        index,
-        raw,
-        frames,
-    })
+    progress(total, total);
+    MotionDatabase::assemble(joints, *weights, raw, frames, ranges)
 }
 
 impl MotionDatabase {
+    /// A database of measured features: normalised by `weights`' groups and indexed.
+    pub fn assemble(
+        joints: FeatureJoints,
+        weights: MatchWeights,
+        raw: Vec<f32>,
+        frames: Vec<DbFrame>,
+        ranges: Vec<std::ops::Range<usize>>,
+    ) -> Result<Self, DbError> {
+        let groups = weights.groups();
+        let normalizer = Normalizer::fit(&raw, &groups)?;
+        let mut features = vec![0.0; raw.len()];
+        normalizer.apply(&raw, &mut features);
+        let index = FeatureIndex::new(FEATURES, features, ranges)?;
+        Ok(Self {
+            joints,
+            weights,
+            groups,
+            normalizer,
+            index,
+            raw,
+            frames,
+        })
+    }
+
     /// The raw features of `clip` at `time_secs`, as the database measures its frames (the
     /// query's pose part, for the frame playing).
     pub fn features_at(

@@ -96,6 +96,9 @@ pub struct Inertial {
     pub half_life_secs: f32,
     /// Real (wall-clock) seconds since the switch.
     pub elapsed_secs: f32,
+    /// A switch made while an earlier one still decays: that one's offsets, this long after
+    /// it, stay on the outgoing side (what was shown), so the new offsets take them over.
+    pub carried_secs: Option<f32>,
 }
 
 /// The real time over which an inertialized switch's velocities are measured (one 60 Hz step).

@@ -117,6 +117,13 @@ pub struct Controls {
     pub blend_back_secs: f32,
     /// The physics pose: off, powered or limp, its stiffness and per-subtree weights.
     pub physics: PhysicsInput,
+    /// Motion matching steers the character (WASD or the arrows, Shift runs).
+    pub motion_matching: bool,
+    /// The goal's desired world velocity, set from the keys each frame.
+    pub match_velocity: glam::Vec3,
+    /// The goal speeds of a walk and a run, m/s.
+    pub walk_speed: f32,
+    pub run_speed: f32,
     /// The impulse an Alt+click gives the body it hits (mass times speed).
     pub push_impulse: f32,
     /// The address and skeleton the panel's "Listen" button listens with.
@@ -194,6 +201,10 @@ impl Controls {
             external: ExternalInput::Off,
             blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
+            motion_matching: false,
+            match_velocity: glam::Vec3::ZERO,
+            walk_speed: 1.2,
+            run_speed: 3.0,
             push_impulse: 20.0,
             mocap_address: "127.0.0.1:7000".into(),
             mocap_skeleton: String::new(),
@@ -264,6 +275,7 @@ impl Controls {
             clip,
             blend,
             use_graph,
+            ..
         } = self.playing();
         let layers = vec![
             LayerInput {
@@ -315,7 +327,15 @@ impl Controls {
             external: self.external,
             blend_back_secs: self.blend_back_secs,
             physics: self.physics.clone(),
+            motion_matching: self.match_input(),
         }
+    }
+
+    /// Motion matching's goal, when it steers.
+    pub fn match_input(&self) -> Option<crate::perform::MatchInput> {
+        self.motion_matching.then_some(crate::perform::MatchInput {
+            velocity: self.match_velocity,
+        })
     }
 
     /// What plays: the clip, the in-step blend, or the state machine (the timeline's queries
@@ -329,6 +349,7 @@ impl Controls {
                 weight: self.blend_weight,
             }),
             use_graph: self.use_graph,
+            matching: self.motion_matching,
         }
     }
 
