@@ -1,6 +1,7 @@
-//! Motion matching (issue 28, in progress): the database of a character's clips at 60 Hz, its
-//! features checked against poses worked here, the candidates a clip's end leaves, and the
-//! search finding a frame from its own features.
+//! Motion matching (issue 28): the database of a character's clips at 60 Hz, its features
+//! checked against poses worked here, the candidates a clip's end leaves, the search finding a
+//! frame from its own features and agreeing with brute force, the saved database, and the
+//! character steered along a path, to a stop, and reported by `palette --json`.
 
 use glam::{Quat, Vec3};
 use skinscope::anim::{Channel, Clip, Interpolation, JointTrack, Track};
@@ -9,9 +10,12 @@ use skinscope::pose::{
     CharacterPose, FEATURES, MatchWeights, MotionDatabase, PoseRequest, build_database, is_cyclic,
 };
 
+mod common;
+
 /// The built-in character with a clip `turn` added: the pelvis turning 90 degrees about +Y over
-/// 2 s, on the spot (its last pose is not its first: it does not loop).
-fn with_turn() -> (Character, usize) {
+/// 2 s, on the spot (its last pose is not its first: it does not loop); and the clips the
+/// database tests use (the five hand-made ones and the turn).
+fn with_turn() -> (Character, usize, Vec<usize>) {
     let mut c = skinscope::builtin::character().unwrap();
     let pelvis = c.skeleton.find("pelvis").unwrap();
     let rest = c.skeleton.rest()[pelvis].rotation;
@@ -34,7 +38,7 @@ fn with_turn() -> (Character, usize) {
         channels: Vec::new(),
         compressed: None,
     });
-    (c, index)
+    (c, index, vec![0, 1, 2, 3, 4, index])
 }
 
 fn row(db: &MotionDatabase, f: usize) -> &[f32] {
@@ -43,13 +47,13 @@ fn row(db: &MotionDatabase, f: usize) -> &[f32] {
 
 #[test]
 fn every_frame_at_60_hz_and_each_candidate_found_by_its_own_features() {
-    let (c, turn) = with_turn();
-    let db = build_database(&c, &[], &MatchWeights::default()).unwrap();
+    let (c, turn, clips) = with_turn();
+    let db = build_database(&c, &clips, &MatchWeights::default()).unwrap();
     // idle 2.5 s, walk 1 s, wave 1.6 s, twist 3 s, jump 1.2 s, turn 2 s: floor(60 d) + 1 each.
     assert_eq!(db.frames.len(), 151 + 61 + 97 + 181 + 73 + 121);
     assert!(db.raw.iter().all(|x| x.is_finite()));
     // The built-in clips loop (their last pose is their first); the turn does not.
-    for k in 0..c.clips.len() {
+    for &k in &clips {
         assert_eq!(
             is_cyclic(&c, k, db.joints.root),
             k != turn,
@@ -79,8 +83,8 @@ fn every_frame_at_60_hz_and_each_candidate_found_by_its_own_features() {
 
 #[test]
 fn features_are_the_poses_in_the_facing_frame() {
-    let (c, turn) = with_turn();
-    let db = build_database(&c, &[], &MatchWeights::default()).unwrap();
+    let (c, turn, clips) = with_turn();
+    let db = build_database(&c, &clips, &MatchWeights::default()).unwrap();
     let s = &c.skeleton;
     let (foot_l, foot_r, pelvis) = (s.find("foot_l"), s.find("foot_r"), s.find("pelvis"));
     assert_eq!(
@@ -112,8 +116,12 @@ fn features_are_the_poses_in_the_facing_frame() {
         .iter()
         .position(|k| k.clip.name() == "walk")
         .unwrap();
-    // Walk at 0.25 s (it walks in place, facing +Z, its hips swaying): the left foot from the
-    // pelvis's ground point and its velocity over the next 1/60 s, turned into the heading.
+    // The hand-made walk plays in place: it travels as its planted feet need.
+    let travel = db.travel[walk];
+    assert!(travel.length() > 0.1, "{travel}");
+    assert_eq!(db.travel[turn], Vec3::ZERO);
+    // Walk at 0.25 s (facing +Z, its hips swaying): the left foot from the pelvis's ground
+    // point and its velocity over the next 1/60 s (with the travel), turned into the heading.
     let f = db
         .frames
         .iter()
@@ -123,7 +131,7 @@ fn features_are_the_poses_in_the_facing_frame() {
     let t = 0.25;
     let to_facing = Quat::from_rotation_y(-heading(walk, t));
     let foot = to_facing * (at(walk, t, j) - at(walk, t, p).with_y(0.0));
-    let velocity = to_facing * (at(walk, t + 1.0 / 60.0, j) - at(walk, t, j)) * 60.0;
+    let velocity = to_facing * ((at(walk, t + 1.0 / 60.0, j) - at(walk, t, j)) * 60.0 + travel);
     let r = row(&db, f);
     assert!(
         (Vec3::from_slice(&r[0..3]) - foot).length() < 1e-5,
@@ -168,4 +176,54 @@ fn a_character_without_two_legs_or_clips_is_refused() {
     let spine = skinscope::import::load(&path).unwrap();
     let e = build_database(&spine, &[], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("spine.bvh: no two legs"), "{e}");
+}
+
+/// The built-in character with `walk_slow` (0.8 m/s ahead, by root motion) also played in
+/// place: the same clip, the pelvis's travel taken out of it.
+fn with_walk_in_place() -> (Character, usize, usize) {
+    let mut c = skinscope::builtin::character().unwrap();
+    let walk = clip(&c, "walk_slow");
+    let pelvis = c.skeleton.find("pelvis").unwrap();
+    let mut tracks = c.clips[walk].clip.tracks().to_vec();
+    for t in &mut tracks {
+        if let (true, Channel::Translation(track)) = (t.joint == pelvis, &t.channel) {
+            let values: Vec<Vec3> = track.values().iter().map(|v| Vec3::new(0.0, v.y, 0.0)).collect();
+            let keys = track.times().to_vec();
+            t.channel = Channel::Translation(Track::new(keys, values, Interpolation::Linear).unwrap());
+        }
+    }
+    let clip = Clip::new("walk_in_place", c.skeleton.joint_count(), tracks, Vec::new()).unwrap();
+    let index = c.clips.len();
+    c.clips.push(ClipData {
+        index,
+        clip,
+        morph_tracks: Vec::new(),
+        channels: Vec::new(),
+        compressed: None,
+    });
+    (c, walk, index)
+}
+
+fn clip(c: &Character, name: &str) -> usize {
+    c.clips.iter().position(|k| k.clip.name() == name).unwrap()
+}
+
+#[test]
+fn a_clip_played_in_place_travels_as_its_planted_feet_need() {
+    let (c, walk, in_place) = with_walk_in_place();
+    let db = build_database(&c, &[walk, in_place], &MatchWeights::default()).unwrap();
+    // The generated walk travels by root motion: nothing added. Played in place, it travels at
+    // the speed it was generated at, 0.8 m/s along +Z, within 2%.
+    assert_eq!(db.travel[walk], Vec3::ZERO);
+    let v = db.travel[in_place];
+    assert!((v - Vec3::new(0.0, 0.0, 0.8)).length() < 0.016, "{v}");
+    // So both have the same trajectory features, frame for frame, but for the walk's sway and
+    // twist (under 5 cm and 0.05 of a unit direction).
+    let n = db.frames.iter().filter(|f| f.clip == walk).count();
+    for f in 0..n {
+        let (a, b) = (row(&db, f), row(&db, n + f));
+        for i in 15..FEATURES {
+            assert!((a[i] - b[i]).abs() < 0.05, "frame {f} feature {i}: {} vs {}", a[i], b[i]);
+        }
+    }
 }

@@ -240,6 +240,14 @@ impl FeatureIndex {
         cost
     }
 
+    /// Candidate `f`'s cost against `query` (normalised), as the searches sum it; `None` when
+    /// `f` is not a candidate.
+    pub fn candidate_cost(&self, f: usize, query: &[f32]) -> Result<Option<f32>, MatchError> {
+        self.check(query)?;
+        let candidate = self.ranges.iter().any(|r| r.contains(&f));
+        Ok(candidate.then(|| self.cost(f, query, f32::INFINITY)))
+    }
+
     /// The candidate nearest `query` (normalised) and its cost, every frame measured.
     pub fn brute(&self, query: &[f32]) -> Result<Option<(usize, f32)>, MatchError> {
         self.check(query)?;

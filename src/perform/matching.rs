@@ -28,6 +28,10 @@ pub const ADJUST_MAX_RATIO: f32 = 0.5;
 /// A goal change this sharp searches at once: this much speed (m/s) or this turn (radians).
 pub const SHARP_SPEED: f32 = 0.5;
 pub const SHARP_TURN: f32 = std::f32::consts::FRAC_PI_4;
+/// Frames either side of the one playing that are not a switch (Holden's ignore_surrounding).
+pub const SURROUNDING: usize = 20;
+/// What another frame's cost must beat the one playing by (Holden's transition cost).
+pub const TRANSITION_COST: f32 = 0.0;
 /// Below this speed the goal keeps its last facing.
 const STILL: f32 = 0.05;
 
@@ -108,6 +112,14 @@ impl MatchPlayer {
     pub fn reset(&mut self) {
         self.started = false;
         self.stats = MatchStats::default();
+    }
+
+    /// Clip `clip`'s travel when played in place (zero when it travels by root motion).
+    pub fn travel(&self, clip: usize) -> Vec3 {
+        self.db
+            .as_ref()
+            .and_then(|db| db.travel.get(clip).copied())
+            .unwrap_or_default()
     }
 
     /// Where play starts: `clip` from its start when the database holds it, else the
@@ -229,8 +241,14 @@ impl MatchPlayer {
         self.stats.searches += 1;
         self.stats.cost = found.1;
         self.group_costs(&db, found.0);
-        if Some(found.0) == current {
-            return None;
+        // Holden's search: a frame near the one playing is not a switch, and another must beat
+        // the one playing by the transition cost.
+        if let Some(f) = current {
+            let near = db.frames[f].clip == db.frames[found.0].clip && f.abs_diff(found.0) < SURROUNDING;
+            let playing_cost = db.cost_of(f, &self.query, &mut self.scratch);
+            if near || playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
+                return None;
+            }
         }
         self.stats.switches += 1;
         self.stats.frame = Some(found.0);
@@ -346,6 +364,16 @@ impl super::Performer {
             return;
         };
         let dt = if inputs.playing { dt_secs } else { 0.0 };
+        // An in-place clip travels as its planted feet need (the database's features did).
+        let travel = self.matching.travel(self.playing_clip);
+        if let Some(s) = self.steps.iter().find(|s| s.clip == self.playing_clip)
+            && travel != Vec3::ZERO
+        {
+            let yaw = self.locomotion.placement().yaw;
+            let moved = from_yaw(yaw) * travel * (s.step.to_secs - s.step.from_secs);
+            let ground = self.locomotion.ground.clone();
+            self.locomotion.mover.step(&ground, moved, 0.0);
+        }
         let placement = self.locomotion.placement();
         if let (Some(before), true) = (self.matched_from, dt > 0.0) {
             let moved = (

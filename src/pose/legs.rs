@@ -173,6 +173,26 @@ pub fn contact_windows(c: &Character, clip: usize, legs: &[Chain]) -> Vec<Vec<(f
         .collect()
 }
 
+/// The velocity (model space, horizontal) a character playing `clip` must travel at for its
+/// planted feet to stay put on average: minus their mean velocity across their contact
+/// windows, root motion as authored. Near zero for a clip that travels by root motion; an
+/// in-place walk's travel.
+pub fn planted_feet_travel(c: &Character, clip: usize, legs: &[Chain]) -> Vec3 {
+    let windows = contact_windows(c, clip, legs);
+    let (times, ankles) = ankle_track(c, clip, legs, None);
+    let (mut moved, mut spent) = (Vec3::ZERO, 0.0f32);
+    for (track, windows) in ankles.iter().zip(&windows) {
+        for k in 1..track.len() {
+            let (t0, t1) = (times[k - 1], times[k]);
+            if t1 > t0 && in_contact(windows, t0) && in_contact(windows, t1) {
+                moved += (track[k] - track[k - 1]).with_y(0.0);
+                spent += t1 - t0;
+            }
+        }
+    }
+    if spent > 0.0 { -moved / spent } else { Vec3::ZERO }
+}
+
 /// Whether clip time `t` falls in one of `windows`.
 pub fn in_contact(windows: &[(f32, f32)], t: f32) -> bool {
     windows.iter().any(|&(a, b)| (a..=b).contains(&t))

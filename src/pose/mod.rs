@@ -32,6 +32,7 @@ pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
 pub use legs::{
     EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide, in_contact,
+    planted_feet_travel,
 };
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use motion_db::{

@@ -128,6 +128,10 @@ pub struct MotionDatabase {
     /// The features as measured, `FEATURES` a frame.
     pub raw: Vec<f32>,
     pub frames: Vec<DbFrame>,
+    /// Each of the character's clips' travel when it is played in place (model space, units a
+    /// second; zero for a clip that travels by root motion, or is not in the database): the
+    /// speed its planted feet need, which the features and the performer add as root motion.
+    pub travel: Vec<Vec3>,
 }
 
 /// Reads one clip's poses at 60 Hz for the features.
@@ -135,6 +139,8 @@ struct Sampler<'c> {
     c: &'c Character,
     clip: usize,
     joints: FeatureJoints,
+    /// The in-place clip's travel (zero for one that travels).
+    travel: Vec3,
     frame: RootFrame,
     local: LocalPose,
     model: ModelPose,
@@ -142,11 +148,12 @@ struct Sampler<'c> {
 }
 
 impl<'c> Sampler<'c> {
-    fn new(c: &'c Character, clip: usize, joints: FeatureJoints) -> Self {
+    fn new(c: &'c Character, clip: usize, joints: FeatureJoints, travel: Vec3) -> Self {
         Self {
             c,
             clip,
             joints,
+            travel,
             frame: RootFrame::of(&c.skeleton, joints.root),
             local: LocalPose::rest(&c.skeleton),
             model: ModelPose::new(&c.skeleton),
@@ -174,7 +181,9 @@ impl<'c> Sampler<'c> {
         let c = self.c;
         let rest = &c.skeleton.rest()[self.joints.root];
         let clip = &c.clips[self.clip].clip;
-        anim::clip_displacement(clip, (self.joints.root, rest, &self.frame), t)
+        let mut d = anim::clip_displacement(clip, (self.joints.root, rest, &self.frame), t);
+        d.offset += self.travel * t;
+        d
     }
 
     /// The features of frame time `t` into `out`: the feet and hips from the poses at `t` and
@@ -206,9 +215,10 @@ impl<'c> Sampler<'c> {
         };
         put(to_facing * (self.at(j.left_foot) - root), out);
         put(to_facing * (self.at(j.right_foot) - root), out);
-        put(to_facing * ((later[0] - now[0]) / step), out);
-        put(to_facing * ((later[1] - now[1]) / step), out);
-        put(to_facing * ((later[2] - now[2]) / step), out);
+        let v = self.travel;
+        put(to_facing * ((later[0] - now[0]) / step + v), out);
+        put(to_facing * ((later[1] - now[1]) / step + v), out);
+        put(to_facing * ((later[2] - now[2]) / step + v), out);
         for (n, &frames) in FUTURE_FRAMES.iter().enumerate() {
             let ahead = self.displacement(t + frames as f32 * dt);
             let p = to_facing * (ahead.offset - here.offset);
@@ -222,31 +232,53 @@ impl<'c> Sampler<'c> {
     }
 }
 
-/// Whether a clip's last pose is its first (every rotation within a degree, every translation
-/// but the root's within a thousandth of the character's height): it loops, its future wraps.
+/// Whether a clip loops: for every track, the jump from its last key back to its first is
+/// no bigger than one and a half times the largest step between consecutive keys (a seam no
+/// rougher than the clip itself) and than half the track's range, or within a degree (a thousandth of the character's height
+/// for a translation, the root's travel aside). Its future then wraps.
 pub fn is_cyclic(c: &Character, clip: usize, root: usize) -> bool {
     let height = super::character_height(c);
     let k = &c.clips[clip].clip;
+    let angle = |a: Quat, b: Quat| {
+        let d: Quat = a * b.inverse();
+        2.0 * d.xyz().length().atan2(d.w.abs())
+    };
     k.tracks().iter().all(|t| match &t.channel {
-        anim::Channel::Rotation(track) => ends(track).is_none_or(|(a, b)| {
-            let d: Quat = a * b.inverse();
-            2.0 * d.xyz().length().atan2(d.w.abs()) < 1f32.to_radians()
-        }),
+        anim::Channel::Rotation(track) => {
+            seamless(track, |a, b| angle(*a, *b), 1f32.to_radians())
+        }
         anim::Channel::Translation(track) if t.joint != root => {
-            ends(track).is_none_or(|(a, b)| a.distance(b) < 1e-3 * height)
+            seamless(track, |a, b| a.distance(*b), 1e-3 * height)
         }
         _ => true,
     })
 }
 
-/// A track's first and last key values (a cubic spline's values, not its tangents).
-fn ends<T: anim::TrackValue + Copy>(track: &anim::Track<T>) -> Option<(T, T)> {
-    let per = track.interpolation().values_per_key();
-    let values = track.values();
-    let at = per / 2;
-    let first = *values.get(at)?;
-    let last = *values.get(values.len().checked_sub(per)? + at)?;
-    Some((first, last))
+/// Whether a track's last key leads back to its first no more roughly than `tolerance` or
+/// one and a half of its largest step (`distance` between key values; a cubic spline's
+/// values, not its tangents).
+fn seamless<T: anim::TrackValue + Copy>(
+    track: &anim::Track<T>,
+    distance: impl Fn(&T, &T) -> f32,
+    tolerance: f32,
+) -> bool {
+    let per = track.interpolation().values_per_key().max(1);
+    let keys: Vec<&T> = track.values().iter().skip(per / 2).step_by(per).collect();
+    let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
+        return true;
+    };
+    let step = keys
+        .windows(2)
+        .map(|w| distance(w[0], w[1]))
+        .fold(0.0f32, f32::max);
+    // And small against how far the track goes from its first key (a two-key ramp's one step
+    // is the whole of it).
+    let range = keys
+        .iter()
+        .map(|k| distance(first, k))
+        .fold(0.0f32, f32::max);
+    let gap = distance(first, last);
+    gap <= tolerance.max(1.5 * step) && gap <= tolerance.max(0.5 * range)
 }
 
 /// The database of `clips` (all of the character's when empty) with `weights`.
@@ -289,9 +321,12 @@ pub fn build_database_with(
     let mut raw = vec![0.0f32; total * FEATURES];
     let mut frames = Vec::with_capacity(total);
     let mut ranges = Vec::new();
+    let mut travel = vec![Vec3::ZERO; c.clips.len()];
     let horizon = *FUTURE_FRAMES.last().unwrap_or(&0);
+    let legs = super::find_legs(c);
     for &clip in &clips {
-        let mut sampler = Sampler::new(c, clip, joints);
+        travel[clip] = in_place_travel(c, clip, joints, &legs);
+        let mut sampler = Sampler::new(c, clip, joints, travel[clip]);
         let n = count(clip);
         let start = frames.len();
         for i in 0..n {
@@ -314,7 +349,24 @@ pub fn build_database_with(
         }
     }
     progress(total, total);
-    MotionDatabase::assemble(joints, *weights, raw, frames, ranges)
+    MotionDatabase::assemble(joints, *weights, (raw, frames, travel), ranges)
+}
+
+/// A clip's travel when it is played in place: its planted feet's (`planted_feet_travel`)
+/// when its root travels less than a quarter of that over the clip; else zero.
+fn in_place_travel(c: &Character, clip: usize, joints: FeatureJoints, legs: &[anim::Chain]) -> Vec3 {
+    let feet = super::planted_feet_travel(c, clip, legs);
+    let k = &c.clips[clip];
+    let rest = &c.skeleton.rest()[joints.root];
+    let frame = RootFrame::of(&c.skeleton, joints.root);
+    let whole = anim::clip_displacement(&k.clip, (joints.root, rest, &frame), k.duration_secs());
+    let height = super::character_height(c);
+    let needs = feet.length() * k.duration_secs();
+    if feet.length() > 0.05 * height && whole.offset.length() < 0.25 * needs {
+        feet
+    } else {
+        Vec3::ZERO
+    }
 }
 
 impl MotionDatabase {
@@ -322,8 +374,7 @@ impl MotionDatabase {
     pub fn assemble(
         joints: FeatureJoints,
         weights: MatchWeights,
-        raw: Vec<f32>,
-        frames: Vec<DbFrame>,
+        (raw, frames, travel): (Vec<f32>, Vec<DbFrame>, Vec<Vec3>),
         ranges: Vec<std::ops::Range<usize>>,
     ) -> Result<Self, DbError> {
         let groups = weights.groups();
@@ -339,6 +390,7 @@ impl MotionDatabase {
             index,
             raw,
             frames,
+            travel,
         })
     }
 
@@ -357,7 +409,8 @@ impl MotionDatabase {
                 want: FEATURES,
             }));
         }
-        let mut sampler = Sampler::new(c, clip, self.joints);
+        let travel = self.travel.get(clip).copied().unwrap_or_default();
+        let mut sampler = Sampler::new(c, clip, self.joints, travel);
         Ok(sampler.features(time_secs.clamp(0.0, sampler.duration()), out)?)
     }
 
@@ -376,5 +429,15 @@ impl MotionDatabase {
         }
         self.normalizer.apply(query, scratch);
         Ok(self.index.search_from(scratch, current)?)
+    }
+
+    /// Frame `f`'s cost against the raw query (normalised into `scratch`), `None` when it is
+    /// not a candidate.
+    pub fn cost_of(&self, f: usize, query: &[f32], scratch: &mut [f32]) -> Option<f32> {
+        if query.len() != FEATURES || scratch.len() != FEATURES {
+            return None;
+        }
+        self.normalizer.apply(query, scratch);
+        self.index.candidate_cost(f, scratch).ok().flatten()
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! Layout: `SKSMMDB\0`, version (u32), the skeleton's joint count and 64-bit fingerprint,
 //! the four feature joints, the five weights, the clip count then each clip's name (u16
-//! length, UTF-8) and duration, the frame count then each frame's clip (u32) and time (f32),
+//! length, UTF-8) and duration, each clip's in-place travel (3 f32), the frame count then each frame's clip (u32) and time (f32),
 //! the run count then each run's start and end (u32), then every frame's 27 features (f32).
 
 use super::motion_db::{
@@ -96,6 +96,12 @@ impl MotionDatabase {
             out.extend_from_slice(name);
             f32s(&mut out, clip.duration_secs());
         }
+        for k in 0..c.clips.len() {
+            let v = self.travel.get(k).copied().unwrap_or_default();
+            for x in v.to_array() {
+                f32s(&mut out, x);
+            }
+        }
         u32s(&mut out, self.frames.len() as u32);
         for f in &self.frames {
             u32s(&mut out, f.clip as u32);
@@ -164,7 +170,15 @@ impl MotionDatabase {
             trajectory_position: w[3],
             trajectory_direction: w[4],
         };
-        check_clips(&mut r, c)?;
+        let clips = check_clips(&mut r, c)?;
+        let mut travel = vec![glam::Vec3::ZERO; c.clips.len()];
+        for v in travel.iter_mut().take(clips) {
+            let xyz = [r.f32("a clip's travel")?, r.f32("a clip's travel")?, r.f32("a clip's travel")?];
+            if !xyz.iter().all(|x| x.is_finite()) {
+                return Err(DbFileError::Invalid(format!("a clip's travel {xyz:?}")));
+            }
+            *v = glam::Vec3::from(xyz);
+        }
         let count = r.u32("the frame count")? as usize;
         if count > MAX_FRAMES || count * 8 > r.left() {
             return Err(DbFileError::Invalid(format!("{count} frames")));
@@ -203,8 +217,7 @@ impl MotionDatabase {
         Ok(MotionDatabase::assemble(
             feature_joints,
             weights,
-            raw,
-            frames,
+            (raw, frames, travel),
             ranges,
         )?)
     }
@@ -212,7 +225,7 @@ impl MotionDatabase {
 
 /// The saved clips against the character's: the same names and durations, in order (clips
 /// added after the database was made are allowed; it does not use them).
-fn check_clips(r: &mut Reader<'_>, c: &Character) -> Result<(), DbFileError> {
+fn check_clips(r: &mut Reader<'_>, c: &Character) -> Result<usize, DbFileError> {
     let clips = r.u32("the clip count")? as usize;
     let other = |problem: String| DbFileError::OtherClips {
         character: c.name.clone(),
@@ -236,7 +249,7 @@ fn check_clips(r: &mut Reader<'_>, c: &Character) -> Result<(), DbFileError> {
             )));
         }
     }
-    Ok(())
+    Ok(clips)
 }
 
 /// Reads the saved bytes in order, every read checked against the end.
