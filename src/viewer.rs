@@ -19,12 +19,14 @@ use crate::pose::{CharacterPose, Crowd, Derived, PoseRequest};
 use crate::scene::Ground;
 
 mod controls;
+mod matching;
 mod mocap;
 mod open;
 mod physics;
 mod shown;
 
 pub use controls::{Compared, Controls};
+pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
 pub use shown::Shown;
@@ -166,6 +168,9 @@ pub struct Viewer {
     pub mocap: mocap::LiveMocap,
     /// The last frame's real time step (the physics steps by it).
     frame_dt_secs: f32,
+    /// Motion matching's database being built, and why the last build failed.
+    match_build: Option<matching::MatchBuild>,
+    match_error: Option<String>,
 }
 
 impl Viewer {
@@ -198,6 +203,8 @@ impl Viewer {
             generation: 0,
             mocap: mocap::LiveMocap::default(),
             frame_dt_secs: 0.0,
+            match_build: None,
+            match_error: None,
             character,
         };
         viewer.reset_players();
@@ -418,6 +425,7 @@ impl Viewer {
             self.crowd_clock += dt_secs * c.speed;
         }
         self.poll_mocap();
+        self.advance_matching();
         self.frame_dt_secs = dt_secs;
         let inputs = self.controls.inputs(&self.character);
         self.performer.step(&self.character, &inputs, dt_secs);
@@ -501,6 +509,7 @@ impl Viewer {
                 out.push((*a + lift, *b + lift, [0.3, 0.9, 0.5, 1.0]));
             }
         }
+        self.matching_lines(&mut out);
         if self.controls.reach_ik {
             let (t, r) = (self.reach_world_target(), height * 0.04);
             for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {

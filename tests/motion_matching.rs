@@ -187,12 +187,23 @@ fn with_walk_in_place() -> (Character, usize, usize) {
     let mut tracks = c.clips[walk].clip.tracks().to_vec();
     for t in &mut tracks {
         if let (true, Channel::Translation(track)) = (t.joint == pelvis, &t.channel) {
-            let values: Vec<Vec3> = track.values().iter().map(|v| Vec3::new(0.0, v.y, 0.0)).collect();
+            let values: Vec<Vec3> = track
+                .values()
+                .iter()
+                .map(|v| Vec3::new(0.0, v.y, 0.0))
+                .collect();
             let keys = track.times().to_vec();
-            t.channel = Channel::Translation(Track::new(keys, values, Interpolation::Linear).unwrap());
+            t.channel =
+                Channel::Translation(Track::new(keys, values, Interpolation::Linear).unwrap());
         }
     }
-    let clip = Clip::new("walk_in_place", c.skeleton.joint_count(), tracks, Vec::new()).unwrap();
+    let clip = Clip::new(
+        "walk_in_place",
+        c.skeleton.joint_count(),
+        tracks,
+        Vec::new(),
+    )
+    .unwrap();
     let index = c.clips.len();
     c.clips.push(ClipData {
         index,
@@ -223,7 +234,12 @@ fn a_clip_played_in_place_travels_as_its_planted_feet_need() {
     for f in 0..n {
         let (a, b) = (row(&db, f), row(&db, n + f));
         for i in 15..FEATURES {
-            assert!((a[i] - b[i]).abs() < 0.05, "frame {f} feature {i}: {} vs {}", a[i], b[i]);
+            assert!(
+                (a[i] - b[i]).abs() < 0.05,
+                "frame {f} feature {i}: {} vs {}",
+                a[i],
+                b[i]
+            );
         }
     }
 }

@@ -61,7 +61,9 @@ fn steer(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3) -> Run {
         c.skeleton.find("foot_l").unwrap(),
         c.skeleton.find("foot_r").unwrap(),
     );
-    let ankle_rest = CharacterPose::at_rest(c).model.as_slice()[foot_l].translation.y;
+    let ankle_rest = CharacterPose::at_rest(c).model.as_slice()[foot_l]
+        .translation
+        .y;
     let mut pose = CharacterPose::new(c);
     let mut goal = VelocitySpring::default();
     let mut run = Run {
@@ -140,7 +142,12 @@ fn clips_own_jump(c: &Character) -> f32 {
                 ..PoseRequest::clip(k, f as f32 / HZ)
             };
             pose.evaluate(c, &request).unwrap();
-            let now: Vec<Vec3> = pose.model.as_slice().iter().map(|m| Vec3::from(m.translation)).collect();
+            let now: Vec<Vec3> = pose
+                .model
+                .as_slice()
+                .iter()
+                .map(|m| Vec3::from(m.translation))
+                .collect();
             if let Some(b) = &before {
                 for (a, b) in now.iter().zip(b) {
                     most = most.max(a.distance(*b));
@@ -177,12 +184,12 @@ fn the_mannequin_keeps_to_a_path_through_a_turn_and_stops() {
     // 1.2 (3.983 - 0.3895) = 4.313 m.
     let lag = 0.27 / LN_2;
     let want = 1.2 * (239.0 / HZ - lag);
-    assert!((run.goal[239].z - want).abs() < 0.005, "{} vs {want}", run.goal[239]);
-    let path_distance: Vec<f32> = run
-        .root
-        .iter()
-        .map(|p| to_path(*p, &run.goal))
-        .collect();
+    assert!(
+        (run.goal[239].z - want).abs() < 0.005,
+        "{} vs {want}",
+        run.goal[239]
+    );
+    let path_distance: Vec<f32> = run.root.iter().map(|p| to_path(*p, &run.goal)).collect();
     let mean = path_distance.iter().sum::<f32>() / path_distance.len() as f32;
     // After the turn settles (1.5 s after it is asked for), within 0.5 m of the goal path.
     let settled = path_distance[(5.5 * HZ) as usize..]
@@ -224,7 +231,11 @@ fn the_mannequin_keeps_to_a_path_through_a_turn_and_stops() {
     // none moves in a frame more than the clips themselves move it, and a centimetre.
     assert!(slide < 0.15, "{slide}");
     let own = clips_own_jump(&c);
-    assert!(run.jump < own + 0.01, "{} against the clips' {own}", run.jump);
+    assert!(
+        run.jump < own + 0.01,
+        "{} against the clips' {own}",
+        run.jump
+    );
 }
 
 #[test]
@@ -232,7 +243,10 @@ fn a_goal_of_zero_velocity_ends_in_an_idle_or_stop_frame() {
     let c = skinscope::builtin::character().unwrap();
     // Standing from the start, and walking 2 s then told to stop.
     for (name, velocity) in [
-        ("stand", Box::new(|_| Vec3::ZERO) as Box<dyn Fn(f32) -> Vec3>),
+        (
+            "stand",
+            Box::new(|_| Vec3::ZERO) as Box<dyn Fn(f32) -> Vec3>,
+        ),
         (
             "walk then stop",
             Box::new(|t| {
@@ -312,7 +326,10 @@ fn palette_json_reports_the_matched_clip_and_a_saved_database_plays_the_same() {
     assert!(skinscope::builtin::MOTION_CLIPS.contains(&clip), "{report}");
     let k = c.clips.iter().position(|k| k.clip.name() == clip).unwrap();
     let time = report["time"].as_f64().unwrap() as f32;
-    assert!((0.0..=c.clips[k].duration_secs()).contains(&time), "{report}");
+    assert!(
+        (0.0..=c.clips[k].duration_secs()).contains(&time),
+        "{report}"
+    );
     // 3 s at 60 Hz: a search at the first step and every sixth after (30), and one at the
     // sharp turn of the goal at 2 s.
     assert_eq!(report["searches"], 31, "{report}");
@@ -334,8 +351,7 @@ fn palette_json_reports_the_matched_clip_and_a_saved_database_plays_the_same() {
     let cesium = common::shared("CesiumMan/CesiumMan.glb");
     let other = dir.join("cesium.mmdb");
     let other = other.to_str().unwrap();
-    let (code, _, err) =
-        common::skinscope(&["match-db", cesium.to_str().unwrap(), "--out", other]);
+    let (code, _, err) = common::skinscope(&["match-db", cesium.to_str().unwrap(), "--out", other]);
     assert_eq!(code, 0, "{err}");
     let bytes = std::fs::read(db).unwrap();
     let cut = dir.join("cut.mmdb");
@@ -376,15 +392,36 @@ fn motion_matching_options_are_refused_with_what_they_need() {
             "--motion-matching searches every 0.1 s of a run at 60 Hz: give --simulate SECS",
         ),
         (
-            vec!["palette", "--motion-matching", "--simulate", "1", "--root-motion", "in-place"],
+            vec![
+                "palette",
+                "--motion-matching",
+                "--simulate",
+                "1",
+                "--root-motion",
+                "in-place",
+            ],
             "it cannot take --root-motion",
         ),
         (
-            vec!["palette", "--motion-matching", "--simulate", "1", "--path", bad],
+            vec![
+                "palette",
+                "--motion-matching",
+                "--simulate",
+                "1",
+                "--path",
+                bad,
+            ],
             "/keys/1/velocity/1: expected a finite speed",
         ),
         (
-            vec!["palette", "--motion-matching", "--simulate", "1", "--match-weight", "feet=2"],
+            vec![
+                "palette",
+                "--motion-matching",
+                "--simulate",
+                "1",
+                "--match-weight",
+                "feet=2",
+            ],
             "no group \"feet\"",
         ),
         (
@@ -397,4 +434,61 @@ fn motion_matching_options_are_refused_with_what_they_need() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_panel_builds_the_database_and_the_keys_steer_from_the_camera() {
+    use egui_kittest::kittest::Queryable;
+    let c = skinscope::builtin::character().unwrap();
+    let viewer = skinscope::viewer::Viewer::new(c, None);
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    h.get_by_label("Motion matching").click();
+    h.run();
+    h.get_by_label("motion matching").click();
+    h.run();
+    assert!(h.state().controls.motion_matching);
+    assert!(h.state().controls.follow_camera);
+    // Built on its own thread, then handed to the performer.
+    let mut waited = 0;
+    while h.state().performer.matching().database().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.run();
+        waited += 1;
+        assert!(waited < 1500, "the database was not built in 30 s");
+    }
+    h.run();
+    let frames = h
+        .state()
+        .performer
+        .matching()
+        .database()
+        .unwrap()
+        .frames
+        .len();
+    h.get_by_label_contains(&format!("database: {frames} frames"));
+    // W with the camera looking from +X (yaw 90 degrees): ahead is -X. Two seconds of it.
+    for _ in 0..120 {
+        h.state_mut()
+            .steer(glam::Vec2::Y, false, std::f32::consts::FRAC_PI_2);
+        h.run();
+    }
+    let v = h.state();
+    assert!((v.controls.match_velocity - Vec3::new(-1.2, 0.0, 0.0)).length() < 1e-5);
+    let at = v.performer.locomotion.placement().position;
+    assert!(at.x < -1.0 && at.z.abs() < 0.3, "walked to {at}");
+    assert!(v.performer.matching().stats.searches >= 20);
+    h.get_by_label_contains("searches");
+    h.get_by_label_contains("trajectory directions");
+    // The goal and the matched trajectories are drawn on the floor: 3 segments and 4 facing
+    // ticks each.
+    let lines = h.state().overlay_lines();
+    let yellow = lines
+        .iter()
+        .filter(|l| l.2 == [1.0, 0.85, 0.2, 1.0])
+        .count();
+    let cyan = lines
+        .iter()
+        .filter(|l| l.2 == [0.2, 0.85, 1.0, 1.0])
+        .count();
+    assert_eq!((yellow, cyan), (7, 7));
 }

@@ -422,6 +422,11 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--physics-weight",
         "--physics-stiffness",
         "--impulse",
+        "--motion-matching",
+        "--path",
+        "--motion-db",
+        "--match-clips",
+        "--match-weight",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -65,6 +65,13 @@ impl App {
         } else {
             dt
         };
+        if self.viewer.controls.motion_matching {
+            let yaw = self.camera.map_or(0.0, |c| c.yaw_radians);
+            let run = self.mouse.modifiers.shift_key();
+            self.viewer.steer(self.steer.direction(), run, yaw);
+        } else {
+            self.steer = super::input::SteerKeys::default();
+        }
         self.viewer.frame(commands, step);
         self.window_requests();
         // 5. Render what was posed.

@@ -27,6 +27,43 @@ pub fn over_view(
     }
 }
 
+/// The steering keys held while motion matching steers: W/A/S/D or the arrows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SteerKeys {
+    ahead: bool,
+    back: bool,
+    left: bool,
+    right: bool,
+}
+
+impl SteerKeys {
+    /// Records a steering key going down or up; false for any other key.
+    pub fn set(&mut self, key: &Key, down: bool) -> bool {
+        let slot = match key {
+            Key::Named(NamedKey::ArrowUp) => &mut self.ahead,
+            Key::Named(NamedKey::ArrowDown) => &mut self.back,
+            Key::Named(NamedKey::ArrowLeft) => &mut self.left,
+            Key::Named(NamedKey::ArrowRight) => &mut self.right,
+            Key::Character(s) => match s.to_lowercase().as_str() {
+                "w" => &mut self.ahead,
+                "s" => &mut self.back,
+                "a" => &mut self.left,
+                "d" => &mut self.right,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        *slot = down;
+        true
+    }
+
+    /// The keys' direction: x to the right, y ahead, each -1, 0 or 1.
+    pub fn direction(&self) -> Vec2 {
+        let axis = |plus: bool, minus: bool| f32::from(u8::from(plus)) - f32::from(u8::from(minus));
+        Vec2::new(axis(self.right, self.left), axis(self.ahead, self.back))
+    }
+}
+
 impl App {
     /// A key the panel did not take: toggles edit the controls at once; one-off actions are
     /// queued and applied with the panel's, in this frame's command step.

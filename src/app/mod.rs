@@ -123,6 +123,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         last_frame: Instant::now(),
         frames_drawn: 0,
         mouse: Mouse::default(),
+        steer: input::SteerKeys::default(),
         commands: Vec::new(),
         bones: Vec::new(),
         result: Ok(()),
@@ -160,6 +161,8 @@ struct App {
     last_frame: Instant,
     frames_drawn: u64,
     mouse: Mouse,
+    /// The steering keys held (motion matching).
+    steer: input::SteerKeys,
     /// Commands from the keyboard since the last frame, applied with the panel's.
     commands: Vec<UiCommand>,
     bones: Vec<LineVertex>,
@@ -281,10 +284,20 @@ impl ApplicationHandler for App {
                 });
             }
             WindowEvent::ModifiersChanged(m) => self.mouse.modifiers = m.state(),
+            // A steering key let go counts wherever it is let go, so none sticks.
+            WindowEvent::KeyboardInput { event: key, .. }
+                if key.state == ElementState::Released =>
+            {
+                self.steer.set(&key.logical_key, false);
+            }
             WindowEvent::KeyboardInput { event: key, .. }
                 if !response.consumed && !egui_wants_keys && key.state == ElementState::Pressed =>
             {
-                self.handle_key(&key.logical_key);
+                let steering =
+                    self.viewer.controls.motion_matching && self.steer.set(&key.logical_key, true);
+                if !steering {
+                    self.handle_key(&key.logical_key);
+                }
             }
             WindowEvent::MouseInput {
                 state: ElementState::Released,

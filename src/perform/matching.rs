@@ -247,7 +247,8 @@ impl MatchPlayer {
         // Holden's search: a frame near the one playing is not a switch, and another must beat
         // the one playing by the transition cost.
         if let Some(f) = current {
-            let near = db.frames[f].clip == db.frames[found.0].clip && f.abs_diff(found.0) < SURROUNDING;
+            let near =
+                db.frames[f].clip == db.frames[found.0].clip && f.abs_diff(found.0) < SURROUNDING;
             let playing_cost = db.cost_of(f, &self.query, &mut self.scratch);
             if near || playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
                 return None;

@@ -718,6 +718,8 @@ impl Performer {
     pub fn reset_position(&mut self) {
         self.locomotion.reset();
         self.planter.release();
+        self.matching.reset();
+        self.matched_from = None;
     }
 
     /// What the current state poses: the state machine's frame, or the playing clip (or the

@@ -190,7 +190,11 @@ pub fn planted_feet_travel(c: &Character, clip: usize, legs: &[Chain]) -> Vec3 {
             }
         }
     }
-    if spent > 0.0 { -moved / spent } else { Vec3::ZERO }
+    if spent > 0.0 {
+        -moved / spent
+    } else {
+        Vec3::ZERO
+    }
 }
 
 /// Whether clip time `t` falls in one of `windows`.

@@ -244,9 +244,7 @@ pub fn is_cyclic(c: &Character, clip: usize, root: usize) -> bool {
         2.0 * d.xyz().length().atan2(d.w.abs())
     };
     k.tracks().iter().all(|t| match &t.channel {
-        anim::Channel::Rotation(track) => {
-            seamless(track, |a, b| angle(*a, *b), 1f32.to_radians())
-        }
+        anim::Channel::Rotation(track) => seamless(track, |a, b| angle(*a, *b), 1f32.to_radians()),
         anim::Channel::Translation(track) if t.joint != root => {
             seamless(track, |a, b| a.distance(*b), 1e-3 * height)
         }
@@ -354,7 +352,12 @@ pub fn build_database_with(
 
 /// A clip's travel when it is played in place: its planted feet's (`planted_feet_travel`)
 /// when its root travels less than a quarter of that over the clip; else zero.
-fn in_place_travel(c: &Character, clip: usize, joints: FeatureJoints, legs: &[anim::Chain]) -> Vec3 {
+fn in_place_travel(
+    c: &Character,
+    clip: usize,
+    joints: FeatureJoints,
+    legs: &[anim::Chain],
+) -> Vec3 {
     let feet = super::planted_feet_travel(c, clip, legs);
     let k = &c.clips[clip];
     let rest = &c.skeleton.rest()[joints.root];

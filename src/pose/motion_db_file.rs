@@ -173,7 +173,11 @@ impl MotionDatabase {
         let clips = check_clips(&mut r, c)?;
         let mut travel = vec![glam::Vec3::ZERO; c.clips.len()];
         for v in travel.iter_mut().take(clips) {
-            let xyz = [r.f32("a clip's travel")?, r.f32("a clip's travel")?, r.f32("a clip's travel")?];
+            let xyz = [
+                r.f32("a clip's travel")?,
+                r.f32("a clip's travel")?,
+                r.f32("a clip's travel")?,
+            ];
             if !xyz.iter().all(|x| x.is_finite()) {
                 return Err(DbFileError::Invalid(format!("a clip's travel {xyz:?}")));
             }

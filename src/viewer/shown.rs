@@ -52,6 +52,12 @@ pub struct Shown<'a> {
     pub external_weight: f32,
     /// The ragdoll, its steps, why it failed.
     pub physics: &'a crate::perform::PhysicsPlayer,
+    /// Motion matching's player (its database, search counts and costs) and where its
+    /// database stands.
+    pub matching: &'a crate::perform::MatchPlayer,
+    pub match_status: super::MatchStatus,
+    /// The clip playing (motion matching's choice, under it).
+    pub playing_clip: usize,
 }
 
 impl Shown<'_> {
@@ -69,6 +75,7 @@ impl Viewer {
     /// What the panel edits, and what it shows (gathered now, once per frame).
     pub fn panel_parts(&mut self) -> (&mut Controls, Shown<'_>) {
         let driven_rate = self.driven_rate();
+        let match_status = self.match_status();
         let shown = Shown {
             character: &self.character,
             derived: &self.derived,
@@ -101,6 +108,9 @@ impl Viewer {
                 .external()
                 .weight(self.controls.external, self.controls.blend_back_secs),
             physics: self.performer.physics(),
+            matching: self.performer.matching(),
+            match_status,
+            playing_clip: self.performer.playing_clip(),
         };
         (&mut self.controls, shown)
     }

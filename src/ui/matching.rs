@@ -1,0 +1,84 @@
+//! The panel's motion-matching section: steering on or off (WASD or the arrows in the 3D view,
+//! relative to the camera; Shift runs), the walk and run speeds, the database's build progress
+//! and size, and the last search: the clip and time it plays, the best frame's cost by feature
+//! group, the search time, and the searches and switches made.
+
+use crate::viewer::{Controls, MatchStatus, Shown};
+use egui::{RichText, Ui};
+
+pub(super) fn matching_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    let c = &mut *controls;
+    egui::CollapsingHeader::new("Motion matching")
+        .default_open(false)
+        .show(ui, |ui| {
+            let was = c.motion_matching;
+            ui.horizontal_wrapped(|ui| {
+                ui.radio_value(&mut c.motion_matching, false, "off");
+                ui.radio_value(&mut c.motion_matching, true, "motion matching")
+                    .on_hover_text("the database frame nearest the pose and the goal, every 0.1 s; root motion applied");
+            });
+            if c.motion_matching && !was {
+                // The character walks away: the camera goes with it, as in a game.
+                c.follow_camera = true;
+            }
+            ui.label(RichText::new("WASD or the arrows steer (from the camera's view), Shift runs").weak());
+            ui.add(egui::Slider::new(&mut c.walk_speed, 0.1..=3.0).text("Walk speed (units/s)"));
+            ui.add(egui::Slider::new(&mut c.run_speed, 0.5..=8.0).text("Run speed (units/s)"));
+            match &shown.match_status {
+                MatchStatus::None => {}
+                MatchStatus::Building(done, total) => {
+                    let f = *done as f32 / (*total).max(1) as f32;
+                    ui.add(
+                        egui::ProgressBar::new(f)
+                            .text(format!("building the database: {done} of {total} frames")),
+                    );
+                }
+                MatchStatus::Failed(e) => {
+                    super::error_label(ui, e);
+                }
+                MatchStatus::Ready => readouts(ui, c, shown),
+            }
+        });
+}
+
+fn readouts(ui: &mut Ui, c: &Controls, shown: &Shown<'_>) {
+    let m = shown.matching;
+    let Some(db) = m.database() else {
+        return;
+    };
+    let candidates: usize = db.index.ranges().iter().map(|r| r.len()).sum();
+    ui.label(format!(
+        "database: {} frames ({candidates} candidates), {} features",
+        db.frames.len(),
+        crate::pose::FEATURES
+    ));
+    if !c.motion_matching {
+        return;
+    }
+    let s = &m.stats;
+    let clip = shown
+        .character
+        .clips
+        .get(shown.playing_clip)
+        .map_or("-", |k| k.clip.name());
+    ui.label(format!(
+        "playing {clip:?} at {:.2} s (frame {})",
+        shown.clip_time_shown,
+        s.frame.map_or("-".into(), |f| f.to_string())
+    ));
+    ui.label(format!(
+        "goal {:.2} units/s; {} searches, {} switches; last search {:.1} us",
+        c.match_velocity.length(),
+        s.searches,
+        s.switches,
+        s.search_secs * 1e6
+    ));
+    ui.label(format!("best cost {:.3}:", s.cost));
+    egui::Grid::new("match costs").show(ui, |ui| {
+        for (g, cost) in db.groups.iter().zip(&s.group_costs) {
+            ui.label(&g.name);
+            ui.label(format!("{cost:.3}"));
+            ui.end_row();
+        }
+    });
+}

@@ -1,0 +1,148 @@
+//! The window's motion matching: the goal velocity from the keys (WASD or the arrows, relative
+//! to the camera; Shift runs), the character's database built on first use on a thread of its
+//! own with its progress shown, and the goal's and the matched frame's trajectories drawn on
+//! the floor.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::{Vec2, Vec3};
+
+use super::Viewer;
+use crate::pose::MotionDatabase;
+
+/// A database being built: frames measured of all, and the thread's result.
+pub struct MatchBuild {
+    pub done: Arc<AtomicUsize>,
+    pub total: Arc<AtomicUsize>,
+    thread: Option<std::thread::JoinHandle<Result<MotionDatabase, String>>>,
+    /// The character generation it was started for.
+    generation: u64,
+}
+
+/// Where the window's database stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MatchStatus {
+    /// Not asked for yet.
+    None,
+    /// Measuring: frames done, frames in all.
+    Building(usize, usize),
+    Ready,
+    Failed(String),
+}
+
+impl MatchBuild {
+    fn start(c: &crate::character::Character, generation: u64) -> Self {
+        let done = Arc::new(AtomicUsize::new(0));
+        let total = Arc::new(AtomicUsize::new(1));
+        let (d, t) = (done.clone(), total.clone());
+        let c = c.clone();
+        let thread = std::thread::spawn(move || {
+            let clips = crate::builtin::motion_clips(&c);
+            let weights = crate::pose::MatchWeights::default();
+            let mut progress = |n: usize, all: usize| {
+                t.store(all, Ordering::Relaxed);
+                d.store(n, Ordering::Relaxed);
+            };
+            crate::pose::build_database_with(&c, &clips, &weights, &mut progress)
+                .map_err(|e| e.to_string())
+        });
+        Self {
+            done,
+            total,
+            thread: Some(thread),
+            generation,
+        }
+    }
+}
+
+impl Viewer {
+    /// The goal from the keys this frame: `keys` (x: right, y: ahead, each -1..1) turned from
+    /// the camera's view (`camera_yaw`, 0 looking from +Z), at the walk speed or the run speed.
+    pub fn steer(&mut self, keys: Vec2, run: bool, camera_yaw: f32) {
+        let c = &mut self.controls;
+        let ahead = Vec3::new(-camera_yaw.sin(), 0.0, -camera_yaw.cos());
+        let right = Vec3::new(camera_yaw.cos(), 0.0, -camera_yaw.sin());
+        let direction = (ahead * keys.y + right * keys.x).normalize_or_zero();
+        let speed = if run { c.run_speed } else { c.walk_speed };
+        c.match_velocity = direction * speed;
+    }
+
+    /// Before the clocks: the database started on first use, and handed to the performer when
+    /// it is built.
+    pub(super) fn advance_matching(&mut self) {
+        if !self.controls.motion_matching || self.performer.matching().database().is_some() {
+            return;
+        }
+        let stale = self
+            .match_build
+            .as_ref()
+            .is_some_and(|b| b.generation != self.generation);
+        if self.match_build.is_none() || stale {
+            self.match_error = None;
+            self.match_build = Some(MatchBuild::start(&self.character, self.generation));
+            return;
+        }
+        let Some(build) = self.match_build.as_mut() else {
+            return;
+        };
+        if !build.thread.as_ref().is_some_and(|t| t.is_finished()) {
+            return;
+        }
+        let result = build
+            .thread
+            .take()
+            .map(|t| t.join().unwrap_or_else(|_| Err("the build stopped".into())));
+        match result {
+            Some(Ok(db)) => {
+                let db = Arc::new(db);
+                self.performer.set_motion_database(&self.character, db);
+            }
+            Some(Err(e)) => {
+                self.match_error = Some(e);
+                self.controls.motion_matching = false;
+            }
+            None => {}
+        }
+    }
+
+    /// Where the database stands, for the panel.
+    pub fn match_status(&self) -> MatchStatus {
+        if self.performer.matching().database().is_some() {
+            return MatchStatus::Ready;
+        }
+        if let Some(e) = &self.match_error {
+            return MatchStatus::Failed(e.clone());
+        }
+        match &self.match_build {
+            Some(b) if b.thread.is_some() => MatchStatus::Building(
+                b.done.load(Ordering::Relaxed),
+                b.total.load(Ordering::Relaxed),
+            ),
+            _ => MatchStatus::None,
+        }
+    }
+
+    /// The goal trajectory (yellow) and the matched frame's own (cyan) on the floor, with a tick
+    /// for each facing, while motion matching steers.
+    pub(super) fn matching_lines(&self, out: &mut Vec<(Vec3, Vec3, [f32; 4])>) {
+        if !self.controls.motion_matching || self.performer.matching().database().is_none() {
+            return;
+        }
+        let stats = &self.performer.matching().stats;
+        let height = self.derived.height;
+        let lift = Vec3::Y * height * 0.006;
+        for (points, color) in [
+            (&stats.goal, [1.0, 0.85, 0.2, 1.0]),
+            (&stats.matched, [0.2, 0.85, 1.0, 1.0]),
+        ] {
+            for w in points.windows(2) {
+                out.push((w[0].0 + lift, w[1].0 + lift, color));
+            }
+            for (p, yaw) in points {
+                let facing = crate::anim::from_yaw(*yaw) * Vec3::Z * height * 0.08;
+                out.push((*p + lift, *p + lift + facing, color));
+            }
+        }
+    }
+}
