@@ -4,6 +4,10 @@
 //! frames, 60 Hz for 10 s); a query is a frame's features moved a little (the current pose
 //! and a goal near one the database holds) or, every fourth, anywhere.
 //!
+//! Then the built-in mannequin's own database (its idle and generated locomotion, 1,791
+//! frames): a query is a frame's pose features with another frame's trajectory (the goal
+//! asking for something else), searched from that frame, as the performer asks.
+//!
 //! `cargo bench --bench motion_match`; `cargo test --benches` runs each once as a smoke test.
 
 use std::hint::black_box;
@@ -82,7 +86,39 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+fn bench_mannequin(c: &mut Criterion) {
+    use skinscope::pose::{FEATURES, MatchWeights, build_database};
+    let character = skinscope::builtin::character().unwrap();
+    let clips = skinscope::builtin::motion_clips(&character);
+    let db = build_database(&character, &clips, &MatchWeights::default()).unwrap();
+    let frames = db.frames.len();
+    let queries: Vec<(Vec<f32>, usize)> = (0..64)
+        .map(|q| {
+            let (f, g) = ((q * 7919) % frames, (q * 104_729 + 13) % frames);
+            let mut query = db.raw[f * FEATURES..(f + 1) * FEATURES].to_vec();
+            query[15..].copy_from_slice(&db.raw[g * FEATURES + 15..(g + 1) * FEATURES]);
+            (query, f)
+        })
+        .collect();
+    let mut scratch = vec![0.0; FEATURES];
+    let mut k = 0;
+    c.bench_function(&format!("match/mannequin/brute/{frames}"), |b| {
+        b.iter(|| {
+            k = (k + 1) % queries.len();
+            db.normalizer.apply(&queries[k].0, &mut scratch);
+            black_box(db.index.brute(&scratch).unwrap())
+        })
+    });
+    c.bench_function(&format!("match/mannequin/from_current/{frames}"), |b| {
+        b.iter(|| {
+            k = (k + 1) % queries.len();
+            let (query, current) = &queries[k];
+            black_box(db.nearest(query, Some(*current), &mut scratch).unwrap())
+        })
+    });
+}
+
+criterion_group!(benches, bench, bench_mannequin);
 
 fn main() {
     benches();
