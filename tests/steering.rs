@@ -492,3 +492,88 @@ fn the_panel_builds_the_database_and_the_keys_steer_from_the_camera() {
         .count();
     assert_eq!((yellow, cyan), (7, 7));
 }
+
+/// `palette --motion-matching` along `keys` for `secs`: its motion-matching report.
+fn steered(file: &str, keys: &str, secs: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = common::temp_dir("steered");
+    let path = dir.join(format!("{}.json", extra.len()));
+    std::fs::write(&path, format!(r#"{{"keys": {keys}}}"#)).unwrap();
+    let mut args = vec![
+        "palette",
+        file,
+        "--motion-matching",
+        "--path",
+        path.to_str().unwrap(),
+        "--simulate",
+        secs,
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out, err) = common::skinscope(&args);
+    assert_eq!(code, 0, "{file}: {err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    json["motion_matching"].clone()
+}
+
+fn position(report: &serde_json::Value) -> Vec3 {
+    let p = &report["position"];
+    Vec3::new(
+        p[0].as_f64().unwrap() as f32,
+        p[1].as_f64().unwrap() as f32,
+        p[2].as_f64().unwrap() as f32,
+    )
+}
+
+#[test]
+fn the_fox_and_cesium_man_steer_with_the_clips_they_have() {
+    // The Fox (79 units tall; Survey, Walk and Run, all in place): 60 units/s ahead for 3 s,
+    // then stop. Its walk travels as its planted feet need, so it follows; stopped, it
+    // surveys. The goal spring ends at 60 (3 - 0.39) = 157 units.
+    let fox = common::shared("Fox/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let report = steered(
+        fox,
+        r#"[{"t": 0, "velocity": [0, 0, 60]}, {"t": 3, "velocity": [0, 0, 0]}]"#,
+        "6",
+        &[],
+    );
+    let at = position(&report);
+    assert!((at.z - 157.0).abs() < 30.0 && at.x.abs() < 15.0, "{report}");
+    assert_eq!(report["clip"], "Survey", "{report}");
+    // CesiumMan (one in-place walk): along +Z at its walk's own speed (its planted feet's) for
+    // 3 s, the goal then at v (3 - 0.39); it keeps up within 0.3 m and on the goal's line.
+    let man = common::shared("CesiumMan/CesiumMan.glb");
+    let c = skinscope::import::load(&man).unwrap();
+    let db = build_database(&c, &[], &MatchWeights::default()).unwrap();
+    let v = db.travel[0].length();
+    assert!((0.3..2.0).contains(&v), "{v}");
+    let keys = format!(r#"[{{"t": 0, "velocity": [0, 0, {v}]}}]"#);
+    let report = steered(man.to_str().unwrap(), &keys, "3", &[]);
+    let at = position(&report);
+    let want = v * (3.0 - 0.27 / LN_2);
+    assert!(
+        (at.z - want).abs() < 0.3 && at.x.abs() < 0.3,
+        "{report} against {want}"
+    );
+    // The mannequin's feet and hips set by hand as foot IK finds them: the same run.
+    let keys = r#"[{"t": 0, "velocity": [0, 0, 1.2]}]"#;
+    assert_eq!(
+        steered(
+            "assets/skinscope_mannequin.glb",
+            keys,
+            "1",
+            &["--match-joints", "foot_l,foot_r,pelvis"]
+        ),
+        steered("assets/skinscope_mannequin.glb", keys, "1", &[])
+    );
+    let (code, _, err) = common::skinscope(&[
+        "palette",
+        "--motion-matching",
+        "--simulate",
+        "1",
+        "--match-joints",
+        "foot_l,foot_l,pelvis",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("names a joint twice"), "{err}");
+}

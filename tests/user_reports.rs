@@ -427,6 +427,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--motion-db",
         "--match-clips",
         "--match-weight",
+        "--match-joints",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

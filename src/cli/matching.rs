@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::Value;
 use skinscope::character::Character;
-use skinscope::pose::{MatchWeights, MotionDatabase};
+use skinscope::pose::{FeatureJoints, MatchWeights, MotionDatabase};
 
 use super::values::parse_finite;
 
@@ -29,6 +29,10 @@ pub struct DbArgs {
     /// 1, 1, 1.5).
     #[arg(long)]
     pub match_weight: Vec<String>,
+    /// The joints the features read, by hand: LEFT_FOOT,RIGHT_FOOT,HIPS (default: the legs foot
+    /// IK finds and their common ancestor).
+    #[arg(long)]
+    pub match_joints: Option<String>,
 }
 
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -116,6 +120,11 @@ impl GoalPath {
 }
 
 impl DbArgs {
+    /// Whether any of these options is given.
+    fn given(&self) -> bool {
+        self.match_clips.is_some() || !self.match_weight.is_empty() || self.match_joints.is_some()
+    }
+
     /// The clips named (default: the character's motion clips).
     pub fn clips(&self, c: &Character) -> Result<Vec<usize>, String> {
         match &self.match_clips {
@@ -156,16 +165,40 @@ impl DbArgs {
         Ok(w)
     }
 
+    /// `--match-joints`, found in `c`.
+    pub fn joints(&self, c: &Character) -> Result<Option<FeatureJoints>, String> {
+        let Some(spec) = &self.match_joints else {
+            return Ok(None);
+        };
+        let names: Vec<&str> = spec.split(',').map(str::trim).collect();
+        let [l, r, h] = names.as_slice() else {
+            return Err(format!(
+                "--match-joints {spec:?} is not LEFT_FOOT,RIGHT_FOOT,HIPS"
+            ));
+        };
+        let find = |name: &str| {
+            c.skeleton
+                .find(name)
+                .ok_or_else(|| format!("--match-joints: no joint {name:?} in {}", c.name))
+        };
+        let (l, r, h) = (find(l)?, find(r)?, find(h)?);
+        if l == r || l == h || r == h {
+            return Err(format!("--match-joints {spec:?} names a joint twice"));
+        }
+        Ok(Some(FeatureJoints::named(c, l, r, h)))
+    }
+
     /// The database of `c` these options describe, built.
     pub fn build(&self, c: &Character) -> Result<MotionDatabase, String> {
         let clips = self.clips(c)?;
         let weights = self.weights()?;
+        let joints = self.joints(c)?;
         let mut progress = super::out::Progress::new("measuring features", 1);
         let mut tick = |done: usize, total: usize| {
             progress.set_total(total);
             progress.tick(done);
         };
-        skinscope::pose::build_database_with(c, &clips, &weights, &mut tick)
+        skinscope::pose::build_database_with(c, (&clips, &weights, joints), &mut tick)
             .map_err(|e| e.to_string())
     }
 }
@@ -174,8 +207,8 @@ impl MatchArgs {
     /// Refuses motion matching with the options it replaces or outside a simulated run.
     pub fn check(&self, simulated: bool, others: &[(&str, bool)]) -> Result<(), String> {
         if !self.motion_matching {
-            if self.db.match_clips.is_some() || !self.db.match_weight.is_empty() {
-                return Err("--match-clips and --match-weight build motion matching's database: give --motion-matching".into());
+            if self.db.given() {
+                return Err("--match-clips, --match-weight and --match-joints build motion matching's database: give --motion-matching".into());
             }
             return Ok(());
         }

@@ -34,6 +34,19 @@ pub struct FeatureJoints {
 }
 
 impl FeatureJoints {
+    /// The feet and hips named by hand, with the default root-motion joint (the hips when no
+    /// clip translates a joint).
+    pub fn named(c: &Character, left_foot: usize, right_foot: usize, hips: usize) -> Self {
+        let root =
+            anim::default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip)).unwrap_or(hips);
+        Self {
+            left_foot,
+            right_foot,
+            hips,
+            root,
+        }
+    }
+
     /// The feet and hips foot IK finds (the first two legs, their common ancestor), and the
     /// default root-motion joint; `None` for a character with fewer than two legs.
     pub fn find(c: &Character) -> Option<Self> {
@@ -285,17 +298,20 @@ pub fn build_database(
     clips: &[usize],
     weights: &MatchWeights,
 ) -> Result<MotionDatabase, DbError> {
-    build_database_with(c, clips, weights, &mut |_, _| {})
+    build_database_with(c, (clips, weights, None), &mut |_, _| {})
 }
 
-/// `build_database`, calling `progress(frames done, frames in all)` as it measures.
+/// `build_database` with the feature joints set by hand (`None`: as foot IK finds them),
+/// calling `progress(frames done, frames in all)` as it measures.
 pub fn build_database_with(
     c: &Character,
-    clips: &[usize],
-    weights: &MatchWeights,
+    (clips, weights, joints): (&[usize], &MatchWeights, Option<FeatureJoints>),
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<MotionDatabase, DbError> {
-    let joints = FeatureJoints::find(c).ok_or_else(|| DbError::NoLegs(c.name.clone()))?;
+    let joints = match joints {
+        Some(j) => j,
+        None => FeatureJoints::find(c).ok_or_else(|| DbError::NoLegs(c.name.clone()))?,
+    };
     let clips: Vec<usize> = if clips.is_empty() {
         (0..c.clips.len()).collect()
     } else {

@@ -44,7 +44,7 @@ impl MatchBuild {
                 t.store(all, Ordering::Relaxed);
                 d.store(n, Ordering::Relaxed);
             };
-            crate::pose::build_database_with(&c, &clips, &weights, &mut progress)
+            crate::pose::build_database_with(&c, (&clips, &weights, None), &mut progress)
                 .map_err(|e| e.to_string())
         });
         Self {
