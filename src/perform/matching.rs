@@ -368,7 +368,13 @@ impl super::Performer {
         let Some(input) = inputs.motion_matching else {
             return;
         };
-        let dt = if inputs.playing { dt_secs } else { 0.0 };
+        // The goal lives on playback time, as the clips do: at --speed 2 the whole world runs
+        // twice as fast, and a search comes every 0.1 s of playback.
+        let dt = if inputs.playing {
+            dt_secs * inputs.speed.max(0.0)
+        } else {
+            0.0
+        };
         // An in-place clip travels as its planted feet need (the database's features did).
         let travel = self.matching.travel(self.playing_clip);
         if let Some(s) = self.steps.iter().find(|s| s.clip == self.playing_clip)
