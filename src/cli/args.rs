@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use skinscope::anim::{Chain, default_root_joint};
 use skinscope::graph::{Graph, Machine, MoveMode, ParamKind, SIMULATION_HZ, TransitionSpec};
-use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, MatchInput, Performer, Reach};
+use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
 use skinscope::pose::{PaletteMode, PoseRequest};
 use skinscope::scene::Ground;
 
@@ -420,32 +420,9 @@ impl PoseArgs {
             physics: self.physics.input(c)?,
             motion_matching: None,
         };
-        let goal = if self.matching.motion_matching {
-            let db = self.matching.database(c)?;
-            performer.set_motion_database(c, Arc::new(db));
-            let goal = self.matching.goal()?;
-            inputs.motion_matching = Some(MatchInput {
-                velocity: goal.velocity_at(0.0),
-            });
-            inputs.use_graph = false;
-            Some(goal)
-        } else {
-            None
-        };
+        let goal = self.matching.start(c, &mut performer, &mut inputs)?;
         if mode == MoveMode::Driven {
-            inputs.drive_speed = match self.drive_speed {
-                Some(v) => v,
-                // The window's default: the clip's own ground speed (or the first clip's that
-                // moves among the next few), else 0.8 of the character's height a second.
-                None => {
-                    let clips = c.clips.len();
-                    let first = inputs.clip.min(clips.saturating_sub(1));
-                    (0..clips.min(8))
-                        .map(|k| performer.ground_speed(c, &inputs.leg_ends, (first + k) % clips))
-                        .find(|&v| v > 1e-4)
-                        .unwrap_or(0.8 * height)
-                }
-            };
+            inputs.drive_speed = self.drive_speed_for(c, &mut performer, &inputs, height);
         }
         let run = self.run(c, &mut performer, &mut inputs)?;
         let map = self.retarget_map()?;
@@ -461,6 +438,29 @@ impl PoseArgs {
             impulses,
             goal,
         })
+    }
+
+    /// Driven mode's speed: `--drive-speed`, or the window's default.
+    fn drive_speed_for(
+        &self,
+        c: &Character,
+        performer: &mut Performer,
+        inputs: &Inputs,
+        height: f32,
+    ) -> f32 {
+        match self.drive_speed {
+            Some(v) => v,
+            // The window's default: the clip's own ground speed (or the first clip's that
+            // moves among the next few), else 0.8 of the character's height a second.
+            None => {
+                let clips = c.clips.len();
+                let first = inputs.clip.min(clips.saturating_sub(1));
+                (0..clips.min(8))
+                    .map(|k| performer.ground_speed(c, &inputs.leg_ends, (first + k) % clips))
+                    .find(|&v| v > 1e-4)
+                    .unwrap_or(0.8 * height)
+            }
+        }
     }
 
     /// How far the performance plays: `--simulate` steps at 60 Hz; root motion applied or

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use glam::Vec3;
 use serde_json::Value;
 use skinscope::character::Character;
+use skinscope::perform::{Inputs, MatchInput, Performer};
 use skinscope::pose::{FeatureJoints, MatchWeights, MotionDatabase};
 
 use super::values::parse_finite;
@@ -239,6 +240,27 @@ impl MatchArgs {
             Some(path) => read_database(path, c),
             None => self.db.build(c),
         }
+    }
+
+    /// With `--motion-matching`: the performer given its database and the inputs their first
+    /// goal; returns the goal path the run follows.
+    pub fn start(
+        &self,
+        c: &Character,
+        performer: &mut Performer,
+        inputs: &mut Inputs,
+    ) -> Result<Option<GoalPath>, String> {
+        if !self.motion_matching {
+            return Ok(None);
+        }
+        let db = self.database(c)?;
+        performer.set_motion_database(c, std::sync::Arc::new(db));
+        let goal = self.goal()?;
+        inputs.motion_matching = Some(MatchInput {
+            velocity: goal.velocity_at(0.0),
+        });
+        inputs.use_graph = false;
+        Ok(Some(goal))
     }
 
     /// The goal path (none: stand still).
