@@ -577,3 +577,37 @@ fn the_fox_and_cesium_man_steer_with_the_clips_they_have() {
     assert_eq!(code, 2);
     assert!(err.contains("names a joint twice"), "{err}");
 }
+
+#[test]
+fn a_character_without_legs_says_why_it_cannot_be_steered() {
+    use egui_kittest::kittest::Queryable;
+    let dir = common::temp_dir("steering-spine");
+    let path = dir.join("spine.bvh");
+    std::fs::write(
+        &path,
+        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET 0 0.3 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0.3 0\n}\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0\n0 10 0 0 0 0\n",
+    )
+    .unwrap();
+    let c = skinscope::import::load(&path).unwrap();
+    let mut viewer = skinscope::viewer::Viewer::new(c, Some(path));
+    viewer.controls.motion_matching = true;
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    h.get_by_label("Motion matching").click();
+    for _ in 0..200 {
+        h.run();
+        if !h.state().controls.motion_matching {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+    assert!(!h.state().controls.motion_matching);
+    h.get_by_label_contains("no two legs");
+    // Asked again, it stays off and says so again.
+    h.state_mut().controls.motion_matching = true;
+    h.run();
+    h.run();
+    assert!(!h.state().controls.motion_matching);
+    h.get_by_label_contains("no two legs");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -78,6 +78,12 @@ impl Viewer {
             .match_build
             .as_ref()
             .is_some_and(|b| b.generation != self.generation);
+        if self.match_error.is_some() && !stale {
+            // This character cannot be matched (no legs, no clips): it stays off, the panel
+            // saying why.
+            self.controls.motion_matching = false;
+            return;
+        }
         if self.match_build.is_none() || stale {
             self.match_error = None;
             self.match_build = Some(MatchBuild::start(&self.character, self.generation));
