@@ -30,6 +30,12 @@ fn with_turn() -> (Character, usize, Vec<usize>) {
         channel: Channel::Rotation(track),
     }];
     let clip = Clip::new("turn", c.skeleton.joint_count(), tracks, Vec::new()).unwrap();
+    let index = push_clip(&mut c, clip);
+    (c, index, vec![0, 1, 2, 3, 4, index])
+}
+
+/// Adds `clip` after the character's own; returns its index.
+fn push_clip(c: &mut Character, clip: Clip) -> usize {
     let index = c.clips.len();
     c.clips.push(ClipData {
         index,
@@ -38,7 +44,7 @@ fn with_turn() -> (Character, usize, Vec<usize>) {
         channels: Vec::new(),
         compressed: None,
     });
-    (c, index, vec![0, 1, 2, 3, 4, index])
+    index
 }
 
 fn row(db: &MotionDatabase, f: usize) -> &[f32] {
@@ -165,17 +171,12 @@ fn a_character_without_two_legs_or_clips_is_refused() {
     let e = build_database(&c, &[99], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("no clip"), "{e}");
     // A spine without legs (a BVH of two joints): no feet to read.
-    let dir = std::env::temp_dir().join(format!("skinscope-mm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("spine.bvh");
-    std::fs::write(
-        &path,
-        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET 0 0.3 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0.3 0\n}\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0\n0 10 0 0 0 0\n",
-    )
-    .unwrap();
+    let dir = common::temp_dir("mm-spine");
+    let path = common::spine_bvh(&dir);
     let spine = skinscope::import::load(&path).unwrap();
     let e = build_database(&spine, &[], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("spine.bvh: no two legs"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The built-in character with `walk_slow` (0.8 m/s ahead, by root motion) also played in
@@ -204,14 +205,7 @@ fn with_walk_in_place() -> (Character, usize, usize) {
         Vec::new(),
     )
     .unwrap();
-    let index = c.clips.len();
-    c.clips.push(ClipData {
-        index,
-        clip,
-        morph_tracks: Vec::new(),
-        channels: Vec::new(),
-        compressed: None,
-    });
+    let index = push_clip(&mut c, clip);
     (c, walk, index)
 }
 

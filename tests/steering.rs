@@ -305,20 +305,9 @@ fn palette_json_reports_the_matched_clip_and_a_saved_database_plays_the_same() {
     .unwrap();
     let path = path.to_str().unwrap();
     let run = |extra: &[&str]| {
-        let mut args = vec![
-            "palette",
-            "--motion-matching",
-            "--path",
-            path,
-            "--simulate",
-            "3",
-            "--json",
-        ];
+        let mut args = vec!["--motion-matching", "--path", path, "--simulate", "3"];
         args.extend_from_slice(extra);
-        let (code, out, err) = common::skinscope(&args);
-        assert_eq!(code, 0, "{err}");
-        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-        json["motion_matching"].clone()
+        report_of(&args)
     };
     let report = run(&[]);
     let c = skinscope::builtin::character().unwrap();
@@ -493,26 +482,33 @@ fn the_panel_builds_the_database_and_the_keys_steer_from_the_camera() {
     assert_eq!((yellow, cyan), (7, 7));
 }
 
-/// `palette --motion-matching` along `keys` for `secs`: its motion-matching report.
+/// `palette ARGS --json`'s motion-matching report.
+fn report_of(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["palette"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, out, err) = common::skinscope(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    json["motion_matching"].clone()
+}
+
+/// `palette FILE --motion-matching` along `keys` for `secs`: its motion-matching report.
 fn steered(file: &str, keys: &str, secs: &str, extra: &[&str]) -> serde_json::Value {
     let dir = common::temp_dir("steered");
     let path = dir.join(format!("{}.json", extra.len()));
     std::fs::write(&path, format!(r#"{{"keys": {keys}}}"#)).unwrap();
+    let path = path.to_str().unwrap();
     let mut args = vec![
-        "palette",
         file,
         "--motion-matching",
         "--path",
-        path.to_str().unwrap(),
+        path,
         "--simulate",
         secs,
-        "--json",
     ];
     args.extend_from_slice(extra);
-    let (code, out, err) = common::skinscope(&args);
-    assert_eq!(code, 0, "{file}: {err}");
-    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    json["motion_matching"].clone()
+    report_of(&args)
 }
 
 fn position(report: &serde_json::Value) -> Vec3 {
@@ -582,12 +578,7 @@ fn the_fox_and_cesium_man_steer_with_the_clips_they_have() {
 fn a_character_without_legs_says_why_it_cannot_be_steered() {
     use egui_kittest::kittest::Queryable;
     let dir = common::temp_dir("steering-spine");
-    let path = dir.join("spine.bvh");
-    std::fs::write(
-        &path,
-        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET 0 0.3 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0.3 0\n}\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0\n0 10 0 0 0 0\n",
-    )
-    .unwrap();
+    let path = common::spine_bvh(&dir);
     let c = skinscope::import::load(&path).unwrap();
     let mut viewer = skinscope::viewer::Viewer::new(c, Some(path));
     viewer.controls.motion_matching = true;

@@ -204,6 +204,27 @@ pub struct Posing {
 
 pub use super::performance::{Cue, Performance, Run};
 
+/// A `--retarget-map` file's pairs, read (none without one).
+pub fn read_retarget_map(
+    path: Option<&std::path::Path>,
+) -> Result<Option<Vec<(String, String)>>, String> {
+    path.map(|p| import::read_map(p).map_err(|e| e.to_string()))
+        .transpose()
+}
+
+/// `--clips-from`: each file's clips retargeted onto `character` and added after its own.
+pub fn add_clips_from(
+    character: &mut Character,
+    files: &[PathBuf],
+    map: Option<&[(String, String)]>,
+) -> Result<(), String> {
+    for file in files {
+        let clips = import::clips_from(file, character, map).map_err(|e| e.to_string())?;
+        character.clips.extend(clips);
+    }
+    Ok(())
+}
+
 impl PoseArgs {
     /// Loads the file (the scene asked for) and builds the request.
     pub fn load(&self) -> Result<Posing, String> {
@@ -223,11 +244,7 @@ impl PoseArgs {
             }
         }
         let map = self.retarget_map()?;
-        for file in &self.clips_from {
-            let clips =
-                import::clips_from(file, &character, map.as_deref()).map_err(|e| e.to_string())?;
-            character.clips.extend(clips);
-        }
+        add_clips_from(&mut character, &self.clips_from, map.as_deref())?;
         self.mocap.add_take(&mut character, map.as_deref())?;
         if self.compressed {
             let settings = skinscope::pose::compression_settings(&character, None);
@@ -246,10 +263,7 @@ impl PoseArgs {
 
     /// `--retarget-map`'s pairs, read.
     fn retarget_map(&self) -> Result<Option<Vec<(String, String)>>, String> {
-        match &self.retarget_map {
-            Some(path) => Ok(Some(import::read_map(path).map_err(|e| e.to_string())?)),
-            None => Ok(None),
-        }
+        read_retarget_map(self.retarget_map.as_deref())
     }
 
     /// Whether the options play the state machine: `--graph`, or `--simulate` with no clip

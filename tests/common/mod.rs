@@ -25,6 +25,17 @@ pub fn skinscope_bytes(args: &[&str]) -> (i32, Vec<u8>, String) {
     )
 }
 
+/// A BVH of two joints (a hips and a spine, no legs) written into `dir` as `spine.bvh`.
+pub fn spine_bvh(dir: &Path) -> PathBuf {
+    let path = dir.join("spine.bvh");
+    std::fs::write(
+        &path,
+        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nJOINT Spine\n{\nOFFSET 0 0.3 0\nCHANNELS 3 Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 0.3 0\n}\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0\n0 10 0 0 0 0\n",
+    )
+    .unwrap();
+    path
+}
+
 /// A folder of this test process's own under the system's temporary folder, created.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("skinscope-{name}-{}", std::process::id()));
