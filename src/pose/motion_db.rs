@@ -50,11 +50,16 @@ impl FeatureJoints {
     /// The feet and hips foot IK finds (the first two legs, their common ancestor), and the
     /// default root-motion joint; `None` for a character with fewer than two legs.
     pub fn find(c: &Character) -> Option<Self> {
-        let legs = super::find_legs(c);
-        let [left, right, ..] = legs.as_slice() else {
+        Self::of_legs(c, &super::find_legs(c))
+    }
+
+    /// The feet of the first two of `legs` (foot IK's legs, found or set by hand) and their
+    /// common ancestor as the hips; `None` with fewer than two.
+    pub fn of_legs(c: &Character, legs: &[anim::Chain]) -> Option<Self> {
+        let [left, right, ..] = legs else {
             return None;
         };
-        let hips = super::legs::common_ancestor(c, &legs)?;
+        let hips = super::legs::common_ancestor(c, legs)?;
         let root =
             anim::default_root_joint(&c.skeleton, c.clips.iter().map(|k| &k.clip)).unwrap_or(hips);
         Some(Self {

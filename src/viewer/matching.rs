@@ -32,19 +32,26 @@ pub enum MatchStatus {
 }
 
 impl MatchBuild {
-    fn start(c: &crate::character::Character, generation: u64) -> Self {
+    /// Builds `c`'s database on a thread, its feet those of foot IK's legs (`leg_ends`, found
+    /// or set by hand in the panel).
+    fn start(c: &crate::character::Character, leg_ends: &[usize], generation: u64) -> Self {
         let done = Arc::new(AtomicUsize::new(0));
         let total = Arc::new(AtomicUsize::new(1));
         let (d, t) = (done.clone(), total.clone());
         let c = c.clone();
+        let legs: Vec<crate::anim::Chain> = leg_ends
+            .iter()
+            .filter_map(|&j| crate::anim::Chain::ending_at(&c.skeleton, j))
+            .collect();
         let thread = std::thread::spawn(move || {
             let clips = crate::builtin::motion_clips(&c);
             let weights = crate::pose::MatchWeights::default();
+            let joints = crate::pose::FeatureJoints::of_legs(&c, &legs);
             let mut progress = |n: usize, all: usize| {
                 t.store(all, Ordering::Relaxed);
                 d.store(n, Ordering::Relaxed);
             };
-            crate::pose::build_database_with(&c, (&clips, &weights, None), &mut progress)
+            crate::pose::build_database_with(&c, (&clips, &weights, joints), &mut progress)
                 .map_err(|e| e.to_string())
         });
         Self {
@@ -86,7 +93,8 @@ impl Viewer {
         }
         if self.match_build.is_none() || stale {
             self.match_error = None;
-            self.match_build = Some(MatchBuild::start(&self.character, self.generation));
+            let legs = self.controls.leg_ends.clone();
+            self.match_build = Some(MatchBuild::start(&self.character, &legs, self.generation));
             return;
         }
         let Some(build) = self.match_build.as_mut() else {
