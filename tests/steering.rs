@@ -46,6 +46,12 @@ struct Run {
 }
 
 fn steer(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3) -> Run {
+    steer_with(c, secs, velocity, false)
+}
+
+/// `steer`, with foot IK planting the feet (the planter holding each planted foot) when
+/// `foot_ik`.
+fn steer_with(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3, foot_ik: bool) -> Run {
     let clips = skinscope::builtin::motion_clips(c);
     let db = build_database(c, &clips, &MatchWeights::default()).unwrap();
     let height = skinscope::pose::character_height(c);
@@ -55,6 +61,11 @@ fn steer(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3) -> Run {
         motion_matching: Some(MatchInput {
             velocity: velocity(0.0),
         }),
+        foot_ik,
+        leg_ends: skinscope::pose::find_legs(c)
+            .iter()
+            .map(|l| l.end)
+            .collect(),
         ..Inputs::default()
     };
     let (foot_l, foot_r) = (
@@ -90,6 +101,7 @@ fn steer(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3) -> Run {
         performer.prepare(c, &inputs);
         let request = performer.request(c, &inputs);
         pose.evaluate(c, &request).unwrap();
+        performer.settle_feet(c, &inputs, &request, &pose);
         let placement = performer.locomotion.placement();
         run.root.push(placement.position);
         run.goal.push(goal.position);
@@ -230,6 +242,11 @@ fn the_mannequin_keeps_to_a_path_through_a_turn_and_stops() {
     // adjustment toward the goal the switches alone slide them 0.22 m/s), and no joint pops:
     // none moves in a frame more than the clips themselves move it, and a centimetre.
     assert!(slide < 0.15, "{slide}");
+    // Foot IK on (as the panel's switch), the planter holds planted feet through the switches.
+    let held = steer_with(&c, 12.0, goal_velocity, true);
+    let held_slide = held.slides.iter().sum::<f32>() / held.slides.len() as f32;
+    println!("with foot IK: planted-foot slide {held_slide:.3} m/s");
+    assert!(held_slide < 0.5 * slide, "{held_slide} against {slide}");
     let own = clips_own_jump(&c);
     assert!(
         run.jump < own + 0.01,
