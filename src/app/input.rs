@@ -192,3 +192,29 @@ impl App {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steering_keys_give_a_direction_while_held() {
+        let mut keys = SteerKeys::default();
+        let w = Key::Character("w".into());
+        let shift_a = Key::Character("A".into());
+        assert!(keys.set(&w, true));
+        assert_eq!(keys.direction(), Vec2::new(0.0, 1.0));
+        assert!(keys.set(&shift_a, true));
+        assert!(keys.set(&Key::Named(NamedKey::ArrowDown), true));
+        assert_eq!(keys.direction(), Vec2::new(-1.0, 0.0));
+        assert!(keys.set(&w, false));
+        assert!(keys.set(&Key::Named(NamedKey::ArrowDown), false));
+        assert_eq!(keys.direction(), Vec2::new(-1.0, 0.0));
+        assert!(keys.set(&Key::Character("a".into()), false));
+        assert_eq!(keys.direction(), Vec2::ZERO);
+        // Not a steering key: nothing held changes.
+        assert!(!keys.set(&Key::Character("f".into()), true));
+        assert!(!keys.set(&Key::Named(NamedKey::Space), true));
+        assert_eq!(keys, SteerKeys::default());
+    }
+}
