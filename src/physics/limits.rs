@@ -13,14 +13,7 @@ use super::{Ragdoll, gq, gv, pose, rv};
 
 /// `r` split as `swing * twist`: the twist about X, then the swing taking X where `r` takes it.
 pub fn swing_twist(r: Quat) -> (Quat, Quat) {
-    let r = if r.w < 0.0 { -r } else { r };
-    let twist = Quat::from_xyzw(r.x, 0.0, 0.0, r.w);
-    let twist = if twist.length_squared() > 1e-12 {
-        twist.normalize()
-    } else {
-        Quat::IDENTITY
-    };
-    ((r * twist.inverse()).normalize(), twist)
+    crate::anim::swing_twist(r, Vec3::X)
 }
 
 /// The angle of a rotation about X (`twist`), in -pi..pi.
