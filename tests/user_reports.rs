@@ -428,6 +428,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--match-clips",
         "--match-weight",
         "--match-joints",
+        "--drivers",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -117,6 +117,10 @@ pub struct PoseArgs {
     pub physics: super::physics::PhysicsArgs,
     #[command(flatten)]
     pub matching: super::matching::MatchArgs,
+    /// Pose drivers from a JSON file: driver joints' rotations interpolated between authored
+    /// poses into corrective morph weights and helper joints' offsets, after IK.
+    #[arg(long)]
+    pub drivers: Option<PathBuf>,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -259,6 +263,17 @@ impl PoseArgs {
             matching,
             file: self.file.clone(),
         })
+    }
+
+    /// `--drivers`, read for `c`, naming the file and the JSON pointer of a problem.
+    fn drivers(&self, c: &Character) -> Result<Option<Arc<skinscope::pose::DriverSet>>, String> {
+        let Some(path) = &self.drivers else {
+            return Ok(None);
+        };
+        let text = skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        skinscope::pose::DriverSet::parse(&text, c)
+            .map(|d| Some(Arc::new(d)))
+            .map_err(|e| format!("--drivers {}: {e}", path.display()))
     }
 
     /// `--retarget-map`'s pairs, read.
@@ -433,6 +448,7 @@ impl PoseArgs {
             blend_back_secs: self.mocap.mocap_blend_back,
             physics: self.physics.input(c)?,
             motion_matching: None,
+            drivers: self.drivers(c)?,
         };
         let goal = self.matching.start(c, &mut performer, &mut inputs)?;
         if mode == MoveMode::Driven {

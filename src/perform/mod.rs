@@ -122,6 +122,8 @@ pub struct Inputs {
     /// Motion matching's goal (`None`: off). While on it chooses what plays, with root motion
     /// applied, over the clip, the blend and the state machine.
     pub motion_matching: Option<MatchInput>,
+    /// The pose drivers (correctives and helper joints), after IK and the physics pose.
+    pub drivers: Option<Arc<crate::pose::DriverSet>>,
 }
 
 impl Inputs {
@@ -178,6 +180,7 @@ impl Default for Inputs {
             blend_back_secs: DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
             motion_matching: None,
+            drivers: None,
         }
     }
 }
@@ -707,6 +710,7 @@ impl Performer {
             }
         };
         request.morph_overrides.clone_from(&inputs.morphs);
+        request.drivers.clone_from(&inputs.drivers);
         request.external = self
             .external
             .pose(c, inputs.external, inputs.blend_back_secs);

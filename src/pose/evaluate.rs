@@ -83,6 +83,8 @@ pub struct CharacterPose {
     /// switch, then only decayed).
     inertial: Inertialization,
     inertial_key: Option<Transition>,
+    /// The pose drivers' kernel, weights and outputs (sized on first use).
+    driver_scratch: Vec<f32>,
     cursors: Vec<ClipCursor>,
     skin_palettes: Vec<Option<SkinPalette>>,
     /// Entry 0 is the identity; then each skinned instance's palette, in instance order.
@@ -123,6 +125,7 @@ impl CharacterPose {
             work: std::array::from_fn(|_| Slot::new(c)),
             inertial: Inertialization::new(c.skeleton.joint_count()),
             inertial_key: None,
+            driver_scratch: Vec::new(),
             cursors: c
                 .clips
                 .iter()
@@ -207,6 +210,12 @@ impl CharacterPose {
             anim::apply_override(&mut self.local, &physics.pose, weights, 1.0)?;
         }
         self.morph.evaluate(c, request);
+        if let Some(drivers) = &request.drivers {
+            self.local_state = Outside::Other;
+            let m = &mut self.morph;
+            let weights = (&mut m.weights[..], &m.base[..]);
+            drivers.apply(c, &mut self.local, weights, &mut self.driver_scratch);
+        }
         Ok(())
     }
 

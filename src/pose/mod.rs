@@ -14,6 +14,7 @@ mod bounds;
 mod compression;
 mod crowd;
 mod derived;
+mod drivers;
 mod evaluate;
 mod ik;
 mod legs;
@@ -28,6 +29,9 @@ pub use compression::{
 };
 pub use crowd::Crowd;
 pub use derived::{Derived, rest_bounds, upper_body_roots};
+pub use drivers::{
+    BoundDriver, DriverFileError, DriverOutput, DriverSet, MAX_DRIVERS, MAX_OUTPUTS,
+};
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
 pub use legs::{

@@ -244,6 +244,8 @@ pub struct PoseRequest {
     /// Sample the clips' compressed keys (`ClipData::compressed`, made by
     /// `pose::compress_clips`) where a clip has them.
     pub compressed: bool,
+    /// The pose drivers, after IK and the physics pose (stage 6c): correctives and helpers.
+    pub drivers: Option<std::sync::Arc<super::DriverSet>>,
 }
 
 impl PoseRequest {

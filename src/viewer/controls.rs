@@ -117,6 +117,8 @@ pub struct Controls {
     pub blend_back_secs: f32,
     /// The physics pose: off, powered or limp, its stiffness and per-subtree weights.
     pub physics: PhysicsInput,
+    /// The pose drivers in use (none until a file is given).
+    pub drivers: Option<std::sync::Arc<crate::pose::DriverSet>>,
     /// Motion matching steers the character (WASD or the arrows, Shift runs).
     pub motion_matching: bool,
     /// The goal's desired world velocity, set from the keys each frame.
@@ -201,6 +203,7 @@ impl Controls {
             external: ExternalInput::Off,
             blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
+            drivers: None,
             motion_matching: false,
             match_velocity: glam::Vec3::ZERO,
             walk_speed: 1.2,
@@ -328,6 +331,7 @@ impl Controls {
             blend_back_secs: self.blend_back_secs,
             physics: self.physics.clone(),
             motion_matching: self.match_input(),
+            drivers: self.drivers.clone(),
         }
     }
 

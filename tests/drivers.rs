@@ -1,0 +1,113 @@
+//! Pose drivers (issue 29, started): a driver file bound to the built-in mannequin, its outputs
+//! exact at the authored poses on the pose stage, partial between them in a clip, and a file
+//! naming what the character lacks refused at its JSON pointer.
+
+use glam::{Quat, Vec3};
+use skinscope::pose::{CharacterPose, DriverSet, PoseRequest};
+
+mod common;
+
+/// The left elbow's swing drives the smile target and lifts the left hand: nothing at rest,
+/// all of both at 60 degrees of flexion (about -X: the forearm forward).
+const ELBOW: &str = r#"{"drivers": [{"name": "elbow_l", "joint": "forearm_l", "mode": "swing",
+  "width_degrees": 40,
+  "outputs": [{"morph": "mannequin:smile"}, {"joint": "hand_l", "offset": "ty"}],
+  "poses": [{"rotation_degrees": [0, 0, 0], "values": [0, 0]},
+            {"rotation_degrees": [-60, 0, 0], "values": [1, 0.02]}]}]}"#;
+
+#[test]
+fn at_an_authored_pose_the_drivers_set_its_values_exactly() {
+    let c = skinscope::builtin::character().unwrap();
+    let drivers = std::sync::Arc::new(DriverSet::parse(ELBOW, &c).unwrap());
+    let forearm = c.skeleton.find("forearm_l").unwrap();
+    let hand = c.skeleton.find("hand_l").unwrap();
+    let mesh = c.meshes.iter().find(|m| m.name == "mannequin").unwrap();
+    let smile = mesh.target_names.iter().position(|n| n == "smile").unwrap();
+    // The rest pose with the forearm turned to the authored pose, by an override layer.
+    let flexed = Quat::from_rotation_x(-60f32.to_radians());
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(
+        &c,
+        &PoseRequest::rest(skinscope::pose::PaletteMode::Animated),
+    )
+    .unwrap();
+    let mut local = pose.local().clone();
+    local.as_mut_slice()[forearm].rotation = flexed;
+    let rest_hand = local.as_slice()[hand].translation;
+    let mut weights = pose.morph.weights.clone();
+    let base = pose.morph.base.clone();
+    let mut scratch = Vec::new();
+    drivers.apply(&c, &mut local, (&mut weights, &base), &mut scratch);
+    let instance = c
+        .instances
+        .iter()
+        .position(|i| i.mesh == mesh.index)
+        .unwrap();
+    let at = base[instance] as usize + smile;
+    assert!((weights[at] - 1.0).abs() < 1e-5, "{}", weights[at]);
+    let lifted = local.as_slice()[hand].translation;
+    assert!(
+        (lifted - rest_hand - Vec3::new(0.0, 0.02, 0.0)).length() < 1e-6,
+        "{lifted} from {rest_hand}"
+    );
+    // At rest: nothing.
+    let mut local = pose.local().clone();
+    let mut weights = pose.morph.weights.clone();
+    drivers.apply(&c, &mut local, (&mut weights, &base), &mut scratch);
+    assert_eq!(weights, pose.morph.weights);
+    assert_eq!(local.as_slice()[hand], pose.local().as_slice()[hand]);
+}
+
+#[test]
+fn the_command_line_poses_the_drivers_in_a_clip() {
+    let dir = common::temp_dir("drivers");
+    let file = dir.join("elbow.json");
+    std::fs::write(&file, ELBOW).unwrap();
+    let file = file.to_str().unwrap();
+    let smile = |extra: &[&str]| {
+        let mut args = vec!["palette", "--clip", "walk", "--time", "0.3", "--json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = common::skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let node = &json["mesh_nodes"][0];
+        (
+            node["morph_weights"][1].as_f64().unwrap(),
+            common::node_at(&json, "hand_l"),
+        )
+    };
+    let (plain, hand) = smile(&[]);
+    let (driven, lifted) = smile(&["--drivers", file]);
+    // The walk bends the elbow 20 to 32 degrees: between the poses, a part of the smile, and
+    // the hand lifted by the same part of 2 cm.
+    assert_eq!(plain, 0.0);
+    assert!(driven > 0.05 && driven < 0.95, "{driven}");
+    let lift = (lifted - hand).length() as f64;
+    assert!(
+        (lift - 0.02 * driven).abs() < 2e-3,
+        "{lift} against {driven}"
+    );
+    // A driver on a joint the file lacks, or on a target it lacks: refused at the pointer.
+    for (text, says) in [
+        (
+            ELBOW.replace("forearm_l", "elbow_l_x"),
+            "/drivers/0/joint: no joint \"elbow_l_x\"",
+        ),
+        (
+            ELBOW.replace("smile", "frown"),
+            "/drivers/0/outputs/0/morph: mesh \"mannequin\" has no morph target \"frown\"",
+        ),
+        (
+            ELBOW.replace("\"ty\"", "\"ta\""),
+            "/drivers/0/outputs/1/offset",
+        ),
+    ] {
+        let bad = dir.join("bad.json");
+        std::fs::write(&bad, text).unwrap();
+        let bad = bad.to_str().unwrap();
+        let (code, _, err) = common::skinscope(&["palette", "--drivers", bad]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(bad) && err.contains(says), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
