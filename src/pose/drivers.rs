@@ -216,7 +216,7 @@ fn bone_axis(c: &Character, joint: usize) -> Vec3 {
     let s = &c.skeleton;
     (0..s.joint_count())
         .find(|&j| s.parent(j) == Some(joint))
-        .map(|j| Vec3::from(s.rest()[j].translation))
+        .map(|j| s.rest()[j].translation)
         .filter(|t| t.length() > 1e-6)
         .map_or(Vec3::Y, Vec3::normalize)
 }
