@@ -51,6 +51,9 @@ pub enum UiCommand {
     OpenBuiltin,
     /// Add a file's clips (a BVH take, or a glTF's clips), retargeted onto the character.
     AddClips(PathBuf),
+    /// Use the pose drivers of a JSON file (`pose::DriverSet`), or none.
+    LoadDrivers(PathBuf),
+    DropDrivers,
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -285,6 +288,11 @@ impl Viewer {
                     self.load_error = Some(e.to_string());
                 }
             }
+            UiCommand::LoadDrivers(path) => match self.read_drivers(&path) {
+                Ok(d) => self.controls.drivers = Some(Arc::new(d)),
+                Err(e) => self.load_error = Some(e),
+            },
+            UiCommand::DropDrivers => self.controls.drivers = None,
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
                     self.load_error = Some(e.to_string());
@@ -493,6 +501,14 @@ impl Viewer {
         } else {
             world
         };
+    }
+
+    /// A pose-driver file read for this character, naming the file and the JSON pointer of a
+    /// problem.
+    fn read_drivers(&self, path: &std::path::Path) -> Result<crate::pose::DriverSet, String> {
+        let text = crate::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        crate::pose::DriverSet::parse(&text, &self.character)
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// The overlay lines of the scene: the ground's outline and the root's trail (when shown),

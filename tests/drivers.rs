@@ -111,3 +111,52 @@ fn the_command_line_poses_the_drivers_in_a_clip() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
+    use egui_kittest::kittest::Queryable;
+    let dir = common::temp_dir("drivers-panel");
+    let file = dir.join("elbow.json");
+    std::fs::write(&file, ELBOW).unwrap();
+    let c = skinscope::builtin::character().unwrap();
+    let mut viewer = skinscope::viewer::Viewer::new(c, None);
+    viewer.controls.drivers_path = file.display().to_string();
+    // Paused, so the weights the panel shows are the frame's.
+    viewer.controls.playing = false;
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    h.get_by_label("Pose drivers").click();
+    h.run();
+    h.get_by_label("no drivers");
+    h.get_by_label("Load drivers").click();
+    h.run();
+    h.run();
+    let v = h.state();
+    let set = v.controls.drivers.clone().expect("loaded");
+    assert_eq!(set.drivers[0].name, "elbow_l");
+    // Two pose weights, each in 0..1, shown as they stand.
+    let weights = v.pose.driver_weights(&set).to_vec();
+    assert_eq!(weights.len(), 2);
+    assert!(
+        weights.iter().all(|w| (0.0..=1.0).contains(w)),
+        "{weights:?}"
+    );
+    h.get_by_label_contains("elbow_l: forearm_l (Swing), 2 outputs");
+    h.get_by_label_contains(&format!("pose 1: {:.2}", weights[1]));
+    h.get_by_label("Drop").click();
+    h.run();
+    assert!(h.state().controls.drivers.is_none());
+    // A bad file: the error names it, and nothing is loaded.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, ELBOW.replace("forearm_l", "nope")).unwrap();
+    h.state_mut().controls.drivers_path = bad.display().to_string();
+    h.run();
+    h.get_by_label("Load drivers").click();
+    h.run();
+    let err = h.state().load_error.clone().unwrap_or_default();
+    assert!(
+        err.contains("bad.json") && err.contains("/drivers/0/joint"),
+        "{err}"
+    );
+    assert!(h.state().controls.drivers.is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}

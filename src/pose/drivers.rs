@@ -101,9 +101,15 @@ impl DriverSet {
         })
     }
 
+    /// Every driver's poses, in order (how many pose weights the stage writes).
+    pub fn pose_count(&self) -> usize {
+        self.drivers.iter().map(|d| d.driver.poses.len()).sum()
+    }
+
     /// The stage: every driver read from `local` in order, its outputs added to the morph
     /// weights (`weights`, by `base` per instance of `c`) and to `local`'s helper joints.
-    /// `scratch` is sized here once and reused.
+    /// `scratch` is sized here once and reused; it starts with every driver's pose weights, in
+    /// order (`pose_count` of them), for the panel.
     pub fn apply(
         &self,
         c: &Character,
@@ -112,16 +118,20 @@ impl DriverSet {
         scratch: &mut Vec<f32>,
     ) {
         let (poses, outputs) = self.sizes();
-        if scratch.len() < 2 * poses + outputs {
-            scratch.resize(2 * poses + outputs, 0.0);
+        let all = self.pose_count();
+        if scratch.len() != all + poses + outputs {
+            scratch.resize(all + poses + outputs, 0.0);
         }
+        let (pose_weights, rest) = scratch.split_at_mut(all);
+        let (kernel, out) = rest.split_at_mut(poses);
+        let mut at = 0;
         for d in &self.drivers {
             let n = d.driver.poses.len();
-            let (kernel, rest) = scratch.split_at_mut(n);
-            let (w, rest) = rest.split_at_mut(n);
-            let out = &mut rest[..d.outputs.len()];
+            let w = &mut pose_weights[at..at + n];
+            at += n;
+            let out = &mut out[..d.outputs.len()];
             let q = local.as_slice()[d.joint].rotation;
-            d.driver.weights(q, kernel, w);
+            d.driver.weights(q, &mut kernel[..n], w);
             d.driver.outputs_for(w, out);
             for (o, &v) in d.outputs.iter().zip(out.iter()) {
                 match *o {

@@ -468,6 +468,14 @@ impl CharacterPose {
     }
 
     /// The frame's local pose (`parent_from_joint` per joint), as sampled and blended.
+    /// The last frame's pose drivers' pose weights, every driver's poses in order (empty
+    /// without drivers).
+    pub fn driver_weights(&self, drivers: &super::DriverSet) -> &[f32] {
+        self.driver_scratch
+            .get(..drivers.pose_count())
+            .unwrap_or(&[])
+    }
+
     pub fn local(&self) -> &LocalPose {
         &self.local
     }

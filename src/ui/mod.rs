@@ -5,6 +5,7 @@ use egui::{Color32, RichText, Ui};
 
 use crate::viewer::{Compared, Controls, Shown, UiCommand, Viewer};
 
+mod drivers;
 mod file;
 mod joints;
 mod layers;
@@ -17,6 +18,7 @@ mod physics;
 mod playback;
 mod view;
 
+use drivers::drivers_section;
 use file::file_section;
 use joints::{events_section, joints_section, problems_section, stats_section};
 use layers::{graph_section, layers_section};
@@ -117,6 +119,7 @@ pub fn panel(
     plot_section(ui, shown);
     motion_section(ui, controls, shown, commands);
     matching_section(ui, controls, shown);
+    drivers_section(ui, controls, shown, commands);
     physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);

@@ -117,8 +117,9 @@ pub struct Controls {
     pub blend_back_secs: f32,
     /// The physics pose: off, powered or limp, its stiffness and per-subtree weights.
     pub physics: PhysicsInput,
-    /// The pose drivers in use (none until a file is given).
+    /// The pose drivers in use (none until a file is given), and the path typed for them.
     pub drivers: Option<std::sync::Arc<crate::pose::DriverSet>>,
+    pub drivers_path: String,
     /// Motion matching steers the character (WASD or the arrows, Shift runs).
     pub motion_matching: bool,
     /// The goal's desired world velocity, set from the keys each frame.
@@ -204,6 +205,7 @@ impl Controls {
             blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
             physics: PhysicsInput::default(),
             drivers: None,
+            drivers_path: String::new(),
             motion_matching: false,
             match_velocity: glam::Vec3::ZERO,
             walk_speed: 1.2,

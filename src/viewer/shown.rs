@@ -58,6 +58,8 @@ pub struct Shown<'a> {
     pub match_status: super::MatchStatus,
     /// The clip playing (motion matching's choice, under it).
     pub playing_clip: usize,
+    /// The pose drivers' pose weights at the last frame, every driver's poses in order.
+    pub driver_weights: &'a [f32],
 }
 
 impl Shown<'_> {
@@ -111,6 +113,10 @@ impl Viewer {
             matching: self.performer.matching(),
             match_status,
             playing_clip: self.performer.playing_clip(),
+            driver_weights: match &self.controls.drivers {
+                Some(d) => self.pose.driver_weights(d),
+                None => &[],
+            },
         };
         (&mut self.controls, shown)
     }

@@ -1,0 +1,57 @@
+//! The panel's pose-driver section: a drivers file loaded (or dropped) by its path, and each
+//! driver's joint, mode and pose weights as they stand this frame.
+
+use crate::viewer::{Controls, Shown, UiCommand};
+use egui::Ui;
+
+pub(super) fn drivers_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    egui::CollapsingHeader::new("Pose drivers")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut controls.drivers_path)
+                        .hint_text("drivers.json")
+                        .desired_width(180.0),
+                );
+                let path = controls.drivers_path.trim();
+                if ui
+                    .add_enabled(!path.is_empty(), egui::Button::new("Load drivers"))
+                    .clicked()
+                {
+                    commands.push(UiCommand::LoadDrivers(path.into()));
+                }
+                if ui
+                    .add_enabled(controls.drivers.is_some(), egui::Button::new("Drop"))
+                    .clicked()
+                {
+                    commands.push(UiCommand::DropDrivers);
+                }
+            });
+            let Some(set) = &controls.drivers else {
+                ui.label("no drivers");
+                return;
+            };
+            let names = shown.character.skeleton.names();
+            let mut at = 0;
+            for d in &set.drivers {
+                let n = d.driver.poses.len();
+                let joint = names.get(d.joint).map_or("?", String::as_str);
+                ui.label(format!(
+                    "{}: {joint} ({:?}), {} outputs",
+                    d.name,
+                    d.driver.mode,
+                    d.outputs.len()
+                ));
+                for (k, w) in shown.driver_weights.iter().skip(at).take(n).enumerate() {
+                    ui.add(egui::ProgressBar::new(*w).text(format!("pose {k}: {w:.2}")));
+                }
+                at += n;
+            }
+        });
+}
