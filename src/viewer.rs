@@ -53,6 +53,8 @@ pub enum UiCommand {
     AddClips(PathBuf),
     /// Use the pose drivers of a JSON file (`pose::DriverSet`), or none.
     LoadDrivers(PathBuf),
+    /// The built-in character's own pose drivers.
+    LoadBuiltinDrivers,
     DropDrivers,
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
@@ -292,6 +294,12 @@ impl Viewer {
                 Ok(d) => self.controls.drivers = Some(Arc::new(d)),
                 Err(e) => self.load_error = Some(e),
             },
+            UiCommand::LoadBuiltinDrivers => {
+                match crate::pose::DriverSet::parse(crate::builtin::DRIVERS_JSON, &self.character) {
+                    Ok(d) => self.controls.drivers = Some(Arc::new(d)),
+                    Err(e) => self.load_error = Some(format!("the built-in drivers: {e}")),
+                }
+            }
             UiCommand::DropDrivers => self.controls.drivers = None,
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {

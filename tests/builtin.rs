@@ -3,6 +3,9 @@
 
 use skinscope::builtin;
 
+mod common;
+use common::skinscope;
+
 #[test]
 fn the_committed_asset_is_what_the_generator_writes() {
     let generated = builtin::generate();
@@ -196,7 +199,19 @@ fn the_surface_is_closed_and_its_normals_face_out() {
 fn blink_and_smile_move_the_face_and_nothing_else() {
     let c = builtin::character().unwrap();
     let mesh = &c.meshes[0];
-    assert_eq!(mesh.target_names, ["blink", "smile"]);
+    assert_eq!(
+        mesh.target_names,
+        [
+            "blink",
+            "smile",
+            "elbow_l",
+            "elbow_r",
+            "knee_l",
+            "knee_r",
+            "shoulder_raise_l",
+            "shoulder_raise_r"
+        ]
+    );
     let head = c.skeleton.find("head").unwrap();
     let rest = skinscope::pose::CharacterPose::at_rest(&c);
     let head_at = glam::Vec3::from(rest.model.as_slice()[head].translation);
@@ -389,4 +404,72 @@ fn the_face_s_openings_are_smooth_and_the_blink_closes_them() {
             bend(&closed)
         );
     }
+}
+
+#[test]
+fn the_correctives_move_the_surface_around_their_joint_and_the_drivers_weigh_them_in_the_clips() {
+    let c = builtin::character().unwrap();
+    let mesh = &c.meshes[0];
+    let rest = skinscope::pose::CharacterPose::at_rest(&c);
+    for (t, (name, joint, radius)) in [
+        ("elbow_l", "forearm_l", 0.07),
+        ("elbow_r", "forearm_r", 0.07),
+        ("knee_l", "shin_l", 0.09),
+        ("knee_r", "shin_r", 0.09),
+        ("shoulder_raise_l", "upperarm_l", 0.10),
+        ("shoulder_raise_r", "upperarm_r", 0.10),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let target = t + 2;
+        assert_eq!(mesh.target_names[target], name);
+        let j = c.skeleton.find(joint).unwrap();
+        let at = glam::Vec3::from(rest.model.as_slice()[j].translation);
+        let mut moved = 0;
+        for primitive in &mesh.primitives {
+            let deltas = primitive.morph_targets[target]
+                .positions
+                .as_deref()
+                .unwrap_or(&[]);
+            for (p, d) in primitive.positions.iter().zip(deltas) {
+                if d.length() > 1e-5 {
+                    moved += 1;
+                    assert!((*p - at).length() < radius, "{name}: {p} from {at}");
+                }
+            }
+        }
+        assert!(moved > 50, "{name}: {moved} vertices moved");
+    }
+    // `--drivers default` weighs them in the clips: the jump's crouch bends both knees (at
+    // 0.2 s), the wave raises the right shoulder (at 0.8 s).
+    let weights = |clip: &str, time: &str| -> Vec<f64> {
+        let (code, out, err) = skinscope(&[
+            "palette",
+            "--clip",
+            clip,
+            "--time",
+            time,
+            "--drivers",
+            "default",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        json["mesh_nodes"][0]["morph_weights"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_f64().unwrap())
+            .collect()
+    };
+    let crouch = weights("jump", "0.2");
+    assert!(crouch[4] > 0.3 && crouch[5] > 0.3, "{crouch:?}");
+    let wave = weights("wave", "0.8");
+    assert!(wave[7] > 0.9 && wave[6] < 0.1, "{wave:?}");
+    // Another file ships none.
+    let fox = common::shared("Fox/Fox.glb");
+    let (code, _, err) = skinscope(&["palette", fox.to_str().unwrap(), "--drivers", "default"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ships no pose drivers"), "{err}");
 }

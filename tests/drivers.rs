@@ -145,6 +145,29 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     h.get_by_label("Drop").click();
     h.run();
     assert!(h.state().controls.drivers.is_none());
+    // The mannequin's own: its six correctives' drivers.
+    h.get_by_label("The mannequin's own").click();
+    h.run();
+    let own = h
+        .state()
+        .controls
+        .drivers
+        .clone()
+        .expect("the built-in drivers");
+    let names: Vec<&str> = own.drivers.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "elbow_l",
+            "elbow_r",
+            "knee_l",
+            "knee_r",
+            "shoulder_raise_l",
+            "shoulder_raise_r"
+        ]
+    );
+    h.get_by_label("Drop").click();
+    h.run();
     // A bad file: the error names it, and nothing is loaded.
     let bad = dir.join("bad.json");
     std::fs::write(&bad, ELBOW.replace("forearm_l", "nope")).unwrap();

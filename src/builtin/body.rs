@@ -603,7 +603,20 @@ pub(super) struct Surface {
     /// The blink's normal deltas: the closed lid shades as the smooth head it becomes.
     pub blink_normals: Vec<Vec3>,
     pub smile: Vec<Vec3>,
+    /// The pose drivers' correctives (`CORRECTIVES`' names, in order): position deltas.
+    pub correctives: Vec<Vec<Vec3>>,
 }
+
+/// The corrective targets the mannequin's pose drivers weigh (`skinscope_mannequin.drivers.json`):
+/// (name, the joint they centre on, radius, how far they move, along the normal or up).
+pub(super) const CORRECTIVES: [(&str, &str, f32, f32, bool); 6] = [
+    ("elbow_l", "forearm_l", 0.07, 0.012, true),
+    ("elbow_r", "forearm_r", 0.07, 0.012, true),
+    ("knee_l", "shin_l", 0.09, 0.016, true),
+    ("knee_r", "shin_r", 0.09, 0.016, true),
+    ("shoulder_raise_l", "upperarm_l", 0.10, 0.025, false),
+    ("shoulder_raise_r", "upperarm_r", 0.10, 0.025, false),
+];
 
 /// Meshes the field with surface nets.
 pub(super) fn surface() -> Surface {
@@ -626,6 +639,23 @@ pub(super) fn surface() -> Surface {
         skin.push(region == Region::Head || hand.contains(&(j[0] as usize)));
     }
     let (blink, blink_normals, smile) = face_targets(&field, &positions, &normals);
+    let correctives = CORRECTIVES
+        .iter()
+        .map(|&(_, at, radius, amount, along_normal)| {
+            let centre = bind[joint(at)];
+            positions
+                .iter()
+                .zip(&normals)
+                .map(|(&p, &n)| {
+                    // Volume kept at a bent joint: the surface around it pushed out along its
+                    // normal; a raised shoulder: the surface over it lifted.
+                    let f = smoothstep(1.0 - (p - centre).length() / radius);
+                    let direction = if along_normal { n } else { Vec3::Y };
+                    direction * amount * f
+                })
+                .collect()
+        })
+        .collect();
     Surface {
         positions,
         normals,
@@ -636,6 +666,7 @@ pub(super) fn surface() -> Surface {
         blink,
         blink_normals,
         smile,
+        correctives,
     }
 }
 

@@ -35,6 +35,11 @@ pub const GLB: &[u8] = include_bytes!("../../assets/skinscope_mannequin.glb");
 /// breathing layer.
 pub const GRAPH_JSON: &str = include_str!("../../assets/skinscope_mannequin.skinscope.json");
 
+/// The built-in character's pose drivers (`skinscope_mannequin.drivers.json`, beside the
+/// asset): elbow and knee volume-keeping correctives and shoulder raises, each driven by its
+/// joint's swing (`--drivers default`, the panel's "The mannequin's own").
+pub const DRIVERS_JSON: &str = include_str!("../../assets/skinscope_mannequin.drivers.json");
+
 /// The clips the built-in character's motion-matching database is built from: its idle and
 /// its generated locomotion (not the wave, the twist test or the jump).
 pub const MOTION_CLIPS: [&str; 15] = [
@@ -425,9 +430,12 @@ fn write_mesh(w: &mut GlbWriter) {
         .into_iter()
         .map(|material| write_primitive(w, &surface, material))
         .collect();
+    let mut names = vec!["blink", "smile"];
+    names.extend(body::CORRECTIVES.iter().map(|c| c.0));
+    let weights = vec![0.0; names.len()];
     w.push(
         "meshes",
-        json!({"name": "mannequin", "primitives": primitives, "weights": [0.0, 0.0], "extras": {"targetNames": ["blink", "smile"]}}),
+        json!({"name": "mannequin", "primitives": primitives, "weights": weights, "extras": {"targetNames": names}}),
     );
 }
 
@@ -474,28 +482,38 @@ fn write_primitive(w: &mut GlbWriter, surface: &body::Surface, material: usize) 
     let view = w.view(&bytes, Some(34963));
     let indices = w.push("accessors", json!({"bufferView": view, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}));
     // The face's targets live on the skin; glTF gives every primitive of a mesh the same
-    // targets, so the clothes get all-zero ones (accessors without a buffer view).
+    // targets, so the clothes get all-zero ones (accessors without a buffer view). The
+    // correctives are written where they move something, all-zero elsewhere.
     let no_normals = vec![Vec3::ZERO; surface.positions.len()];
-    let targets: Vec<Value> = [
+    let zeros = |w: &mut GlbWriter| {
+        w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
+    };
+    let mut targets: Vec<Value> = [
         (&surface.blink, &surface.blink_normals),
         (&surface.smile, &no_normals),
     ]
     .iter()
     .map(|(deltas, normal_deltas)| {
-        let mut zeros = || {
-            w.push("accessors", json!({"componentType": 5126, "count": order.len(), "type": "VEC3", "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]}))
-        };
         let (position, normal) = if wanted {
             (
                 w.floats(&vec3s(deltas), "VEC3", true, None),
                 w.floats(&vec3s(normal_deltas), "VEC3", false, None),
             )
         } else {
-            (zeros(), zeros())
+            (zeros(w), zeros(w))
         };
         json!({"POSITION": position, "NORMAL": normal})
     })
     .collect();
+    for deltas in &surface.correctives {
+        let moved = order.iter().any(|&v| deltas[v] != Vec3::ZERO);
+        let position = if moved {
+            w.floats(&vec3s(deltas), "VEC3", true, None)
+        } else {
+            zeros(w)
+        };
+        targets.push(json!({"POSITION": position}));
+    }
     json!({"attributes": {"POSITION": positions, "NORMAL": normals, "JOINTS_0": joints, "WEIGHTS_0": weights}, "indices": indices, "material": material, "targets": targets})
 }
 

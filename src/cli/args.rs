@@ -117,8 +117,9 @@ pub struct PoseArgs {
     pub physics: super::physics::PhysicsArgs,
     #[command(flatten)]
     pub matching: super::matching::MatchArgs,
-    /// Pose drivers from a JSON file: driver joints' rotations interpolated between authored
-    /// poses into corrective morph weights and helper joints' offsets, after IK.
+    /// Pose drivers from a JSON file (or `default`: the built-in character's correctives):
+    /// driver joints' rotations interpolated between authored poses into corrective morph
+    /// weights and helper joints' offsets, after IK.
     #[arg(long)]
     pub drivers: Option<PathBuf>,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
@@ -270,7 +271,17 @@ impl PoseArgs {
         let Some(path) = &self.drivers else {
             return Ok(None);
         };
-        let text = skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        let text = if path.as_os_str() == "default" {
+            if c.name != skinscope::builtin::FILE_NAME {
+                return Err(format!(
+                    "--drivers default: {} ships no pose drivers (the built-in character does): give a drivers file",
+                    c.name
+                ));
+            }
+            skinscope::builtin::DRIVERS_JSON.to_string()
+        } else {
+            skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?
+        };
         skinscope::pose::DriverSet::parse(&text, c)
             .map(|d| Some(Arc::new(d)))
             .map_err(|e| format!("--drivers {}: {e}", path.display()))

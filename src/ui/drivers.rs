@@ -26,6 +26,9 @@ pub(super) fn drivers_section(
                 {
                     commands.push(UiCommand::LoadDrivers(path.into()));
                 }
+                if shown.source.is_none() && ui.button("The mannequin's own").clicked() {
+                    commands.push(UiCommand::LoadBuiltinDrivers);
+                }
                 if ui
                     .add_enabled(controls.drivers.is_some(), egui::Button::new("Drop"))
                     .clicked()
