@@ -83,6 +83,21 @@ fn bench(c: &mut Criterion) {
                 black_box(index.search_from(query, Some(*current)).unwrap())
             })
         });
+        // The two kinds apart: a query near a frame (as the performer asks: the frame
+        // playing's pose and a goal the database holds) and one anywhere.
+        for (kind, keep) in [("near", 0), ("anywhere", 3)] {
+            let some: Vec<&(Vec<f32>, usize)> = (0..queries.len())
+                .filter(|q| (q % 4 == 3) == (keep == 3))
+                .map(|q| &queries[q])
+                .collect();
+            c.bench_function(&format!("match/from_current_{kind}/{frames}"), |b| {
+                b.iter(|| {
+                    k = (k + 1) % some.len();
+                    let (query, current) = some[k];
+                    black_box(index.search_from(query, Some(*current)).unwrap())
+                })
+            });
+        }
     }
 }
 
