@@ -125,6 +125,8 @@ pub struct Stats {
     /// The main view's last frame: skinned by the skin pass (`Some`, and whether it ran, which
     /// it does not when nothing changed) or in the vertex shader (`None`).
     pub skin_pass_ran: Option<bool>,
+    /// Why the vertices were skinned where they were (the skin pass's `Auto`, or the choice).
+    pub skin_pass_why: &'static str,
 }
 
 pub struct Viewer {

@@ -395,9 +395,18 @@ impl App {
         viewports: &Viewports,
         camera: &Camera,
     ) {
+        let base = draw_options(&self.viewer.controls);
+        // The passes that draw the mesh: each view, and the wireframe over the shading.
+        let views = 1 + u32::from(viewports.compared.is_some());
+        let per_view = u32::from(base.mesh) + u32::from(base.wireframe);
         let main = DrawOptions {
             viewport: Some(viewports.main),
-            ..draw_options(&self.viewer.controls)
+            mesh_passes: views * per_view.max(1),
+            adapter: self
+                .gfx
+                .as_ref()
+                .map_or(Default::default(), |g| g.gpu.adapter_kind()),
+            ..base
         };
         if main.vertex_colors
             && let Some(gfx) = self.gfx.as_ref()
@@ -443,16 +452,19 @@ impl App {
             let size = gfx.surface.size();
             let mut ran = false;
             let mut skinned_in = SkinPass::Vertex;
+            let mut why = "";
             for t in targets {
                 let painted =
                     gfx.renderer
                         .paint(view, &gfx.gpu.device, encoder, &t.srgb, size, &options);
                 ran |= painted.skin_pass_ran;
                 skinned_in = painted.skinned_in;
+                why = painted.why;
             }
             if view == View::Main {
                 self.skinned_in = skinned_in;
                 self.viewer.stats.skin_pass_ran = (skinned_in == SkinPass::Compute).then_some(ran);
+                self.viewer.stats.skin_pass_why = why;
             }
         }
     }

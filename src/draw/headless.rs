@@ -347,6 +347,8 @@ fn render_crowd(
     let start = std::time::Instant::now();
     let options = DrawOptions {
         bones: false,
+        mesh_passes: u32::from(request.options.mesh) + u32::from(request.options.wireframe),
+        adapter: gpu.adapter_kind(),
         ..request.options
     };
     let uploaded = renderer.prepare(

@@ -104,6 +104,17 @@ impl Gpu {
         describe(&self.adapter.get_info())
     }
 
+    /// The adapter's kind, for the skin pass's `Auto`.
+    pub fn adapter_kind(&self) -> crate::display::AdapterKind {
+        use crate::display::AdapterKind;
+        match self.adapter.get_info().device_type {
+            wgpu::DeviceType::DiscreteGpu => AdapterKind::DiscreteGpu,
+            wgpu::DeviceType::IntegratedGpu => AdapterKind::IntegratedGpu,
+            wgpu::DeviceType::Cpu => AdapterKind::Cpu,
+            _ => AdapterKind::Other,
+        }
+    }
+
     /// Copies `size` bytes of `source` (which needs `COPY_SRC`) back to the CPU, waiting for the
     /// queue.
     pub fn read_buffer(&self, source: &wgpu::Buffer, size: u64) -> Result<Vec<u8>, GpuError> {

@@ -169,6 +169,8 @@ pub struct Uploaded {
 pub struct Painted {
     pub skinned_in: SkinPass,
     pub skin_pass_ran: bool,
+    /// Why the vertices were skinned where they were.
+    pub why: &'static str,
 }
 
 /// What a draw slot's material and instance say, fixed for the character: read by every
@@ -561,11 +563,21 @@ impl Renderer {
         size: (u32, u32),
         options: &DrawOptions,
     ) -> Painted {
-        let from_skin_pass =
-            options.skin_pass != SkinPass::Vertex && self.ensure_skin_pass(view, device);
+        let (wanted, mut why) = options
+            .skin_pass
+            .resolve(options.mesh_passes, options.adapter);
+        let from_skin_pass = wanted == SkinPass::Compute && self.ensure_skin_pass(view, device);
+        if wanted == SkinPass::Compute && !from_skin_pass {
+            why = if self.skin_pass_bytes().0 == 0 {
+                "nothing is skinned"
+            } else {
+                "the skin pass's output would not fit a storage binding of the device"
+            };
+        }
         let mut painted = Painted {
             skinned_in: SkinPass::Vertex,
             skin_pass_ran: false,
+            why,
         };
         if from_skin_pass {
             // Only drawing needs the `vs_skinned` pipelines (a read-back does not).

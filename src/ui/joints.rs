@@ -78,13 +78,14 @@ pub(super) fn stats_section(ui: &mut Ui, shown: &Shown<'_>) {
         Some(false) => "by the compute pass (unchanged: not run)",
     };
     ui.monospace(format!(
-        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}",
+        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}\n({})",
         s.fps,
         s.frame_ms,
         s.pose_ms,
         joints,
         shown.character.vertex_count(),
-        s.palette_bytes
+        s.palette_bytes,
+        s.skin_pass_why
     ));
 }
 

@@ -33,6 +33,10 @@ pub struct DrawOptions {
     pub skinning: SkinningMethod,
     /// Where the vertices are skinned.
     pub skin_pass: SkinPass,
+    /// How many times the frame draws the mesh (views, and the wireframe over the shading),
+    /// and the adapter: what `SkinPass::Auto` decides by.
+    pub mesh_passes: u32,
+    pub adapter: crate::display::AdapterKind,
 }
 
 impl Default for DrawOptions {
@@ -51,6 +55,8 @@ impl Default for DrawOptions {
             exposure_ev: 0.0,
             skinning: SkinningMethod::Linear,
             skin_pass: SkinPass::Auto,
+            mesh_passes: 1,
+            adapter: crate::display::AdapterKind::Other,
         }
     }
 }
