@@ -88,6 +88,7 @@ fn rippled_grid(active: usize) -> Character {
             default_weights: weights,
         }],
         clips: Vec::new(),
+        driver_extras: Vec::new(),
         warnings: Vec::new(),
         notes: Vec::new(),
         scenes: vec!["grid".into()],

@@ -49,6 +49,10 @@ pub struct Character {
     /// The displayed scene's camera nodes, by glTF camera index (`/cameras/N`), then in scene
     /// order for a camera that several nodes use.
     pub cameras: Vec<CameraData>,
+    /// Pose drivers an exporter wrote in node extras (`extras.skinscope_drivers`, an array of
+    /// drivers as a drivers file holds them): (glTF node, its skeleton joint, the array's JSON
+    /// text). Read by `pose::DriverSet::from_extras`.
+    pub driver_extras: Vec<(usize, usize, String)>,
 }
 
 /// A camera node of the displayed scene: glTF's camera looks down its node's -Z, +Y up.

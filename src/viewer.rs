@@ -53,8 +53,8 @@ pub enum UiCommand {
     AddClips(PathBuf),
     /// Use the pose drivers of a JSON file (`pose::DriverSet`), or none.
     LoadDrivers(PathBuf),
-    /// The built-in character's own pose drivers.
-    LoadBuiltinDrivers,
+    /// The character's own pose drivers (the built-in character's, or a file's node extras').
+    LoadOwnDrivers,
     DropDrivers,
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
@@ -296,12 +296,13 @@ impl Viewer {
                 Ok(d) => self.controls.drivers = Some(Arc::new(d)),
                 Err(e) => self.load_error = Some(e),
             },
-            UiCommand::LoadBuiltinDrivers => {
-                match crate::pose::DriverSet::parse(crate::builtin::DRIVERS_JSON, &self.character) {
-                    Ok(d) => self.controls.drivers = Some(Arc::new(d)),
-                    Err(e) => self.load_error = Some(format!("the built-in drivers: {e}")),
+            UiCommand::LoadOwnDrivers => match crate::builtin::own_drivers(&self.character) {
+                Ok(Some(d)) => self.controls.drivers = Some(Arc::new(d)),
+                Ok(None) => {
+                    self.load_error = Some(format!("{} ships no pose drivers", self.character.name))
                 }
-            }
+                Err(e) => self.load_error = Some(format!("{}: {e}", self.character.name)),
+            },
             UiCommand::DropDrivers => self.controls.drivers = None,
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {

@@ -146,7 +146,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     h.run();
     assert!(h.state().controls.drivers.is_none());
     // The mannequin's own: its six correctives' drivers.
-    h.get_by_label("The mannequin's own").click();
+    h.get_by_label("The character's own").click();
     h.run();
     let own = h
         .state()
@@ -181,5 +181,66 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
         "{err}"
     );
     assert!(h.state().controls.drivers.is_none());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn drivers_an_exporter_wrote_in_node_extras_are_the_files_own() {
+    let dir = common::temp_dir("drivers-extras");
+    let mut raw = common::RawGltf::read_glb(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skinscope_mannequin.glb"),
+    );
+    // The elbow driver on the forearm's node (joint k is node k + 1), its joint left out.
+    let forearm = raw.json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["name"] == "forearm_l")
+        .unwrap();
+    let file: serde_json::Value = serde_json::from_str(ELBOW).unwrap();
+    let mut driver = file["drivers"][0].clone();
+    driver.as_object_mut().unwrap().remove("joint");
+    raw.json["nodes"][forearm]["extras"] = serde_json::json!({"skinscope_drivers": [driver]});
+    let path = dir.join("exported.glb");
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    let path_str = path.to_str().unwrap();
+    let weights = |drivers: &str| {
+        let args = [
+            "palette",
+            path_str,
+            "--clip",
+            "walk",
+            "--time",
+            "0.3",
+            "--drivers",
+            drivers,
+            "--json",
+        ];
+        let (code, out, err) = common::skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        json["mesh_nodes"][0]["morph_weights"][1].as_f64().unwrap()
+    };
+    // The file's own drivers pose as the same driver from a file does.
+    let from_file = dir.join("elbow.json");
+    std::fs::write(&from_file, ELBOW).unwrap();
+    let own = weights("default");
+    assert!(own > 0.05, "{own}");
+    assert_eq!(own, weights(from_file.to_str().unwrap()));
+    // A bad driver in the extras is named at its pointer in the file.
+    raw.json["nodes"][forearm]["extras"]["skinscope_drivers"][0]["mode"] = "bend".into();
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    let (code, _, err) = common::skinscope(&["palette", path_str, "--drivers", "default"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(&format!("/nodes/{forearm}/extras/skinscope_drivers/0/mode")),
+        "{err}"
+    );
+    // CesiumMan has none.
+    let man = common::shared("CesiumMan/CesiumMan.glb");
+    let (code, _, err) =
+        common::skinscope(&["palette", man.to_str().unwrap(), "--drivers", "default"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ships no pose drivers"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

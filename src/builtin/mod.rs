@@ -40,6 +40,18 @@ pub const GRAPH_JSON: &str = include_str!("../../assets/skinscope_mannequin.skin
 /// joint's swing (`--drivers default`, the panel's "The mannequin's own").
 pub const DRIVERS_JSON: &str = include_str!("../../assets/skinscope_mannequin.drivers.json");
 
+/// A character's own pose drivers: the built-in character's (`DRIVERS_JSON`), or those an
+/// exporter wrote in a file's node extras; `None` when it has none.
+pub fn own_drivers(
+    c: &Character,
+) -> Result<Option<crate::pose::DriverSet>, crate::pose::DriverFileError> {
+    if c.name == FILE_NAME {
+        crate::pose::DriverSet::parse(DRIVERS_JSON, c).map(Some)
+    } else {
+        crate::pose::DriverSet::from_extras(c)
+    }
+}
+
 /// The clips the built-in character's motion-matching database is built from: its idle and
 /// its generated locomotion (not the wave, the twist test or the jump).
 pub const MOTION_CLIPS: [&str; 15] = [

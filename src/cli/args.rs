@@ -271,17 +271,18 @@ impl PoseArgs {
         let Some(path) = &self.drivers else {
             return Ok(None);
         };
-        let text = if path.as_os_str() == "default" {
-            if c.name != skinscope::builtin::FILE_NAME {
-                return Err(format!(
-                    "--drivers default: {} ships no pose drivers (the built-in character does): give a drivers file",
-                    c.name
-                ));
-            }
-            skinscope::builtin::DRIVERS_JSON.to_string()
-        } else {
-            skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?
-        };
+        if path.as_os_str() == "default" {
+            return skinscope::builtin::own_drivers(c)
+                .map_err(|e| format!("--drivers default: {}: {e}", c.name))?
+                .map(|d| Some(Arc::new(d)))
+                .ok_or_else(|| {
+                    format!(
+                        "--drivers default: {} ships no pose drivers (none in its node extras): give a drivers file",
+                        c.name
+                    )
+                });
+        }
+        let text = skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
         skinscope::pose::DriverSet::parse(&text, c)
             .map(|d| Some(Arc::new(d)))
             .map_err(|e| format!("--drivers {}: {e}", path.display()))

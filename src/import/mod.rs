@@ -167,6 +167,16 @@ fn import(
     if !problems.errors.is_empty() {
         return None;
     }
+    let driver_extras = document
+        .nodes()
+        .filter_map(|n| {
+            let extras: serde_json::Value =
+                serde_json::from_str(n.extras().as_ref()?.get()).ok()?;
+            let drivers = extras.get("skinscope_drivers")?;
+            let joint = *hierarchy.joint_of_node.get(n.index())?;
+            Some((n.index(), joint, drivers.to_string()))
+        })
+        .collect();
     Some(Character {
         name: path
             .file_name()
@@ -190,6 +200,7 @@ fn import(
             .collect(),
         scene: hierarchy.scene,
         cameras,
+        driver_extras,
     })
 }
 

@@ -69,6 +69,7 @@ pub fn bvh_character(path: &Path) -> Result<Character, ImportError> {
         scenes: vec!["scene 0".into()],
         scene: 0,
         cameras: Vec::new(),
+        driver_extras: Vec::new(),
         skeleton,
     })
 }

@@ -12,6 +12,8 @@
 //!   "poses": [{"rotation_degrees": [-90, 0, 0], "values": [1, 0.02]},
 //!             {"rotation": [0, 0, 0, 1], "values": [0, 0]}]}]}
 //! ```
+//! An exporter may write the same drivers into a node's extras, `{"skinscope_drivers": [...]}`
+//! (their joint that node unless they name one): `DriverSet::from_extras`.
 //! `mode` is `full`, `swing` or `twist` (about the bone: toward the joint's first child);
 //! `rotation_degrees` is X, then Y, then Z (`Quat::from_euler(XYZ)`), `rotation` a quaternion
 //! x, y, z, w; `rest` defaults to zeros.
@@ -92,6 +94,36 @@ impl DriverSet {
             .map(|(i, d)| bind(d, &format!("/drivers/{i}"), c))
             .collect::<Result<_, _>>()?;
         Ok(Self { drivers })
+    }
+
+    /// The drivers an exporter wrote in the file's node extras (`extras.skinscope_drivers` on
+    /// a node: drivers as a drivers file holds them, their joint that node unless named);
+    /// `None` when no node has any. A problem is named at its JSON pointer in the file.
+    pub fn from_extras(c: &Character) -> Result<Option<Self>, DriverFileError> {
+        if c.driver_extras.is_empty() {
+            return Ok(None);
+        }
+        let mut drivers = Vec::new();
+        for (node, joint, text) in &c.driver_extras {
+            let at = format!("/nodes/{node}/extras/skinscope_drivers");
+            let list: Value =
+                serde_json::from_str(text).map_err(|e| problem(&at, e.to_string()))?;
+            let list = list
+                .as_array()
+                .ok_or_else(|| problem(&at, "expected an array of drivers"))?;
+            for (k, d) in list.iter().enumerate() {
+                let mut d = d.clone();
+                if let Some(o) = d.as_object_mut() {
+                    let name = c.skeleton.names()[*joint].clone();
+                    o.entry("joint").or_insert(Value::String(name));
+                }
+                drivers.push(bind(&d, &format!("{at}/{k}"), c)?);
+                if drivers.len() > MAX_DRIVERS {
+                    return Err(problem(at, format!("more than {MAX_DRIVERS} drivers")));
+                }
+            }
+        }
+        Ok(Some(Self { drivers }))
     }
 
     /// The most poses and outputs of any driver (the scratch the stage needs).

@@ -26,8 +26,9 @@ pub(super) fn drivers_section(
                 {
                     commands.push(UiCommand::LoadDrivers(path.into()));
                 }
-                if shown.source.is_none() && ui.button("The mannequin's own").clicked() {
-                    commands.push(UiCommand::LoadBuiltinDrivers);
+                let own = shown.source.is_none() || !shown.character.driver_extras.is_empty();
+                if own && ui.button("The character's own").clicked() {
+                    commands.push(UiCommand::LoadOwnDrivers);
                 }
                 if ui
                     .add_enabled(controls.drivers.is_some(), egui::Button::new("Drop"))
