@@ -39,7 +39,7 @@ mod skin_pass;
 
 use buffers::{BufferSizes, FrameBuffers, ViewSlot, bind_group, entry};
 use options::max_copies_of;
-pub use options::{Capacity, DrawOptions, RendererStats};
+pub use options::{Capacity, DrawOptions, Painted, RendererStats};
 
 use skin_pass::SkinPassTargets;
 pub use skin_pass::{SkinPassError, SkinnedFrame, SkinnedSlot, SkinnedVertex};
@@ -161,16 +161,6 @@ fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
 pub struct Uploaded {
     pub palette_bytes: u64,
     pub morph_bytes: u64,
-}
-
-/// How a `paint` skinned: in the skin pass (`Compute`) or the vertex shader, and whether it ran
-/// the skin pass (it does not when the view's data did not change).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Painted {
-    pub skinned_in: SkinPass,
-    pub skin_pass_ran: bool,
-    /// Why the vertices were skinned where they were.
-    pub why: &'static str,
 }
 
 /// What a draw slot's material and instance say, fixed for the character: read by every

@@ -1,5 +1,5 @@
 //! What a renderer is asked: how a view is drawn (`DrawOptions`), what its buffers hold
-//! (`Capacity`), and what it did once (`RendererStats`).
+//! (`Capacity`), what a `paint` did (`Painted`), and what it did once (`RendererStats`).
 
 use glam::Vec3;
 
@@ -59,6 +59,16 @@ impl Default for DrawOptions {
             adapter: crate::display::AdapterKind::Other,
         }
     }
+}
+
+/// How a `paint` skinned: in the skin pass (`Compute`) or the vertex shader, and whether it ran
+/// the skin pass (it does not when the view's data did not change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Painted {
+    pub skinned_in: SkinPass,
+    pub skin_pass_ran: bool,
+    /// Why the vertices were skinned where they were.
+    pub why: &'static str,
 }
 
 /// What a renderer's buffers hold, decided when it is built.
