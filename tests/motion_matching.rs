@@ -237,3 +237,27 @@ fn a_clip_played_in_place_travels_as_its_planted_feet_need() {
         }
     }
 }
+
+#[test]
+fn a_saved_database_whose_frame_plays_a_clip_it_does_not_hold_is_refused() {
+    let (c, _, clips) = with_turn();
+    let db = build_database(&c, &clips, &MatchWeights::default()).unwrap();
+    let mut bytes = db.to_bytes(&c);
+    assert_eq!(MotionDatabase::from_bytes(&bytes, &c).unwrap().raw, db.raw);
+    // Past the header (60 bytes), the clip table (a count, then each clip's u16 name length,
+    // name and duration) and the clips' travel (12 bytes each): the frame count, then the
+    // first frame's clip.
+    let u32_at = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    let count = u32_at(&bytes, 60) as usize;
+    let mut at = 64;
+    for _ in 0..count {
+        let n = u16::from_le_bytes([bytes[at], bytes[at + 1]]) as usize;
+        at += 2 + n + 4;
+    }
+    at += 12 * count + 4;
+    bytes[at..at + 4].copy_from_slice(&(count as u32).to_le_bytes());
+    let e = MotionDatabase::from_bytes(&bytes, &c)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("frame 0 plays clip {count}")), "{e}");
+}

@@ -191,7 +191,7 @@ impl MotionDatabase {
         for _ in 0..count {
             let clip = r.u32("a frame's clip")? as usize;
             let time_secs = r.f32("a frame's time")?;
-            if clip >= c.clips.len() || !time_secs.is_finite() {
+            if clip >= clips || !time_secs.is_finite() {
                 return Err(DbFileError::Invalid(format!(
                     "frame {} plays clip {clip} at {time_secs}",
                     frames.len()
