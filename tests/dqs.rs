@@ -292,3 +292,69 @@ fn the_mannequin_s_twisted_wrist_collapses_under_lbs_and_keeps_its_section_under
     assert!(a_lbs < 0.5 * a_bind, "LBS keeps {a_lbs} of {a_bind}");
     assert!(a_dqs > 0.9 * a_bind, "DQS keeps {a_dqs} of {a_bind}");
 }
+
+#[test]
+fn weight_blended_skinning_is_lbs_on_lbs_joints_and_dqs_on_dqs_joints() {
+    // The mannequin twisting its wrist, DQS on the joints the clips twist (found: the right
+    // forearm's twist joint alone, 150 degrees; the roots' heading is no twist), LBS elsewhere.
+    let c = skinscope::builtin::character().unwrap();
+    let twisting = anim::twisting_joints(
+        &c.skeleton,
+        c.clips.iter().map(|k| &k.clip),
+        60f32.to_radians(),
+    );
+    assert_eq!(twisting, [c.skeleton.find("forearm_twist_r").unwrap()]);
+    let twist = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "twist")
+        .unwrap();
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(&c, &PoseRequest::clip(twist, 1.0)).unwrap();
+    let palette = pose.instance_palette(0).unwrap();
+    let packed: Vec<Mat4> = palette.iter().map(dq_entry).collect();
+    let skin = &c.skins[c.instances[0].skin.unwrap()];
+    // Method weights by palette index: 1 on the twisting joint and the hand it carries.
+    let dqs_joints: Vec<usize> = ["forearm_twist_r", "hand_r"]
+        .iter()
+        .map(|n| c.skeleton.find(n).unwrap())
+        .collect();
+    let method: Vec<f32> = (0..palette.len())
+        .map(|p| {
+            let joint = skin.skin.joint(p).unwrap();
+            if dqs_joints.contains(&joint) {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let (mut lbs_only, mut dqs_only, mut mixed) = (0, 0, 0);
+    for primitive in &c.meshes[0].primitives {
+        let s = primitive.skinning.as_ref().unwrap();
+        for (v, &p) in primitive.positions.iter().enumerate() {
+            let joints = s.joints[v].map(u32::from);
+            let weights = s.weights[v];
+            let got = anim::blended_skin_position((palette, &packed, &method), joints, weights, p)
+                .unwrap();
+            let m = anim::vertex_method(&method, joints.into_iter().zip(weights));
+            let lbs = anim::skin_position(palette, joints, weights, p).unwrap();
+            let dqs = dq_skin_position(&packed, joints.into_iter().zip(weights), p).unwrap();
+            if m == 0.0 {
+                assert_eq!(got, lbs, "vertex {v}");
+                lbs_only += 1;
+            } else if m == 1.0 {
+                assert_eq!(got, dqs, "vertex {v}");
+                dqs_only += 1;
+            } else {
+                // Between: on the segment from the LBS position to the DQS one, at m.
+                assert!((got - lbs.lerp(dqs, m)).length() < 1e-6, "vertex {v}");
+                mixed += 1;
+            }
+        }
+    }
+    assert!(
+        lbs_only > 10_000 && dqs_only > 100 && mixed > 50,
+        "{lbs_only} {dqs_only} {mixed}"
+    );
+}

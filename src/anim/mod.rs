@@ -24,6 +24,7 @@
 //! blend spaces, half-life easing), inertialize.rs (inertialized transitions), skeleton.rs,
 //! playback.rs, morph.rs.
 
+mod blended;
 mod clip;
 mod compress;
 mod compress_error;
@@ -48,6 +49,7 @@ mod skeleton;
 mod spring;
 mod transform;
 
+pub use blended::{blended_skin_position, twisting_joints, vertex_method};
 pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
     TrackValue,
