@@ -239,13 +239,7 @@ fn the_mannequin_s_twisted_wrist_collapses_under_lbs_and_keeps_its_section_under
     // cross-section where the forearm and its twist joint blend (a slab 1 cm thick through the
     // twist joint, across the bone), skinned both ways, against the bind pose's.
     let c = skinscope::builtin::character().unwrap();
-    let twist = c
-        .clips
-        .iter()
-        .position(|k| k.clip.name() == "twist")
-        .unwrap();
-    let mut pose = CharacterPose::new(&c);
-    pose.evaluate(&c, &PoseRequest::clip(twist, 1.0)).unwrap();
+    let pose = wrist_twisted(&c);
     let rest = CharacterPose::at_rest(&c);
     let at = |name: &str| {
         let j = c.skeleton.find(name).unwrap();
@@ -304,13 +298,7 @@ fn weight_blended_skinning_is_lbs_on_lbs_joints_and_dqs_on_dqs_joints() {
         60f32.to_radians(),
     );
     assert_eq!(twisting, [c.skeleton.find("forearm_twist_r").unwrap()]);
-    let twist = c
-        .clips
-        .iter()
-        .position(|k| k.clip.name() == "twist")
-        .unwrap();
-    let mut pose = CharacterPose::new(&c);
-    pose.evaluate(&c, &PoseRequest::clip(twist, 1.0)).unwrap();
+    let pose = wrist_twisted(&c);
     let palette = pose.instance_palette(0).unwrap();
     let packed: Vec<Mat4> = palette.iter().map(dq_entry).collect();
     let skin = &c.skins[c.instances[0].skin.unwrap()];
@@ -357,4 +345,16 @@ fn weight_blended_skinning_is_lbs_on_lbs_joints_and_dqs_on_dqs_joints() {
         lbs_only > 10_000 && dqs_only > 100 && mixed > 50,
         "{lbs_only} {dqs_only} {mixed}"
     );
+}
+
+/// The mannequin at 1 s of its `twist` clip: the right forearm's twist joint turned 150 degrees.
+fn wrist_twisted(c: &skinscope::character::Character) -> CharacterPose {
+    let twist = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "twist")
+        .unwrap();
+    let mut pose = CharacterPose::new(c);
+    pose.evaluate(c, &PoseRequest::clip(twist, 1.0)).unwrap();
+    pose
 }

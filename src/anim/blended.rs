@@ -50,15 +50,7 @@ pub fn twisting_joints<'c>(
     threshold: f32,
 ) -> Vec<usize> {
     let n = skeleton.joint_count();
-    let axis: Vec<Vec3> = (0..n)
-        .map(|j| {
-            (0..n)
-                .find(|&k| skeleton.parent(k) == Some(j))
-                .map(|k| skeleton.rest()[k].translation)
-                .filter(|t| t.length() > 1e-6)
-                .map_or(Vec3::Y, Vec3::normalize)
-        })
-        .collect();
+    let axis: Vec<Vec3> = (0..n).map(|j| skeleton.bone_axis(j)).collect();
     let mut most = vec![0.0f32; n];
     for clip in clips {
         for track in clip.tracks() {
@@ -75,7 +67,7 @@ pub fn twisting_joints<'c>(
             for q in keys.values().iter().skip(per / 2).step_by(per) {
                 let delta: Quat = rest.inverse() * *q;
                 let (_, twist) = swing_twist(delta, axis[j]);
-                let angle = super::rotation_distance(twist, Quat::IDENTITY);
+                let angle = twist.angle_between(Quat::IDENTITY);
                 most[j] = most[j].max(angle);
             }
         }

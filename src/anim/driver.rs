@@ -58,11 +58,6 @@ pub fn swing_twist(rotation: Quat, axis: Vec3) -> (Quat, Quat) {
     ((r * twist.inverse()).normalize(), twist)
 }
 
-/// The angle between two rotations, radians (0 to pi; `q` and `-q` are the same rotation).
-pub fn rotation_distance(a: Quat, b: Quat) -> f32 {
-    2.0 * a.dot(b).abs().min(1.0).acos()
-}
-
 /// A pose driver, solved: see the module's documentation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseDriver {
@@ -115,7 +110,7 @@ impl PoseDriver {
         }
         for i in 0..n {
             for j in 0..i {
-                if rotation_distance(rotations[i], rotations[j]) < 1e-4 {
+                if rotations[i].angle_between(rotations[j]) < 1e-4 {
                     return Err(DriverError::Duplicate(j, i));
                 }
             }
@@ -123,7 +118,7 @@ impl PoseDriver {
         let kernel: Vec<f64> = (0..n * n)
             .map(|k| {
                 f64::from(gaussian(
-                    rotation_distance(rotations[k / n], rotations[k % n]),
+                    rotations[k / n].angle_between(rotations[k % n]),
                     width,
                 ))
             })
@@ -152,7 +147,7 @@ impl PoseDriver {
         let n = self.poses.len();
         let q = read(self.mode, self.axis, local);
         for (k, p) in kernel.iter_mut().zip(&self.poses) {
-            *k = gaussian(rotation_distance(q, *p), self.width);
+            *k = gaussian(q.angle_between(*p), self.width);
         }
         for (i, w) in weights.iter_mut().enumerate().take(n) {
             let row = &self.inverse[i * n..(i + 1) * n];
@@ -330,7 +325,7 @@ mod tests {
         let q = Quat::from_rotation_x(0.7) * Quat::from_rotation_y(0.4);
         let (swing, twist) = swing_twist(q, axis);
         assert!((swing * twist).dot(q).abs() > 1.0 - 1e-6);
-        assert!(rotation_distance(twist, Quat::from_rotation_y(0.4)) < 1e-5);
+        assert!(twist.angle_between(Quat::from_rotation_y(0.4)) < 1e-5);
         // The swing turns nothing about the bone: it takes the axis where q does.
         assert!((swing * axis - q * axis).length() < 1e-5);
         assert!(swing.y.abs() < 1e-6, "{swing}");

@@ -59,7 +59,7 @@ pub use compress_error::{measure_error, raw_bytes};
 pub use compressed::CompressedClip;
 pub use cursor::{ClipCursor, sample_clip, sample_clip_over, sample_compressed};
 pub use dqs::{SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
-pub use driver::{DriverError, DriverMode, MAX_POSES, PoseDriver, rotation_distance, swing_twist};
+pub use driver::{DriverError, DriverMode, MAX_POSES, PoseDriver, swing_twist};
 pub use external::{Drive, ExternalFrame, apply_external, drive_joint};
 pub use handoff::Handoff;
 pub use ik::{Chain, TwoBoneSettings, soft_reach, solve_two_bone};

@@ -6,7 +6,7 @@
 //! They are apart because glTF lets several skins share one hierarchy (ozz keeps inverse binds with
 //! the mesh, as joint remaps, for the same reason).
 
-use glam::{Affine3A, Mat4};
+use glam::{Affine3A, Mat4, Vec3};
 use thiserror::Error;
 
 use super::Transform;
@@ -157,6 +157,16 @@ impl Skeleton {
     /// The index of the joint with this name, if any.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
+    }
+
+    /// The bone's direction in `joint`'s own frame: toward its first child at rest (+Y
+    /// without one, or when the child sits on the joint).
+    pub fn bone_axis(&self, joint: usize) -> Vec3 {
+        (0..self.joint_count())
+            .find(|&k| self.parent(k) == Some(joint))
+            .map(|k| self.rest[k].translation)
+            .filter(|t| t.length() > 1e-6)
+            .map_or(Vec3::Y, Vec3::normalize)
     }
 }
 

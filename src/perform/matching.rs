@@ -15,7 +15,7 @@ use glam::{Quat, Vec3};
 
 use crate::anim::{FacingSpring, Placement, VelocitySpring, from_yaw, predict, yaw_of};
 use crate::character::Character;
-use crate::pose::{FEATURE_HZ, FEATURES, FUTURE_FRAMES, MotionDatabase, is_cyclic};
+use crate::pose::{FEATURE_HZ, FEATURES, FUTURE_FRAMES, MotionDatabase};
 
 /// How often the database is searched, seconds of playback.
 pub const SEARCH_EVERY_SECS: f32 = 0.1;
@@ -99,8 +99,12 @@ impl MatchPlayer {
                 *n = i + 1 - *start;
             }
         }
-        self.cyclic = (0..c.clips.len())
-            .map(|k| clip_frames[k].is_some() && is_cyclic(c, k, db.joints.root))
+        // A clip loops in the database when every one of its frames is a candidate (a
+        // non-looping clip's last second never is), as `build_database` found it.
+        let runs = db.index.ranges();
+        self.cyclic = clip_frames
+            .iter()
+            .map(|f| f.is_some_and(|(start, n)| runs.contains(&(start..start + n))))
             .collect();
         self.clip_frames = clip_frames;
         self.db = Some(db);
@@ -249,7 +253,7 @@ impl MatchPlayer {
         if let Some(f) = current {
             let near =
                 db.frames[f].clip == db.frames[found.0].clip && f.abs_diff(found.0) < SURROUNDING;
-            let playing_cost = db.cost_of(f, &self.query, &mut self.scratch);
+            let playing_cost = db.index.candidate_cost(f, &self.scratch).ok().flatten();
             if near || playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
                 return None;
             }
@@ -264,9 +268,9 @@ impl MatchPlayer {
         })
     }
 
-    /// Each feature group's share of the best frame's cost.
+    /// Each feature group's share of the best frame's cost (`scratch` holds the normalised
+    /// query, as `nearest` left it).
     fn group_costs(&mut self, db: &MotionDatabase, best: usize) {
-        db.normalizer.apply(&self.query, &mut self.scratch);
         let row = db.index.row(best);
         let mut at = 0;
         self.stats.group_costs.clear();

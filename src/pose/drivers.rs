@@ -242,7 +242,7 @@ fn bind(d: &Value, at: &str, c: &Character) -> Result<BoundDriver, DriverFileErr
         let values = numbers(values, &format!("{here}/values"), Some(outputs.len()))?;
         poses.push((rotation, values));
     }
-    let axis = bone_axis(c, joint);
+    let axis = c.skeleton.bone_axis(joint);
     let driver = PoseDriver::new((mode, axis, width.to_radians()), &poses, rest)
         .map_err(|e| problem(format!("{at}/poses"), e.to_string()))?;
     Ok(BoundDriver {
@@ -251,16 +251,6 @@ fn bind(d: &Value, at: &str, c: &Character) -> Result<BoundDriver, DriverFileErr
         driver,
         outputs,
     })
-}
-
-/// The bone's axis in `joint`'s frame: toward its first child at rest (+Y without one).
-fn bone_axis(c: &Character, joint: usize) -> Vec3 {
-    let s = &c.skeleton;
-    (0..s.joint_count())
-        .find(|&j| s.parent(j) == Some(joint))
-        .map(|j| s.rest()[j].translation)
-        .filter(|t| t.length() > 1e-6)
-        .map_or(Vec3::Y, Vec3::normalize)
 }
 
 fn outputs_of(d: &Value, at: &str, c: &Character) -> Result<Vec<DriverOutput>, DriverFileError> {

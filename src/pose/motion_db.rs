@@ -252,10 +252,15 @@ impl<'c> Sampler<'c> {
 
 /// Whether a clip loops: for every track, the jump from its last key back to its first is
 /// no bigger than one and a half times the largest step between consecutive keys (a seam no
-/// rougher than the clip itself) and than half the track's range, or within a degree (a thousandth of the character's height
-/// for a translation, the root's travel aside). Its future then wraps.
+/// rougher than the clip itself) and than half the track's range, or within a degree (a
+/// thousandth of the character's height for a translation, the root's travel aside). Its
+/// future then wraps.
 pub fn is_cyclic(c: &Character, clip: usize, root: usize) -> bool {
-    let height = super::character_height(c);
+    loops(c, clip, root, super::character_height(c))
+}
+
+/// `is_cyclic` for a character `height` tall (measured once by the caller).
+fn loops(c: &Character, clip: usize, root: usize, height: f32) -> bool {
     let k = &c.clips[clip].clip;
     let angle = |a: Quat, b: Quat| {
         let d: Quat = a * b.inverse();
@@ -343,8 +348,10 @@ pub fn build_database_with(
     let mut travel = vec![Vec3::ZERO; c.clips.len()];
     let horizon = *FUTURE_FRAMES.last().unwrap_or(&0);
     let legs = super::find_legs(c);
+    // The height skins the rest pose: measured once, not for every clip.
+    let height = super::character_height(c);
     for &clip in &clips {
-        travel[clip] = in_place_travel(c, clip, joints, &legs);
+        travel[clip] = in_place_travel(c, clip, (joints, height), &legs);
         let mut sampler = Sampler::new(c, clip, joints, travel[clip]);
         let n = count(clip);
         let start = frames.len();
@@ -358,7 +365,7 @@ pub fn build_database_with(
             }
         }
         // A frame is a candidate while its future stays in the clip (or wraps, for a loop).
-        let last = if is_cyclic(c, clip, joints.root) {
+        let last = if loops(c, clip, joints.root, height) {
             n
         } else {
             n.saturating_sub(horizon)
@@ -376,7 +383,7 @@ pub fn build_database_with(
 fn in_place_travel(
     c: &Character,
     clip: usize,
-    joints: FeatureJoints,
+    (joints, height): (FeatureJoints, f32),
     legs: &[anim::Chain],
 ) -> Vec3 {
     let feet = super::planted_feet_travel(c, clip, legs);
@@ -384,7 +391,6 @@ fn in_place_travel(
     let rest = &c.skeleton.rest()[joints.root];
     let frame = RootFrame::of(&c.skeleton, joints.root);
     let whole = anim::clip_displacement(&k.clip, (joints.root, rest, &frame), k.duration_secs());
-    let height = super::character_height(c);
     let needs = feet.length() * k.duration_secs();
     if feet.length() > 0.05 * height && whole.offset.length() < 0.25 * needs {
         feet
@@ -438,7 +444,8 @@ impl MotionDatabase {
         Ok(sampler.features(time_secs.clamp(0.0, sampler.duration()), out)?)
     }
 
-    /// The frame nearest the raw query `query`, and its cost.
+    /// The frame nearest the raw query `query`, and its cost; `scratch` is left holding the
+    /// query normalised.
     pub fn nearest(
         &self,
         query: &[f32],
@@ -453,15 +460,5 @@ impl MotionDatabase {
         }
         self.normalizer.apply(query, scratch);
         Ok(self.index.search_from(scratch, current)?)
-    }
-
-    /// Frame `f`'s cost against the raw query (normalised into `scratch`), `None` when it is
-    /// not a candidate.
-    pub fn cost_of(&self, f: usize, query: &[f32], scratch: &mut [f32]) -> Option<f32> {
-        if query.len() != FEATURES || scratch.len() != FEATURES {
-            return None;
-        }
-        self.normalizer.apply(query, scratch);
-        self.index.candidate_cost(f, scratch).ok().flatten()
     }
 }
