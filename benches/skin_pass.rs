@@ -47,6 +47,7 @@ impl Frames {
             morph_weights: &self.morph_weights,
             morph_stride: self.morph_stride,
             morph_base: &self.morph_base,
+            palette_method: &[],
         }
     }
 

@@ -16,7 +16,8 @@ struct CheckParams {
     palette_base: u32,
     morph_first: u32,
     morph_count: u32,
-    // 0 linear blend, 1 dual-quaternion skinning (the palette then holds packed DQS entries).
+    // 0 linear blend, 1 dual-quaternion skinning (the palette then holds packed DQS entries), 2
+    // weight-blended (each matrix followed by its packed entry carrying the method weight).
     skinning: u32,
     pad0: u32,
     pad1: u32,

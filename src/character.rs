@@ -259,7 +259,7 @@ impl VertexInfluences {
     }
 
     /// Vertex `v`'s influences (palette joint, weight), up to eight, zero weights included.
-    pub fn influences(&self, v: usize) -> impl Iterator<Item = (u16, f32)> + '_ {
+    pub fn influences(&self, v: usize) -> impl Iterator<Item = (u16, f32)> + Clone + '_ {
         let (j1, w1) = self.second(v);
         let first = self.joints[v].into_iter().zip(self.weights[v]);
         first.chain(

@@ -323,8 +323,12 @@ fn weight_blended_skinning_is_lbs_on_lbs_joints_and_dqs_on_dqs_joints() {
         for (v, &p) in primitive.positions.iter().enumerate() {
             let joints = s.joints[v].map(u32::from);
             let weights = s.weights[v];
-            let got = anim::blended_skin_position((palette, &packed, &method), joints, weights, p)
-                .unwrap();
+            let got = anim::blended_skin_position(
+                (palette, &packed, &method),
+                joints.into_iter().zip(weights),
+                p,
+            )
+            .unwrap();
             let m = anim::vertex_method(&method, joints.into_iter().zip(weights));
             let lbs = anim::skin_position(palette, joints, weights, p).unwrap();
             let dqs = dq_skin_position(&packed, joints.into_iter().zip(weights), p).unwrap();
@@ -344,6 +348,78 @@ fn weight_blended_skinning_is_lbs_on_lbs_joints_and_dqs_on_dqs_joints() {
     assert!(
         lbs_only > 10_000 && dqs_only > 100 && mixed > 50,
         "{lbs_only} {dqs_only} {mixed}"
+    );
+}
+
+#[test]
+fn per_joint_skinning_on_the_gpu_equals_its_cpu_reference_with_auto_joints() {
+    let c = skinscope::builtin::character().unwrap();
+    // "auto": the one joint the clips twist past 60 degrees, with the hand it carries.
+    let methods = skinscope::pose::DqsJoints::Auto.methods(&c).unwrap();
+    let on: Vec<&str> = (0..methods.len())
+        .filter(|&j| methods[j] == 1.0)
+        .map(|j| c.skeleton.names()[j].as_str())
+        .collect();
+    assert!(
+        on.contains(&"forearm_twist_r") && on.contains(&"hand_r"),
+        "{on:?}"
+    );
+    assert!(
+        !on.contains(&"forearm_r") && !on.contains(&"hand_l"),
+        "{on:?}"
+    );
+    let twist = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "twist")
+        .unwrap();
+    let mut request = PoseRequest::clip(twist, 1.0);
+    request.joint_methods = Some(methods.into());
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(&c, &request).unwrap();
+    let cpu = skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Blended);
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"));
+    let on_gpu =
+        skinscope::draw::headless::skin_on_gpu(&gpu, &c, &pose, SkinningMethod::Blended).unwrap();
+    let (lo, hi) = skinscope::pose::rest_bounds(&c);
+    let worst = on_gpu.max_distance(&cpu);
+    assert!(worst <= 1e-5 * lo.distance(hi), "{worst}");
+    // Where a vertex's influences are all linear blend joints it is exactly LBS, all dual
+    // quaternion joints exactly DQS; the twisted wrist is DQS's.
+    let lbs = skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
+    let dqs =
+        skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::DualQuaternion);
+    let method = &pose.palette_method[pose.palette_base[0] as usize..];
+    let influences = c.meshes[c.instances[0].mesh]
+        .primitives
+        .iter()
+        .flat_map(|p| {
+            let s = p.skinning.as_ref().unwrap();
+            (0..p.positions.len()).map(move |v| {
+                anim::vertex_method(method, s.influences(v).map(|(j, w)| (u32::from(j), w)))
+            })
+        });
+    let (mut same_lbs, mut same_dqs, mut between) = (0, 0, 0);
+    let vertices = cpu.instances[0]
+        .0
+        .iter()
+        .zip(&lbs.instances[0].0)
+        .zip(&dqs.instances[0].0);
+    for (((p, l), d), m) in vertices.zip(influences) {
+        if m == 0.0 {
+            assert_eq!(p, l);
+            same_lbs += 1;
+        } else if m == 1.0 {
+            assert_eq!(p, d);
+            same_dqs += 1;
+        } else {
+            assert!((*p - l.lerp(*d, m)).length() < 1e-6);
+            between += 1;
+        }
+    }
+    assert!(
+        same_lbs > 10_000 && same_dqs > 100 && between > 50,
+        "{same_lbs} {same_dqs} {between}"
     );
 }
 

@@ -123,11 +123,21 @@ fn the_shader_blends_eight_influences_as_the_cpu_does() {
         })
         .collect();
     let gpu = Gpu::headless().unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"));
-    for skinning in [SkinningMethod::Linear, SkinningMethod::DualQuaternion] {
-        let uploaded = if skinning == SkinningMethod::Linear {
-            &palette
-        } else {
-            &packed
+    // Weight-blended: every third joint linear blend, dual quaternions, or half of each; the
+    // shader reads each matrix followed by its packed entry carrying the method weight.
+    let method: Vec<f32> = (0..palette.len()).map(|j| [0.0, 1.0, 0.5][j % 3]).collect();
+    let interleaved: Vec<Mat4> = (palette.iter().zip(&packed).zip(&method))
+        .flat_map(|((m, dq), &w)| {
+            let mut dq = *dq;
+            dq.w_axis = glam::Vec4::new(w, 0.0, 0.0, 0.0);
+            [*m, dq]
+        })
+        .collect();
+    for skinning in SkinningMethod::ALL {
+        let uploaded = match skinning {
+            SkinningMethod::Linear => &palette,
+            SkinningMethod::DualQuaternion => &packed,
+            SkinningMethod::Blended => &interleaved,
         };
         let out = check_on_gpu(&gpu, uploaded, &vertices, CheckMorph::default(), skinning).unwrap();
         for (v, (gp, _)) in vertices.iter().zip(&out) {
@@ -143,6 +153,10 @@ fn the_shader_blends_eight_influences_as_the_cpu_does() {
                     .unwrap()
                     .transform_point3(p),
                 SkinningMethod::DualQuaternion => dq_skin_position(&packed, influences, p).unwrap(),
+                SkinningMethod::Blended => {
+                    anim::blended_skin_position((&palette, &packed, &method), influences, p)
+                        .unwrap()
+                }
             };
             assert!(
                 (*gp - cpu).length() < 1e-5,

@@ -297,7 +297,9 @@ fn pose_and_check_read_the_gpu_skin_pass_back() {
     let dir = temp_dir("skin-pass");
     let file = shared("CesiumMan/CesiumMan.glb");
     let file = file.to_str().unwrap();
-    for skinning in ["lbs", "dqs"] {
+    // Per joint: dual quaternions on the left arm alone.
+    let left_arm = "Skeleton_arm_joint_L__4_";
+    for skinning in ["lbs", "dqs", "per-joint"] {
         let mut points = Vec::new();
         for on in ["cpu", "gpu"] {
             let out = dir.join(format!("{skinning}-{on}.obj"));
@@ -306,6 +308,8 @@ fn pose_and_check_read_the_gpu_skin_pass_back() {
                 file,
                 "--time",
                 "0.7",
+                "--dqs-joints",
+                left_arm,
                 "--skinning",
                 skinning,
                 "--skin-on",
@@ -327,6 +331,8 @@ fn pose_and_check_read_the_gpu_skin_pass_back() {
             file,
             "--time",
             "0.7",
+            "--dqs-joints",
+            left_arm,
             "--skinning",
             skinning,
             "--skin-on",
@@ -347,6 +353,32 @@ fn pose_and_check_read_the_gpu_skin_pass_back() {
     );
     let moved = lbs.iter().zip(&dqs).filter(|(a, b)| a.distance(**b) > 1e-4);
     assert!(moved.count() > 100);
+    // Per joint: every vertex is where one of the two puts it, or between; some follow each.
+    let per_joint = obj_vertices(&dir.join("per-joint-gpu.obj"));
+    let (mut as_lbs, mut as_dqs) = (0, 0);
+    for ((p, l), d) in per_joint.iter().zip(&lbs).zip(&dqs) {
+        let (to_l, to_d) = (p.distance(*l), p.distance(*d));
+        assert!(to_l + to_d <= l.distance(*d) + 1e-4, "{p} {l} {d}");
+        as_lbs += usize::from(to_l < 1e-6 && to_d > 1e-4);
+        as_dqs += usize::from(to_d < 1e-6 && to_l > 1e-4);
+    }
+    assert!(as_lbs > 50 && as_dqs > 20, "{as_lbs} {as_dqs}");
+    // A joint the file lacks is named.
+    let (code, _, err) = skinscope(&[
+        "pose",
+        file,
+        "--dqs-joints",
+        "nosuch",
+        "--skinning",
+        "per-joint",
+        "--out",
+        dir.join("x.obj").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--dqs-joints") && err.contains("nosuch"),
+        "{err}"
+    );
 }
 
 #[test]

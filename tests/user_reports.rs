@@ -429,6 +429,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--match-weight",
         "--match-joints",
         "--drivers",
+        "--dqs-joints",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -769,3 +769,42 @@ fn the_wheel_zooms_only_over_the_3d_view() {
     assert!(!over_view(None, px(700.0, 300.0, 1.0), 1.0));
     assert!(!over_view(Some(view), None, 1.0));
 }
+
+#[test]
+fn per_joint_skinning_paints_subtrees_and_reaches_the_pose() {
+    use skinscope::anim::SkinningMethod;
+    let mut h = window_frames();
+    h.get_by_label("per joint").click();
+    h.run();
+    assert_eq!(h.state().controls.skinning, SkinningMethod::Blended);
+    assert_eq!(
+        draw_options(&h.state().controls).skinning,
+        SkinningMethod::Blended
+    );
+    let c = builtin::character().unwrap();
+    let joint = |name: &str| c.skeleton.find(name).unwrap();
+    // "auto" at first: the twist joint and the hand below it.
+    let methods = |h: &Harness<'_, Viewer>| h.state().controls.joint_methods.clone().unwrap();
+    let m = methods(&h);
+    assert_eq!(
+        (m[joint("forearm_twist_r")], m[joint("hand_r")]),
+        (1.0, 1.0)
+    );
+    assert_eq!((m[joint("forearm_l")], m[joint("upperarm_l")]), (0.0, 0.0));
+    // Ticking the left upper arm paints its subtree, down to the hand; the rest stays.
+    h.get_by_label("upperarm_l").click();
+    h.run();
+    let m = methods(&h);
+    for name in ["upperarm_l", "forearm_l", "hand_l", "forearm_twist_r"] {
+        assert_eq!(m[joint(name)], 1.0, "{name}");
+    }
+    assert_eq!((m[joint("spine_03")], m[joint("upperarm_r")]), (0.0, 0.0));
+    // The frame posed after it carries the weights per palette entry.
+    h.run();
+    let pose = &h.state().pose;
+    let on = pose.palette_method.iter().filter(|&&w| w == 1.0).count();
+    assert_eq!(on, m.iter().filter(|&&w| w == 1.0).count());
+    h.get_by_label("All linear blend").click();
+    h.run();
+    assert!(methods(&h).iter().all(|&w| w == 0.0));
+}

@@ -19,6 +19,9 @@ pub enum SkinningMethod {
     Linear,
     /// Dual-quaternion skinning, scale applied first.
     DualQuaternion,
+    /// Weight-blended: each vertex mixes the two by its influences' per-joint method weights
+    /// (0: linear blend, 1: dual quaternions; `anim::blended`).
+    Blended,
 }
 
 impl SkinningMethod {
@@ -27,7 +30,29 @@ impl SkinningMethod {
         match self {
             SkinningMethod::Linear => 0,
             SkinningMethod::DualQuaternion => 1,
+            SkinningMethod::Blended => 2,
         }
+    }
+
+    /// Every method, in the panel's order.
+    pub const ALL: [SkinningMethod; 3] = [
+        SkinningMethod::Linear,
+        SkinningMethod::DualQuaternion,
+        SkinningMethod::Blended,
+    ];
+
+    /// Its name in the panel and the split view's label.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkinningMethod::Linear => "linear blend",
+            SkinningMethod::DualQuaternion => "dual quaternion",
+            SkinningMethod::Blended => "per joint",
+        }
+    }
+
+    /// Whether its palette carries dual-quaternion entries (`dq_entry`).
+    pub fn uses_dual_quaternions(self) -> bool {
+        self != SkinningMethod::Linear
     }
 }
 

@@ -49,7 +49,9 @@ mod skeleton;
 mod spring;
 mod transform;
 
-pub use blended::{blended_skin_position, twisting_joints, vertex_method};
+pub use blended::{
+    blended_skin_direction, blended_skin_position, subtree_methods, twisting_joints, vertex_method,
+};
 pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
     TrackValue,

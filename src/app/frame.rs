@@ -420,7 +420,7 @@ impl App {
                 viewport: Some(right),
                 clear: false,
                 skinning: if c.compared() == Compared::OtherSkinning {
-                    draw::view::other_skinning(c.skinning)
+                    c.right_skinning()
                 } else {
                     main.skinning
                 },

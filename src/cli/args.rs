@@ -122,6 +122,11 @@ pub struct PoseArgs {
     /// weights and helper joints' offsets, after IK.
     #[arg(long)]
     pub drivers: Option<PathBuf>,
+    /// Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions
+    /// (ROOT[,ROOT...]), the rest by linear blend; `auto` picks those the clips twist about
+    /// their bone by more than 60 degrees.
+    #[arg(long, default_value = "auto")]
+    pub dqs_joints: String,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -135,7 +140,7 @@ pub struct SkinArgs {
     /// every draw reads, read back: the vertices drawn).
     #[arg(long, value_enum, default_value = "cpu")]
     pub skin_on: SkinOnArg,
-    /// Linear blend skinning or dual-quaternion skinning.
+    /// Linear blend, dual-quaternion or per-joint (weight-blended, `--dqs-joints`) skinning.
     #[arg(long, value_enum, default_value = "lbs")]
     pub skinning: SkinningArg,
 }
@@ -150,6 +155,8 @@ pub enum SkinOnArg {
 pub enum SkinningArg {
     Lbs,
     Dqs,
+    /// Weight-blended: dual quaternions on the `--dqs-joints`, linear blend elsewhere.
+    PerJoint,
 }
 
 impl From<SkinningArg> for skinscope::anim::SkinningMethod {
@@ -157,6 +164,7 @@ impl From<SkinningArg> for skinscope::anim::SkinningMethod {
         match s {
             SkinningArg::Lbs => Self::Linear,
             SkinningArg::Dqs => Self::DualQuaternion,
+            SkinningArg::PerJoint => Self::Blended,
         }
     }
 }
@@ -461,6 +469,9 @@ impl PoseArgs {
             physics: self.physics.input(c)?,
             motion_matching: None,
             drivers: self.drivers(c)?,
+            joint_methods: Some(Arc::from(
+                skinscope::pose::DqsJoints::parse(&self.dqs_joints).methods(c)?,
+            )),
         };
         let goal = self.matching.start(c, &mut performer, &mut inputs)?;
         if mode == MoveMode::Driven {

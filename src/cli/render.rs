@@ -87,7 +87,8 @@ pub struct RenderArgs {
     /// Exposure in stops (EV): the lit colour is scaled by 2^EV before tone mapping.
     #[arg(long, default_value_t = 0.0, value_parser = parse_exposure, allow_hyphen_values = true)]
     pub exposure: f32,
-    /// Linear blend skinning or dual-quaternion skinning (scale applied before the rigid part).
+    /// Linear blend, dual-quaternion (scale applied before the rigid part) or per-joint
+    /// (weight-blended, `--dqs-joints`) skinning.
     #[arg(long, value_enum, default_value = "lbs")]
     pub skinning: SkinningArg,
     /// Where vertices are skinned: in each pass's vertex shader, once in a compute pass every

@@ -172,6 +172,7 @@ impl CheckReport {
             skinning: match skinning {
                 crate::anim::SkinningMethod::Linear => "lbs",
                 crate::anim::SkinningMethod::DualQuaternion => "dqs",
+                crate::anim::SkinningMethod::Blended => "per-joint",
             },
             vertices: points().count(),
             max_distance,

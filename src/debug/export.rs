@@ -186,19 +186,20 @@ pub struct PosedVertices {
 }
 
 impl PosedVertices {
-    /// Morphed in bind space, then skinned (linear blend or dual quaternions, as the shader
-    /// does), then placed by `world_from_mesh`.
+    /// Morphed in bind space, then skinned (linear blend, dual quaternions or weight-blended, as
+    /// the shader does), then placed by `world_from_mesh`.
     pub fn on_cpu(c: &Character, pose: &CharacterPose, skinning: SkinningMethod) -> Self {
-        let dq: Vec<Mat4> = match skinning {
-            SkinningMethod::Linear => Vec::new(),
-            SkinningMethod::DualQuaternion => {
-                pose.palette.iter().map(crate::anim::dq_entry).collect()
-            }
+        let dq: Vec<Mat4> = if skinning.uses_dual_quaternions() {
+            pose.palette.iter().map(crate::anim::dq_entry).collect()
+        } else {
+            Vec::new()
         };
         let instances = (c.instances.iter().enumerate())
             .map(|(i, instance)| {
                 let base = pose.palette_base.get(i).map_or(0, |&b| b as usize);
                 let palette = pose.instance_palette(i);
+                let packed = &dq[base.min(dq.len())..];
+                let method = &pose.palette_method[base.min(pose.palette_method.len())..];
                 let mut mesh_space = Vec::new();
                 for primitive in &c.meshes[instance.mesh].primitives {
                     let (positions, normals) =
@@ -206,28 +207,9 @@ impl PosedVertices {
                     for (v, (&p, &n)) in positions.iter().zip(&normals).enumerate() {
                         let skinned = match (palette, &primitive.skinning) {
                             (Some(palette), Some(s)) => {
-                                let influences = || s.influences(v).map(|(j, w)| (u32::from(j), w));
-                                match skinning {
-                                    SkinningMethod::Linear => {
-                                        crate::anim::blend_matrix(palette, influences()).map(|m| {
-                                            (
-                                                m.transform_point3(p),
-                                                m.transform_vector3(n).normalize_or_zero(),
-                                            )
-                                        })
-                                    }
-                                    SkinningMethod::DualQuaternion => {
-                                        let dq = &dq[base.min(dq.len())..];
-                                        crate::anim::dq_skin_position(dq, influences(), p).zip(
-                                            crate::anim::dq_skin_direction(
-                                                dq,
-                                                influences(),
-                                                n,
-                                                true,
-                                            ),
-                                        )
-                                    }
-                                }
+                                let influences =
+                                    s.influences(v).map(|(j, w): (u16, f32)| (u32::from(j), w));
+                                skin_vertex(skinning, (palette, packed, method), influences, (p, n))
                             }
                             _ => None,
                         };
@@ -454,4 +436,32 @@ fn posed_material(w: &mut crate::glb::GlbWriter, material: &crate::character::Ma
         }
     }
     w.push("materials", json!({"pbrMetallicRoughness": pbr}))
+}
+
+/// One vertex (position, normal) skinned on the CPU by `skinning` over an instance's palette,
+/// its dual quaternions and its method weights (`None` when an index is outside the palette).
+fn skin_vertex(
+    skinning: SkinningMethod,
+    palettes: (&[Mat4], &[Mat4], &[f32]),
+    influences: impl Iterator<Item = (u32, f32)> + Clone,
+    (p, n): (Vec3, Vec3),
+) -> Option<(Vec3, Vec3)> {
+    let (palette, packed, _) = palettes;
+    match skinning {
+        SkinningMethod::Linear => crate::anim::blend_matrix(palette, influences).map(|m| {
+            (
+                m.transform_point3(p),
+                m.transform_vector3(n).normalize_or_zero(),
+            )
+        }),
+        SkinningMethod::DualQuaternion => {
+            crate::anim::dq_skin_position(packed, influences.clone(), p)
+                .zip(crate::anim::dq_skin_direction(packed, influences, n, true))
+        }
+        SkinningMethod::Blended => {
+            crate::anim::blended_skin_position(palettes, influences.clone(), p).zip(
+                crate::anim::blended_skin_direction(palettes, influences, n, true),
+            )
+        }
+    }
 }

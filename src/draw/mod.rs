@@ -23,6 +23,7 @@ pub fn extract(pose: &CharacterPose) -> Posed<'_> {
         morph_weights: &pose.morph.weights,
         morph_stride: pose.morph.weights.len(),
         morph_base: &pose.morph.base,
+        palette_method: &pose.palette_method,
     }
 }
 
@@ -36,6 +37,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         morph_weights: &crowd.morph_weights,
         morph_stride: crowd.morph_stride,
         morph_base: &crowd.morph_base,
+        palette_method: &crowd.palette_method,
     }
 }
 

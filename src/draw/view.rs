@@ -82,10 +82,11 @@ pub fn pose_compared(
     }
 }
 
-/// The skinning a split view's right half compares with.
+/// The skinning a split view's right half compares with by default: linear blend's
+/// counterpart is dual quaternions, every other method's is linear blend.
 pub fn other_skinning(s: SkinningMethod) -> SkinningMethod {
     match s {
         SkinningMethod::Linear => SkinningMethod::DualQuaternion,
-        SkinningMethod::DualQuaternion => SkinningMethod::Linear,
+        _ => SkinningMethod::Linear,
     }
 }

@@ -124,6 +124,8 @@ pub struct Inputs {
     pub motion_matching: Option<MatchInput>,
     /// The pose drivers (correctives and helper joints), after IK and the physics pose.
     pub drivers: Option<Arc<crate::pose::DriverSet>>,
+    /// Weight-blended skinning's per-joint method weights (`PoseRequest::joint_methods`).
+    pub joint_methods: Option<Arc<[f32]>>,
 }
 
 impl Inputs {
@@ -181,6 +183,7 @@ impl Default for Inputs {
             physics: PhysicsInput::default(),
             motion_matching: None,
             drivers: None,
+            joint_methods: None,
         }
     }
 }
@@ -711,6 +714,7 @@ impl Performer {
         };
         request.morph_overrides.clone_from(&inputs.morphs);
         request.drivers.clone_from(&inputs.drivers);
+        request.joint_methods.clone_from(&inputs.joint_methods);
         request.external = self
             .external
             .pose(c, inputs.external, inputs.blend_back_secs);

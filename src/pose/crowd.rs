@@ -30,6 +30,9 @@ pub struct Crowd {
     pub world_from_mesh: Vec<Mat4>,
     /// Where each instance's palette starts within a member's entries.
     pub palette_base: Vec<u32>,
+    /// Weight-blended skinning's method weight per entry of a member's palette (the
+    /// template's `palette_method`).
+    pub palette_method: Vec<f32>,
     /// Each member's morph weights, `morph_stride` per member (at least one slot each).
     pub morph_weights: Vec<f32>,
     pub morph_stride: usize,
@@ -75,6 +78,7 @@ impl Crowd {
             palette: vec![Mat4::IDENTITY; template.palette.len() * count],
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len() * count],
             palette_base: template.palette_base.clone(),
+            palette_method: template.palette_method.clone(),
             morph_weights: vec![0.0; template.morph.weights.len().max(1) * count],
             morph_stride: template.morph.weights.len().max(1),
             morph_base: template.morph.base.clone(),

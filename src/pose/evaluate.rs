@@ -95,6 +95,9 @@ pub struct CharacterPose {
     pub world_from_mesh: Vec<Mat4>,
     /// Every instance's morph weights, evaluated beside the joints.
     pub morph: MorphWeights,
+    /// Weight-blended skinning's method weight per palette entry (0: linear blend, 1: dual
+    /// quaternions); empty until `set_joint_methods`, which evaluation leaves alone.
+    pub palette_method: Vec<f32>,
 }
 
 impl CharacterPose {
@@ -136,6 +139,7 @@ impl CharacterPose {
             palette_base,
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len()],
             morph: MorphWeights::new(c),
+            palette_method: Vec::new(),
         }
     }
 
@@ -167,6 +171,9 @@ impl CharacterPose {
         // The local pose is sampled under every palette mode: the split view and the
         // displacement colours compare it under another palette.
         self.local_stages(c, request)?;
+        if let Some(methods) = &request.joint_methods {
+            self.set_joint_methods(c, methods);
+        }
         self.compose(c, request.palette)
     }
 

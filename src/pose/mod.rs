@@ -22,6 +22,7 @@ mod morph;
 mod motion_db;
 mod motion_db_file;
 mod request;
+mod skinning;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
 pub use compression::{
@@ -49,3 +50,4 @@ pub use request::{
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,
     Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
+pub use skinning::{AUTO_TWIST_DEGREES, DqsJoints, auto_dqs_joints, palette_methods};

@@ -246,6 +246,10 @@ pub struct PoseRequest {
     pub compressed: bool,
     /// The pose drivers, after IK and the physics pose (stage 6c): correctives and helpers.
     pub drivers: Option<std::sync::Arc<super::DriverSet>>,
+    /// Weight-blended skinning's method weight per skeleton joint (0: linear blend, 1: dual
+    /// quaternions; `DqsJoints::methods`), copied per palette entry into
+    /// `CharacterPose::palette_method`.
+    pub joint_methods: Option<std::sync::Arc<[f32]>>,
 }
 
 impl PoseRequest {

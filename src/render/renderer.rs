@@ -115,6 +115,35 @@ pub struct Posed<'a> {
     pub morph_stride: usize,
     /// Mesh instance `i`'s weights within its copy's: `morph_base[i]..morph_base[i + 1]`.
     pub morph_base: &'a [u32],
+    /// Weight-blended skinning's method weight per entry of one copy's palette (0: linear
+    /// blend, 1: dual quaternions; a missing entry is 0).
+    pub palette_method: &'a [f32],
+}
+
+/// What the palette buffer holds beyond the matrices, into `packed`: under dual quaternions
+/// each entry's `dq_entry`; under weight-blended skinning each matrix followed by its
+/// `dq_entry` with the entry's method weight in the fourth column (`skinning.wgsl`).
+fn pack_palette(
+    posed: &Posed<'_>,
+    palette: &[Mat4],
+    skinning: SkinningMethod,
+    packed: &mut Vec<Mat4>,
+) {
+    packed.clear();
+    match skinning {
+        SkinningMethod::Linear => {}
+        SkinningMethod::DualQuaternion => packed.extend(palette.iter().map(crate::anim::dq_entry)),
+        SkinningMethod::Blended => {
+            let stride = posed.palette_stride.max(1);
+            for (i, m) in palette.iter().enumerate() {
+                let method = posed.palette_method.get(i % stride).copied().unwrap_or(0.0);
+                let mut dq = crate::anim::dq_entry(m);
+                dq.w_axis = glam::Vec4::new(method, 0.0, 0.0, 0.0);
+                packed.push(*m);
+                packed.push(dq);
+            }
+        }
+    }
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -392,15 +421,15 @@ impl Renderer {
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
         let palette = &frame.posed.palette[..palette_len];
         let skinning = frame.options.skinning;
-        if slot.palette != palette || slot.skinning != skinning {
+        let method = frame.posed.palette_method;
+        let method_changed = skinning == SkinningMethod::Blended && slot.method != method;
+        if slot.palette != palette || slot.skinning != skinning || method_changed {
+            slot.method.clear();
+            slot.method.extend_from_slice(method);
             slot.palette.clear();
             slot.palette.extend_from_slice(palette);
             slot.skinning = skinning;
-            if skinning == SkinningMethod::DualQuaternion {
-                slot.packed.clear();
-                slot.packed
-                    .extend(palette.iter().map(crate::anim::dq_entry));
-            }
+            pack_palette(&frame.posed, palette, skinning, &mut slot.packed);
             slot.palette_generation += 1;
         }
         if self.draw_scratch != slot.draw_data {
@@ -416,7 +445,7 @@ impl Renderer {
         if buffers.palette_generation != slot.palette_generation {
             let entries = match slot.skinning {
                 SkinningMethod::Linear => &slot.palette,
-                SkinningMethod::DualQuaternion => &slot.packed,
+                SkinningMethod::DualQuaternion | SkinningMethod::Blended => &slot.packed,
             };
             let bytes: &[u8] = bytemuck::cast_slice(entries);
             queue.write_buffer(&buffers.palette, 0, bytes);

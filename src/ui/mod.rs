@@ -16,6 +16,7 @@ mod motion;
 pub mod overlay;
 mod physics;
 mod playback;
+mod skinning;
 mod view;
 
 use drivers::drivers_section;
@@ -27,6 +28,8 @@ use mocap::external_section;
 use motion::{motion_section, plot_section};
 use physics::physics_section;
 use playback::{blend_section, playback_section};
+pub use skinning::paint_subtree;
+use skinning::per_joint_section;
 pub use view::compared_name;
 use view::{debug_section, morph_section, view_section};
 
@@ -63,13 +66,10 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
 fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
     // The left half names what the right one varies: its clips or its skinning.
     let left = match c.compared() {
-        Compared::OtherClips if c.compressed => "the compressed clips",
-        Compared::OtherClips => "the raw clips",
-        Compared::OtherSkinning if c.skinning == crate::anim::SkinningMethod::Linear => {
-            "linear blend skinning"
-        }
-        Compared::OtherSkinning => "dual-quaternion skinning",
-        Compared::Off | Compared::Palette(_) => "",
+        Compared::OtherClips if c.compressed => "the compressed clips".to_string(),
+        Compared::OtherClips => "the raw clips".to_string(),
+        Compared::OtherSkinning => format!("{} skinning", c.skinning.name()),
+        Compared::Off | Compared::Palette(_) => String::new(),
     };
     let left = if left.is_empty() {
         format!("left: {} palette", c.palette.name())
@@ -123,6 +123,7 @@ pub fn panel(
     physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);
+    per_joint_section(ui, controls, shown);
     ui.separator();
     morph_section(ui, controls, shown);
     debug_section(ui, controls, shown);

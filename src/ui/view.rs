@@ -123,17 +123,20 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
     split_choice(ui, c);
     ui.horizontal_wrapped(|ui| {
         ui.label("Skinning");
-        ui.radio_value(
-            &mut c.skinning,
-            crate::anim::SkinningMethod::Linear,
-            "linear blend",
-        );
-        ui.radio_value(
-            &mut c.skinning,
-            crate::anim::SkinningMethod::DualQuaternion,
-            "dual quaternion",
-        );
+        for method in crate::anim::SkinningMethod::ALL {
+            ui.radio_value(&mut c.skinning, method, method.name());
+        }
     });
+    if c.compared() == Compared::OtherSkinning {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Right half");
+            for method in crate::anim::SkinningMethod::ALL {
+                if method != c.skinning {
+                    ui.radio_value(&mut c.compared_skinning, method, method.name());
+                }
+            }
+        });
+    }
     ui.horizontal_wrapped(|ui| {
         use crate::display::SkinPass;
         ui.label("Skin in");
@@ -176,10 +179,7 @@ pub fn compared_name(c: &Controls, compared: Compared) -> String {
         Compared::Palette(mode) => format!("{} palette", mode.name()),
         Compared::OtherClips if c.compressed => "the raw clips".to_string(),
         Compared::OtherClips => "the compressed clips".to_string(),
-        Compared::OtherSkinning => match c.skinning {
-            crate::anim::SkinningMethod::Linear => "dual-quaternion skinning".to_string(),
-            crate::anim::SkinningMethod::DualQuaternion => "linear blend skinning".to_string(),
-        },
+        Compared::OtherSkinning => format!("{} skinning", c.right_skinning().name()),
     }
 }
 

@@ -82,10 +82,16 @@ pub struct Controls {
     pub compare: PaletteMode,
     /// Play the clips compressed (`inspect --compression`'s default bound), made on first use.
     pub compressed: bool,
-    /// Linear blend or dual-quaternion skinning.
+    /// Linear blend, dual-quaternion or weight-blended (per-joint) skinning.
     pub skinning: crate::anim::SkinningMethod,
-    /// The split view's right half shows the same pose under the other skinning method.
+    /// The split view's right half shows the same pose under another skinning method:
+    /// `compared_skinning` (see `right_skinning`).
     pub compare_skinning: bool,
+    pub compared_skinning: crate::anim::SkinningMethod,
+    /// Weight-blended skinning's per-joint method weights (0: linear blend, 1: dual
+    /// quaternions), painted by subtree in the panel; "auto" (`pose::DqsJoints::Auto`) at
+    /// first.
+    pub joint_methods: Option<std::sync::Arc<[f32]>>,
     /// Where vertices are skinned: each pass's vertex shader, or once a frame in the skin pass
     /// (auto: the skin pass when it fits; it measured faster on lavapipe).
     pub skin_pass: crate::display::SkinPass,
@@ -192,6 +198,11 @@ impl Controls {
             compare_clips: false,
             skinning: crate::anim::SkinningMethod::Linear,
             compare_skinning: false,
+            compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
+            joint_methods: Some(std::sync::Arc::from(crate::anim::subtree_methods(
+                &c.skeleton,
+                &crate::pose::auto_dqs_joints(c),
+            ))),
             skin_pass: crate::display::SkinPass::Auto,
             crowd: 0,
             path: String::new(),
@@ -243,6 +254,16 @@ impl Controls {
             (true, true, _) => Compared::OtherClips,
             (true, false, true) => Compared::OtherSkinning,
             (true, false, false) => Compared::Palette(self.compare),
+        }
+    }
+
+    /// The skinning of the split view's right half: the one chosen, or the left's counterpart
+    /// when the two would be the same.
+    pub fn right_skinning(&self) -> crate::anim::SkinningMethod {
+        if self.compared_skinning != self.skinning {
+            self.compared_skinning
+        } else {
+            crate::draw::view::other_skinning(self.skinning)
         }
     }
 
@@ -334,6 +355,7 @@ impl Controls {
             physics: self.physics.clone(),
             motion_matching: self.match_input(),
             drivers: self.drivers.clone(),
+            joint_methods: self.joint_methods.clone(),
         }
     }
 

@@ -33,9 +33,13 @@ pub(super) struct ViewSlot {
     pub(super) frames: Vec<FrameBuffers>,
     pub(super) frame: usize,
     pub(super) palette: Vec<Mat4>,
-    /// How `palette` is skinned; under dual quaternions `packed` holds what is uploaded.
+    /// How `palette` is skinned; under dual quaternions `packed` holds what is uploaded (under
+    /// weight-blended skinning each matrix then its dual quaternion, whose fourth column holds
+    /// the entry's method weight).
     pub(super) skinning: SkinningMethod,
     pub(super) packed: Vec<Mat4>,
+    /// The method weights `packed` was made with.
+    pub(super) method: Vec<f32>,
     pub(super) palette_generation: u64,
     pub(super) draw_data: Vec<DrawUniform>,
     pub(super) draws_generation: u64,
@@ -60,10 +64,11 @@ pub(super) struct BufferSizes {
 
 impl BufferSizes {
     /// One copy's palette, per-draw data (`draw_slots` slots) and morph weights, each at least
-    /// one entry (bones are per view, not per copy: zero here).
+    /// one entry (bones are per view, not per copy: zero here). The palette has room for two
+    /// entries per joint: weight-blended skinning uploads each matrix beside its dual quaternion.
     pub(super) fn per_copy(capacity: &Capacity, draw_slots: usize) -> Self {
         Self {
-            palette: (capacity.palette_entries.max(1) * size_of::<Mat4>()) as u64,
+            palette: (capacity.palette_entries.max(1) * 2 * size_of::<Mat4>()) as u64,
             draws: (draw_slots.max(1) * size_of::<DrawUniform>()) as u64,
             bones: 0,
             morph: (capacity.morph_weights.max(1) * size_of::<[u32; 2]>()) as u64,
@@ -113,6 +118,7 @@ impl ViewSlot {
             palette: Vec::new(),
             skinning: SkinningMethod::Linear,
             packed: Vec::new(),
+            method: Vec::new(),
             palette_generation: 0,
             draw_data: Vec::new(),
             draws_generation: 0,

@@ -1,0 +1,97 @@
+//! The panel's per-joint skinning section (under weight-blended skinning): which joints skin by
+//! dual quaternions, painted per subtree on the joint tree, or chosen as "auto" (the joints the
+//! clips twist by more than 60 degrees) or all one way.
+
+use std::sync::Arc;
+
+use egui::{RichText, Ui};
+
+use crate::anim::{SkinningMethod, subtree_methods};
+use crate::viewer::{Controls, Shown};
+
+pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    let used = controls.skinning == SkinningMethod::Blended
+        || (controls.compared() == crate::viewer::Compared::OtherSkinning
+            && controls.right_skinning() == SkinningMethod::Blended);
+    if !used {
+        return;
+    }
+    let c = shown.character;
+    let skeleton = &c.skeleton;
+    let n = skeleton.joint_count();
+    egui::CollapsingHeader::new("Per-joint skinning")
+        .default_open(true)
+        .show(ui, |ui| {
+            let current: Vec<f32> = match &controls.joint_methods {
+                Some(m) if m.len() == n => m.to_vec(),
+                _ => vec![0.0; n],
+            };
+            let mut next: Option<Vec<f32>> = None;
+            ui.horizontal_wrapped(|ui| {
+                if ui
+                    .button("Auto")
+                    .on_hover_text(format!(
+                        "dual quaternions on the joints the clips twist about their bone by more than {} degrees",
+                        crate::pose::AUTO_TWIST_DEGREES
+                    ))
+                    .clicked()
+                {
+                    next = Some(subtree_methods(skeleton, &crate::pose::auto_dqs_joints(c)));
+                }
+                if ui.button("All linear blend").clicked() {
+                    next = Some(vec![0.0; n]);
+                }
+                if ui.button("All dual quaternion").clicked() {
+                    next = Some(vec![1.0; n]);
+                }
+            });
+            let dqs = current.iter().filter(|&&m| m > 0.0).count();
+            ui.label(
+                RichText::new(format!(
+                    "{dqs} of {n} joints by dual quaternions; a tick paints the joint's subtree"
+                ))
+                .weak(),
+            );
+            egui::ScrollArea::vertical()
+                .id_salt("per-joint skinning")
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for j in 0..n {
+                        let depth = std::iter::successors(skeleton.parent(j), |&p| skeleton.parent(p))
+                            .count();
+                        ui.horizontal(|ui| {
+                            ui.add_space(depth as f32 * 10.0);
+                            let mut on = current[j] > 0.0;
+                            if ui.checkbox(&mut on, &skeleton.names()[j]).changed() {
+                                next = Some(paint_subtree(skeleton, &current, j, on));
+                            }
+                        });
+                    }
+                });
+            if let Some(next) = next {
+                controls.joint_methods = Some(Arc::from(next));
+            }
+        });
+}
+
+/// `methods` with joint `root` and every joint below it set to dual quaternions (`on`) or
+/// linear blend.
+pub fn paint_subtree(
+    skeleton: &crate::anim::Skeleton,
+    methods: &[f32],
+    root: usize,
+    on: bool,
+) -> Vec<f32> {
+    let subtree = subtree_methods(skeleton, &[root]);
+    methods
+        .iter()
+        .zip(subtree)
+        .map(|(&m, inside)| {
+            if inside > 0.0 {
+                if on { 1.0 } else { 0.0 }
+            } else {
+                m
+            }
+        })
+        .collect()
+}
