@@ -120,32 +120,6 @@ pub struct Posed<'a> {
     pub palette_method: &'a [f32],
 }
 
-/// What the palette buffer holds beyond the matrices, into `packed`: under dual quaternions
-/// each entry's `dq_entry`; under weight-blended skinning each matrix followed by its
-/// `dq_entry` with the entry's method weight in the fourth column (`skinning.wgsl`).
-fn pack_palette(
-    posed: &Posed<'_>,
-    palette: &[Mat4],
-    skinning: SkinningMethod,
-    packed: &mut Vec<Mat4>,
-) {
-    packed.clear();
-    match skinning {
-        SkinningMethod::Linear => {}
-        SkinningMethod::DualQuaternion => packed.extend(palette.iter().map(crate::anim::dq_entry)),
-        SkinningMethod::Blended => {
-            let stride = posed.palette_stride.max(1);
-            for (i, m) in palette.iter().enumerate() {
-                let method = posed.palette_method.get(i % stride).copied().unwrap_or(0.0);
-                let mut dq = crate::anim::dq_entry(m);
-                dq.w_axis = glam::Vec4::new(method, 0.0, 0.0, 0.0);
-                packed.push(*m);
-                packed.push(dq);
-            }
-        }
-    }
-}
-
 /// What one `prepare` writes: posed copies of a character seen by a camera.
 #[derive(Clone, Copy)]
 pub struct FrameInput<'a> {
@@ -429,7 +403,7 @@ impl Renderer {
             slot.palette.clear();
             slot.palette.extend_from_slice(palette);
             slot.skinning = skinning;
-            pack_palette(&frame.posed, palette, skinning, &mut slot.packed);
+            buffers::pack_palette(&frame.posed, palette, skinning, &mut slot.packed);
             slot.palette_generation += 1;
         }
         if self.draw_scratch != slot.draw_data {

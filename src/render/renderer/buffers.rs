@@ -210,3 +210,29 @@ pub(super) fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry
         resource: buffer.as_entire_binding(),
     }
 }
+
+/// What the palette buffer holds beyond the matrices, into `packed`: under dual quaternions
+/// each entry's `dq_entry`; under weight-blended skinning each matrix followed by its
+/// `dq_entry` with the entry's method weight in the fourth column (`skinning.wgsl`).
+pub(super) fn pack_palette(
+    posed: &super::Posed<'_>,
+    palette: &[Mat4],
+    skinning: SkinningMethod,
+    packed: &mut Vec<Mat4>,
+) {
+    packed.clear();
+    match skinning {
+        SkinningMethod::Linear => {}
+        SkinningMethod::DualQuaternion => packed.extend(palette.iter().map(crate::anim::dq_entry)),
+        SkinningMethod::Blended => {
+            let stride = posed.palette_stride.max(1);
+            for (i, m) in palette.iter().enumerate() {
+                let method = posed.palette_method.get(i % stride).copied().unwrap_or(0.0);
+                let mut dq = crate::anim::dq_entry(m);
+                dq.w_axis = glam::Vec4::new(method, 0.0, 0.0, 0.0);
+                packed.push(*m);
+                packed.push(dq);
+            }
+        }
+    }
+}
