@@ -15,6 +15,7 @@ pub mod app;
 pub mod builtin;
 pub mod character;
 pub mod debug;
+pub mod deform;
 pub mod display;
 pub mod draw;
 pub mod files;

@@ -198,83 +198,26 @@ fn render_draws_with_either_skinning() {
     assert!(differing > 0 && differing < white(&lbs) / 10, "{differing}");
 }
 
-/// The area of the convex hull of 2D points (monotone chain).
-fn hull_area(mut points: Vec<(f32, f32)>) -> f32 {
-    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let cross = |o: (f32, f32), a: (f32, f32), b: (f32, f32)| {
-        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
-    };
-    let mut hull: Vec<(f32, f32)> = Vec::new();
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &(f32, f32)>> = if pass == 0 {
-            Box::new(points.iter())
-        } else {
-            Box::new(points.iter().rev())
-        };
-        for &p in iter {
-            while hull.len() >= start + 2
-                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
-            {
-                hull.pop();
-            }
-            hull.push(p);
-        }
-        hull.pop();
-    }
-    let n = hull.len();
-    (0..n)
-        .map(|i| {
-            let (a, b) = (hull[i], hull[(i + 1) % n]);
-            a.0 * b.1 - b.0 * a.1
-        })
-        .sum::<f32>()
-        .abs()
-        * 0.5
-}
-
 #[test]
 fn the_mannequin_s_twisted_wrist_collapses_under_lbs_and_keeps_its_section_under_dqs() {
-    // The `twist` clip at 1 s: the right forearm's twist joint turned 150 degrees. The forearm's
-    // cross-section where the forearm and its twist joint blend (a slab 1 cm thick through the
-    // twist joint, across the bone), skinned both ways, against the bind pose's.
     let c = skinscope::builtin::character().unwrap();
     let pose = wrist_twisted(&c);
-    let rest = CharacterPose::at_rest(&c);
-    let at = |name: &str| {
-        let j = c.skeleton.find(name).unwrap();
-        Vec3::from(rest.model.as_slice()[j].translation)
-    };
-    let (elbow, joint) = (at("forearm_r"), at("forearm_twist_r"));
-    let axis = (joint - elbow).normalize();
-    let side = axis.cross(Vec3::Z).normalize();
-    let up = axis.cross(side);
     let palette = pose.instance_palette(0).unwrap();
     let packed: Vec<Mat4> = palette.iter().map(dq_entry).collect();
-    let (mut bind, mut lbs, mut dqs) = (Vec::new(), Vec::new(), Vec::new());
-    let twist_joint = c.skeleton.find("forearm_twist_r").unwrap();
-    let posed_joint = Vec3::from(pose.model.as_slice()[twist_joint].translation);
-    for primitive in &c.meshes[0].primitives {
-        let s = primitive.skinning.as_ref().unwrap();
-        for (v, &p) in primitive.positions.iter().enumerate() {
-            let along = (p - joint).dot(axis);
-            let off = p - joint - axis * along;
-            if along.abs() > 0.005 || off.length() > 0.08 {
-                continue;
-            }
-            let influences = || s.joints[v].map(u32::from).into_iter().zip(s.weights[v]);
-            let l = anim::blend_matrix(palette, influences())
-                .unwrap()
-                .transform_point3(p);
-            let d = dq_skin_position(&packed, influences(), p).unwrap();
-            let flat = |q: Vec3, origin: Vec3| ((q - origin).dot(side), (q - origin).dot(up));
-            bind.push(flat(p, joint));
-            lbs.push(flat(l, posed_joint));
-            dqs.push(flat(d, posed_joint));
-        }
-    }
-    assert!(bind.len() > 20, "{} vertices in the slab", bind.len());
-    let (a_bind, a_lbs, a_dqs) = (hull_area(bind), hull_area(lbs), hull_area(dqs));
+    let primitives = &c.meshes[0].primitives;
+    let influences = |p: usize, v: usize| {
+        let s = primitives[p].skinning.as_ref().unwrap();
+        s.joints[v].map(u32::from).into_iter().zip(s.weights[v])
+    };
+    let (a_bind, a_lbs, slab) = common::twist_section_areas(&c, &pose, &mut |p, v, q| {
+        anim::blend_matrix(palette, influences(p, v))
+            .unwrap()
+            .transform_point3(q)
+    });
+    let (_, a_dqs, _) = common::twist_section_areas(&c, &pose, &mut |p, v, q| {
+        dq_skin_position(&packed, influences(p, v), q).unwrap()
+    });
+    assert!(slab > 20, "{slab} vertices in the slab");
     println!(
         "wrist section at 150 degrees: bind {:.2} cm2, LBS {:.2} cm2 ({:.0}%), DQS {:.2} cm2 ({:.0}%)",
         a_bind * 1e4,
@@ -423,14 +366,4 @@ fn per_joint_skinning_on_the_gpu_equals_its_cpu_reference_with_auto_joints() {
     );
 }
 
-/// The mannequin at 1 s of its `twist` clip: the right forearm's twist joint turned 150 degrees.
-fn wrist_twisted(c: &skinscope::character::Character) -> CharacterPose {
-    let twist = c
-        .clips
-        .iter()
-        .position(|k| k.clip.name() == "twist")
-        .unwrap();
-    let mut pose = CharacterPose::new(c);
-    pose.evaluate(c, &PoseRequest::clip(twist, 1.0)).unwrap();
-    pose
-}
+use common::wrist_twisted;

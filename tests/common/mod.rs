@@ -439,3 +439,88 @@ pub fn walk_bvh(c: &skinscope::character::Character, dir: &str) -> PathBuf {
     std::fs::write(&path, bvh_of(c, &walk.clip)).unwrap();
     path
 }
+
+/// The mannequin at 1 s of its `twist` clip: the right forearm's twist joint turned 150 degrees.
+pub fn wrist_twisted(c: &skinscope::character::Character) -> skinscope::pose::CharacterPose {
+    let twist = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "twist")
+        .unwrap();
+    let mut pose = skinscope::pose::CharacterPose::new(c);
+    pose.evaluate(c, &skinscope::pose::PoseRequest::clip(twist, 1.0))
+        .unwrap();
+    pose
+}
+
+/// The mannequin's right forearm cross-section where the forearm and its twist joint blend (a
+/// slab 1 cm thick through the twist joint, across the bone, within 8 cm of it): its area at
+/// bind and posed as `skin` (primitive, vertex, rest position) places its vertices, in m², and
+/// the vertices in the slab.
+pub fn twist_section_areas(
+    c: &skinscope::character::Character,
+    pose: &skinscope::pose::CharacterPose,
+    skin: &mut dyn FnMut(usize, usize, glam::Vec3) -> glam::Vec3,
+) -> (f32, f32, usize) {
+    use glam::Vec3;
+    let rest = skinscope::pose::CharacterPose::at_rest(c);
+    let at = |name: &str, pose: &skinscope::pose::CharacterPose| {
+        let j = c.skeleton.find(name).unwrap();
+        Vec3::from(pose.model.as_slice()[j].translation)
+    };
+    let (elbow, joint) = (at("forearm_r", &rest), at("forearm_twist_r", &rest));
+    let posed_joint = at("forearm_twist_r", pose);
+    let axis = (joint - elbow).normalize();
+    let side = axis.cross(Vec3::Z).normalize();
+    let up = axis.cross(side);
+    let flat = |q: Vec3, origin: Vec3| ((q - origin).dot(side), (q - origin).dot(up));
+    let (mut bind, mut posed) = (Vec::new(), Vec::new());
+    for (pi, primitive) in c.meshes[0].primitives.iter().enumerate() {
+        for (v, &p) in primitive.positions.iter().enumerate() {
+            let along = (p - joint).dot(axis);
+            let off = p - joint - axis * along;
+            if along.abs() > 0.005 || off.length() > 0.08 {
+                continue;
+            }
+            bind.push(flat(p, joint));
+            posed.push(flat(skin(pi, v, p), posed_joint));
+        }
+    }
+    let n = bind.len();
+    (hull_area(bind), hull_area(posed), n)
+}
+
+/// The area of the convex hull of 2D points (monotone chain).
+pub fn hull_area(mut points: Vec<(f32, f32)>) -> f32 {
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let cross = |o: (f32, f32), a: (f32, f32), b: (f32, f32)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let mut hull: Vec<(f32, f32)> = Vec::new();
+    for pass in 0..2 {
+        let start = hull.len();
+        let iter: Box<dyn Iterator<Item = &(f32, f32)>> = if pass == 0 {
+            Box::new(points.iter())
+        } else {
+            Box::new(points.iter().rev())
+        };
+        for &p in iter {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    let n = hull.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            a.0 * b.1 - b.0 * a.1
+        })
+        .sum::<f32>()
+        .abs()
+        * 0.5
+}

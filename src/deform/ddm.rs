@@ -1,0 +1,554 @@
+//! Direct delta mush's precomputation (Le and Lewis 2019, variant 0, with implicit smoothing;
+//! the parameters and steps of libigl's `direct_delta_mush_precomputation`), per skinned
+//! primitive:
+//!
+//! 1. Vertices at the same position are welded (UV and normal seams), so the mesh is smoothed
+//!    across its seams and the welded vertices share one Ω.
+//! 2. L is the cotangent Laplacian (positive diagonal), D its diagonal, L̄ = L D⁻¹.
+//! 3. W' = ((I + κL̄)ᵀ)⁻ᵖ W: the skin weights smoothed by p implicit steps.
+//! 4. Ψ_ij = Σ_k [((I + λL̄)ᵀ)⁻ᵖ]_ik w_kj u_k u_kᵀ (u_k the homogeneous rest position): the same
+//!    smoothing of each joint's weighted outer products.
+//! 5. P_i from the smoothed centroid p_i = Ψ_i's last column over its corner, summed over the
+//!    joints: [[p pᵀ, p], [pᵀ, 1]]; then Ω_ij = (1 − α) Ψ_ij + α W'_ij P_i.
+//!
+//! The sparse solves are faer's LU (`skinscope-sparse`): (I + κL̄)ᵀ is not symmetric. Joints
+//! are solved a few at a time, so memory stays linear in the vertices. Ω is stored sparsely:
+//! per vertex the `cap` joints of largest |Ω_ij[3][3]| (their smoothed weight), the others
+//! dropped and the kept renormalised so their corners sum to one (the runtime divides Q by its
+//! corner, so this changes nothing but the dropped terms).
+
+use std::collections::HashMap;
+
+use skinscope_sparse::Factored;
+
+use crate::anim::OmegaEntry;
+use crate::character::{Character, Primitive};
+
+/// Joints kept in Ω per vertex by default.
+pub const DEFAULT_CAP: usize = 16;
+/// The most joints kept per vertex.
+pub const MAX_CAP: usize = 64;
+/// The most smoothing steps (each is a sparse solve per joint group).
+pub const MAX_ITERATIONS: u32 = 1000;
+/// The most (welded) vertices one primitive may have for the precomputation.
+pub const MAX_VERTICES: usize = 2_000_000;
+/// Joints whose columns are solved together.
+const JOINT_GROUP: usize = 8;
+
+/// The precomputation's parameters (the paper's p, λ, κ, α) and the sparse cap.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DdmParams {
+    pub iterations: u32,
+    pub lambda: f32,
+    pub kappa: f32,
+    pub alpha: f32,
+    /// Joints kept per vertex.
+    pub cap: usize,
+}
+
+impl Default for DdmParams {
+    /// libigl's direct delta mush example: p = 20, λ = 3, κ = 1, α = 0.8.
+    fn default() -> Self {
+        Self {
+            iterations: 20,
+            lambda: 3.0,
+            kappa: 1.0,
+            alpha: 0.8,
+            cap: DEFAULT_CAP,
+        }
+    }
+}
+
+impl DdmParams {
+    /// The paper's limits (p >= 1, λ > 0, 0 < κ < λ, 0 <= α < 1) and ours (p and the cap
+    /// bounded), each broken one named by its option.
+    pub fn check(&self) -> Result<(), DdmError> {
+        let bad = |name, value: String, rule| Err(DdmError::Param { name, value, rule });
+        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
+            return bad(
+                "iterations",
+                self.iterations.to_string(),
+                "must be at least 1 (and at most 1000)",
+            );
+        }
+        if !(self.lambda.is_finite() && self.lambda > 0.0) {
+            return bad("lambda", self.lambda.to_string(), "must be positive");
+        }
+        if !(self.kappa.is_finite() && self.kappa > 0.0 && self.kappa < self.lambda) {
+            return bad(
+                "kappa",
+                self.kappa.to_string(),
+                "must be positive and less than lambda",
+            );
+        }
+        if !(self.alpha.is_finite() && (0.0..1.0).contains(&self.alpha)) {
+            return bad("alpha", self.alpha.to_string(), "must be in [0, 1)");
+        }
+        if !(1..=MAX_CAP).contains(&self.cap) {
+            return bad("cap", self.cap.to_string(), "must be between 1 and 64");
+        }
+        Ok(())
+    }
+
+    /// The parameters' bits: what a cache of precomputations is keyed by.
+    pub fn key(&self) -> [u32; 5] {
+        [
+            self.iterations,
+            self.lambda.to_bits(),
+            self.kappa.to_bits(),
+            self.alpha.to_bits(),
+            self.cap as u32,
+        ]
+    }
+}
+
+/// Why direct delta mush could not be precomputed.
+#[derive(Debug, thiserror::Error)]
+pub enum DdmError {
+    #[error("--ddm-{name} {value}: {rule}")]
+    Param {
+        name: &'static str,
+        value: String,
+        rule: &'static str,
+    },
+    #[error(
+        "/meshes/{mesh}/primitives/{primitive}: {vertices} vertices is more than direct delta mush precomputes ({MAX_VERTICES} at most)"
+    )]
+    TooBig {
+        mesh: usize,
+        primitive: usize,
+        vertices: usize,
+    },
+    #[error("/meshes/{mesh}/primitives/{primitive}: the smoothing matrix: {why}")]
+    Solve {
+        mesh: usize,
+        primitive: usize,
+        why: String,
+    },
+}
+
+/// One primitive's Ω: each vertex's range of entries (welded vertices share theirs), centred on
+/// its smoothed centroid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DdmPrimitive {
+    /// Per vertex: the first entry and the count.
+    pub ranges: Vec<[u32; 2]>,
+    /// Per vertex: the smoothed centroid p its entries are centred on (`anim::ddm_transform`).
+    pub centroids: Vec<glam::Vec3>,
+    pub entries: Vec<OmegaEntry>,
+    /// Vertices after welding.
+    pub welded: usize,
+    /// (vertex, joint) terms with a non-zero smoothed weight beyond the cap, dropped.
+    pub dropped: usize,
+}
+
+impl DdmPrimitive {
+    /// Vertex `v`'s centroid and entries.
+    pub fn of(&self, v: usize) -> (glam::Vec3, &[OmegaEntry]) {
+        let entries = self
+            .ranges
+            .get(v)
+            .and_then(|&[first, count]| {
+                self.entries
+                    .get(first as usize..first as usize + count as usize)
+            })
+            .unwrap_or(&[]);
+        (self.centroids.get(v).copied().unwrap_or_default(), entries)
+    }
+}
+
+/// A character's direct delta mush: Ω per mesh per primitive (`None` where unskinned).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DdmData {
+    pub params: DdmParams,
+    pub meshes: Vec<Vec<Option<DdmPrimitive>>>,
+}
+
+/// What `inspect` reports of a precomputation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct DdmStats {
+    pub vertices: usize,
+    pub welded: usize,
+    pub entries: usize,
+    /// Entries of the vertex with the most.
+    pub most_per_vertex: usize,
+    pub dropped: usize,
+    /// Bytes on the GPU: 48 per entry, 16 per vertex.
+    pub bytes: usize,
+    pub cap: usize,
+}
+
+impl DdmData {
+    /// Primitive `p` of mesh `mesh`'s Ω, if precomputed.
+    pub fn primitive(&self, mesh: usize, p: usize) -> Option<&DdmPrimitive> {
+        self.meshes.get(mesh)?.get(p)?.as_ref()
+    }
+
+    pub fn stats(&self) -> DdmStats {
+        let mut s = DdmStats {
+            cap: self.params.cap,
+            ..Default::default()
+        };
+        for p in self.meshes.iter().flatten().flatten() {
+            s.vertices += p.ranges.len();
+            s.welded += p.welded;
+            s.entries += p.entries.len();
+            s.dropped += p.dropped;
+            let most = p.ranges.iter().map(|r| r[1] as usize).max().unwrap_or(0);
+            s.most_per_vertex = s.most_per_vertex.max(most);
+            s.bytes += p.entries.len() * 48 + p.ranges.len() * 16;
+        }
+        s
+    }
+}
+
+/// Precomputes every skinned primitive of `c` (checking `params` first); `progress` is told the
+/// fraction done, 0 to 1, after each sparse solve.
+pub fn precompute(
+    c: &Character,
+    params: &DdmParams,
+    progress: &mut dyn FnMut(f32),
+) -> Result<DdmData, DdmError> {
+    params.check()?;
+    let work: Vec<(usize, usize)> = (c.meshes.iter().enumerate())
+        .flat_map(|(m, mesh)| {
+            (mesh.primitives.iter().enumerate())
+                .filter(|(_, p)| p.skinning.is_some())
+                .map(move |(p, _)| (m, p))
+        })
+        .collect();
+    let mut meshes: Vec<Vec<Option<DdmPrimitive>>> = c
+        .meshes
+        .iter()
+        .map(|m| vec![None; m.primitives.len()])
+        .collect();
+    let total = work.len().max(1) as f32;
+    for (done, &(m, p)) in work.iter().enumerate() {
+        let primitive = &c.meshes[m].primitives[p];
+        let mut inner = |f: f32| progress((done as f32 + f) / total);
+        let kept =
+            smoothed_omega(primitive, params, params.cap, &mut inner).map_err(|e| e.at(m, p))?;
+        meshes[m][p] = Some(kept.to_sparse());
+    }
+    progress(1.0);
+    Ok(DdmData {
+        params: *params,
+        meshes,
+    })
+}
+
+/// A primitive's Ω in f64 before it is stored: per welded vertex the kept (joint, Ω_ij) and the
+/// smoothed centroid p_i, and each vertex's welded vertex.
+#[derive(Clone, Debug)]
+pub struct SmoothedOmega {
+    pub welded_of: Vec<u32>,
+    pub omega: Vec<Vec<(u32, [f64; 10])>>,
+    pub centroid: Vec<glam::DVec3>,
+    pub dropped: usize,
+}
+
+impl SmoothedOmega {
+    /// Stored as f32 entries centred on each vertex's centroid (Ω' = T₋ₚ Ω T₋ₚᵀ, in f64), the
+    /// kept corners renormalised to sum to one.
+    pub fn to_sparse(&self) -> DdmPrimitive {
+        let mut entries = Vec::new();
+        let mut first_of = Vec::with_capacity(self.omega.len());
+        for (kept, &p) in self.omega.iter().zip(&self.centroid) {
+            first_of.push([entries.len() as u32, kept.len() as u32]);
+            let corner: f64 = kept.iter().map(|(_, o)| o[9]).sum();
+            let scale = if corner.abs() > 1e-300 {
+                1.0 / corner
+            } else {
+                1.0
+            };
+            entries.extend(kept.iter().map(|&(joint, o)| OmegaEntry {
+                omega: centred(&o, p).map(|x| (x * scale) as f32),
+                joint,
+            }));
+        }
+        DdmPrimitive {
+            ranges: self
+                .welded_of
+                .iter()
+                .map(|&w| first_of[w as usize])
+                .collect(),
+            centroids: (self.welded_of.iter())
+                .map(|&w| self.centroid[w as usize].as_vec3())
+                .collect(),
+            entries,
+            welded: self.omega.len(),
+            dropped: self.dropped,
+        }
+    }
+}
+
+/// The upper triangle of T₋ₚ Ω T₋ₚᵀ: Ω's second moments and first moments about p.
+fn centred(o: &[f64; 10], p: glam::DVec3) -> [f64; 10] {
+    let (xx, xy, xz, x1, yy, yz, y1, zz, z1, w) =
+        (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9]);
+    let m1 = glam::DVec3::new(x1, y1, z1);
+    let c1 = m1 - p * w;
+    // E[(u - p)(u - p)ᵀ] = E[u uᵀ] - p m1ᵀ - m1 pᵀ + w p pᵀ.
+    let second = |a: f64, i: usize, j: usize| a - p[i] * m1[j] - m1[i] * p[j] + w * p[i] * p[j];
+    [
+        second(xx, 0, 0),
+        second(xy, 0, 1),
+        second(xz, 0, 2),
+        c1.x,
+        second(yy, 1, 1),
+        second(yz, 1, 2),
+        c1.y,
+        second(zz, 2, 2),
+        c1.z,
+        w,
+    ]
+}
+
+/// An error of one primitive, before it knows where it is.
+pub enum PrimitiveError {
+    TooBig(usize),
+    Solve(String),
+}
+
+impl PrimitiveError {
+    fn at(self, mesh: usize, primitive: usize) -> DdmError {
+        match self {
+            PrimitiveError::TooBig(vertices) => DdmError::TooBig {
+                mesh,
+                primitive,
+                vertices,
+            },
+            PrimitiveError::Solve(why) => DdmError::Solve {
+                mesh,
+                primitive,
+                why,
+            },
+        }
+    }
+}
+
+/// Vertices welded by position: each vertex's welded index, and the welded positions (the
+/// first vertex's) and representatives.
+pub fn weld(positions: &[glam::Vec3]) -> (Vec<u32>, Vec<usize>) {
+    let mut index: HashMap<[u32; 3], u32> = HashMap::with_capacity(positions.len());
+    let mut representative = Vec::new();
+    let welded_of = (positions.iter().enumerate())
+        .map(|(v, p)| {
+            // -0.0 and 0.0 are one position.
+            let key = (*p + glam::Vec3::ZERO).to_array().map(f32::to_bits);
+            *index.entry(key).or_insert_with(|| {
+                representative.push(v);
+                (representative.len() - 1) as u32
+            })
+        })
+        .collect();
+    (welded_of, representative)
+}
+
+/// The cotangent Laplacian of the welded triangles as (row, column, value) triplets,
+/// duplicates to be summed, positive diagonal (libigl's cotmatrix negated); degenerate triangles
+/// add nothing.
+pub fn cotangent_laplacian(
+    positions: &[glam::DVec3],
+    triangles: &[[u32; 3]],
+) -> Vec<(u32, u32, f64)> {
+    let mut out = Vec::with_capacity(triangles.len() * 12);
+    for t in triangles {
+        if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+            continue;
+        }
+        for k in 0..3 {
+            let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+            let (pa, pb, pc) = (
+                positions[a as usize],
+                positions[b as usize],
+                positions[c as usize],
+            );
+            let (e1, e2) = (pb - pa, pc - pa);
+            let cross = e1.cross(e2).length();
+            if cross <= 1e-300 {
+                continue;
+            }
+            // The edge (b, c) weighs half the cotangent of the angle at a.
+            let w = 0.5 * e1.dot(e2) / cross;
+            out.extend([(b, c, -w), (c, b, -w), (b, b, w), (c, c, w)]);
+        }
+    }
+    out
+}
+
+/// The smoothing operator (I + s L̄)ᵀ = I + s D⁻¹ L for Laplacian triplets `laplacian` of `n`
+/// vertices (a row with a zero diagonal stays the identity's).
+fn smoothing_matrix(
+    n: usize,
+    laplacian: &[(u32, u32, f64)],
+    diagonal: &[f64],
+    s: f64,
+) -> Vec<(u32, u32, f64)> {
+    let mut out: Vec<(u32, u32, f64)> = (0..n as u32).map(|i| (i, i, 1.0)).collect();
+    out.extend(laplacian.iter().filter_map(|&(i, j, v)| {
+        let d = diagonal[i as usize];
+        (d.abs() > 1e-300).then(|| (i, j, s * v / d))
+    }));
+    out
+}
+
+/// The 10 entries of u uᵀ's upper triangle for u = (x, y, z, 1), row by row.
+fn outer_upper(u: glam::DVec3) -> [f64; 10] {
+    let (x, y, z) = (u.x, u.y, u.z);
+    [x * x, x * y, x * z, x, y * y, y * z, y, z * z, z, 1.0]
+}
+
+/// Ω of one primitive in f64, keeping per welded vertex the `cap` joints of largest
+/// |Ω_ij[3][3]| (every joint with `cap` at least the joint count: the dense evaluation).
+pub fn smoothed_omega(
+    primitive: &Primitive,
+    params: &DdmParams,
+    cap: usize,
+    progress: &mut dyn FnMut(f32),
+) -> Result<SmoothedOmega, PrimitiveError> {
+    let Some(skin) = primitive.skinning.as_ref() else {
+        return Ok(SmoothedOmega {
+            welded_of: Vec::new(),
+            omega: Vec::new(),
+            centroid: Vec::new(),
+            dropped: 0,
+        });
+    };
+    let (welded_of, representative) = weld(&primitive.positions);
+    let n = representative.len();
+    if n > MAX_VERTICES {
+        return Err(PrimitiveError::TooBig(n));
+    }
+    let positions: Vec<glam::DVec3> = (representative.iter())
+        .map(|&v| primitive.positions[v].as_dvec3())
+        .collect();
+    let triangles: Vec<[u32; 3]> = match &primitive.indices {
+        Some(indices) => indices
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]].map(|v| welded_of.get(v as usize).copied().unwrap_or(0)))
+            .collect(),
+        None => (0..primitive.positions.len() as u32 / 3)
+            .map(|t| [0, 1, 2].map(|k| welded_of[(3 * t + k) as usize]))
+            .collect(),
+    };
+    let laplacian = cotangent_laplacian(&positions, &triangles);
+    let mut diagonal = vec![0.0f64; n];
+    for &(i, j, v) in &laplacian {
+        if i == j {
+            diagonal[i as usize] += v;
+        }
+    }
+    let factor = |s: f32| {
+        Factored::new(n, &smoothing_matrix(n, &laplacian, &diagonal, f64::from(s)))
+            .map_err(|e| PrimitiveError::Solve(e.0))
+    };
+    let (weights_op, psi_op) = (factor(params.kappa)?, factor(params.lambda)?);
+    // Each welded vertex's influences (its first vertex's), as (palette joint, weight).
+    let influences: Vec<Vec<(u32, f64)>> = (representative.iter())
+        .map(|&v| {
+            skin.influences(v)
+                .filter(|&(_, w)| w != 0.0)
+                .map(|(j, w)| (u32::from(j), f64::from(w)))
+                .collect()
+        })
+        .collect();
+    let joints = influences
+        .iter()
+        .flatten()
+        .map(|&(j, _)| j as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let groups = joints.div_ceil(JOINT_GROUP).max(1);
+    let solves = (groups * 2 * params.iterations as usize).max(1) as f32;
+    let mut solved = 0usize;
+    let mut tick = || {
+        solved += 1;
+        progress(solved as f32 / solves);
+    };
+    let u: Vec<[f64; 10]> = positions.iter().map(|&p| outer_upper(p)).collect();
+    // Per welded vertex: Σ_j Ψ_ij's last column, and the best-kept (score, joint, Ψ_ij, W'_ij).
+    let mut centroid = vec![[0.0f64; 4]; n];
+    let mut kept: Vec<Vec<(f64, u32, [f64; 10], f64)>> = vec![Vec::new(); n];
+    let mut dropped = vec![0usize; n];
+    let alpha = f64::from(params.alpha);
+    let p = params.iterations as usize;
+    for group in 0..groups {
+        let first = group * JOINT_GROUP;
+        let count = JOINT_GROUP.min(joints.saturating_sub(first));
+        if count == 0 {
+            break;
+        }
+        let mut w = vec![0.0f64; n * count];
+        for (i, inf) in influences.iter().enumerate() {
+            for &(j, weight) in inf {
+                let j = j as usize;
+                if (first..first + count).contains(&j) {
+                    w[(j - first) * n + i] += weight;
+                }
+            }
+        }
+        let mut psi = vec![0.0f64; n * count * 10];
+        for c in 0..count {
+            for x in 0..10 {
+                let column = &mut psi[(c * 10 + x) * n..(c * 10 + x + 1) * n];
+                for i in 0..n {
+                    column[i] = w[c * n + i] * u[i][x];
+                }
+            }
+        }
+        weights_op.solve_repeated(&mut w, p, &mut tick);
+        psi_op.solve_repeated(&mut psi, p, &mut tick);
+        for i in 0..n {
+            for c in 0..count {
+                let at = |x: usize| psi[(c * 10 + x) * n + i];
+                let psi_ij: [f64; 10] = std::array::from_fn(at);
+                for (k, x) in [3usize, 6, 8, 9].into_iter().enumerate() {
+                    centroid[i][k] += psi_ij[x];
+                }
+                let w_ij = w[c * n + i];
+                let score = ((1.0 - alpha) * psi_ij[9] + alpha * w_ij).abs();
+                if score <= 1e-12 {
+                    continue;
+                }
+                let list = &mut kept[i];
+                let at = list.partition_point(|e| e.0 >= score);
+                list.insert(at, (score, (first + c) as u32, psi_ij, w_ij));
+                if list.len() > cap {
+                    list.pop();
+                    dropped[i] += 1;
+                }
+            }
+        }
+    }
+    let centroid: Vec<glam::DVec3> = (0..n)
+        .map(|i| {
+            let [px, py, pz, last] = centroid[i];
+            if last.abs() > 1e-300 {
+                glam::DVec3::new(px, py, pz) / last
+            } else {
+                positions[i]
+            }
+        })
+        .collect();
+    let omega = (0..n)
+        .map(|i| {
+            let big_p = outer_upper(centroid[i]);
+            kept[i]
+                .iter()
+                .map(|&(_, joint, psi_ij, w_ij)| {
+                    let o: [f64; 10] = std::array::from_fn(|x| {
+                        (1.0 - alpha) * psi_ij[x] + alpha * w_ij * big_p[x]
+                    });
+                    (joint, o)
+                })
+                .collect()
+        })
+        .collect();
+    Ok(SmoothedOmega {
+        welded_of,
+        omega,
+        centroid,
+        dropped: dropped.iter().sum(),
+    })
+}
