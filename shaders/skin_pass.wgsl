@@ -9,14 +9,15 @@ struct SkinPassSlot {
     first_draw: u32,
     copies: u32,
     vertex_count: u32,
-    pad: u32,
+    // Where direct delta mush's Ω starts in vertex_words (after the vertices); 0: none.
+    ddm_base: u32,
 }
 
 @group(0) @binding(2) var<uniform> slot: SkinPassSlot;
-// The primitive's vertex buffer as words: 30 per vertex, laid out as `GpuVertex` (position 0-2,
-// normal 3-5, uv 6-7, joints 8-9 as 16-bit pairs, weights 10-13, joints1 14-15, weights1 16-19,
-// uv1 20-21, colour 22-25, tangent 26-29).
-@group(0) @binding(3) var<storage, read> vertex_words: array<u32>;
+// `vertex_words` (binding 3, declared in ddm.wgsl): the primitive's vertex buffer as words, 30
+// per vertex, laid out as `GpuVertex` (position 0-2, normal 3-5, uv 6-7, joints 8-9 as 16-bit
+// pairs, weights 10-13, joints1 14-15, weights1 16-19, uv1 20-21, colour 22-25, tangent 26-29),
+// then direct delta mush's Ω when the primitive has one.
 @group(0) @binding(4) var<storage, read_write> skinned_out: array<SkinnedVertex>;
 
 const WORDS_PER_VERTEX: u32 = 30u;
@@ -54,12 +55,25 @@ fn cs_skin(
     let influences = Influences(read_joints(at + 8u), read_vec4(at + 10u), read_joints(at + 14u), read_vec4(at + 16u));
     let tangent = read_vec4(at + 26u);
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, position, normal);
-    let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, influences);
     var bind_tangent = tangent.xyz;
     if d.morph_tangents == 1u {
         bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);
     }
-    let skinned_tangent = skin_direction(camera.mode.z, d.palette_base, bind_tangent, influences);
+    // Direct delta mush (skinning 3) where the primitive has its Ω; linear blend elsewhere.
+    var skinning = camera.mode.z;
+    var ddm = DdmTransform(mat3x3<f32>(vec3<f32>(0.0), vec3<f32>(0.0), vec3<f32>(0.0)), vec3<f32>(0.0), false);
+    if skinning == 3u && slot.ddm_base != 0u {
+        ddm = ddm_transform(d.palette_base, slot.ddm_base, slot.vertex_count, vertex);
+    }
+    if skinning == 3u {
+        skinning = 0u;
+    }
+    var skinned = skin_vertex(skinning, d.palette_base, m.position, m.normal, influences);
+    var skinned_tangent = skin_direction(skinning, d.palette_base, bind_tangent, influences);
+    if ddm.ok {
+        skinned = Skinned(ddm.rotation * m.position + ddm.translation, unit_or_zero(ddm.rotation * m.normal));
+        skinned_tangent = ddm.rotation * bind_tangent;
+    }
     skinned_out[d.out_base + vertex] = SkinnedVertex(
         vec4<f32>(skinned.position, 1.0),
         vec4<f32>(skinned.normal, 0.0),

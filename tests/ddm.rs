@@ -171,7 +171,10 @@ fn a_rigid_motion_of_the_whole_skeleton_moves_every_vertex_rigidly_and_the_bind_
         .map(|(g, b)| g.distance(rigid.transform_point3(*b)))
         .fold(0.0, f32::max);
     // f32 rounding only: within 1e-6 of the bounds' diagonal (a few ulps of the moved points).
-    println!("rigid motion: {worst:.2e} off rigid, diagonal {}", diagonal(&c));
+    println!(
+        "rigid motion: {worst:.2e} off rigid, diagonal {}",
+        diagonal(&c)
+    );
     assert!(worst < 1e-6 * diagonal(&c), "rigid: {worst}");
 }
 
@@ -322,4 +325,121 @@ fn the_cotangent_laplacian_of_a_right_triangle() {
             assert!((a - b).abs() < 1e-12, "{l:?}");
         }
     }
+}
+
+/// The skin pass's direct delta mush (shaders/ddm.wgsl) against the CPU reference: within 1e-5
+/// of the bounds' diagonal, on CesiumMan and on the mannequin with its correctives driven (so
+/// morph targets apply before DDM on both).
+#[test]
+fn the_skin_pass_equals_the_cpu_reference() {
+    let gpu = skinscope::render::gpu::Gpu::headless()
+        .unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"));
+    let mannequin = skinscope::builtin::character().unwrap();
+    let wave = mannequin
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "wave")
+        .unwrap();
+    let mut driven = PoseRequest::clip(wave, 0.8);
+    driven.drivers = skinscope::builtin::own_drivers(&mannequin)
+        .unwrap()
+        .map(std::sync::Arc::new);
+    for (c, request) in [
+        (cesium_man(), PoseRequest::clip(0, 0.7)),
+        (mannequin, driven),
+    ] {
+        let data = ddm::precompute(&c, &DdmParams::default(), &mut |_| {}).unwrap();
+        let pose = posed(&c, &request);
+        if request.drivers.is_some() {
+            assert!(
+                pose.morph.weights.iter().any(|&w| w > 0.5),
+                "a corrective is on"
+            );
+        }
+        let method = SkinningMethod::DeltaMush;
+        let cpu =
+            skinscope::debug::export::PosedVertices::on_cpu_with(&c, &pose, method, Some(&data));
+        let on_gpu =
+            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, Some(&data))
+                .unwrap();
+        let worst = on_gpu.max_distance(&cpu) / diagonal(&c);
+        println!("{}: GPU against CPU {worst:.2e} of the diagonal", c.name);
+        assert!(worst <= 1e-5, "{worst}");
+        // Not linear blend's: DDM moves the bent joints' vertices elsewhere.
+        let lbs =
+            skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
+        assert!(cpu.max_distance(&lbs) > 1e-3 * diagonal(&c));
+    }
+}
+
+#[test]
+fn check_render_and_pose_take_skinning_ddm() {
+    let dir = common::temp_dir("ddm");
+    let file = shared("CesiumMan/CesiumMan.glb");
+    let file = file.to_str().unwrap();
+    let (code, out, err) = skinscope(&[
+        "check",
+        file,
+        "--time",
+        "0.7",
+        "--skinning",
+        "ddm",
+        "--skin-on",
+        "gpu",
+        "--json",
+    ]);
+    assert!(code == 0 || code == 1, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let g = &report["gpu_skinning"];
+    assert_eq!(g["skinning"], "ddm");
+    assert_eq!(g["vertices"], 3273);
+    assert!(g["max_relative"].as_f64().unwrap() <= 1e-5, "{g}");
+    let obj = dir.join("ddm.obj");
+    let (code, _, err) = skinscope(&[
+        "pose",
+        file,
+        "--time",
+        "0.7",
+        "--skinning",
+        "ddm",
+        "--ddm-iterations",
+        "10",
+        "--out",
+        obj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(&obj)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("v "))
+            .count()
+            == 3273
+    );
+    let png = dir.join("ddm.png");
+    let (code, _, err) = skinscope(&[
+        "render",
+        file,
+        "--skinning",
+        "ddm",
+        "--size",
+        "96x96",
+        "--silhouette",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let img = image::open(&png).unwrap().to_luma8();
+    assert!(img.pixels().filter(|p| p.0[0] > 128).count() > 200);
+    // A --ddm-* option without --skinning ddm would go unused: refused.
+    let (code, _, err) = skinscope(&[
+        "pose",
+        file,
+        "--ddm-alpha",
+        "0.5",
+        "--out",
+        obj.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--skinning ddm"), "{err}");
 }

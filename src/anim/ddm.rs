@@ -125,15 +125,15 @@ fn jacobi_rotate(a: &mut [[f32; 3]; 3], v: &mut [[f32; 3]; 3], p: usize, q: usiz
     let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
     let c = 1.0 / (t * t + 1.0).sqrt();
     let s = t * c;
-    for k in 0..3 {
-        let (akp, akq) = (a[k][p], a[k][q]);
-        a[k][p] = c * akp - s * akq;
-        a[k][q] = s * akp + c * akq;
+    for row in a.iter_mut() {
+        let (akp, akq) = (row[p], row[q]);
+        row[p] = c * akp - s * akq;
+        row[q] = s * akp + c * akq;
     }
+    let (row_p, row_q) = (a[p], a[q]);
     for k in 0..3 {
-        let (apk, aqk) = (a[p][k], a[q][k]);
-        a[p][k] = c * apk - s * aqk;
-        a[q][k] = s * apk + c * aqk;
+        a[p][k] = c * row_p[k] - s * row_q[k];
+        a[q][k] = s * row_p[k] + c * row_q[k];
     }
     for row in v.iter_mut() {
         let (vp, vq) = (row[p], row[q]);

@@ -22,6 +22,8 @@ pub enum SkinningMethod {
     /// Weight-blended: each vertex mixes the two by its influences' per-joint method weights
     /// (0: linear blend, 1: dual quaternions; `anim::blended`).
     Blended,
+    /// Direct delta mush (`anim::ddm`, precomputed by `deform::ddm`): in the skin pass only.
+    DeltaMush,
 }
 
 impl SkinningMethod {
@@ -31,14 +33,16 @@ impl SkinningMethod {
             SkinningMethod::Linear => 0,
             SkinningMethod::DualQuaternion => 1,
             SkinningMethod::Blended => 2,
+            SkinningMethod::DeltaMush => 3,
         }
     }
 
     /// Every method, in the panel's order.
-    pub const ALL: [SkinningMethod; 3] = [
+    pub const ALL: [SkinningMethod; 4] = [
         SkinningMethod::Linear,
         SkinningMethod::DualQuaternion,
         SkinningMethod::Blended,
+        SkinningMethod::DeltaMush,
     ];
 
     /// Its name in the panel and the split view's label.
@@ -47,12 +51,16 @@ impl SkinningMethod {
             SkinningMethod::Linear => "linear blend",
             SkinningMethod::DualQuaternion => "dual quaternion",
             SkinningMethod::Blended => "per joint",
+            SkinningMethod::DeltaMush => "direct delta mush",
         }
     }
 
     /// Whether its palette carries dual-quaternion entries (`dq_entry`).
     pub fn uses_dual_quaternions(self) -> bool {
-        self != SkinningMethod::Linear
+        matches!(
+            self,
+            SkinningMethod::DualQuaternion | SkinningMethod::Blended
+        )
     }
 }
 

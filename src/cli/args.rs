@@ -143,6 +143,8 @@ pub struct SkinArgs {
     /// Linear blend, dual-quaternion or per-joint (weight-blended, `--dqs-joints`) skinning.
     #[arg(long, value_enum, default_value = "lbs")]
     pub skinning: SkinningArg,
+    #[command(flatten)]
+    pub ddm: super::ddm::DdmArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -157,6 +159,8 @@ pub enum SkinningArg {
     Dqs,
     /// Weight-blended: dual quaternions on the `--dqs-joints`, linear blend elsewhere.
     PerJoint,
+    /// Direct delta mush (the `--ddm-*` parameters): in the skin pass.
+    Ddm,
 }
 
 impl From<SkinningArg> for skinscope::anim::SkinningMethod {
@@ -165,6 +169,7 @@ impl From<SkinningArg> for skinscope::anim::SkinningMethod {
             SkinningArg::Lbs => Self::Linear,
             SkinningArg::Dqs => Self::DualQuaternion,
             SkinningArg::PerJoint => Self::Blended,
+            SkinningArg::Ddm => Self::DeltaMush,
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod check;
+mod ddm;
 pub mod inspect;
 pub mod matching;
 pub mod mocap;

@@ -91,6 +91,8 @@ pub struct RenderArgs {
     /// (weight-blended, `--dqs-joints`) skinning.
     #[arg(long, value_enum, default_value = "lbs")]
     pub skinning: SkinningArg,
+    #[command(flatten)]
+    pub ddm: super::ddm::DdmArgs,
     /// Where vertices are skinned: in each pass's vertex shader, once in a compute pass every
     /// pass reads, or auto (the compute pass when its output fits this GPU's buffers: it
     /// measured faster in every case on lavapipe).
@@ -272,6 +274,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             ..args.draw_options()
         },
         legend: !args.no_legend,
+        ddm: args.ddm.precompute(character, args.skinning.into())?,
     };
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =

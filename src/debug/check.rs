@@ -173,6 +173,7 @@ impl CheckReport {
                 crate::anim::SkinningMethod::Linear => "lbs",
                 crate::anim::SkinningMethod::DualQuaternion => "dqs",
                 crate::anim::SkinningMethod::Blended => "per-joint",
+                crate::anim::SkinningMethod::DeltaMush => "ddm",
             },
             vertices: points().count(),
             max_distance,

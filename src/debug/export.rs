@@ -189,6 +189,17 @@ impl PosedVertices {
     /// Morphed in bind space, then skinned (linear blend, dual quaternions or weight-blended, as
     /// the shader does), then placed by `world_from_mesh`.
     pub fn on_cpu(c: &Character, pose: &CharacterPose, skinning: SkinningMethod) -> Self {
+        Self::on_cpu_with(c, pose, skinning, None)
+    }
+
+    /// `on_cpu`, with direct delta mush's Ω for `SkinningMethod::DeltaMush` (a primitive without
+    /// one is skinned by linear blend, as the skin pass does).
+    pub fn on_cpu_with(
+        c: &Character,
+        pose: &CharacterPose,
+        skinning: SkinningMethod,
+        ddm: Option<&crate::deform::DdmData>,
+    ) -> Self {
         let dq: Vec<Mat4> = if skinning.uses_dual_quaternions() {
             pose.palette.iter().map(crate::anim::dq_entry).collect()
         } else {
@@ -201,7 +212,10 @@ impl PosedVertices {
                 let packed = &dq[base.min(dq.len())..];
                 let method = &pose.palette_method[base.min(pose.palette_method.len())..];
                 let mut mesh_space = Vec::new();
-                for primitive in &c.meshes[instance.mesh].primitives {
+                for (pi, primitive) in c.meshes[instance.mesh].primitives.iter().enumerate() {
+                    let omega = ddm
+                        .filter(|_| skinning == SkinningMethod::DeltaMush)
+                        .and_then(|d| d.primitive(instance.mesh, pi));
                     let (positions, normals) =
                         crate::pose::morphed_vertices(primitive, pose.morph.of(i));
                     for (v, (&p, &n)) in positions.iter().zip(&normals).enumerate() {
@@ -209,7 +223,18 @@ impl PosedVertices {
                             (Some(palette), Some(s)) => {
                                 let influences =
                                     s.influences(v).map(|(j, w): (u16, f32)| (u32::from(j), w));
-                                skin_vertex(skinning, (palette, packed, method), influences, (p, n))
+                                let (centroid, entries) =
+                                    omega.map_or((Vec3::ZERO, &[][..]), |o| o.of(v));
+                                crate::anim::ddm_skin(palette, centroid, entries, p, n).or_else(
+                                    || {
+                                        skin_vertex(
+                                            skinning,
+                                            (palette, packed, method),
+                                            influences,
+                                            (p, n),
+                                        )
+                                    },
+                                )
                             }
                             _ => None,
                         };
@@ -448,12 +473,14 @@ fn skin_vertex(
 ) -> Option<(Vec3, Vec3)> {
     let (palette, packed, _) = palettes;
     match skinning {
-        SkinningMethod::Linear => crate::anim::blend_matrix(palette, influences).map(|m| {
-            (
-                m.transform_point3(p),
-                m.transform_vector3(n).normalize_or_zero(),
-            )
-        }),
+        SkinningMethod::Linear | SkinningMethod::DeltaMush => {
+            crate::anim::blend_matrix(palette, influences).map(|m| {
+                (
+                    m.transform_point3(p),
+                    m.transform_vector3(n).normalize_or_zero(),
+                )
+            })
+        }
         SkinningMethod::DualQuaternion => {
             crate::anim::dq_skin_position(packed, influences.clone(), p)
                 .zip(crate::anim::dq_skin_direction(packed, influences, n, true))

@@ -399,6 +399,9 @@ fn outer_upper(u: glam::DVec3) -> [f64; 10] {
     [x * x, x * y, x * z, x, y * y, y * z, y, z * z, z, 1.0]
 }
 
+/// A term kept for a vertex while the joints are solved: (|Ω_ij[3][3]|, joint, Ψ_ij, W'_ij).
+type Kept = (f64, u32, [f64; 10], f64);
+
 /// Ω of one primitive in f64, keeping per welded vertex the `cap` joints of largest
 /// |Ω_ij[3][3]| (every joint with `cap` at least the joint count: the dense evaluation).
 pub fn smoothed_omega(
@@ -469,7 +472,7 @@ pub fn smoothed_omega(
     let u: Vec<[f64; 10]> = positions.iter().map(|&p| outer_upper(p)).collect();
     // Per welded vertex: Σ_j Ψ_ij's last column, and the best-kept (score, joint, Ψ_ij, W'_ij).
     let mut centroid = vec![[0.0f64; 4]; n];
-    let mut kept: Vec<Vec<(f64, u32, [f64; 10], f64)>> = vec![Vec::new(); n];
+    let mut kept: Vec<Vec<Kept>> = vec![Vec::new(); n];
     let mut dropped = vec![0usize; n];
     let alpha = f64::from(params.alpha);
     let p = params.iterations as usize;

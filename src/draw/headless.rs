@@ -49,6 +49,8 @@ pub struct FrameRequest {
     /// Draw the colouring's legend into the image (images at least `legend::MIN_IMAGE_SIDE`
     /// on each side).
     pub legend: bool,
+    /// Direct delta mush's Ω, for `options.skinning` = `SkinningMethod::DeltaMush`.
+    pub ddm: Option<std::sync::Arc<crate::deform::DdmData>>,
 }
 
 impl Default for FrameRequest {
@@ -65,6 +67,7 @@ impl Default for FrameRequest {
             },
             options: Default::default(),
             legend: true,
+            ddm: None,
         }
     }
 }
@@ -240,6 +243,7 @@ pub fn render_frame_and_legend(
         options: &options,
     };
     let mut renderer = prepared(gpu, character, &frame);
+    renderer.set_ddm(&gpu.device, &gpu.queue, request.ddm.as_deref());
     if let Some(colors) = &colors {
         renderer.set_vertex_colors(&gpu.queue, colors);
     }
@@ -412,6 +416,17 @@ pub fn skin_on_gpu(
     pose: &CharacterPose,
     skinning: crate::anim::SkinningMethod,
 ) -> Result<crate::debug::export::PosedVertices, FrameError> {
+    skin_on_gpu_with(gpu, character, pose, skinning, None)
+}
+
+/// `skin_on_gpu`, with direct delta mush's Ω for `SkinningMethod::DeltaMush`.
+pub fn skin_on_gpu_with(
+    gpu: &Gpu,
+    character: &Character,
+    pose: &CharacterPose,
+    skinning: crate::anim::SkinningMethod,
+    ddm: Option<&crate::deform::DdmData>,
+) -> Result<crate::debug::export::PosedVertices, FrameError> {
     let options = DrawOptions {
         skinning,
         ..Default::default()
@@ -426,6 +441,7 @@ pub fn skin_on_gpu(
         options: &options,
     };
     let mut renderer = prepared(gpu, character, &frame);
+    renderer.set_ddm(&gpu.device, &gpu.queue, ddm);
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(FrameError::Validation(error));

@@ -142,8 +142,8 @@ fn upload_primitive(
             } else {
                 bytemuck::cast_slice(&vertices)
             },
-            // The skin pass reads it as words.
-            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE,
+            // The skin pass reads it as words (and copies it before direct delta mush's Ω).
+            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         ),
         vertex_count: vertices.len() as u32,
         indices: p.indices.as_ref().map(|i| {

@@ -211,6 +211,7 @@ pub struct Renderer {
     primitives: Vec<Vec<GpuPrimitive>>,
     /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
     placeholder: wgpu::Buffer,
+    ddm: Vec<Vec<Option<skin_pass::DdmBuffers>>>,
     /// The grid's bounds, its lines and their count.
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     bone_capacity: usize,
@@ -302,6 +303,7 @@ impl Renderer {
             morph_ranges: Vec::new(),
             primitives,
             placeholder,
+            ddm: Vec::new(),
             grid: None,
             bone_capacity,
             depth: None,
@@ -418,7 +420,7 @@ impl Renderer {
         let mut uploaded = Uploaded::default();
         if buffers.palette_generation != slot.palette_generation {
             let entries = match slot.skinning {
-                SkinningMethod::Linear => &slot.palette,
+                SkinningMethod::Linear | SkinningMethod::DeltaMush => &slot.palette,
                 SkinningMethod::DualQuaternion | SkinningMethod::Blended => &slot.packed,
             };
             let bytes: &[u8] = bytemuck::cast_slice(entries);
@@ -556,9 +558,7 @@ impl Renderer {
         size: (u32, u32),
         options: &DrawOptions,
     ) -> Painted {
-        let (wanted, mut why) = options
-            .skin_pass
-            .resolve(options.mesh_passes, options.adapter);
+        let (wanted, mut why) = options.skin_pass_wanted();
         let from_skin_pass = wanted == SkinPass::Compute && self.ensure_skin_pass(view, device);
         if wanted == SkinPass::Compute && !from_skin_pass {
             why = if self.skin_pass_bytes().0 == 0 {

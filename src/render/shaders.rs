@@ -5,6 +5,13 @@
 /// The shared skinning module, on its own.
 pub const SKINNING: &str = include_str!("../../shaders/skinning.wgsl");
 
+/// Direct delta mush's runtime, after the skinning module it reads the palette of.
+pub const DDM: &str = concat!(
+    include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/ddm.wgsl"),
+);
+
 /// The shared morph module, on its own.
 pub const MORPH: &str = include_str!("../../shaders/morph.wgsl");
 
@@ -45,7 +52,7 @@ pub const SKIN_CHECK: &str = concat!(
 );
 
 /// The skin pass: every vertex morphed and skinned once a frame (`camera` + `draw` + `morph` +
-/// `skinning` + `skin_pass`).
+/// `skinning` + `ddm` + `skin_pass`).
 pub const SKIN_PASS: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
     "\n",
@@ -54,6 +61,8 @@ pub const SKIN_PASS: &str = concat!(
     include_str!("../../shaders/morph.wgsl"),
     "\n",
     include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/ddm.wgsl"),
     "\n",
     include_str!("../../shaders/skin_pass.wgsl"),
 );
@@ -64,6 +73,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("draw.wgsl", DRAW),
     ("morph.wgsl", MORPH),
     ("skinning.wgsl", SKINNING),
+    ("ddm.wgsl", DDM),
     ("mesh.wgsl", MESH),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),

@@ -222,7 +222,7 @@ pub(super) fn pack_palette(
 ) {
     packed.clear();
     match skinning {
-        SkinningMethod::Linear => {}
+        SkinningMethod::Linear | SkinningMethod::DeltaMush => {}
         SkinningMethod::DualQuaternion => packed.extend(palette.iter().map(crate::anim::dq_entry)),
         SkinningMethod::Blended => {
             let stride = posed.palette_stride.max(1);

@@ -39,6 +39,20 @@ pub struct DrawOptions {
     pub adapter: crate::display::AdapterKind,
 }
 
+impl DrawOptions {
+    /// Where `paint` means to skin and why: direct delta mush in the skin pass, the other
+    /// methods where `skin_pass` resolves (`SkinPass::resolve`).
+    pub fn skin_pass_wanted(&self) -> (SkinPass, &'static str) {
+        if self.skinning == SkinningMethod::DeltaMush {
+            return (
+                SkinPass::Compute,
+                "direct delta mush skins in the skin pass",
+            );
+        }
+        self.skin_pass.resolve(self.mesh_passes, self.adapter)
+    }
+}
+
 impl Default for DrawOptions {
     fn default() -> Self {
         Self {

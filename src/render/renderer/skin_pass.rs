@@ -28,7 +28,67 @@ pub(super) struct SkinPassSlot {
     pub(super) first_draw: u32,
     pub(super) copies: u32,
     pub(super) vertex_count: u32,
-    pub(super) _pad: u32,
+    /// Where the slot's direct delta mush Ω starts in its words (0: none).
+    pub(super) ddm_base: u32,
+}
+
+/// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`): per
+/// vertex its centroid and packed range (4 words), then per entry 12 words. One binding, so the
+/// skin pass stays within WebGPU's eight storage buffers a stage.
+pub(super) struct DdmBuffers {
+    words: wgpu::Buffer,
+    /// Where the Ω words start (after the vertex words).
+    base: u32,
+}
+
+impl DdmBuffers {
+    /// `None` when it would not fit a storage binding of `max_binding` bytes or its ranges
+    /// the packing (2^25 entries).
+    fn new(
+        (device, encoder): (&wgpu::Device, &mut wgpu::CommandEncoder),
+        vertices: &GpuPrimitive,
+        p: &crate::deform::DdmPrimitive,
+        max_binding: u64,
+    ) -> Option<Self> {
+        if p.entries.is_empty() || p.entries.len() >= 1 << 25 {
+            return None;
+        }
+        let mut words: Vec<u32> = Vec::with_capacity(p.ranges.len() * 4 + p.entries.len() * 12);
+        for (&[first, count], c) in p.ranges.iter().zip(&p.centroids) {
+            words.extend([
+                c.x.to_bits(),
+                c.y.to_bits(),
+                c.z.to_bits(),
+                first << 7 | count.min(127),
+            ]);
+        }
+        for e in &p.entries {
+            words.extend(e.omega.map(f32::to_bits));
+            words.extend([e.joint, 0]);
+        }
+        let vertex_bytes = vertices.vertices.size();
+        let bytes = vertex_bytes + 4 * words.len() as u64;
+        if bytes > max_binding || !vertex_bytes.is_multiple_of(4) {
+            return None;
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("vertices and ddm omega"),
+            size: bytes,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: true,
+        });
+        buffer
+            .slice(vertex_bytes..)
+            .get_mapped_range_mut()
+            .ok()?
+            .copy_from_slice(bytemuck::cast_slice(&words));
+        buffer.unmap();
+        encoder.copy_buffer_to_buffer(&vertices.vertices, 0, &buffer, 0, vertex_bytes);
+        Some(Self {
+            words: buffer,
+            base: (vertex_bytes / 4) as u32,
+        })
+    }
 }
 
 /// One view's skin-pass output and the bind groups that write and read it.
@@ -63,6 +123,7 @@ impl SkinPassGroups {
         draws: &[(usize, usize, usize)],
         primitives: &[Vec<GpuPrimitive>],
         slot_params: &[wgpu::Buffer],
+        ddm: &[Vec<Option<DdmBuffers>>],
     ) -> Self {
         let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
         Self {
@@ -73,11 +134,15 @@ impl SkinPassGroups {
             ),
             slots: (draws.iter().zip(slot_params))
                 .map(|(&(_, mesh, p), params)| {
+                    let omega = ddm
+                        .get(mesh)
+                        .and_then(|m| m.get(p))
+                        .and_then(Option::as_ref);
                     let entries = [
                         entry(0, camera),
                         entry(1, &frame.draws),
                         entry(2, params),
-                        entry(3, &primitives[mesh][p].vertices),
+                        entry(3, omega.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
                         entry(4, output),
                     ];
                     group("skin pass slot", &layouts.skin_pass, &entries)
@@ -128,6 +193,40 @@ impl SkinnedFrame {
 }
 
 impl Renderer {
+    /// Uploads direct delta mush's Ω for the skin pass (`None` drops it): a primitive without
+    /// one, or whose Ω would not fit a storage binding, is skinned by linear blend under
+    /// `SkinningMethod::DeltaMush`. The skin pass's bind groups are made again.
+    pub fn set_ddm(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        data: Option<&crate::deform::DdmData>,
+    ) {
+        let max_binding = self.max_binding;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("ddm upload"),
+        });
+        let primitives = &self.primitives;
+        self.ddm = data.map_or_else(Vec::new, |d| {
+            (d.meshes.iter().enumerate())
+                .map(|(mesh, m)| {
+                    (m.iter().enumerate())
+                        .map(|(pi, p)| {
+                            let vertices = primitives.get(mesh)?.get(pi)?;
+                            let p = p.as_ref()?;
+                            DdmBuffers::new((device, &mut encoder), vertices, p, max_binding)
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        queue.submit([encoder.finish()]);
+        self.slot_params.clear();
+        for view in &mut self.views {
+            view.skin_pass = None;
+        }
+    }
+
     /// Bytes the skin pass's output takes (one `SkinnedVertex` per vertex per copy), and
     /// whether it fits one storage binding of this device.
     pub fn skin_pass_bytes(&self) -> (u64, bool) {
@@ -155,7 +254,9 @@ impl Renderer {
                         first_draw: d as u32 * copies,
                         copies,
                         vertex_count: self.primitives[mesh][p].vertex_count,
-                        _pad: 0,
+                        ddm_base: (self.ddm.get(mesh).and_then(|m| m.get(p)))
+                            .and_then(Option::as_ref)
+                            .map_or(0, |o| o.base),
                     };
                     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some("skin pass slot"),
@@ -184,6 +285,7 @@ impl Renderer {
                         &self.draws,
                         &self.primitives,
                         &self.slot_params,
+                        &self.ddm,
                     )
                 })
                 .collect();
