@@ -19,6 +19,7 @@ use crate::pose::{CharacterPose, Crowd, Derived, PoseRequest};
 use crate::scene::Ground;
 
 mod controls;
+mod ddm;
 mod matching;
 mod mocap;
 mod open;
@@ -26,6 +27,7 @@ mod physics;
 mod shown;
 
 pub use controls::{Compared, Controls};
+pub use ddm::{DdmState, DdmStatus};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
@@ -178,6 +180,7 @@ pub struct Viewer {
     /// Motion matching's database being built, and why the last build failed.
     match_build: Option<matching::MatchBuild>,
     match_error: Option<String>,
+    pub ddm: ddm::DdmState,
 }
 
 impl Viewer {
@@ -212,6 +215,7 @@ impl Viewer {
             frame_dt_secs: 0.0,
             match_build: None,
             match_error: None,
+            ddm: Default::default(),
             character,
         };
         viewer.reset_players();
@@ -445,6 +449,7 @@ impl Viewer {
         }
         self.poll_mocap();
         self.advance_matching();
+        self.advance_ddm();
         self.frame_dt_secs = dt_secs;
         let inputs = self.controls.inputs(&self.character);
         self.performer.step(&self.character, &inputs, dt_secs);
@@ -512,14 +517,6 @@ impl Viewer {
         } else {
             world
         };
-    }
-
-    /// A pose-driver file read for this character, naming the file and the JSON pointer of a
-    /// problem.
-    fn read_drivers(&self, path: &std::path::Path) -> Result<crate::pose::DriverSet, String> {
-        let text = crate::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
-        crate::pose::DriverSet::parse(&text, &self.character)
-            .map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// The overlay lines of the scene: the ground's outline and the root's trail (when shown),

@@ -808,3 +808,46 @@ fn per_joint_skinning_paints_subtrees_and_reaches_the_pose() {
     h.run();
     assert!(methods(&h).iter().all(|&w| w == 0.0));
 }
+
+#[test]
+fn direct_delta_mush_is_precomputed_once_per_parameters_and_shown() {
+    use skinscope::anim::SkinningMethod;
+    use skinscope::viewer::DdmStatus;
+    let mut h = window_frames();
+    h.get_by_label("direct delta mush").click();
+    h.run();
+    assert_eq!(h.state().controls.skinning, SkinningMethod::DeltaMush);
+    assert!(
+        matches!(h.state().ddm_status(), DdmStatus::Precomputing(_)),
+        "{:?}",
+        h.state().ddm_status()
+    );
+    h.state_mut().finish_ddm();
+    h.run();
+    let DdmStatus::Ready(stats) = h.state().ddm_status() else {
+        panic!("{:?}", h.state().ddm_status());
+    };
+    assert_eq!(stats.vertices, 22492);
+    assert_eq!(stats.cap, 16);
+    let first = h.state().ddm.current.clone().unwrap();
+    // Back to linear blend and again: the session's cache, the same Ω, at once.
+    h.get_by_label("linear blend").click();
+    h.run();
+    h.get_by_label("direct delta mush").click();
+    h.run();
+    assert!(matches!(h.state().ddm_status(), DdmStatus::Ready(_)));
+    assert!(std::sync::Arc::ptr_eq(
+        &first,
+        h.state().ddm.current.as_ref().unwrap()
+    ));
+    // Other parameters are another precomputation; the panel's sliders keep them within the
+    // paper's limits (α below 1).
+    h.state_mut().controls.ddm.alpha = 1.0;
+    h.run();
+    assert_eq!(h.state().controls.ddm.alpha, 0.99);
+    assert!(matches!(h.state().ddm_status(), DdmStatus::Precomputing(_)));
+    h.state_mut().finish_ddm();
+    let second = h.state().ddm.current.clone().unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&first, &second));
+    assert_eq!(second.params.alpha, 0.99);
+}

@@ -429,6 +429,9 @@ impl App {
             (View::Compared, options)
         });
         self.viewer.stats.palette_bytes = 0;
+        if let Some(gfx) = self.gfx.as_mut() {
+            gfx.sync_ddm(&self.viewer);
+        }
         for (view, options) in [Some((View::Main, main)), compared].into_iter().flatten() {
             self.bone_lines(view == View::Compared);
             let Some(gfx) = self.gfx.as_mut() else { return };

@@ -19,6 +19,8 @@ pub struct Gfx {
     /// The instance, adapter, device, queue and pipeline cache, in one place.
     pub gpu: Gpu,
     pub renderer: Renderer,
+    /// The viewer's `ddm.changes` the renderer's direct delta mush Ω was set from.
+    pub ddm_shown: Option<u64>,
     pub egui_ctx: egui::Context,
     pub egui_state: egui_winit::State,
     pub egui_renderer: egui_wgpu::Renderer,
@@ -123,6 +125,7 @@ impl Gfx {
             surface,
             gpu,
             renderer,
+            ddm_shown: None,
             egui_ctx,
             egui_state,
             egui_renderer,
@@ -145,6 +148,17 @@ impl Gfx {
             self.surface.srgb_format(),
             draw::capacity(&viewer.character, copies),
         );
+        self.ddm_shown = None;
+    }
+
+    /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed).
+    pub fn sync_ddm(&mut self, viewer: &Viewer) {
+        if self.ddm_shown != Some(viewer.ddm.changes) {
+            let data = viewer.ddm.current.as_deref();
+            self.renderer
+                .set_ddm(&self.gpu.device, &self.gpu.queue, data);
+            self.ddm_shown = Some(viewer.ddm.changes);
+        }
     }
 
     /// The renderer's buffers resized for `copies` copies of the same character: nothing is

@@ -29,7 +29,7 @@ use motion::{motion_section, plot_section};
 use physics::physics_section;
 use playback::{blend_section, playback_section};
 pub use skinning::paint_subtree;
-use skinning::per_joint_section;
+use skinning::{ddm_section, per_joint_section};
 pub use view::compared_name;
 use view::{debug_section, morph_section, view_section};
 
@@ -124,6 +124,7 @@ pub fn panel(
     ui.separator();
     view_section(ui, controls, shown, commands);
     per_joint_section(ui, controls, shown);
+    ddm_section(ui, controls, shown);
     ui.separator();
     morph_section(ui, controls, shown);
     debug_section(ui, controls, shown);

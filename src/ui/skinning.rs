@@ -95,3 +95,47 @@ pub fn paint_subtree(
         })
         .collect()
 }
+
+/// Direct delta mush's parameters and its precomputation's progress or result, when the
+/// skinning shown uses it.
+pub(super) fn ddm_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
+    use crate::viewer::DdmStatus;
+    if shown.ddm_status == DdmStatus::Off {
+        return;
+    }
+    egui::CollapsingHeader::new("Direct delta mush")
+        .default_open(true)
+        .show(ui, |ui| {
+            let p = &mut controls.ddm;
+            ui.add(egui::Slider::new(&mut p.iterations, 1..=200).text("iterations p"));
+            ui.add(egui::Slider::new(&mut p.lambda, 0.1..=100.0).logarithmic(true).text("λ"))
+                .on_hover_text("the smoothing of Ψ: a dense mesh needs more");
+            let most = (p.lambda * 0.99).max(0.01);
+            ui.add(egui::Slider::new(&mut p.kappa, 0.01..=most).logarithmic(true).text("κ"))
+                .on_hover_text("the smoothing of the weights (less than λ)");
+            ui.add(egui::Slider::new(&mut p.alpha, 0.0..=0.99).text("α"));
+            ui.add(egui::Slider::new(&mut p.cap, 1..=crate::deform::ddm::MAX_CAP).text("joints kept"));
+            if ui.button("Defaults (libigl's)").clicked() {
+                *p = crate::deform::DdmParams::default();
+            }
+            match &shown.ddm_status {
+                DdmStatus::Precomputing(f) => {
+                    ui.add(egui::ProgressBar::new(*f).text(format!("precomputing Ω: {:.0}%", f * 100.0)));
+                    ui.label(RichText::new("linear blend until it is ready").weak());
+                }
+                DdmStatus::Ready(s) => {
+                    ui.label(format!(
+                        "Ω: {} entries ({:.1} MB), at most {} of {} joints a vertex; {} vertices welded to {}",
+                        s.entries,
+                        s.bytes as f64 / 1e6,
+                        s.most_per_vertex,
+                        s.cap,
+                        s.vertices,
+                        s.welded
+                    ));
+                }
+                DdmStatus::Failed(e) => super::error_label(ui, e),
+                DdmStatus::Off => {}
+            }
+        });
+}

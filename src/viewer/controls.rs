@@ -92,6 +92,8 @@ pub struct Controls {
     /// quaternions), painted by subtree in the panel; "auto" (`pose::DqsJoints::Auto`) at
     /// first.
     pub joint_methods: Option<std::sync::Arc<[f32]>>,
+    /// Direct delta mush's precomputation parameters (the panel's sliders).
+    pub ddm: crate::deform::DdmParams,
     /// Where vertices are skinned: each pass's vertex shader, or once a frame in the skin pass
     /// (auto: the skin pass when it fits; it measured faster on lavapipe).
     pub skin_pass: crate::display::SkinPass,
@@ -199,6 +201,7 @@ impl Controls {
             skinning: crate::anim::SkinningMethod::Linear,
             compare_skinning: false,
             compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
+            ddm: Default::default(),
             joint_methods: Some(std::sync::Arc::from(crate::anim::subtree_methods(
                 &c.skeleton,
                 &crate::pose::auto_dqs_joints(c),

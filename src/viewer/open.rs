@@ -66,6 +66,7 @@ impl Viewer {
         self.compare_pose = CharacterPose::new(&character);
         self.picked_vertex = None;
         self.crowd = None;
+        self.ddm.drop_current();
         self.character = character;
         self.controls = controls;
         self.source = source.map(Path::to_path_buf);
@@ -92,5 +93,16 @@ impl Viewer {
         self.reset_players();
         self.load_error = None;
         Ok(added)
+    }
+
+    /// A pose-driver file read for this character, naming the file and the JSON pointer of a
+    /// problem.
+    pub(super) fn read_drivers(
+        &self,
+        path: &std::path::Path,
+    ) -> Result<crate::pose::DriverSet, String> {
+        let text = crate::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        crate::pose::DriverSet::parse(&text, &self.character)
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 }

@@ -56,6 +56,8 @@ pub struct Shown<'a> {
     /// database stands.
     pub matching: &'a crate::perform::MatchPlayer,
     pub match_status: super::MatchStatus,
+    /// Direct delta mush's precomputation for the file and parameters shown.
+    pub ddm_status: super::DdmStatus,
     /// The clip playing (motion matching's choice, under it).
     pub playing_clip: usize,
     /// The pose drivers' pose weights at the last frame, every driver's poses in order.
@@ -78,6 +80,7 @@ impl Viewer {
     pub fn panel_parts(&mut self) -> (&mut Controls, Shown<'_>) {
         let driven_rate = self.driven_rate();
         let match_status = self.match_status();
+        let ddm_status = self.ddm_status();
         let shown = Shown {
             character: &self.character,
             derived: &self.derived,
@@ -112,6 +115,7 @@ impl Viewer {
             physics: self.performer.physics(),
             matching: self.performer.matching(),
             match_status,
+            ddm_status,
             playing_clip: self.performer.playing_clip(),
             driver_weights: match &self.controls.drivers {
                 Some(d) => self.pose.driver_weights(d),
