@@ -28,9 +28,15 @@ fn run() -> ExitCode {
             json,
             compression,
             tolerance,
+            ddm,
+            ddm_params,
         }) => {
             let compression = compression.then_some(tolerance);
-            return cli::inspect::run(&file, json, compression);
+            if !ddm && ddm_params.any_given() {
+                eprintln!("skinscope: the --ddm-* options need --ddm");
+                return ExitCode::from(2);
+            }
+            return cli::inspect::run(&file, json, compression, ddm.then_some(ddm_params));
         }
         Some(Command::Check {
             pose,

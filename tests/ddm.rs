@@ -443,3 +443,31 @@ fn check_render_and_pose_take_skinning_ddm() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--skinning ddm"), "{err}");
 }
+
+#[test]
+fn inspect_reports_omega_s_size_and_cap() {
+    let file = shared("CesiumMan/CesiumMan.glb");
+    let file = file.to_str().unwrap();
+    let (code, out, err) = skinscope(&["inspect", file, "--ddm", "--ddm-cap", "8", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let d = &v["ddm"];
+    assert_eq!(d["cap"], 8);
+    assert_eq!(d["vertices"], 3273);
+    // The same precomputation in the library: the report is its stats.
+    let params = DdmParams {
+        cap: 8,
+        ..Default::default()
+    };
+    let stats = ddm::precompute(&cesium_man(), &params, &mut |_| {})
+        .unwrap()
+        .stats();
+    assert_eq!(d["entries"], stats.entries);
+    assert_eq!(d["welded"], stats.welded);
+    assert_eq!(d["bytes"], stats.bytes);
+    assert!(d["most_per_vertex"].as_u64().unwrap() <= 8);
+    assert!(stats.entries <= 8 * stats.welded && stats.dropped > 0);
+    let (code, _, err) = skinscope(&["inspect", file, "--ddm-cap", "8"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("need --ddm"), "{err}");
+}

@@ -42,7 +42,7 @@ impl DdmArgs {
         }
     }
 
-    fn any_given(&self) -> bool {
+    pub fn any_given(&self) -> bool {
         self.ddm_iterations.is_some()
             || self.ddm_lambda.is_some()
             || self.ddm_kappa.is_some()
@@ -63,10 +63,14 @@ impl DdmArgs {
             }
             return Ok(None);
         }
+        self.precompute_now(c).map(|d| Some(Arc::new(d)))
+    }
+
+    /// `c`'s Ω with these parameters (checked first).
+    pub fn precompute_now(&self, c: &Character) -> Result<DdmData, String> {
         let params = self.params();
         params.check().map_err(|e| e.to_string())?;
         skinscope::deform::precompute(c, &params, &mut |_| {})
-            .map(|d| Some(Arc::new(d)))
             .map_err(|e| format!("{}: {e}", c.name))
     }
 }

@@ -11,7 +11,12 @@ use super::out;
 
 /// `compression`: `Some(tolerance)` to compress every clip and report it (`None` tolerance: the
 /// default, 1e-4 of the character's height).
-pub fn run(file: &Path, json: bool, compression: Option<Option<f32>>) -> ExitCode {
+pub fn run(
+    file: &Path,
+    json: bool,
+    compression: Option<Option<f32>>,
+    ddm: Option<super::ddm::DdmArgs>,
+) -> ExitCode {
     let name = file.display().to_string();
     let (report, code) = match import::load(file) {
         Ok(mut character) => {
@@ -19,6 +24,21 @@ pub fn run(file: &Path, json: bool, compression: Option<Option<f32>>) -> ExitCod
             if let Some(tolerance) = compression {
                 report.compression =
                     Some(CompressionSection::of_character(&mut character, tolerance));
+            }
+            if let Some(args) = ddm {
+                let started = std::time::Instant::now();
+                match args.precompute_now(&character) {
+                    Ok(data) => {
+                        report.ddm = Some(skinscope::debug::inspect::DdmSection::of(
+                            &data,
+                            started.elapsed().as_secs_f64(),
+                        ));
+                    }
+                    Err(e) => {
+                        eprintln!("skinscope: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
             }
             (report, ExitCode::SUCCESS)
         }

@@ -73,6 +73,13 @@ pub enum Command {
         /// the file's units (default: 1e-4 of the character's height).
         #[arg(long, requires = "compression", value_parser = parse_positive)]
         tolerance: Option<f32>,
+        /// Precompute direct delta mush (with the --ddm-* parameters) and report Ω: entries,
+        /// the joints kept per vertex and the cap, the terms dropped, the welded vertices, the
+        /// bytes on the GPU and the time it took.
+        #[arg(long)]
+        ddm: bool,
+        #[command(flatten)]
+        ddm_params: ddm::DdmArgs,
     },
     /// Render a posed character to a PNG without a window.
     Render(RenderArgs),

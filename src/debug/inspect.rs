@@ -29,6 +29,54 @@ pub struct Report {
     /// `inspect --compression`: each clip compressed and measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compression: Option<super::compression::CompressionSection>,
+    /// `inspect --ddm`: direct delta mush's Ω, precomputed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ddm: Option<DdmSection>,
+}
+
+/// `inspect --ddm`: the parameters, Ω's size and the precomputation's time.
+#[derive(Serialize)]
+pub struct DdmSection {
+    pub iterations: u32,
+    pub lambda: f32,
+    pub kappa: f32,
+    pub alpha: f32,
+    #[serde(flatten)]
+    pub stats: crate::deform::DdmStats,
+    pub seconds: f64,
+}
+
+impl DdmSection {
+    pub fn of(data: &crate::deform::DdmData, seconds: f64) -> Self {
+        let p = data.params;
+        Self {
+            iterations: p.iterations,
+            lambda: p.lambda,
+            kappa: p.kappa,
+            alpha: p.alpha,
+            stats: data.stats(),
+            seconds,
+        }
+    }
+
+    fn to_text(&self) -> String {
+        let s = &self.stats;
+        format!(
+            "\ndirect delta mush (p {}, lambda {}, kappa {}, alpha {}): {} entries in Omega, at most {} of the cap {} a vertex ({} terms beyond it dropped); {} vertices welded to {}; {:.2} MB on the GPU; precomputed in {:.2} s\n",
+            self.iterations,
+            self.lambda,
+            self.kappa,
+            self.alpha,
+            s.entries,
+            s.most_per_vertex,
+            s.cap,
+            s.dropped,
+            s.vertices,
+            s.welded,
+            s.bytes as f64 / 1e6,
+            self.seconds
+        )
+    }
 }
 
 #[derive(Serialize)]
@@ -168,6 +216,7 @@ impl Report {
             notes: problems(&c.notes),
             errors: Vec::new(),
             compression: None,
+            ddm: None,
         }
     }
 
@@ -187,6 +236,7 @@ impl Report {
             notes: Vec::new(),
             errors: problems(&e.errors),
             compression: None,
+            ddm: None,
         }
     }
 
@@ -245,6 +295,9 @@ impl Report {
         }
         if let Some(compression) = &self.compression {
             s.push_str(&compression.to_text());
+        }
+        if let Some(ddm) = &self.ddm {
+            s.push_str(&ddm.to_text());
         }
         s
     }

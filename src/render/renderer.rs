@@ -66,15 +66,6 @@ impl View {
     }
 }
 
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct CameraUniform {
-    clip_from_world: [f32; 16],
-    eye: [f32; 4],
-    light_dir: [f32; 4],
-    mode: [u32; 4],
-}
-
 /// One draw (an instance's primitive), as `mesh.wgsl` reads it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
@@ -135,18 +126,6 @@ pub struct FrameInput<'a> {
 /// Line vertices the overlay holds beyond the bones: the ground's outline, a trail of
 /// `graph::TRAIL_LEN` points and the reach target's cross.
 pub const OVERLAY_VERTICES: usize = 2 * 1024;
-
-/// The tone map's code in the shaders' uniform.
-fn tone_map_code(t: ToneMap) -> u32 {
-    match t {
-        ToneMap::None => 0,
-        ToneMap::Aces => 1,
-        ToneMap::KhronosNeutral => 2,
-    }
-}
-
-/// The key light's intensity (radiance scale) beside the generated sky.
-const KEY_LIGHT: f32 = 2.5;
 
 /// (instance, mesh, primitive) per draw slot: every primitive of every mesh instance.
 fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
@@ -325,8 +304,9 @@ impl Renderer {
         };
         let one = BufferSizes::per_copy(&capacity, self.draws.len());
         let copies = capacity.copies as u64;
+        // One character has room for weight-blended skinning's two entries a joint.
         let sizes = BufferSizes {
-            palette: one.palette * copies,
+            palette: one.palette * copies.max(2),
             draws: one.draws * copies,
             bones: (self.bone_capacity * size_of::<LineVertex>()) as u64,
             morph: one.morph * copies,
@@ -393,10 +373,15 @@ impl Renderer {
         let slot = &mut self.views[view.index()];
         faces_and_blend_order(frame, (&self.draws, &self.materials), &self.blended, slot);
         slot.frame = (slot.frame + 1) % slot.frames.len();
-        queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&camera_uniform(frame)));
+        // A crowd's palette has one entry a joint: weight-blended skinning draws it by linear blend.
+        let skinning = match frame.options.skinning {
+            SkinningMethod::Blended if copies > 1 => SkinningMethod::Linear,
+            s => s,
+        };
+        let uniform = buffers::camera_uniform(frame, skinning);
+        queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&uniform));
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
         let palette = &frame.posed.palette[..palette_len];
-        let skinning = frame.options.skinning;
         let method = frame.posed.palette_method;
         let method_changed = skinning == SkinningMethod::Blended && slot.method != method;
         if slot.palette != palette || slot.skinning != skinning || method_changed {
@@ -734,26 +719,6 @@ fn faces_and_blend_order(
     slot.blend_order.extend_from_slice(blended);
     slot.blend_order
         .sort_by(|a, b| distance(*b).total_cmp(&distance(*a)));
-}
-
-fn camera_uniform(frame: &FrameInput<'_>) -> CameraUniform {
-    let light = Vec3::new(-0.4, -1.0, -0.6).normalize();
-    let options = frame.options;
-    CameraUniform {
-        clip_from_world: frame.camera.clip_from_world(frame.aspect).to_cols_array(),
-        eye: frame
-            .camera
-            .eye
-            .extend(options.exposure_ev.exp2())
-            .to_array(),
-        light_dir: light.extend(KEY_LIGHT).to_array(),
-        mode: [
-            u32::from(options.vertex_colors && !options.silhouette),
-            tone_map_code(options.tone_map),
-            options.skinning.code(),
-            0,
-        ],
-    }
 }
 
 /// The character pass: clears (unless drawing beside another view) and clears depth.

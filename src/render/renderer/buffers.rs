@@ -1,9 +1,10 @@
 //! A renderer's per-view buffers, sized by its capacity: each view's camera and frames in flight
 //! (palette, per-draw data, morph weights, bone lines) and the bind groups over them.
 
-use glam::Mat4;
+use bytemuck::{Pod, Zeroable};
+use glam::{Mat4, Vec3};
 
-use super::{CameraUniform, Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets};
+use super::{Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets, ToneMap};
 use crate::anim::SkinningMethod;
 use crate::render::meshes::GpuPrimitive;
 use crate::render::pipelines::{Faces, Layouts};
@@ -64,11 +65,10 @@ pub(super) struct BufferSizes {
 
 impl BufferSizes {
     /// One copy's palette, per-draw data (`draw_slots` slots) and morph weights, each at least
-    /// one entry (bones are per view, not per copy: zero here). The palette has room for two
-    /// entries per joint: weight-blended skinning uploads each matrix beside its dual quaternion.
+    /// one entry (bones are per view, not per copy: zero here).
     pub(super) fn per_copy(capacity: &Capacity, draw_slots: usize) -> Self {
         Self {
-            palette: (capacity.palette_entries.max(1) * 2 * size_of::<Mat4>()) as u64,
+            palette: (capacity.palette_entries.max(1) * size_of::<Mat4>()) as u64,
             draws: (draw_slots.max(1) * size_of::<DrawUniform>()) as u64,
             bones: 0,
             morph: (capacity.morph_weights.max(1) * size_of::<[u32; 2]>()) as u64,
@@ -234,5 +234,51 @@ pub(super) fn pack_palette(
                 packed.push(dq);
             }
         }
+    }
+}
+
+/// The camera buffer's contents (`camera.wgsl`).
+#[repr(C)]
+#[derive(Clone, Copy, Pod, Zeroable)]
+pub(super) struct CameraUniform {
+    clip_from_world: [f32; 16],
+    eye: [f32; 4],
+    light_dir: [f32; 4],
+    mode: [u32; 4],
+}
+
+/// The tone map's code in the shaders' uniform.
+fn tone_map_code(t: ToneMap) -> u32 {
+    match t {
+        ToneMap::None => 0,
+        ToneMap::Aces => 1,
+        ToneMap::KhronosNeutral => 2,
+    }
+}
+
+/// The key light's intensity (radiance scale) beside the generated sky.
+const KEY_LIGHT: f32 = 2.5;
+
+/// The camera uniform of `frame`, its skinning code `skinning`'s.
+pub(super) fn camera_uniform(
+    frame: &super::FrameInput<'_>,
+    skinning: SkinningMethod,
+) -> CameraUniform {
+    let light = Vec3::new(-0.4, -1.0, -0.6).normalize();
+    let options = frame.options;
+    CameraUniform {
+        clip_from_world: frame.camera.clip_from_world(frame.aspect).to_cols_array(),
+        eye: frame
+            .camera
+            .eye
+            .extend(options.exposure_ev.exp2())
+            .to_array(),
+        light_dir: light.extend(KEY_LIGHT).to_array(),
+        mode: [
+            u32::from(options.vertex_colors && !options.silhouette),
+            tone_map_code(options.tone_map),
+            skinning.code(),
+            0,
+        ],
     }
 }
