@@ -5,6 +5,9 @@
 //! skinning either way). Cases: CesiumMan, the built-in mannequin (22,500 vertices) and a crowd
 //! of 100 CesiumMen. BrainStem is not among ../shared/gltf's samples.
 //!
+//! Then one pass skinned in the skin pass by each method (LBS, DQS, per joint, direct delta
+//! mush) on CesiumMan and the mannequin, and direct delta mush's precomputation on both.
+//!
 //! `cargo bench --bench skin_pass`; `cargo test --benches` runs each once as a smoke test. The
 //! figures behind `SkinPass::Auto` are in the README ("Skinning once a frame").
 
@@ -12,6 +15,7 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Mat4;
+use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
 use skinscope::draw::{capacity, extract_crowd, rest_bounds};
 use skinscope::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
@@ -35,6 +39,8 @@ struct Frames {
     morph_base: Vec<u32>,
     bind: Vec<Mat4>,
     copies: usize,
+    /// Per-joint skinning's method weights ("auto").
+    palette_method: Vec<f32>,
 }
 
 impl Frames {
@@ -47,7 +53,7 @@ impl Frames {
             morph_weights: &self.morph_weights,
             morph_stride: self.morph_stride,
             morph_base: &self.morph_base,
-            palette_method: &[],
+            palette_method: &self.palette_method,
         }
     }
 
@@ -79,6 +85,11 @@ impl Frames {
             morph_weights: pose.morph.weights.clone(),
             morph_stride: pose.morph.weights.len(),
             morph_base: pose.morph.base.clone(),
+            palette_method: {
+                let methods = skinscope::pose::DqsJoints::Auto.methods(c).expect("auto");
+                pose.set_joint_methods(c, &methods);
+                pose.palette_method.clone()
+            },
             bind: pose.palette,
             copies: 1,
         }
@@ -105,6 +116,7 @@ impl Frames {
             morph_base: posed.morph_base.to_vec(),
             bind: crowd.palette.clone(),
             copies,
+            palette_method: Vec::new(),
         }
     }
 }
@@ -185,6 +197,61 @@ fn bench_case(
     }
 }
 
+/// One shaded pass skinned in the skin pass by each method (direct delta mush's Ω uploaded
+/// first): the frame cost of DDM against LBS and DQS.
+fn method_case(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    gpu: &Gpu,
+    name: &str,
+    c: &Character,
+    frames: &Frames,
+) {
+    let (lo, hi) = rest_bounds(c);
+    let camera = Camera::framing(lo, hi, 40.0, 16.0 / 9.0);
+    let target = Offscreen::new(&gpu.device, SIZE);
+    let ddm = skinscope::deform::precompute(c, &Default::default(), &mut |_| {}).expect("ddm");
+    for method in SkinningMethod::ALL {
+        let mut renderer = Renderer::new(&gpu.device, &gpu.queue, c, COLOR_FORMAT, capacity(c, 1));
+        renderer.set_ddm(&gpu.device, &gpu.queue, Some(&ddm));
+        let options = DrawOptions {
+            skinning: method,
+            skin_pass: SkinPass::Compute,
+            ..Default::default()
+        };
+        let mut frame = 0;
+        let label = format!("{name}_{}", method.name().replace(' ', "_"));
+        group.bench_function(label, |b| {
+            b.iter(|| {
+                frame += 1;
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                renderer.prepare(
+                    View::Main,
+                    &gpu.queue,
+                    &FrameInput {
+                        posed: frames.posed(frame),
+                        camera: &camera,
+                        aspect: 16.0 / 9.0,
+                        bones: &[],
+                        options: &options,
+                    },
+                );
+                renderer.paint(
+                    View::Main,
+                    &gpu.device,
+                    &mut encoder,
+                    &target.view,
+                    SIZE,
+                    &options,
+                );
+                gpu.queue.submit([encoder.finish()]);
+                gpu.device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .expect("the GPU finishes the frame");
+            })
+        });
+    }
+}
+
 fn benches(criterion: &mut Criterion) {
     let Ok(gpu) = Gpu::headless() else {
         eprintln!("skin_pass/*: no GPU adapter (install lavapipe)");
@@ -218,6 +285,34 @@ fn benches(criterion: &mut Criterion) {
         &cesium_man,
         &Frames::crowd(&cesium_man, 100),
     );
+    group.finish();
+    let mut group = criterion.benchmark_group("skinning_method");
+    group.sample_size(10);
+    method_case(
+        &mut group,
+        &gpu,
+        "cesium_man",
+        &cesium_man,
+        &Frames::single(&cesium_man),
+    );
+    method_case(
+        &mut group,
+        &gpu,
+        "mannequin",
+        &mannequin,
+        &Frames::single(&mannequin),
+    );
+    group.finish();
+    // Direct delta mush's precomputation (CPU).
+    let mut group = criterion.benchmark_group("ddm_precompute");
+    group.sample_size(10);
+    for (name, c) in [("cesium_man", &cesium_man), ("mannequin", &mannequin)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                skinscope::deform::precompute(c, &Default::default(), &mut |_| {}).expect("ddm")
+            })
+        });
+    }
     group.finish();
 }
 

@@ -74,10 +74,12 @@ pub fn blended_skin_direction(
 pub fn subtree_methods(skeleton: &Skeleton, roots: &[usize]) -> Vec<f32> {
     let n = skeleton.joint_count();
     let mut out = vec![0.0f32; n];
+    for &r in roots.iter().filter(|&&r| r < n) {
+        out[r] = 1.0;
+    }
     // Parents come before their children, so one pass in joint order spreads each root down.
     for j in 0..n {
-        let inherited = skeleton.parent(j).is_some_and(|p| out[p] > 0.0);
-        if roots.contains(&j) || inherited {
+        if skeleton.parent(j).is_some_and(|p| out[p] > 0.0) {
             out[j] = 1.0;
         }
     }
@@ -94,7 +96,7 @@ pub fn twisting_joints<'c>(
     threshold: f32,
 ) -> Vec<usize> {
     let n = skeleton.joint_count();
-    let axis: Vec<Vec3> = (0..n).map(|j| skeleton.bone_axis(j)).collect();
+    let axis = skeleton.bone_axes();
     let mut most = vec![0.0f32; n];
     for clip in clips {
         for track in clip.tracks() {

@@ -55,6 +55,16 @@ impl SkinningMethod {
         }
     }
 
+    /// Its name in a sentence (the split view's labels).
+    pub fn label(self) -> &'static str {
+        match self {
+            SkinningMethod::Linear => "linear blend skinning",
+            SkinningMethod::DualQuaternion => "dual-quaternion skinning",
+            SkinningMethod::Blended => "per-joint skinning",
+            SkinningMethod::DeltaMush => "direct delta mush",
+        }
+    }
+
     /// Whether its palette carries dual-quaternion entries (`dq_entry`).
     pub fn uses_dual_quaternions(self) -> bool {
         matches!(

@@ -162,8 +162,26 @@ impl Skeleton {
     /// The bone's direction in `joint`'s own frame: toward its first child at rest (+Y
     /// without one, or when the child sits on the joint).
     pub fn bone_axis(&self, joint: usize) -> Vec3 {
-        (0..self.joint_count())
-            .find(|&k| self.parent(k) == Some(joint))
+        let child = (0..self.joint_count()).find(|&k| self.parent(k) == Some(joint));
+        self.axis_toward(child)
+    }
+
+    /// Every joint's `bone_axis`, in one pass (linear in the joints).
+    pub fn bone_axes(&self) -> Vec<Vec3> {
+        let mut first_child: Vec<Option<usize>> = vec![None; self.joint_count()];
+        for k in 0..self.joint_count() {
+            if let Some(p) = self.parent(k) {
+                first_child[p].get_or_insert(k);
+            }
+        }
+        first_child
+            .into_iter()
+            .map(|c| self.axis_toward(c))
+            .collect()
+    }
+
+    fn axis_toward(&self, child: Option<usize>) -> Vec3 {
+        child
             .map(|k| self.rest[k].translation)
             .filter(|t| t.length() > 1e-6)
             .map_or(Vec3::Y, Vec3::normalize)

@@ -68,7 +68,7 @@ fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
     let left = match c.compared() {
         Compared::OtherClips if c.compressed => "the compressed clips".to_string(),
         Compared::OtherClips => "the raw clips".to_string(),
-        Compared::OtherSkinning => format!("{} skinning", c.skinning.name()),
+        Compared::OtherSkinning => c.skinning.label().to_string(),
         Compared::Off | Compared::Palette(_) => String::new(),
     };
     let left = if left.is_empty() {

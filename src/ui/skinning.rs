@@ -52,15 +52,20 @@ pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Sh
                 ))
                 .weak(),
             );
+            // Depths in one pass (parents come first): a deep skeleton costs linear time, and
+            // only the rows in view are laid out.
+            let mut depth = vec![0usize; n];
+            for j in 0..n {
+                depth[j] = skeleton.parent(j).map_or(0, |p| depth[p] + 1);
+            }
+            let row = ui.spacing().interact_size.y;
             egui::ScrollArea::vertical()
                 .id_salt("per-joint skinning")
                 .max_height(220.0)
-                .show(ui, |ui| {
-                    for j in 0..n {
-                        let depth = std::iter::successors(skeleton.parent(j), |&p| skeleton.parent(p))
-                            .count();
+                .show_rows(ui, row, n, |ui, rows| {
+                    for j in rows {
                         ui.horizontal(|ui| {
-                            ui.add_space(depth as f32 * 10.0);
+                            ui.add_space(depth[j].min(40) as f32 * 10.0);
                             let mut on = current[j] > 0.0;
                             if ui.checkbox(&mut on, &skeleton.names()[j]).changed() {
                                 next = Some(paint_subtree(skeleton, &current, j, on));

@@ -179,7 +179,7 @@ pub fn compared_name(c: &Controls, compared: Compared) -> String {
         Compared::Palette(mode) => format!("{} palette", mode.name()),
         Compared::OtherClips if c.compressed => "the raw clips".to_string(),
         Compared::OtherClips => "the compressed clips".to_string(),
-        Compared::OtherSkinning => format!("{} skinning", c.right_skinning().name()),
+        Compared::OtherSkinning => c.right_skinning().label().to_string(),
     }
 }
 
