@@ -161,36 +161,16 @@ fn bench_case(
             group.bench_function(format!("{name}_{passes}_passes_{mode}"), |b| {
                 b.iter(|| {
                     frame += 1;
-                    let mut encoder = gpu.device.create_command_encoder(&Default::default());
                     let views = [
                         Some((View::Main, main, frames.posed(frame))),
                         (passes == 3).then(|| (View::Compared, right, frames.compared())),
                     ];
-                    for (view, options, posed) in views.into_iter().flatten() {
-                        renderer.prepare(
-                            view,
-                            &gpu.queue,
-                            &FrameInput {
-                                posed,
-                                camera: &camera,
-                                aspect: 16.0 / 9.0,
-                                bones: &[],
-                                options: &options,
-                            },
-                        );
-                        renderer.paint(
-                            view,
-                            &gpu.device,
-                            &mut encoder,
-                            &target.view,
-                            SIZE,
-                            &options,
-                        );
-                    }
-                    gpu.queue.submit([encoder.finish()]);
-                    gpu.device
-                        .poll(wgpu::PollType::wait_indefinitely())
-                        .expect("the GPU finishes the frame");
+                    draw_and_wait(
+                        gpu,
+                        &mut renderer,
+                        (&target, &camera),
+                        views.into_iter().flatten(),
+                    );
                 })
             });
         }
@@ -223,33 +203,43 @@ fn method_case(
         group.bench_function(label, |b| {
             b.iter(|| {
                 frame += 1;
-                let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                renderer.prepare(
-                    View::Main,
-                    &gpu.queue,
-                    &FrameInput {
-                        posed: frames.posed(frame),
-                        camera: &camera,
-                        aspect: 16.0 / 9.0,
-                        bones: &[],
-                        options: &options,
-                    },
-                );
-                renderer.paint(
-                    View::Main,
-                    &gpu.device,
-                    &mut encoder,
-                    &target.view,
-                    SIZE,
-                    &options,
-                );
-                gpu.queue.submit([encoder.finish()]);
-                gpu.device
-                    .poll(wgpu::PollType::wait_indefinitely())
-                    .expect("the GPU finishes the frame");
+                let view = (View::Main, options, frames.posed(frame));
+                draw_and_wait(gpu, &mut renderer, (&target, &camera), [view]);
             })
         });
     }
+}
+
+/// Prepares and paints each (view, options, posed) into `target`, submits and waits.
+fn draw_and_wait<'a>(
+    gpu: &Gpu,
+    renderer: &mut Renderer,
+    (target, camera): (&Offscreen, &Camera),
+    views: impl IntoIterator<Item = (View, DrawOptions, Posed<'a>)>,
+) {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    for (view, options, posed) in views {
+        let input = FrameInput {
+            posed,
+            camera,
+            aspect: 16.0 / 9.0,
+            bones: &[],
+            options: &options,
+        };
+        renderer.prepare(view, &gpu.queue, &input);
+        renderer.paint(
+            view,
+            &gpu.device,
+            &mut encoder,
+            &target.view,
+            SIZE,
+            &options,
+        );
+    }
+    gpu.queue.submit([encoder.finish()]);
+    gpu.device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .expect("the GPU finishes the frame");
 }
 
 fn benches(criterion: &mut Criterion) {

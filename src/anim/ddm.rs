@@ -171,27 +171,8 @@ mod tests {
     fn one_joint_s_omega_moves_the_vertex_by_that_joint() {
         // Ω = u uᵀ for the vertex u itself: Q = M u uᵀ, so R, t are M's (rigid M).
         let u = Vec4::new(0.2, 1.0, -0.3, 1.0);
-        let o = [
-            u.x * u.x,
-            u.x * u.y,
-            u.x * u.z,
-            u.x,
-            u.y * u.y,
-            u.y * u.z,
-            u.y,
-            u.z * u.z,
-            u.z,
-            1.0,
-        ];
-        // A single outer product is rank one: Q₃ − q pᵀ vanishes and the rotation is
-        // undetermined, so two more terms at other points give it rank three.
-        let mut omega = o;
-        for p in [
-            Vec4::new(1.0, 0.0, 0.0, 1.0),
-            Vec4::new(0.0, 0.0, 1.0, 1.0),
-            Vec4::new(0.0, 2.0, 0.0, 1.0),
-        ] {
-            let t = [
+        let outer = |p: Vec4| {
+            [
                 p.x * p.x,
                 p.x * p.y,
                 p.x * p.z,
@@ -202,8 +183,17 @@ mod tests {
                 p.z * p.z,
                 p.z,
                 1.0,
-            ];
-            for (a, b) in omega.iter_mut().zip(t) {
+            ]
+        };
+        // A single outer product is rank one: Q₃ − q pᵀ vanishes and the rotation is
+        // undetermined, so three more terms at other points give it rank three.
+        let mut omega = outer(u);
+        for p in [
+            Vec4::new(1.0, 0.0, 0.0, 1.0),
+            Vec4::new(0.0, 0.0, 1.0, 1.0),
+            Vec4::new(0.0, 2.0, 0.0, 1.0),
+        ] {
+            for (a, b) in omega.iter_mut().zip(outer(p)) {
                 *a += b;
             }
         }
