@@ -471,3 +471,51 @@ fn inspect_reports_omega_s_size_and_cap() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("need --ddm"), "{err}");
 }
+
+/// A primitive too large for the precomputation's memory bound is refused before any solve:
+/// the mannequin's body repeated side by side past 250,000 vertices (4 M terms at the cap of 16).
+#[test]
+fn a_primitive_beyond_the_term_bound_is_refused() {
+    let c = skinscope::builtin::character().unwrap();
+    let one = &c.meshes[0].primitives[0];
+    let mut big = one.clone();
+    let n = one.positions.len();
+    let copies = ddm::MAX_TERMS / 16 / n + 1;
+    let skin = one.skinning.as_ref().unwrap();
+    for k in 1..copies {
+        let shift = Vec3::X * 10.0 * k as f32;
+        big.positions
+            .extend(one.positions.iter().map(|&p| p + shift));
+        let s = big.skinning.as_mut().unwrap();
+        s.joints.extend_from_slice(&skin.joints);
+        s.weights.extend_from_slice(&skin.weights);
+        if !skin.joints_1.is_empty() {
+            s.joints_1.extend_from_slice(&skin.joints_1);
+            s.weights_1.extend_from_slice(&skin.weights_1);
+        }
+        let indices = one
+            .indices
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|&v| v + (k * n) as u32);
+        big.indices.as_mut().unwrap().extend(indices);
+    }
+    let started = std::time::Instant::now();
+    let refused = ddm::smoothed_omega(&big, &DdmParams::default(), 16, &mut |_| {});
+    match refused {
+        Err(ddm::PrimitiveError::TooBig(vertices, kept)) => {
+            assert!(vertices > 250_000 && kept == 16, "{vertices} {kept}");
+        }
+        _ => panic!("not refused"),
+    }
+    // Refused before the Laplacian and the factorisations: well under the solves' seconds.
+    println!("refused in {:.2} s", started.elapsed().as_secs_f32());
+    let e = ddm::DdmError::TooBig {
+        mesh: 0,
+        primitive: 1,
+        vertices: 300_000,
+        kept: 16,
+    };
+    assert!(e.to_string().contains("lower --ddm-cap"), "{e}");
+}

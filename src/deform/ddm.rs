@@ -30,10 +30,13 @@ pub const DEFAULT_CAP: usize = 16;
 pub const MAX_CAP: usize = 64;
 /// The most smoothing steps (each is a sparse solve per joint group).
 pub const MAX_ITERATIONS: u32 = 1000;
-/// The most (welded) vertices one primitive may have for the precomputation.
-pub const MAX_VERTICES: usize = 2_000_000;
-/// Joints whose columns are solved together.
+/// The most (welded vertex, kept joint) terms one primitive's precomputation holds (about
+/// 100 bytes each while it runs): 250,000 vertices at the default cap of 16.
+pub const MAX_TERMS: usize = 4_000_000;
+/// Joints whose columns are solved together, at most; fewer on a large primitive, so one
+/// group's right-hand sides stay within `GROUP_BYTES`.
 const JOINT_GROUP: usize = 8;
+const GROUP_BYTES: usize = 64 << 20;
 
 /// The precomputation's parameters (the paper's p, λ, κ, α) and the sparse cap.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -112,12 +115,13 @@ pub enum DdmError {
         rule: &'static str,
     },
     #[error(
-        "/meshes/{mesh}/primitives/{primitive}: {vertices} vertices is more than direct delta mush precomputes ({MAX_VERTICES} at most)"
+        "/meshes/{mesh}/primitives/{primitive}: {vertices} vertices with {kept} joints kept each is more than direct delta mush precomputes ({MAX_TERMS} terms at most; lower --ddm-cap)"
     )]
     TooBig {
         mesh: usize,
         primitive: usize,
         vertices: usize,
+        kept: usize,
     },
     #[error("/meshes/{mesh}/primitives/{primitive}: the smoothing matrix: {why}")]
     Solve {
@@ -306,17 +310,19 @@ fn centred(o: &[f64; 10], p: glam::DVec3) -> [f64; 10] {
 
 /// An error of one primitive, before it knows where it is.
 pub enum PrimitiveError {
-    TooBig(usize),
+    /// Welded vertices, joints kept per vertex.
+    TooBig(usize, usize),
     Solve(String),
 }
 
 impl PrimitiveError {
     fn at(self, mesh: usize, primitive: usize) -> DdmError {
         match self {
-            PrimitiveError::TooBig(vertices) => DdmError::TooBig {
+            PrimitiveError::TooBig(vertices, kept) => DdmError::TooBig {
                 mesh,
                 primitive,
                 vertices,
+                kept,
             },
             PrimitiveError::Solve(why) => DdmError::Solve {
                 mesh,
@@ -420,9 +426,6 @@ pub fn smoothed_omega(
     };
     let (welded_of, representative) = weld(&primitive.positions);
     let n = representative.len();
-    if n > MAX_VERTICES {
-        return Err(PrimitiveError::TooBig(n));
-    }
     let positions: Vec<glam::DVec3> = (representative.iter())
         .map(|&v| primitive.positions[v].as_dvec3())
         .collect();
@@ -435,18 +438,6 @@ pub fn smoothed_omega(
             .map(|t| [0, 1, 2].map(|k| welded_of[(3 * t + k) as usize]))
             .collect(),
     };
-    let laplacian = cotangent_laplacian(&positions, &triangles);
-    let mut diagonal = vec![0.0f64; n];
-    for &(i, j, v) in &laplacian {
-        if i == j {
-            diagonal[i as usize] += v;
-        }
-    }
-    let factor = |s: f32| {
-        Factored::new(n, &smoothing_matrix(n, &laplacian, &diagonal, f64::from(s)))
-            .map_err(|e| PrimitiveError::Solve(e.0))
-    };
-    let (weights_op, psi_op) = (factor(params.kappa)?, factor(params.lambda)?);
     // Each welded vertex's influences (its first vertex's), as (palette joint, weight).
     let influences: Vec<Vec<(u32, f64)>> = (representative.iter())
         .map(|&v| {
@@ -462,7 +453,25 @@ pub fn smoothed_omega(
         .map(|&(j, _)| j as usize + 1)
         .max()
         .unwrap_or(0);
-    let groups = joints.div_ceil(JOINT_GROUP).max(1);
+    let kept_each = cap.min(joints);
+    if n.saturating_mul(kept_each) > MAX_TERMS {
+        return Err(PrimitiveError::TooBig(n, kept_each));
+    }
+    let laplacian = cotangent_laplacian(&positions, &triangles);
+    let mut diagonal = vec![0.0f64; n];
+    for &(i, j, v) in &laplacian {
+        if i == j {
+            diagonal[i as usize] += v;
+        }
+    }
+    let factor = |s: f32| {
+        Factored::new(n, &smoothing_matrix(n, &laplacian, &diagonal, f64::from(s)))
+            .map_err(|e| PrimitiveError::Solve(e.0))
+    };
+    let (weights_op, psi_op) = (factor(params.kappa)?, factor(params.lambda)?);
+    // Each joint of a group takes 11 columns of n f64 (W and Ψ's 10).
+    let group_size = (GROUP_BYTES / (n.max(1) * 11 * 8)).clamp(1, JOINT_GROUP);
+    let groups = joints.div_ceil(group_size).max(1);
     let solves = (groups * 2 * params.iterations as usize).max(1) as f32;
     let mut solved = 0usize;
     let mut tick = || {
@@ -477,8 +486,8 @@ pub fn smoothed_omega(
     let alpha = f64::from(params.alpha);
     let p = params.iterations as usize;
     for group in 0..groups {
-        let first = group * JOINT_GROUP;
-        let count = JOINT_GROUP.min(joints.saturating_sub(first));
+        let first = group * group_size;
+        let count = group_size.min(joints.saturating_sub(first));
         if count == 0 {
             break;
         }
