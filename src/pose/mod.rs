@@ -50,4 +50,4 @@ pub use request::{
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,
     Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
-pub use skinning::{AUTO_TWIST_DEGREES, DqsJoints, auto_dqs_joints, palette_methods};
+pub use skinning::{AUTO_TWIST_DEGREES, DqsJoints, auto_dqs_joints, auto_methods, palette_methods};

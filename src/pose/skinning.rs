@@ -39,7 +39,7 @@ impl DqsJoints {
     /// that names it.
     pub fn methods(&self, c: &Character) -> Result<Vec<f32>, String> {
         let roots = match self {
-            DqsJoints::Auto => auto_dqs_joints(c),
+            DqsJoints::Auto => return Ok(auto_methods(c)),
             DqsJoints::Roots(names) => names
                 .iter()
                 .map(|n| {
@@ -51,6 +51,11 @@ impl DqsJoints {
         };
         Ok(subtree_methods(&c.skeleton, &roots))
     }
+}
+
+/// "auto"'s per-joint method weights: the subtrees of `auto_dqs_joints` by dual quaternions.
+pub fn auto_methods(c: &Character) -> Vec<f32> {
+    subtree_methods(&c.skeleton, &auto_dqs_joints(c))
 }
 
 /// The joints `c`'s clips twist about their bone by more than `AUTO_TWIST_DEGREES`.

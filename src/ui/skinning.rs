@@ -36,7 +36,7 @@ pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Sh
                     ))
                     .clicked()
                 {
-                    next = Some(subtree_methods(skeleton, &crate::pose::auto_dqs_joints(c)));
+                    next = Some(crate::pose::auto_methods(c));
                 }
                 if ui.button("All linear blend").clicked() {
                     next = Some(vec![0.0; n]);

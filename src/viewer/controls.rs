@@ -202,10 +202,7 @@ impl Controls {
             compare_skinning: false,
             compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
             ddm: Default::default(),
-            joint_methods: Some(std::sync::Arc::from(crate::anim::subtree_methods(
-                &c.skeleton,
-                &crate::pose::auto_dqs_joints(c),
-            ))),
+            joint_methods: Some(std::sync::Arc::from(crate::pose::auto_methods(c))),
             skin_pass: crate::display::SkinPass::Auto,
             crowd: 0,
             path: String::new(),

@@ -202,6 +202,10 @@ impl Renderer {
         queue: &wgpu::Queue,
         data: Option<&crate::deform::DdmData>,
     ) {
+        if data.is_none() && self.ddm.is_empty() {
+            // Nothing held, nothing given: no upload, and the skin pass's groups stand.
+            return;
+        }
         let max_binding = self.max_binding;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("ddm upload"),
