@@ -40,6 +40,7 @@ mod inertialize;
 mod layer;
 mod morph;
 mod motion_match;
+mod muscle;
 mod playback;
 mod pose;
 mod retarget;
@@ -74,6 +75,10 @@ pub use layer::{
 };
 pub use morph::{TargetDeltas, morph_vertex, sample_weights};
 pub use motion_match::{FeatureGroup, FeatureIndex, LARGE_BOX, MatchError, Normalizer, SMALL_BOX};
+pub use muscle::{
+    Edge, MAX_CONTRACTION, MuscleBody, MuscleParams, MuscleShape, MuscleSim, MuscleSystem,
+    PARTICLES_PER_MUSCLE, RINGS, SEGMENTS, volume_of,
+};
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };
