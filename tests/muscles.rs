@@ -4,6 +4,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 use skinscope::anim::{MuscleParams, MuscleShape, MuscleSim, MuscleSystem};
+use std::sync::Arc;
 
 const ELBOW: Vec3 = Vec3::new(0.3, 0.0, 0.0);
 
@@ -187,4 +188,164 @@ fn the_simulation_is_deterministic() {
     let a = run(&system, &params, 110.0, 15, 90);
     let b = run(&system, &params, 110.0, 15, 90);
     assert_eq!(a, b);
+}
+
+mod common;
+
+use skinscope::debug::export::PosedVertices;
+use skinscope::perform::{Inputs, MuscleInput, Performer};
+use skinscope::pose::{CharacterPose, MuscleRig, PoseRequest};
+
+/// The mannequin at rest with its left elbow flexed by `degrees` toward the front (+Z), the
+/// rotation about the scene's axis across the arm and +Z.
+fn elbow_flexed(c: &skinscope::character::Character, degrees: f32) -> CharacterPose {
+    let mut pose = CharacterPose::at_rest(c);
+    let s = &c.skeleton;
+    let (upper, fore) = (s.find("upperarm_l").unwrap(), s.find("forearm_l").unwrap());
+    let model = pose.model.as_slice();
+    let along =
+        (Vec3::from(model[fore].translation) - Vec3::from(model[upper].translation)).normalize();
+    let axis = along.cross(Vec3::Z).normalize();
+    let world_turn = Quat::from_axis_angle(axis, degrees.to_radians());
+    let (_, joint_rotation, _) = model[fore].to_scale_rotation_translation();
+    let mut local = pose.local().clone();
+    let t = &mut local.as_mut_slice()[fore];
+    // parent_from_joint' = parent_from_joint * joint_from_world * turn * world_from_joint.
+    t.rotation = (t.rotation * joint_rotation.inverse() * world_turn * joint_rotation).normalize();
+    pose.compose_local(c, &local, skinscope::pose::PaletteMode::Animated)
+        .unwrap();
+    pose
+}
+
+/// The mannequin's own muscles, settled on `pose` through the performer (as `pose --muscles
+/// default` poses a frame).
+fn settled_on(c: &skinscope::character::Character, pose: &mut CharacterPose) -> Arc<MuscleRig> {
+    let rig = Arc::new(skinscope::builtin::own_muscles(c).unwrap().unwrap());
+    let mut performer = Performer::new(c, Arc::new(skinscope::scene::Ground::flat(0.0)), 1.8, None);
+    let inputs = Inputs {
+        muscles: Some(MuscleInput {
+            rig: rig.clone(),
+            dynamic: false,
+        }),
+        ..Inputs::default()
+    };
+    let mut request = PoseRequest::default();
+    performer.apply_muscles(&inputs, &mut request, pose, 0.0);
+    assert!(request.muscles.is_some() && pose.muscles.is_some());
+    rig
+}
+
+#[test]
+fn the_mannequin_ships_ten_muscles_and_its_skin_follows_them() {
+    let c = skinscope::builtin::character().unwrap();
+    let rig = skinscope::builtin::own_muscles(&c).unwrap().unwrap();
+    let names: Vec<&str> = rig
+        .system
+        .bodies
+        .iter()
+        .map(|b| b.shape.name.as_str())
+        .collect();
+    for part in ["biceps", "triceps", "forearm", "quadriceps", "calf"] {
+        for side in ["l", "r"] {
+            assert!(
+                names.contains(&format!("{part}_{side}").as_str()),
+                "{names:?}"
+            );
+        }
+    }
+    let (vertices, entries) = rig.skin_counts();
+    println!("{vertices} skin vertices follow the muscles by {entries} entries");
+    assert!(
+        vertices > 200 && entries >= vertices,
+        "{vertices} {entries}"
+    );
+    // Every skin weight within (0, 1], a vertex's sum at most 1.
+    for skin in rig.skin.iter().flatten().flatten() {
+        for v in 0..skin.ranges.len() {
+            let sum: f32 = skin.of(v).iter().map(|e| e.1).sum();
+            assert!(sum <= 1.0 + 1e-5 && skin.of(v).iter().all(|e| e.1 > 0.0));
+        }
+    }
+}
+
+#[test]
+fn at_bind_the_muscles_move_nothing() {
+    let c = skinscope::builtin::character().unwrap();
+    let mut pose = CharacterPose::at_rest(&c);
+    settled_on(&c, &mut pose);
+    let largest = pose.muscles.as_ref().unwrap().largest();
+    assert!(largest < 1e-6, "{largest}");
+}
+
+#[test]
+fn a_flexed_elbow_bulges_the_biceps_and_the_skin_over_it() {
+    let c = skinscope::builtin::character().unwrap();
+    let plain = elbow_flexed(&c, 120.0);
+    let mut pose = elbow_flexed(&c, 120.0);
+    let rig = settled_on(&c, &mut pose);
+    let frame = pose.muscles.clone().unwrap();
+    let b = rig
+        .system
+        .bodies
+        .iter()
+        .position(|b| b.shape.name == "biceps_l")
+        .unwrap();
+    let body = &rig.system.bodies[b];
+    // The biceps' volume from its settled particles (an independent sum over its triangles).
+    let volume = skinscope::anim::volume_of(
+        &body.triangles,
+        &frame.positions,
+        frame.positions[body.first],
+    );
+    let length = frame.positions[body.first]
+        .distance(frame.positions[body.first + skinscope::anim::PARTICLES_PER_MUSCLE - 1]);
+    println!(
+        "biceps: volume {volume} of {}, length {length} of {}",
+        body.rest_volume, body.rest_length
+    );
+    assert!((volume / body.rest_volume - 1.0).abs() < 0.02);
+    assert!(length < 0.9 * body.rest_length);
+    // The skin: vertices far from every muscle (the head, the hands) exactly where skinning
+    // put them; the upper arm's front moved out, away from the bone, by millimetres.
+    let a = PosedVertices::on_cpu(&c, &plain, skinscope::anim::SkinningMethod::Linear);
+    let m = PosedVertices::on_cpu(&c, &pose, skinscope::anim::SkinningMethod::Linear);
+    let s = &c.skeleton;
+    let head = Vec3::from(pose.model.as_slice()[s.find("head").unwrap()].translation);
+    // The belly: the middle ring's centre where skinning would carry it.
+    let ring = body.first + 1 + skinscope::anim::SEGMENTS * (skinscope::anim::RINGS / 2);
+    let belly = (ring..ring + skinscope::anim::SEGMENTS)
+        .map(|k| frame.positions[k] - frame.displacement[k])
+        .sum::<Vec3>()
+        / skinscope::anim::SEGMENTS as f32;
+    // The upper arm's bone line: the bulge pushes the skin over the belly away from it.
+    let model = pose.model.as_slice();
+    let shoulder = Vec3::from(model[s.find("upperarm_l").unwrap()].translation);
+    let elbow = Vec3::from(model[s.find("forearm_l").unwrap()].translation);
+    let axis = (elbow - shoulder).normalize();
+    let radial = |q: Vec3| {
+        let from = q - shoulder;
+        (from - axis * from.dot(axis)).normalize_or_zero()
+    };
+    let (mut moved, mut far_moved, mut out_sum, mut most_out) = (0, 0.0f32, 0.0f32, 0.0f32);
+    for ((p0, _), (p1, _)) in a.instances.iter().zip(&m.instances) {
+        for (q0, q1) in p0.iter().zip(p1) {
+            let d = *q1 - *q0;
+            if q0.distance(head) < 0.15 {
+                far_moved = far_moved.max(d.length());
+            }
+            if q0.distance(belly) < 0.045 && d.length() > 1e-3 {
+                moved += 1;
+                let out = d.dot(radial(*q0));
+                out_sum += out;
+                most_out = most_out.max(out);
+            }
+        }
+    }
+    let mean_out = out_sum / moved.max(1) as f32;
+    println!(
+        "{moved} vertices over the belly moved over 1 mm: out from the bone by {mean_out} on average, {most_out} at most; the head's moved {far_moved}"
+    );
+    assert_eq!(far_moved, 0.0);
+    assert!(moved > 20, "{moved}");
+    assert!(mean_out > 1e-3 && most_out > 3e-3, "{mean_out} {most_out}");
 }

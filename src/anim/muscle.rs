@@ -43,8 +43,11 @@ pub const MAX_CONTRACTION: f32 = 0.3;
 /// The solver's settings. Compliances are inverse stiffnesses (m/N at metres): 0 is rigid.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MuscleParams {
-    /// Fibres, rings and shear edges.
+    /// Edges along the fibres (more along the muscle than across it).
     pub edge_compliance: f32,
+    /// Edges around the rings and the shear diagonals: softer, so a shortening muscle
+    /// thickens rather than bows.
+    pub ring_compliance: f32,
     /// The volume (0: kept exactly).
     pub volume_compliance: f32,
     /// The attachment rings to their bones (0: they ride the bones exactly).
@@ -63,6 +66,7 @@ impl Default for MuscleParams {
     fn default() -> Self {
         Self {
             edge_compliance: 0.2,
+            ring_compliance: 1.0,
             volume_compliance: 0.0,
             attach_compliance: 0.0,
             tether_compliance: 5.0,
@@ -86,6 +90,11 @@ pub struct Edge {
 }
 
 impl Edge {
+    /// More along the muscle than across it.
+    pub fn is_fibre(&self) -> bool {
+        self.along.abs() > self.across
+    }
+
     pub fn rest(&self, scale: f64) -> f64 {
         (f64::from(self.along) * scale).hypot(f64::from(self.across))
     }
@@ -248,8 +257,8 @@ impl MuscleSystem {
             for k in range {
                 let p = self.rest[k];
                 let s = self.blend[k];
-                out[k] = Vec3::from(o.transform_point3(p)) * (1.0 - s)
-                    + Vec3::from(i.transform_point3(p)) * s;
+                out[k] = o.transform_point3(p) * (1.0 - s)
+                    + i.transform_point3(p) * s;
             }
         }
     }
@@ -301,8 +310,8 @@ impl MuscleSim {
 
     /// Back at rest on `rigid` (a seek, a new clip).
     pub fn reset(&mut self, rigid: &[Vec3]) {
-        for k in 0..self.x.len() {
-            let r = rigid[k].as_dvec3();
+        for (k, r) in rigid.iter().enumerate() {
+            let r = r.as_dvec3();
             (self.x[k], self.rigid_then[k], self.rigid_now[k]) = (r, r, r);
         }
         self.v.fill(DVec3::ZERO);
@@ -353,8 +362,10 @@ impl MuscleSim {
         }
         for body in &system.bodies {
             let scale = self.fibre_scale(body);
-            let alpha = f64::from(params.edge_compliance.max(0.0)) / h2;
+            let fibre = f64::from(params.edge_compliance.max(0.0)) / h2;
+            let ring = f64::from(params.ring_compliance.max(0.0)) / h2;
             for e in &body.edges {
+                let alpha = if e.is_fibre() { fibre } else { ring };
                 let (a, b) = (e.a as usize, e.b as usize);
                 let d = self.x[a] - self.x[b];
                 let len = d.length();
@@ -459,11 +470,16 @@ impl MuscleSim {
         }
         for body in &system.bodies {
             let scale = self.fibre_scale(body);
-            if params.edge_compliance > 0.0 {
-                for edge in &body.edges {
+            for edge in &body.edges {
+                let compliance = if edge.is_fibre() {
+                    params.edge_compliance
+                } else {
+                    params.ring_compliance
+                };
+                if compliance > 0.0 {
                     let len = self.x[edge.a as usize].distance(self.x[edge.b as usize]);
                     let c = len - edge.rest(scale);
-                    e += c * c / (2.0 * f64::from(params.edge_compliance));
+                    e += c * c / (2.0 * f64::from(compliance));
                 }
             }
             if params.volume_compliance > 0.0 {

@@ -40,6 +40,21 @@ pub const GRAPH_JSON: &str = include_str!("../../assets/skinscope_mannequin.skin
 /// joint's swing (`--drivers default`, the panel's "The mannequin's own").
 pub const DRIVERS_JSON: &str = include_str!("../../assets/skinscope_mannequin.drivers.json");
 
+/// The built-in character's XPBD muscles: biceps, triceps, forearm, quadriceps and calf on
+/// each side (issue 30).
+pub const MUSCLES_JSON: &str = include_str!("../../assets/skinscope_mannequin.muscles.json");
+
+/// A character's own muscles: the built-in character's (`MUSCLES_JSON`); `None` for others.
+pub fn own_muscles(
+    c: &Character,
+) -> Result<Option<crate::pose::MuscleRig>, crate::pose::MuscleFileError> {
+    if c.name == FILE_NAME {
+        crate::pose::MuscleRig::parse(MUSCLES_JSON, c).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// A character's own pose drivers: the built-in character's (`DRIVERS_JSON`), or those an
 /// exporter wrote in a file's node extras; `None` when it has none.
 pub fn own_drivers(

@@ -117,6 +117,8 @@ pub struct PoseArgs {
     pub physics: super::physics::PhysicsArgs,
     #[command(flatten)]
     pub matching: super::matching::MatchArgs,
+    #[command(flatten)]
+    pub muscles: super::muscles::MuscleArgs,
     /// Pose drivers from a JSON file (or `default`: the built-in character's correctives):
     /// driver joints' rotations interpolated between authored poses into corrective morph
     /// weights and helper joints' offsets, after IK.
@@ -474,6 +476,7 @@ impl PoseArgs {
             physics: self.physics.input(c)?,
             motion_matching: None,
             drivers: self.drivers(c)?,
+            muscles: self.muscles.input(c, self.simulate.is_some())?,
             joint_methods: Some(Arc::from(
                 skinscope::pose::DqsJoints::parse(&self.dqs_joints).methods(c)?,
             )),

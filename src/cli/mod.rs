@@ -7,6 +7,7 @@ mod ddm;
 pub mod inspect;
 pub mod matching;
 pub mod mocap;
+mod muscles;
 pub mod out;
 pub mod palette;
 pub mod performance;

@@ -82,7 +82,12 @@ impl Performance {
                     _ => performer.cue(c, inputs, time),
                 }
                 performer.prepare(c, inputs);
-                let request = performer.request(c, inputs);
+                let mut request = performer.request(c, inputs);
+                if inputs.muscles.is_some() {
+                    let mut pose = CharacterPose::new(c);
+                    pose.evaluate(c, &request).map_err(|e| e.to_string())?;
+                    performer.apply_muscles(inputs, &mut request, &mut pose, 0.0);
+                }
                 each(0, &request);
                 Ok(request)
             }
@@ -134,6 +139,13 @@ impl Performance {
                         for i in self.impulses.drain(..due) {
                             performer.impulse(i.joint, i.impulse, None);
                         }
+                    }
+                    if inputs.muscles.is_some() {
+                        if !(inputs.foot_ik || physical) {
+                            pose.evaluate(c, &request).map_err(|e| e.to_string())?;
+                        }
+                        let dt = if k > 0 { dt_secs } else { 0.0 };
+                        performer.apply_muscles(inputs, &mut request, &mut pose, dt);
                     }
                     each(k, &request);
                     if k == frames {

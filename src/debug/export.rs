@@ -212,6 +212,8 @@ impl PosedVertices {
                 let packed = &dq[base.min(dq.len())..];
                 let method = &pose.palette_method[base.min(pose.palette_method.len())..];
                 let mut mesh_space = Vec::new();
+                let mesh_from_world =
+                    (pose.world_from_mesh.get(i)).map_or(Mat4::IDENTITY, |m| m.inverse());
                 for (pi, primitive) in c.meshes[instance.mesh].primitives.iter().enumerate() {
                     let omega = ddm
                         .filter(|_| skinning == SkinningMethod::DeltaMush)
@@ -238,7 +240,13 @@ impl PosedVertices {
                             }
                             _ => None,
                         };
-                        mesh_space.push(skinned.unwrap_or((p, n)));
+                        let (mut p, n) = skinned.unwrap_or((p, n));
+                        // The muscles' displacement, after skinning (world, into mesh space).
+                        if let Some(m) = &pose.muscles {
+                            let offset = m.skin_offset(instance.mesh, pi, v);
+                            p += mesh_from_world.transform_vector3(offset);
+                        }
+                        mesh_space.push((p, n));
                     }
                 }
                 mesh_space

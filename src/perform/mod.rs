@@ -14,11 +14,13 @@ use glam::Vec3;
 mod driven;
 mod external;
 mod matching;
+mod muscles;
 mod physics;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
 pub use matching::{
     MatchInput, MatchPlayer, MatchStats, SEARCH_EVERY_SECS, SWITCH_HALF_LIFE_SECS, Switch,
 };
+pub use muscles::{MUSCLE_HZ, MuscleInput, MusclePlayer, SETTLE_STEPS};
 pub use physics::{MAX_STEPS_PER_FRAME, PhysicsInput, PhysicsPlayer, PhysicsStageError};
 
 use crate::anim::{
@@ -126,6 +128,8 @@ pub struct Inputs {
     pub drivers: Option<Arc<crate::pose::DriverSet>>,
     /// Weight-blended skinning's per-joint method weights (`PoseRequest::joint_methods`).
     pub joint_methods: Option<Arc<[f32]>>,
+    /// The XPBD muscles the skin follows (`None`: off), after the physics pose.
+    pub muscles: Option<MuscleInput>,
 }
 
 impl Inputs {
@@ -184,6 +188,7 @@ impl Default for Inputs {
             motion_matching: None,
             drivers: None,
             joint_methods: None,
+            muscles: None,
         }
     }
 }
@@ -221,6 +226,8 @@ pub struct Performer {
     external: ExternalPlayer,
     /// The ragdoll and its clock.
     physics: PhysicsPlayer,
+    /// The muscles' simulation and its clock.
+    muscles: MusclePlayer,
     /// The character's height (sizes the ragdoll).
     height: f32,
     /// Motion matching's goal springs, database and search clock.
@@ -256,6 +263,7 @@ impl Performer {
             contacts: Vec::new(),
             external: ExternalPlayer::default(),
             physics: PhysicsPlayer::default(),
+            muscles: MusclePlayer::default(),
             height,
             matching: MatchPlayer::default(),
             matched_from: None,
@@ -527,6 +535,7 @@ impl Performer {
 
     /// The playhead (or the blend's phase) to clip time `t`, the clocks already in sync.
     fn seek_clocks(&mut self, c: &Character, inputs: &Inputs, t: f32) {
+        self.muscles.restart();
         match inputs.played_blend() {
             Some(b) => {
                 let d = Self::duration(c, b.a);
@@ -542,6 +551,7 @@ impl Performer {
     /// (or the blend's phase) and every layer's clock at `t`, the layers at their weights. The
     /// command line poses a frame at `--time` this way, exactly, without stepping to it.
     pub fn cue(&mut self, c: &Character, inputs: &Inputs, t: f32) {
+        self.muscles.restart();
         self.sync(c, inputs);
         if !self.graph_driven(inputs) {
             self.seek_clocks(c, inputs, t);

@@ -98,6 +98,8 @@ pub struct CharacterPose {
     /// Weight-blended skinning's method weight per palette entry (0: linear blend, 1: dual
     /// quaternions); empty until `set_joint_methods`, which evaluation leaves alone.
     pub palette_method: Vec<f32>,
+    /// The muscles' displacement the skin follows (the request's).
+    pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
 }
 
 impl CharacterPose {
@@ -140,6 +142,7 @@ impl CharacterPose {
             world_from_mesh: vec![Mat4::IDENTITY; c.instances.len()],
             morph: MorphWeights::new(c),
             palette_method: Vec::new(),
+            muscles: None,
         }
     }
 
@@ -174,6 +177,7 @@ impl CharacterPose {
         if let Some(methods) = &request.joint_methods {
             self.set_joint_methods(c, methods);
         }
+        self.muscles.clone_from(&request.muscles);
         self.compose(c, request.palette)
     }
 

@@ -21,6 +21,7 @@ mod legs;
 mod morph;
 mod motion_db;
 mod motion_db_file;
+mod muscles;
 mod request;
 mod skinning;
 
@@ -45,6 +46,7 @@ pub use motion_db::{
     MotionDatabase, build_database, build_database_with, is_cyclic,
 };
 pub use motion_db_file::{DB_VERSION, DbFileError, skeleton_fingerprint};
+pub use muscles::{MAX_FOLLOWED, MAX_MUSCLES, MuscleFileError, MuscleFrame, MuscleRig, MuscleSkin};
 pub use request::{
     BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerKind, Leg,
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,

@@ -250,6 +250,9 @@ pub struct PoseRequest {
     /// quaternions; `DqsJoints::methods`), copied per palette entry into
     /// `CharacterPose::palette_method`.
     pub joint_methods: Option<std::sync::Arc<[f32]>>,
+    /// The muscles' displacement this frame (the performer's XPBD step), which the skin follows
+    /// after skinning; copied into `CharacterPose::muscles`.
+    pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
 }
 
 impl PoseRequest {

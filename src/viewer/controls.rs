@@ -128,6 +128,11 @@ pub struct Controls {
     /// The pose drivers in use (none until a file is given), and the path typed for them.
     pub drivers: Option<std::sync::Arc<crate::pose::DriverSet>>,
     pub drivers_path: String,
+    /// The XPBD muscles in use (none until loaded), the path typed for them, and whether the
+    /// 3D view draws their particles.
+    pub muscles: Option<std::sync::Arc<crate::pose::MuscleRig>>,
+    pub muscles_path: String,
+    pub show_muscles: bool,
     /// Motion matching steers the character (WASD or the arrows, Shift runs).
     pub motion_matching: bool,
     /// The goal's desired world velocity, set from the keys each frame.
@@ -217,6 +222,9 @@ impl Controls {
             physics: PhysicsInput::default(),
             drivers: None,
             drivers_path: String::new(),
+            muscles: None,
+            muscles_path: String::new(),
+            show_muscles: false,
             motion_matching: false,
             match_velocity: glam::Vec3::ZERO,
             walk_speed: 1.2,
@@ -356,6 +364,8 @@ impl Controls {
             motion_matching: self.match_input(),
             drivers: self.drivers.clone(),
             joint_methods: self.joint_methods.clone(),
+            muscles: (self.muscles.clone())
+                .map(|rig| crate::perform::MuscleInput { rig, dynamic: true }),
         }
     }
 
