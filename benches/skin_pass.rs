@@ -54,6 +54,7 @@ impl Frames {
             morph_stride: self.morph_stride,
             morph_base: &self.morph_base,
             palette_method: &self.palette_method,
+            muscles: &[],
         }
     }
 

@@ -11,13 +11,18 @@ struct SkinPassSlot {
     vertex_count: u32,
     // Where direct delta mush's Ω starts in vertex_words (after the vertices); 0: none.
     ddm_base: u32,
+    // Where the muscles' skin weights start in vertex_words (after Ω); 0: none.
+    muscle_base: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 @group(0) @binding(2) var<uniform> slot: SkinPassSlot;
 // `vertex_words` (binding 3, declared in ddm.wgsl): the primitive's vertex buffer as words, 30
 // per vertex, laid out as `GpuVertex` (position 0-2, normal 3-5, uv 6-7, joints 8-9 as 16-bit
 // pairs, weights 10-13, joints1 14-15, weights1 16-19, uv1 20-21, colour 22-25, tangent 26-29),
-// then direct delta mush's Ω when the primitive has one.
+// then direct delta mush's Ω when the primitive has one, then the muscles' skin weights.
 @group(0) @binding(4) var<storage, read_write> skinned_out: array<SkinnedVertex>;
 
 const WORDS_PER_VERTEX: u32 = 30u;
@@ -73,6 +78,12 @@ fn cs_skin(
     if ddm.ok {
         skinned = Skinned(ddm.rotation * m.position + ddm.translation, unit_or_zero(ddm.rotation * m.normal));
         skinned_tangent = ddm.rotation * bind_tangent;
+    }
+    // The muscles' displacement, after skinning (copy 0 only: one simulation).
+    if slot.muscle_base != 0u && copy == 0u {
+        let world = muscle_offset(slot.muscle_base, slot.vertex_count, vertex);
+        let m3 = mat3x3<f32>(d.world_from_mesh[0].xyz, d.world_from_mesh[1].xyz, d.world_from_mesh[2].xyz);
+        skinned.position += inverse3(m3) * world;
     }
     skinned_out[d.out_base + vertex] = SkinnedVertex(
         vec4<f32>(skinned.position, 1.0),

@@ -349,3 +349,52 @@ fn a_flexed_elbow_bulges_the_biceps_and_the_skin_over_it() {
     assert!(moved > 20, "{moved}");
     assert!(mean_out > 1e-3 && most_out > 3e-3, "{mean_out} {most_out}");
 }
+
+#[test]
+fn the_skin_pass_moves_the_skin_as_the_cpu_reference_does() {
+    let gpu = skinscope::render::gpu::Gpu::headless().expect("a GPU adapter (lavapipe in CI)");
+    let c = skinscope::builtin::character().unwrap();
+    let plain = elbow_flexed(&c, 120.0);
+    let mut pose = elbow_flexed(&c, 120.0);
+    settled_on(&c, &mut pose);
+    let linear = skinscope::anim::SkinningMethod::Linear;
+    let height = {
+        let (lo, hi) = skinscope::pose::rest_bounds(&c);
+        (hi - lo).max_element()
+    };
+    for ddm in [false, true] {
+        // With direct delta mush's Omega in the same binding, before the muscles' weights.
+        let data = ddm.then(|| {
+            let params = skinscope::deform::DdmParams::default();
+            skinscope::deform::precompute(&c, &params, &mut |_| {}).unwrap()
+        });
+        let method = if ddm {
+            skinscope::anim::SkinningMethod::DeltaMush
+        } else {
+            linear
+        };
+        let cpu = PosedVertices::on_cpu_with(&c, &pose, method, data.as_ref());
+        let gpu_v =
+            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, data.as_ref())
+                .unwrap();
+        let without = PosedVertices::on_cpu_with(&c, &plain, method, data.as_ref());
+        let (mut worst, mut moved) = (0.0f32, 0.0f32);
+        for (((a, _), (b, _)), (w, _)) in cpu
+            .instances
+            .iter()
+            .zip(&gpu_v.instances)
+            .zip(&without.instances)
+        {
+            for ((p, q), r) in a.iter().zip(b).zip(w) {
+                worst = worst.max(p.distance(*q));
+                moved = moved.max(p.distance(*r));
+            }
+        }
+        println!(
+            "ddm {ddm}: GPU against CPU {worst:e} ({:e} of the height); the muscles moved the skin {moved}",
+            worst / height
+        );
+        assert!(worst < 1e-5 * height, "{worst}");
+        assert!(moved > 3e-3, "{moved}");
+    }
+}

@@ -257,8 +257,7 @@ impl MuscleSystem {
             for k in range {
                 let p = self.rest[k];
                 let s = self.blend[k];
-                out[k] = o.transform_point3(p) * (1.0 - s)
-                    + i.transform_point3(p) * s;
+                out[k] = o.transform_point3(p) * (1.0 - s) + i.transform_point3(p) * s;
             }
         }
     }

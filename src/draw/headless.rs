@@ -244,6 +244,11 @@ pub fn render_frame_and_legend(
     };
     let mut renderer = prepared(gpu, character, &frame);
     renderer.set_ddm(&gpu.device, &gpu.queue, request.ddm.as_deref());
+    renderer.set_muscles(
+        &gpu.device,
+        &gpu.queue,
+        pose.muscles.as_ref().map(|m| &m.rig),
+    );
     if let Some(colors) = &colors {
         renderer.set_vertex_colors(&gpu.queue, colors);
     }
@@ -442,6 +447,11 @@ pub fn skin_on_gpu_with(
     };
     let mut renderer = prepared(gpu, character, &frame);
     renderer.set_ddm(&gpu.device, &gpu.queue, ddm);
+    renderer.set_muscles(
+        &gpu.device,
+        &gpu.queue,
+        pose.muscles.as_ref().map(|m| &m.rig),
+    );
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(FrameError::Validation(error));

@@ -24,6 +24,7 @@ pub fn extract(pose: &CharacterPose) -> Posed<'_> {
         morph_stride: pose.morph.weights.len(),
         morph_base: &pose.morph.base,
         palette_method: &pose.palette_method,
+        muscles: pose.muscles.as_ref().map_or(&[], |m| &m.displacement[..]),
     }
 }
 
@@ -38,6 +39,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         morph_stride: crowd.morph_stride,
         morph_base: &crowd.morph_base,
         palette_method: &crowd.palette_method,
+        muscles: &[],
     }
 }
 

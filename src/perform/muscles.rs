@@ -131,6 +131,14 @@ impl Performer {
         frame.displacement.resize(n, Vec3::ZERO);
         frame.positions.clear();
         sim.displacement_into(&mut frame.displacement);
+        // The skin follows a muscle by at most its radius: a muscle over the outside of a
+        // joint (the triceps at the elbow) cuts the corner, with no bone to wrap over.
+        for body in &rig.system.bodies {
+            let range = body.first..body.first + crate::anim::PARTICLES_PER_MUSCLE;
+            for d in &mut frame.displacement[range] {
+                *d = d.clamp_length_max(body.shape.radius);
+            }
+        }
         frame.positions.extend(sim.positions());
         let handed = player.frame.hand_out();
         request.muscles.clone_from(&handed);

@@ -201,6 +201,7 @@ impl Layouts {
                     uniform_entry(2, compute),
                     storage_entry(3, compute),
                     storage(4, compute, false),
+                    uniform_entry(5, compute),
                 ],
             ),
             skin_palette: layout("skin pass palette", &[storage_entry(0, compute)]),

@@ -109,6 +109,9 @@ pub struct Posed<'a> {
     /// Weight-blended skinning's method weight per entry of one copy's palette (0: linear
     /// blend, 1: dual quaternions; a missing entry is 0).
     pub palette_method: &'a [f32],
+    /// The muscles' displacement per particle, world space (`pose::MuscleFrame`; empty: none).
+    /// One simulation: only a single copy follows it.
+    pub muscles: &'a [glam::Vec3],
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -190,7 +193,13 @@ pub struct Renderer {
     primitives: Vec<Vec<GpuPrimitive>>,
     /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
     placeholder: wgpu::Buffer,
-    ddm: Vec<Vec<Option<skin_pass::DdmBuffers>>>,
+    /// Per mesh per primitive: its vertex words with direct delta mush's Ω and the muscles'
+    /// skin weights after them, when it has either (`skin_pass::SlotWords`).
+    slot_words: Vec<Vec<Option<skin_pass::SlotWords>>>,
+    /// The muscles' skin weights as the skin pass packs them, per mesh per primitive.
+    muscle_words: Vec<Vec<Option<Vec<u32>>>>,
+    muscle_scratch: Vec<[f32; 4]>,
+    muscle_rig: Option<std::sync::Arc<crate::pose::MuscleRig>>,
     /// The grid's bounds, its lines and their count.
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     bone_capacity: usize,
@@ -282,7 +291,10 @@ impl Renderer {
             morph_ranges: Vec::new(),
             primitives,
             placeholder,
-            ddm: Vec::new(),
+            slot_words: Vec::new(),
+            muscle_words: Vec::new(),
+            muscle_scratch: Vec::new(),
+            muscle_rig: None,
             grid: None,
             bone_capacity,
             depth: None,
@@ -429,6 +441,7 @@ impl Renderer {
             queue.write_buffer(&buffers.bones.0, 0, bytemuck::cast_slice(&frame.bones[..n]));
         }
         buffers.bones.1 = n as u32;
+        self.prepare_muscles(view, queue, frame.posed.muscles, copies);
         uploaded
     }
 
@@ -543,7 +556,14 @@ impl Renderer {
         size: (u32, u32),
         options: &DrawOptions,
     ) -> Painted {
-        let (wanted, mut why) = options.skin_pass_wanted();
+        let (wanted, mut why) = if self.muscles_drawn(view) {
+            (
+                SkinPass::Compute,
+                "the muscles move the skin in the skin pass",
+            )
+        } else {
+            options.skin_pass_wanted()
+        };
         let from_skin_pass = wanted == SkinPass::Compute && self.ensure_skin_pass(view, device);
         if wanted == SkinPass::Compute && !from_skin_pass {
             why = if self.skin_pass_bytes().0 == 0 {

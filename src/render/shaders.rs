@@ -12,6 +12,15 @@ pub const DDM: &str = concat!(
     include_str!("../../shaders/ddm.wgsl"),
 );
 
+/// The muscles' post-skin offset, after direct delta mush's module (whose vertex words it reads).
+pub const MUSCLE: &str = concat!(
+    include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/ddm.wgsl"),
+    "\n",
+    include_str!("../../shaders/muscle.wgsl"),
+);
+
 /// The shared morph module, on its own.
 pub const MORPH: &str = include_str!("../../shaders/morph.wgsl");
 
@@ -52,7 +61,7 @@ pub const SKIN_CHECK: &str = concat!(
 );
 
 /// The skin pass: every vertex morphed and skinned once a frame (`camera` + `draw` + `morph` +
-/// `skinning` + `ddm` + `skin_pass`).
+/// `skinning` + `ddm` + `muscle` + `skin_pass`).
 pub const SKIN_PASS: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
     "\n",
@@ -64,6 +73,8 @@ pub const SKIN_PASS: &str = concat!(
     "\n",
     include_str!("../../shaders/ddm.wgsl"),
     "\n",
+    include_str!("../../shaders/muscle.wgsl"),
+    "\n",
     include_str!("../../shaders/skin_pass.wgsl"),
 );
 
@@ -74,6 +85,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("morph.wgsl", MORPH),
     ("skinning.wgsl", SKINNING),
     ("ddm.wgsl", DDM),
+    ("muscle.wgsl", MUSCLE),
     ("mesh.wgsl", MESH),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),

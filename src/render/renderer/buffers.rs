@@ -25,6 +25,9 @@ pub(super) struct FrameBuffers {
     /// Generation of the palette / draw data these buffers hold.
     pub(super) palette_generation: u64,
     pub(super) draws_generation: u64,
+    /// The muscles' displacements (`muscle.wgsl`'s uniform) and their generation.
+    pub(super) muscles: wgpu::Buffer,
+    pub(super) muscle_generation: u64,
 }
 
 /// One view's camera, its frames in flight and the data last given to it.
@@ -52,6 +55,9 @@ pub(super) struct ViewSlot {
     pub(super) blend_order: Vec<usize>,
     /// The skin pass's output and bind groups, made the first time the view uses it.
     pub(super) skin_pass: Option<SkinPassTargets>,
+    /// The muscles' displacements last given (xyz, 0), and their generation.
+    pub(super) muscle_offsets: Vec<[f32; 4]>,
+    pub(super) muscle_generation: u64,
 }
 
 /// Bytes of each per-frame buffer of a view.
@@ -127,6 +133,8 @@ impl ViewSlot {
             faces: Vec::new(),
             blend_order: Vec::new(),
             skin_pass: None,
+            muscle_offsets: Vec::new(),
+            muscle_generation: 0,
         }
     }
 }
@@ -152,6 +160,11 @@ impl FrameBuffers {
         let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
         let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
         let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
+        let muscles = buffer(
+            "muscle offsets",
+            super::skin_pass::MUSCLE_UNIFORM_BYTES,
+            wgpu::BufferUsages::UNIFORM,
+        );
         let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
         Self {
             scene_group: group(
@@ -187,6 +200,8 @@ impl FrameBuffers {
             bones: (bones, 0),
             palette_generation: 0,
             draws_generation: 0,
+            muscles,
+            muscle_generation: 0,
         }
     }
 }

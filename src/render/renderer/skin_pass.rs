@@ -30,63 +30,117 @@ pub(super) struct SkinPassSlot {
     pub(super) vertex_count: u32,
     /// Where the slot's direct delta mush Ω starts in its words (0: none).
     pub(super) ddm_base: u32,
+    /// Where the muscles' skin weights start in its words (0: none).
+    pub(super) muscle_base: u32,
+    pub(super) pad: [u32; 3],
 }
 
-/// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`): per
-/// vertex its centroid and packed range (4 words), then per entry 12 words. One binding, so the
-/// skin pass stays within WebGPU's eight storage buffers a stage.
-pub(super) struct DdmBuffers {
+/// Particles `muscle.wgsl`'s uniform holds (its array's length), and its bytes.
+pub const MAX_GPU_PARTICLES: usize = 4000;
+pub(super) const MUSCLE_UNIFORM_BYTES: u64 = 16 * MAX_GPU_PARTICLES as u64;
+
+/// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`: per
+/// vertex its centroid and packed range, 4 words, then per entry 12 words) and the muscles'
+/// skin weights (`shaders/muscle.wgsl`). One binding, so the skin pass stays within WebGPU's
+/// eight storage buffers a stage.
+pub(super) struct SlotWords {
     words: wgpu::Buffer,
-    /// Where the Ω words start (after the vertex words).
-    base: u32,
+    /// Where the Ω words start (after the vertex words); 0: none.
+    ddm_base: u32,
+    /// Where the muscle words start; 0: none.
+    muscle_base: u32,
+    /// Bytes of the vertex words and Ω: what a new muscle section keeps.
+    kept: u64,
 }
 
-impl DdmBuffers {
-    /// `None` when it would not fit a storage binding of `max_binding` bytes or its ranges
-    /// the packing (2^25 entries).
+/// Ω's words for the skin pass; `None` when its ranges exceed the packing (2^25 entries).
+fn ddm_words(p: &crate::deform::DdmPrimitive) -> Option<Vec<u32>> {
+    if p.entries.is_empty() || p.entries.len() >= 1 << 25 {
+        return None;
+    }
+    let mut words: Vec<u32> = Vec::with_capacity(p.ranges.len() * 4 + p.entries.len() * 12);
+    for (&[first, count], c) in p.ranges.iter().zip(&p.centroids) {
+        words.extend([
+            c.x.to_bits(),
+            c.y.to_bits(),
+            c.z.to_bits(),
+            first << 7 | count.min(127),
+        ]);
+    }
+    for e in &p.entries {
+        words.extend(e.omega.map(f32::to_bits));
+        words.extend([e.joint, 0]);
+    }
+    Some(words)
+}
+
+/// The muscles' skin weights for the skin pass: per vertex first * 8 + count, then per entry
+/// (particle, weight bits); particles past the uniform's are dropped.
+fn muscle_words(skin: &crate::pose::MuscleSkin, vertex_count: usize) -> Option<Vec<u32>> {
+    let mut heads = Vec::with_capacity(vertex_count);
+    let mut entries = Vec::new();
+    for v in 0..vertex_count {
+        let first = (entries.len() / 2) as u32;
+        for &(k, w) in skin
+            .of(v)
+            .iter()
+            .filter(|e| (e.0 as usize) < MAX_GPU_PARTICLES)
+        {
+            entries.extend([k, w.to_bits()]);
+        }
+        let count = (entries.len() / 2) as u32 - first;
+        heads.push(first << 3 | count.min(7));
+    }
+    (!entries.is_empty() && entries.len() / 2 < 1 << 28).then(|| [heads, entries].concat())
+}
+
+impl SlotWords {
+    /// `prefix`'s first `bytes` (vertex words, and Ω from word `ddm_base` when it is not 0),
+    /// then `ddm` (Ω, when the prefix has none) and `muscles`. `None` when there is nothing
+    /// past the vertex words or it would not fit a storage binding of `max_binding` bytes.
     fn new(
         (device, encoder): (&wgpu::Device, &mut wgpu::CommandEncoder),
-        vertices: &GpuPrimitive,
-        p: &crate::deform::DdmPrimitive,
+        (prefix, bytes, mut ddm_base): (&wgpu::Buffer, u64, u32),
+        (ddm, muscles): (Option<&[u32]>, Option<&[u32]>),
         max_binding: u64,
     ) -> Option<Self> {
-        if p.entries.is_empty() || p.entries.len() >= 1 << 25 {
+        if ddm_base == 0 && ddm.is_none() && muscles.is_none() {
             return None;
         }
-        let mut words: Vec<u32> = Vec::with_capacity(p.ranges.len() * 4 + p.entries.len() * 12);
-        for (&[first, count], c) in p.ranges.iter().zip(&p.centroids) {
-            words.extend([
-                c.x.to_bits(),
-                c.y.to_bits(),
-                c.z.to_bits(),
-                first << 7 | count.min(127),
-            ]);
+        let mut words = Vec::new();
+        if let Some(ddm) = ddm {
+            ddm_base = (bytes / 4) as u32;
+            words.extend_from_slice(ddm);
         }
-        for e in &p.entries {
-            words.extend(e.omega.map(f32::to_bits));
-            words.extend([e.joint, 0]);
-        }
-        let vertex_bytes = vertices.vertices.size();
-        let bytes = vertex_bytes + 4 * words.len() as u64;
-        if bytes > max_binding || !vertex_bytes.is_multiple_of(4) {
+        let kept = bytes + 4 * words.len() as u64;
+        let muscle_base = muscles.map_or(0, |_| (kept / 4) as u32);
+        words.extend_from_slice(muscles.unwrap_or(&[]));
+        let total = bytes + 4 * words.len() as u64;
+        if total > max_binding || !bytes.is_multiple_of(4) {
             return None;
         }
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vertices and ddm omega"),
-            size: bytes,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+            label: Some("vertices, ddm omega and muscle weights"),
+            size: total,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_DST
+                | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: true,
         });
-        buffer
-            .slice(vertex_bytes..)
-            .get_mapped_range_mut()
-            .ok()?
-            .copy_from_slice(bytemuck::cast_slice(&words));
+        if !words.is_empty() {
+            buffer
+                .slice(bytes..)
+                .get_mapped_range_mut()
+                .ok()?
+                .copy_from_slice(bytemuck::cast_slice(&words));
+        }
         buffer.unmap();
-        encoder.copy_buffer_to_buffer(&vertices.vertices, 0, &buffer, 0, vertex_bytes);
+        encoder.copy_buffer_to_buffer(prefix, 0, &buffer, 0, bytes);
         Some(Self {
             words: buffer,
-            base: (vertex_bytes / 4) as u32,
+            ddm_base,
+            muscle_base,
+            kept,
         })
     }
 }
@@ -96,8 +150,8 @@ pub(super) struct SkinPassTargets {
     pub(super) output: wgpu::Buffer,
     /// Per frame in flight.
     pub(super) frames: Vec<SkinPassGroups>,
-    /// The (palette, draws, morph) generations the output was last skinned from.
-    pub(super) holds: Option<[u64; 3]>,
+    /// The (palette, draws, morph, muscles) generations the output was last skinned from.
+    pub(super) holds: Option<[u64; 4]>,
 }
 
 pub(super) struct SkinPassGroups {
@@ -123,7 +177,7 @@ impl SkinPassGroups {
         draws: &[(usize, usize, usize)],
         primitives: &[Vec<GpuPrimitive>],
         slot_params: &[wgpu::Buffer],
-        ddm: &[Vec<Option<DdmBuffers>>],
+        slot_words: &[Vec<Option<SlotWords>>],
     ) -> Self {
         let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
         Self {
@@ -134,16 +188,15 @@ impl SkinPassGroups {
             ),
             slots: (draws.iter().zip(slot_params))
                 .map(|(&(_, mesh, p), params)| {
-                    let omega = ddm
-                        .get(mesh)
-                        .and_then(|m| m.get(p))
-                        .and_then(Option::as_ref);
+                    let words =
+                        (slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
                     let entries = [
                         entry(0, camera),
                         entry(1, &frame.draws),
                         entry(2, params),
-                        entry(3, omega.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
+                        entry(3, words.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
                         entry(4, output),
+                        entry(5, &frame.muscles),
                     ];
                     group("skin pass slot", &layouts.skin_pass, &entries)
                 })
@@ -202,32 +255,156 @@ impl Renderer {
         queue: &wgpu::Queue,
         data: Option<&crate::deform::DdmData>,
     ) {
-        if data.is_none() && self.ddm.is_empty() {
+        let held = self
+            .slot_words
+            .iter()
+            .flatten()
+            .flatten()
+            .any(|w| w.ddm_base != 0);
+        if data.is_none() && !held {
             // Nothing held, nothing given: no upload, and the skin pass's groups stand.
             return;
         }
-        let max_binding = self.max_binding;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("ddm upload"),
         });
-        let primitives = &self.primitives;
-        self.ddm = data.map_or_else(Vec::new, |d| {
-            (d.meshes.iter().enumerate())
-                .map(|(mesh, m)| {
-                    (m.iter().enumerate())
-                        .map(|(pi, p)| {
-                            let vertices = primitives.get(mesh)?.get(pi)?;
-                            let p = p.as_ref()?;
-                            DdmBuffers::new((device, &mut encoder), vertices, p, max_binding)
+        let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
+        for (mesh, prims) in self.primitives.iter().enumerate() {
+            let row = (prims.iter().enumerate())
+                .map(|(pi, vertices)| {
+                    let omega = data
+                        .and_then(|d| d.meshes.get(mesh)?.get(pi)?.as_ref())
+                        .and_then(ddm_words);
+                    let muscles = self
+                        .muscle_words
+                        .get(mesh)
+                        .and_then(|m| m.get(pi)?.as_deref());
+                    let prefix = (&vertices.vertices, vertices.vertices.size(), 0);
+                    let sections = (omega.as_deref(), muscles);
+                    SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
+                })
+                .collect();
+            words.push(row);
+        }
+        self.slot_words = words;
+        queue.submit([encoder.finish()]);
+        self.slot_params.clear();
+        for view in &mut self.views {
+            view.skin_pass = None;
+        }
+    }
+
+    /// Uploads the muscles' skin weights for the skin pass (`None` drops them), keeping any
+    /// Ω; nothing is done when `rig` is the one held (the same `Arc`). The skin pass's bind
+    /// groups are made again when they change.
+    pub fn set_muscles(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        rig: Option<&std::sync::Arc<crate::pose::MuscleRig>>,
+    ) {
+        let same = match (rig, &self.muscle_rig) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        self.muscle_rig = rig.cloned();
+        let wanted: Vec<Vec<Option<Vec<u32>>>> = rig.map_or_else(Vec::new, |rig| {
+            (self.primitives.iter().enumerate())
+                .map(|(mesh, prims)| {
+                    (prims.iter().enumerate())
+                        .map(|(pi, v)| {
+                            let skin = rig.skin.get(mesh)?.get(pi)?.as_ref()?;
+                            muscle_words(skin, v.vertex_count as usize)
                         })
                         .collect()
                 })
                 .collect()
         });
+        if wanted == self.muscle_words {
+            return;
+        }
+        self.muscle_words = wanted;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("muscle upload"),
+        });
+        let old = std::mem::take(&mut self.slot_words);
+        let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
+        for (mesh, prims) in self.primitives.iter().enumerate() {
+            let row = (prims.iter().enumerate())
+                .map(|(pi, vertices)| {
+                    let held = old.get(mesh).and_then(|m| m.get(pi)?.as_ref());
+                    let prefix = held
+                        .filter(|h| h.ddm_base != 0)
+                        .map_or((&vertices.vertices, vertices.vertices.size(), 0), |h| {
+                            (&h.words, h.kept, h.ddm_base)
+                        });
+                    let muscles = self
+                        .muscle_words
+                        .get(mesh)
+                        .and_then(|m| m.get(pi)?.as_deref());
+                    SlotWords::new(
+                        (device, &mut encoder),
+                        prefix,
+                        (None, muscles),
+                        self.max_binding,
+                    )
+                })
+                .collect();
+            words.push(row);
+        }
         queue.submit([encoder.finish()]);
+        self.slot_words = words;
         self.slot_params.clear();
         for view in &mut self.views {
             view.skin_pass = None;
+        }
+    }
+
+    /// Whether `view`'s frame has the muscles' displacement for primitives that follow them.
+    pub(super) fn muscles_drawn(&self, view: View) -> bool {
+        !self.views[view.index()].muscle_offsets.is_empty()
+            && self
+                .slot_words
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|w| w.muscle_base != 0)
+    }
+
+    /// The muscles' displacements of `view`'s frame into its uniform, when they changed (a
+    /// crowd has none: one simulation).
+    pub(super) fn prepare_muscles(
+        &mut self,
+        view: View,
+        queue: &wgpu::Queue,
+        muscles: &[glam::Vec3],
+        copies: usize,
+    ) {
+        self.muscle_scratch.clear();
+        if copies == 1 {
+            let n = muscles.len().min(MAX_GPU_PARTICLES);
+            self.muscle_scratch
+                .extend(muscles[..n].iter().map(|d| [d.x, d.y, d.z, 0.0]));
+        }
+        let slot = &mut self.views[view.index()];
+        if self.muscle_scratch != slot.muscle_offsets {
+            std::mem::swap(&mut self.muscle_scratch, &mut slot.muscle_offsets);
+            slot.muscle_generation += 1;
+        }
+        let buffers = &mut slot.frames[slot.frame];
+        if buffers.muscle_generation != slot.muscle_generation {
+            if !slot.muscle_offsets.is_empty() {
+                queue.write_buffer(
+                    &buffers.muscles,
+                    0,
+                    bytemuck::cast_slice(&slot.muscle_offsets),
+                );
+            }
+            buffers.muscle_generation = slot.muscle_generation;
         }
     }
 
@@ -254,13 +431,15 @@ impl Renderer {
         if self.slot_params.is_empty() {
             self.slot_params = (self.draws.iter().enumerate())
                 .map(|(d, &(_, mesh, p))| {
+                    let words =
+                        (self.slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
                     let params = SkinPassSlot {
                         first_draw: d as u32 * copies,
                         copies,
                         vertex_count: self.primitives[mesh][p].vertex_count,
-                        ddm_base: (self.ddm.get(mesh).and_then(|m| m.get(p)))
-                            .and_then(Option::as_ref)
-                            .map_or(0, |o| o.base),
+                        ddm_base: words.map_or(0, |o| o.ddm_base),
+                        muscle_base: words.map_or(0, |o| o.muscle_base),
+                        pad: [0; 3],
                     };
                     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some("skin pass slot"),
@@ -289,7 +468,7 @@ impl Renderer {
                         &self.draws,
                         &self.primitives,
                         &self.slot_params,
-                        &self.ddm,
+                        &self.slot_words,
                     )
                 })
                 .collect();
@@ -319,6 +498,7 @@ impl Renderer {
             slot.palette_generation,
             slot.draws_generation,
             slot.morph_generation,
+            slot.muscle_generation,
         ];
         if !always && targets.holds == Some(data) {
             return false;
