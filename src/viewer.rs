@@ -22,6 +22,7 @@ mod controls;
 mod ddm;
 mod matching;
 mod mocap;
+pub mod muscles;
 mod open;
 mod physics;
 mod shown;
@@ -58,6 +59,8 @@ pub enum UiCommand {
     /// The character's own pose drivers (the built-in character's, or a file's node extras').
     LoadOwnDrivers,
     DropDrivers,
+    /// Load, drop or restart the XPBD muscles.
+    Muscles(muscles::MuscleCommand),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -308,6 +311,7 @@ impl Viewer {
                 Err(e) => self.load_error = Some(format!("{}: {e}", self.character.name)),
             },
             UiCommand::DropDrivers => self.controls.drivers = None,
+            UiCommand::Muscles(m) => self.muscle_command(m),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
                     self.load_error = Some(e.to_string());
@@ -534,6 +538,7 @@ impl Viewer {
             }
         }
         self.matching_lines(&mut out);
+        self.muscle_lines(&mut out);
         if self.controls.reach_ik {
             let (t, r) = (self.reach_world_target(), height * 0.04);
             for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {

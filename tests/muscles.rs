@@ -398,3 +398,152 @@ fn the_skin_pass_moves_the_skin_as_the_cpu_reference_does() {
         assert!(moved > 3e-3, "{moved}");
     }
 }
+
+/// The `v` lines of an OBJ.
+fn obj_vertices(path: &std::path::Path) -> Vec<Vec3> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            Vec3::new(v[0], v[1], v[2])
+        })
+        .collect()
+}
+
+#[test]
+fn the_command_line_poses_settled_and_simulated_muscles() {
+    let dir = common::temp_dir("muscles-cli");
+    let out = |name: &str| dir.join(name).display().to_string();
+    // The left hand brought up to the shoulder by reach IK: the elbow flexes.
+    let posed = |extra: &[&str], name: &str| {
+        let path = out(name);
+        let mut args = vec!["pose", "--ik", "hand_l=0.3,1.3,0.15", "--out", &path];
+        args.extend_from_slice(extra);
+        let (code, _, err) = common::skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        obj_vertices(std::path::Path::new(&path))
+    };
+    let plain = posed(&[], "plain.obj");
+    let settled = posed(&["--muscles", "default"], "settled.obj");
+    let again = posed(&["--muscles", "default"], "again.obj");
+    assert_eq!(settled, again, "deterministic");
+    let moved = plain
+        .iter()
+        .zip(&settled)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    println!("settled muscles moved the skin by {moved}");
+    assert!(moved > 2e-3 && moved < 0.03, "{moved}");
+    // Simulated from t = 0 on a clip: the frame differs from the settled one (the muscles
+    // lag and jiggle), and stays within the radius bound.
+    let walk = ["--clip", "walk", "--muscles", "default"];
+    let sim = posed(&[&walk[..], &["--simulate", "0.5"]].concat(), "sim.obj");
+    let cued = posed(&[&walk[..], &["--time", "0.5"]].concat(), "cued.obj");
+    assert_eq!(sim.len(), cued.len());
+    let lag = sim
+        .iter()
+        .zip(&cued)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    println!("simulated against settled at 0.5 s: {lag}");
+    assert!(lag > 1e-5 && lag < 0.05, "{lag}");
+    // Bad files name the place.
+    let bad = dir.join("bad.json");
+    for (text, says) in [
+        (
+            "{\"muscles\": [{\"radius\": 0.02}]}",
+            "/muscles/0/origin: missing",
+        ),
+        (
+            "{\"muscles\": [{\"radius\": 0.02, \"origin\": {\"joint\": \"nope\"}, \"insertion\": {\"joint\": \"head\"}}]}",
+            "/muscles/0/origin/joint: no joint \"nope\"",
+        ),
+        ("{\"muscles\": [", "line 1"),
+        (
+            "{\"settings\": {\"substeps\": 0}, \"muscles\": []}",
+            "/settings/substeps",
+        ),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let path = out("bad.obj");
+        let (code, _, err) =
+            common::skinscope(&["pose", "--muscles", bad.to_str().unwrap(), "--out", &path]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("bad.json") && err.contains(says), "{err}");
+        assert!(
+            !std::path::Path::new(&path).exists(),
+            "no half-written output"
+        );
+    }
+    // A file that ships none.
+    let fox = common::shared("Fox/Fox.glb");
+    let (code, _, err) = common::skinscope(&[
+        "pose",
+        fox.to_str().unwrap(),
+        "--muscles",
+        "default",
+        "--out",
+        &out("fox.obj"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ships no muscles"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_panel_loads_draws_and_restarts_the_muscles() {
+    use egui_kittest::kittest::Queryable;
+    let c = skinscope::builtin::character().unwrap();
+    let wave = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "wave")
+        .unwrap();
+    let mut viewer = skinscope::viewer::Viewer::new(c, None);
+    viewer.controls.clip = wave;
+    let mut h = common::window_frames(viewer, (1100.0, 1800.0));
+    h.get_by_label("Muscles").click();
+    h.run();
+    h.get_by_label("no muscles");
+    h.get_by_label("The character's own").click();
+    h.run();
+    assert_eq!(
+        h.state()
+            .controls
+            .muscles
+            .as_ref()
+            .unwrap()
+            .system
+            .bodies
+            .len(),
+        10
+    );
+    h.get_by_label_contains("10 muscles, 740 particles");
+    for _ in 0..40 {
+        h.run();
+    }
+    let steps = h.state().performer.muscles().steps;
+    let largest = h.state().pose.muscles.as_ref().unwrap().largest();
+    println!("{steps} steps; largest displacement {largest}");
+    assert!(steps >= 30, "{steps}");
+    assert!(largest > 1e-4, "{largest}");
+    // Drawn: the overlay gains the muscles' lines.
+    let before = h.state().overlay_lines().len();
+    h.get_by_label("Draw the muscles").click();
+    h.run();
+    let drawn = h.state().overlay_lines().len() - before;
+    assert!(drawn >= 10 * 100, "{drawn}");
+    let steps = h.state().performer.muscles().steps;
+    h.get_by_label("Restart").click();
+    h.run();
+    let after = h.state().performer.muscles().steps;
+    assert!(
+        after < steps / 2,
+        "{after} steps after a restart, {steps} before"
+    );
+    h.get_by_label("Drop").click();
+    h.run();
+    assert!(h.state().controls.muscles.is_none() && h.state().pose.muscles.is_none());
+}

@@ -151,8 +151,11 @@ impl Gfx {
         self.ddm_shown = None;
     }
 
-    /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed).
+    /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed) and the
+    /// skin weights of the muscles the frame follows.
     pub fn sync_ddm(&mut self, viewer: &Viewer) {
+        let muscles = viewer.pose.muscles.as_ref().map(|m| &m.rig);
+        (self.renderer).set_muscles(&self.gpu.device, &self.gpu.queue, muscles);
         if self.ddm_shown != Some(viewer.ddm.changes) {
             let data = viewer.ddm.current.as_deref();
             self.renderer

@@ -140,6 +140,8 @@ pub enum ColorArg {
     Influences,
     Displacement,
     MorphDisplacement,
+    /// How far the muscles (--muscles) moved the skin.
+    MuscleDisplacement,
 }
 
 impl From<ColorArg> for ColorView {
@@ -151,6 +153,7 @@ impl From<ColorArg> for ColorView {
             ColorArg::Influences => ColorView::InfluenceCount,
             ColorArg::Displacement => ColorView::Displacement,
             ColorArg::MorphDisplacement => ColorView::MorphDisplacement,
+            ColorArg::MuscleDisplacement => ColorView::MuscleDisplacement,
         }
     }
 }

@@ -25,6 +25,16 @@ pub enum ColorView {
     Displacement,
     /// How far morphing moved each vertex this frame (bind space), as a heat map.
     MorphDisplacement,
+    /// How far the XPBD muscles moved each skin vertex this frame (after skinning), as a heat
+    /// map: red at 1% of the posed bounds' diagonal.
+    MuscleDisplacement,
+}
+
+/// How far the muscles moved vertex `v` of `primitive` of instance `i`'s mesh this frame.
+fn muscle_moved(c: &Character, pose: &CharacterPose, i: usize, primitive: usize, v: usize) -> f32 {
+    pose.muscles.as_ref().map_or(0.0, |m| {
+        m.skin_offset(c.instances[i].mesh, primitive, v).length()
+    })
 }
 
 /// A stable, distinct colour for an index: hues spaced by the golden angle, with brightness and
@@ -163,6 +173,13 @@ pub fn displacement_extent(
                     })
             })
             .fold(0.0, f32::max),
+        ColorView::MuscleDisplacement => (c.instances.iter().enumerate())
+            .flat_map(|(i, instance)| {
+                (c.meshes[instance.mesh].primitives.iter().enumerate()).flat_map(move |(pi, p)| {
+                    (0..p.positions.len()).map(move |v| muscle_moved(c, pose, i, pi, v))
+                })
+            })
+            .fold(0.0, f32::max),
         _ => return None,
     };
     Some((largest, size))
@@ -239,17 +256,26 @@ pub fn legend(
                 ),
             ],
         ),
-        ColorView::Displacement | ColorView::MorphDisplacement => {
-            let what = if view == ColorView::Displacement {
-                format!("how far each vertex moves against {compared}")
-            } else {
-                "how far morphing moved each vertex".to_string()
+        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement => {
+            let (what, red, said) = match view {
+                ColorView::Displacement => (
+                    format!("how far each vertex moves against {compared}"),
+                    0.1,
+                    "a tenth",
+                ),
+                ColorView::MorphDisplacement => (
+                    "how far morphing moved each vertex".to_string(),
+                    0.1,
+                    "a tenth",
+                ),
+                _ => ("how far the muscles moved the skin".to_string(), 0.01, "1%"),
             };
-            let mut rows = vec![scale("moved 0", "10% of the size or more")];
+            let high = format!("{}% of the size or more", red * 100.0);
+            let mut rows = vec![scale("moved 0", &high)];
             if let Some((largest, size)) = extent {
                 rows.push(LegendRow::Note(format!(
-                    "red at {:.4} (a tenth of the size, {size:.4}); largest here {largest:.4} ({:.1}% of the size)",
-                    0.1 * size,
+                    "red at {:.4} ({said} of the size, {size:.4}); largest here {largest:.4} ({:.1}% of the size)",
+                    red * size,
                     100.0 * largest / size
                 )));
             }
@@ -270,7 +296,10 @@ pub fn vertex_colors(
 ) -> Vec<Vec<Vec<Vec4>>> {
     // Only the displacement views need the posed (CPU-skinned) vertices; the weight views read
     // the weights alone.
-    let needs_positions = matches!(view, ColorView::Displacement | ColorView::MorphDisplacement);
+    let needs_positions = matches!(
+        view,
+        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
+    );
     let size = if needs_positions {
         pose.world_bounds(c)
             .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6))
@@ -295,8 +324,15 @@ pub fn vertex_colors(
             c.meshes[instance.mesh]
                 .primitives
                 .iter()
-                .map(|primitive| {
+                .enumerate()
+                .map(|(pi, primitive)| {
                     let n = primitive.positions.len();
+                    if view == ColorView::MuscleDisplacement {
+                        offset += n;
+                        return (0..n)
+                            .map(|v| heat(muscle_moved(c, pose, i, pi, v) / (0.01 * size)))
+                            .collect();
+                    }
                     if view == ColorView::MorphDisplacement {
                         offset += n;
                         let (morphed, _) =
@@ -319,7 +355,9 @@ pub fn vertex_colors(
                                 };
                             };
                             match view {
-                                ColorView::Material | ColorView::MorphDisplacement => Vec4::ONE,
+                                ColorView::Material
+                                | ColorView::MorphDisplacement
+                                | ColorView::MuscleDisplacement => Vec4::ONE,
                                 ColorView::DominantJoint => {
                                     // The heaviest of all its influences (the last on a tie, as before).
                                     let dominant =

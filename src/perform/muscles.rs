@@ -57,6 +57,11 @@ impl Performer {
         &self.muscles
     }
 
+    /// The muscles start again at rest on the next frame's pose.
+    pub fn restart_muscles(&mut self) {
+        self.muscles.restart();
+    }
+
     /// The muscles stage of a frame posed from `request` into `pose`: the muscles stepped by
     /// `dt_secs` of real time at a fixed 60 Hz toward the pose's joints (or settled there), and
     /// their displacement handed to `request` and `pose` for the skin. Off: nothing.

@@ -116,6 +116,7 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
                 ColorView::InfluenceCount,
                 ColorView::Displacement,
                 ColorView::MorphDisplacement,
+                ColorView::MuscleDisplacement,
             ] {
                 ui.selectable_value(&mut c.color_view, view, color_view_name(view));
             }
@@ -216,5 +217,6 @@ pub(super) fn color_view_name(view: ColorView) -> &'static str {
         ColorView::InfluenceCount => "influence count",
         ColorView::Displacement => "displacement vs the compared palette or clips",
         ColorView::MorphDisplacement => "morph displacement",
+        ColorView::MuscleDisplacement => "muscle displacement",
     }
 }

@@ -23,6 +23,8 @@ impl Viewer {
         if let Err(crate::perform::PhysicsStageError::Pose(e)) = result {
             log::error!("the physics pose failed: {e}");
         }
+        // Then the muscles, by the same time, toward the frame's final joints.
+        (self.performer).apply_muscles(&inputs, request, &mut self.pose, dt);
     }
 
     /// A push at `at` (points) in the 3D view `view`: the body under the cursor (the joint
