@@ -430,6 +430,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--match-joints",
         "--drivers",
         "--dqs-joints",
+        "--muscles",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));
