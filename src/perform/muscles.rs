@@ -109,20 +109,12 @@ impl Performer {
             }
         };
         if input.dynamic {
-            let dt = if inputs.playing {
-                dt_secs.max(0.0)
-            } else {
-                0.0
-            };
-            player.owed_secs += dt;
-            let mut taken = 0;
-            while player.owed_secs >= step * (1.0 - 1e-3) && taken < super::MAX_STEPS_PER_FRAME {
+            let due =
+                super::physics::fixed_steps(&mut player.owed_secs, inputs.playing, dt_secs, step);
+            for _ in 0..due {
                 sim.step(&rig.system, &player.rigid, step, &rig.params);
-                player.owed_secs -= step;
                 player.steps += 1;
-                taken += 1;
             }
-            player.owed_secs = player.owed_secs.clamp(0.0, step);
         }
         let n = rig.system.particle_count();
         let frame = player.frame.next_mut(|| MuscleFrame {

@@ -27,6 +27,23 @@ pub enum PhysicsStageError {
 /// rather than stepping without end).
 pub const MAX_STEPS_PER_FRAME: usize = 4;
 
+/// How many fixed steps of `step` seconds are due after `dt_secs` more of real time (none while
+/// paused), at most `MAX_STEPS_PER_FRAME`; `owed` keeps what is left (under one step). The
+/// physics pose's clock and the muscles'.
+pub(super) fn fixed_steps(owed: &mut f32, playing: bool, dt_secs: f32, step: f32) -> usize {
+    if playing {
+        *owed += dt_secs.max(0.0);
+    }
+    let mut taken = 0;
+    // A hair under a step counts as one: 60 Hz frames step exactly once each.
+    while *owed >= step * (1.0 - 1e-3) && taken < MAX_STEPS_PER_FRAME {
+        *owed -= step;
+        taken += 1;
+    }
+    *owed = owed.clamp(0.0, step);
+    taken
+}
+
 /// The physics as asked for: off, or limp or powered, its stiffness and the weights of the
 /// subtrees it takes (no roots: every joint at 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -152,26 +169,16 @@ impl Performer {
             return Ok(());
         };
         let step = 1.0 / PHYSICS_HZ;
-        let dt = if inputs.playing {
-            dt_secs.max(0.0)
-        } else {
-            0.0
-        };
-        player.owed_secs += dt;
-        let mut taken = 0;
-        // A hair under a step counts as one: 60 Hz frames step exactly once each.
-        while player.owed_secs >= step * (1.0 - 1e-3) && taken < MAX_STEPS_PER_FRAME {
+        let taken = fixed_steps(&mut player.owed_secs, inputs.playing, dt_secs, step);
+        for _ in 0..taken {
             ragdoll.step(
                 &pose.model,
                 &weights,
                 (mode, inputs.physics.stiffness),
                 step,
             );
-            player.owed_secs -= step;
-            taken += 1;
             player.steps += 1;
         }
-        player.owed_secs = player.owed_secs.clamp(0.0, step);
         if taken == 0 {
             // The first frame (or a paused one): the bodies where the animation is.
             ragdoll.step(&pose.model, &weights, (mode, inputs.physics.stiffness), 0.0);
