@@ -547,3 +547,77 @@ fn the_panel_loads_draws_and_restarts_the_muscles() {
     h.run();
     assert!(h.state().controls.muscles.is_none() && h.state().pose.muscles.is_none());
 }
+
+/// One renderer, the muscles' weights uploaded: a frame with their displacement, then one
+/// without (muscles off, or a crowd) skins as if there were none: no stale offset is left.
+#[test]
+fn a_frame_without_the_muscles_leaves_no_stale_offset() {
+    use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer, View};
+    let gpu = skinscope::render::gpu::Gpu::headless().expect("a GPU adapter (lavapipe in CI)");
+    let c = skinscope::builtin::character().unwrap();
+    let plain = elbow_flexed(&c, 120.0);
+    let mut pose = elbow_flexed(&c, 120.0);
+    settled_on(&c, &mut pose);
+    let mut renderer = Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        &c,
+        skinscope::render::offscreen::COLOR_FORMAT,
+        skinscope::draw::capacity(&c, 1),
+    );
+    let options = DrawOptions::default();
+    let camera =
+        skinscope::render::camera::Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0);
+    let read = |p: &CharacterPose, renderer: &mut Renderer| {
+        let frame = FrameInput {
+            posed: skinscope::draw::extract(p),
+            camera: &camera,
+            aspect: 1.0,
+            bones: &[],
+            options: &options,
+        };
+        renderer.prepare(View::Main, &gpu.queue, &frame);
+        renderer.set_muscles(
+            &gpu.device,
+            &gpu.queue,
+            pose.muscles.as_ref().map(|m| &m.rig),
+        );
+        let skinned = renderer
+            .read_skinned(View::Main, &gpu.device, &gpu.queue)
+            .unwrap();
+        skinned
+            .vertices
+            .iter()
+            .map(|v| Vec3::from_slice(&v.position))
+            .collect::<Vec<_>>()
+    };
+    let with = read(&pose, &mut renderer);
+    // Twice: the second lands in the frame-in-flight buffers the first frame filled.
+    read(&plain, &mut renderer);
+    let without = read(&plain, &mut renderer);
+    let moved = with
+        .iter()
+        .zip(&without)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    assert!(moved > 3e-3, "{moved}");
+    let expected = skinscope::draw::headless::skin_on_gpu(
+        &gpu,
+        &c,
+        &plain,
+        skinscope::anim::SkinningMethod::Linear,
+    )
+    .unwrap();
+    let flat: Vec<Vec3> = expected
+        .instances
+        .iter()
+        .flat_map(|(p, _)| p.clone())
+        .collect();
+    // The read-back is mesh space; the mannequin's mesh sits at the origin unscaled.
+    let off = without
+        .iter()
+        .zip(&flat)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0f32, f32::max);
+    assert!(off < 1e-6, "a stale muscle offset of {off}");
+}

@@ -38,6 +38,7 @@ pub(super) struct SkinPassSlot {
 /// Particles `muscle.wgsl`'s uniform holds (its array's length), and its bytes.
 pub const MAX_GPU_PARTICLES: usize = 4000;
 pub(super) const MUSCLE_UNIFORM_BYTES: u64 = 16 * MAX_GPU_PARTICLES as u64;
+static ZEROS: [u8; MUSCLE_UNIFORM_BYTES as usize] = [0; MUSCLE_UNIFORM_BYTES as usize];
 
 /// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`: per
 /// vertex its centroid and packed range, 4 words, then per entry 12 words) and the muscles'
@@ -397,13 +398,13 @@ impl Renderer {
         }
         let buffers = &mut slot.frames[slot.frame];
         if buffers.muscle_generation != slot.muscle_generation {
-            if !slot.muscle_offsets.is_empty() {
-                queue.write_buffer(
-                    &buffers.muscles,
-                    0,
-                    bytemuck::cast_slice(&slot.muscle_offsets),
-                );
-            }
+            // None (muscles off, or a crowd): zeros, so no stale displacement moves the skin.
+            let bytes: &[u8] = if slot.muscle_offsets.is_empty() {
+                &ZEROS
+            } else {
+                bytemuck::cast_slice(&slot.muscle_offsets)
+            };
+            queue.write_buffer(&buffers.muscles, 0, bytes);
             buffers.muscle_generation = slot.muscle_generation;
         }
     }
