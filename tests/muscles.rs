@@ -451,7 +451,11 @@ fn the_command_line_poses_settled_and_simulated_muscles() {
     assert!(lag > 1e-5 && lag < 0.05, "{lag}");
     // Bad files name the place.
     let bad = dir.join("bad.json");
+    // More muscles than the skin pass's uniform holds the particles of.
+    let one = "{\"radius\": 0.02, \"origin\": {\"joint\": \"upperarm_l\"}, \"insertion\": {\"joint\": \"forearm_l\"}}";
+    let too_many = format!("{{\"muscles\": [{}]}}", vec![one; 55].join(","));
     for (text, says) in [
+        (too_many.as_str(), "/muscles: 55 muscles: expected 1 to 54"),
         (
             "{\"muscles\": [{\"radius\": 0.02}]}",
             "/muscles/0/origin: missing",

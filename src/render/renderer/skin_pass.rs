@@ -37,6 +37,9 @@ pub(super) struct SkinPassSlot {
 
 /// Particles `muscle.wgsl`'s uniform holds (its array's length), and its bytes.
 pub const MAX_GPU_PARTICLES: usize = 4000;
+// Every particle a muscles file may hold fits the uniform.
+const _: () =
+    assert!(crate::pose::MAX_MUSCLES * crate::anim::PARTICLES_PER_MUSCLE <= MAX_GPU_PARTICLES);
 pub(super) const MUSCLE_UNIFORM_BYTES: u64 = 16 * MAX_GPU_PARTICLES as u64;
 static ZEROS: [u8; MUSCLE_UNIFORM_BYTES as usize] = [0; MUSCLE_UNIFORM_BYTES as usize];
 
