@@ -351,14 +351,7 @@ fn posed_obj_matches_the_cpu_reference() {
         assert_eq!(code, 0, "{err}");
         let obj = std::fs::read_to_string(&out).unwrap();
         std::fs::remove_file(&out).ok();
-        let vertices: Vec<Vec3> = obj
-            .lines()
-            .filter_map(|l| l.strip_prefix("v "))
-            .map(|l| {
-                let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
-                Vec3::new(v[0], v[1], v[2])
-            })
-            .collect();
+        let vertices = common::obj_points(&obj);
         let c = import::load(&path).unwrap();
         let k = c
             .clips

@@ -365,15 +365,7 @@ fn every_posing_command_plays_compressed_clips() {
         args.extend_from_slice(extra);
         let (code, _, err) = common::skinscope(&args);
         assert_eq!(code, 0, "{err}");
-        std::fs::read_to_string(&out)
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("v "))
-            .map(|l| {
-                let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
-                Vec3::new(v[0], v[1], v[2])
-            })
-            .collect::<Vec<_>>()
+        common::obj_vertices(&out)
     };
     let (raw, packed) = (vertices(&[]), vertices(&["--compressed"]));
     assert_eq!(raw.len(), packed.len());

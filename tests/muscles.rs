@@ -399,19 +399,6 @@ fn the_skin_pass_moves_the_skin_as_the_cpu_reference_does() {
     }
 }
 
-/// The `v` lines of an OBJ.
-fn obj_vertices(path: &std::path::Path) -> Vec<Vec3> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.strip_prefix("v "))
-        .map(|l| {
-            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
-            Vec3::new(v[0], v[1], v[2])
-        })
-        .collect()
-}
-
 #[test]
 fn the_command_line_poses_settled_and_simulated_muscles() {
     let dir = common::temp_dir("muscles-cli");
@@ -423,7 +410,7 @@ fn the_command_line_poses_settled_and_simulated_muscles() {
         args.extend_from_slice(extra);
         let (code, _, err) = common::skinscope(&args);
         assert_eq!(code, 0, "{err}");
-        obj_vertices(std::path::Path::new(&path))
+        common::obj_vertices(std::path::Path::new(&path))
     };
     let plain = posed(&[], "plain.obj");
     let settled = posed(&["--muscles", "default"], "settled.obj");

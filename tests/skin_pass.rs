@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{shared, skinscope, temp_dir};
+use common::{obj_vertices, shared, skinscope, temp_dir};
 use glam::Vec3;
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
@@ -277,19 +277,6 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
         ..auto
     };
     assert_eq!(frame(&pose, &vertex), (SkinPass::Vertex, false));
-}
-
-/// The `v` lines of an OBJ as points.
-fn obj_vertices(path: &std::path::Path) -> Vec<Vec3> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.strip_prefix("v "))
-        .map(|l| {
-            let f: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
-            Vec3::new(f[0], f[1], f[2])
-        })
-        .collect()
 }
 
 #[test]

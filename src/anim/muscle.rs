@@ -77,6 +77,26 @@ impl Default for MuscleParams {
     }
 }
 
+impl MuscleParams {
+    /// A particle's pull toward its rigid position: attachment or tether.
+    pub fn particle_compliance(&self, attached: bool) -> f32 {
+        if attached {
+            self.attach_compliance
+        } else {
+            self.tether_compliance
+        }
+    }
+
+    /// An edge's: along the fibres, or round and across the rings.
+    pub fn edge_compliance_of(&self, edge: &Edge) -> f32 {
+        if edge.is_fibre() {
+            self.edge_compliance
+        } else {
+            self.ring_compliance
+        }
+    }
+}
+
 /// One distance constraint: its particles (global indices) and its bind length's parts along
 /// the muscle and across it. The fibres follow the muscle's length: an edge's rest length is
 /// `hypot(along * scale, across)`, `scale` the muscle's end-to-end length over its bind
@@ -350,21 +370,15 @@ impl MuscleSim {
         let h2 = h * h;
         let w = |k: usize| f64::from(system.inv_mass[k]);
         for k in 0..self.x.len() {
-            let compliance = if system.attached[k] {
-                params.attach_compliance
-            } else {
-                params.tether_compliance
-            };
+            let compliance = params.particle_compliance(system.attached[k]);
             let pull = w(k) / (w(k) + f64::from(compliance.max(0.0)) / h2);
             let x = self.x[k];
             self.x[k] = x + (self.rigid_now[k] - x) * pull;
         }
         for body in &system.bodies {
             let scale = self.fibre_scale(body);
-            let fibre = f64::from(params.edge_compliance.max(0.0)) / h2;
-            let ring = f64::from(params.ring_compliance.max(0.0)) / h2;
             for e in &body.edges {
-                let alpha = if e.is_fibre() { fibre } else { ring };
+                let alpha = f64::from(params.edge_compliance_of(e).max(0.0)) / h2;
                 let (a, b) = (e.a as usize, e.b as usize);
                 let d = self.x[a] - self.x[b];
                 let len = d.length();
@@ -457,11 +471,7 @@ impl MuscleSim {
         let mut e = 0.0f64;
         for (k, v) in self.v.iter().enumerate() {
             e += 0.5 * v.length_squared() / f64::from(system.inv_mass[k]);
-            let compliance = if system.attached[k] {
-                params.attach_compliance
-            } else {
-                params.tether_compliance
-            };
+            let compliance = params.particle_compliance(system.attached[k]);
             if compliance > 0.0 {
                 let c = self.x[k].distance(self.rigid_then[k]);
                 e += c * c / (2.0 * f64::from(compliance));
@@ -470,11 +480,7 @@ impl MuscleSim {
         for body in &system.bodies {
             let scale = self.fibre_scale(body);
             for edge in &body.edges {
-                let compliance = if edge.is_fibre() {
-                    params.edge_compliance
-                } else {
-                    params.ring_compliance
-                };
+                let compliance = params.edge_compliance_of(edge);
                 if compliance > 0.0 {
                     let len = self.x[edge.a as usize].distance(self.x[edge.b as usize]);
                     let c = len - edge.rest(scale);

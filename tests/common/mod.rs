@@ -524,3 +524,19 @@ pub fn hull_area(mut points: Vec<(f32, f32)>) -> f32 {
         .abs()
         * 0.5
 }
+
+/// The `v` lines of an OBJ's text as points.
+pub fn obj_points(obj: &str) -> Vec<glam::Vec3> {
+    obj.lines()
+        .filter_map(|l| l.strip_prefix("v "))
+        .map(|l| {
+            let v: Vec<f32> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            glam::Vec3::new(v[0], v[1], v[2])
+        })
+        .collect()
+}
+
+/// The `v` lines of an OBJ file as points.
+pub fn obj_vertices(path: &Path) -> Vec<glam::Vec3> {
+    obj_points(&std::fs::read_to_string(path).unwrap())
+}

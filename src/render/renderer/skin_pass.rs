@@ -290,12 +290,7 @@ impl Renderer {
                 .collect();
             words.push(row);
         }
-        self.slot_words = words;
-        queue.submit([encoder.finish()]);
-        self.slot_params.clear();
-        for view in &mut self.views {
-            view.skin_pass = None;
-        }
+        self.install_slot_words(queue, encoder, words);
     }
 
     /// Uploads the muscles' skin weights for the skin pass (`None` drops them), keeping any
@@ -360,6 +355,17 @@ impl Renderer {
                 .collect();
             words.push(row);
         }
+        self.install_slot_words(queue, encoder, words);
+    }
+
+    /// Submits `encoder`'s copies into the new `words` and drops the skin pass's slot
+    /// parameters and bind groups, which name the old buffers.
+    fn install_slot_words(
+        &mut self,
+        queue: &wgpu::Queue,
+        encoder: wgpu::CommandEncoder,
+        words: Vec<Vec<Option<SlotWords>>>,
+    ) {
         queue.submit([encoder.finish()]);
         self.slot_words = words;
         self.slot_params.clear();
