@@ -55,6 +55,7 @@ impl Frames {
             morph_base: &self.morph_base,
             palette_method: &self.palette_method,
             muscles: &[],
+            ml_weights: &[],
         }
     }
 

@@ -12,6 +12,9 @@ const MAX_MUSCLE_PARTICLES: u32 = 4000u;
 struct MuscleOffsets {
     // xyz: a particle's world displacement; w unused.
     offsets: array<vec4<f32>, 4000>,
+    // The ML deformer's component weights (ml.wgsl), four a vec4: one uniform binding holds
+    // both post-pose deformers' per-frame data (64,256 bytes, within WebGPU's 64 KiB).
+    ml_weights: array<vec4<f32>, 16>,
 }
 
 @group(0) @binding(5) var<uniform> muscles: MuscleOffsets;

@@ -2,7 +2,7 @@
 // every copy, once per frame, into `skinned_out`, with the same `morph_vertex`, `morph_tangent`,
 // `skin_vertex` and `skin_direction` as `vs_main`. Every mesh pipeline's `vs_skinned` then reads
 // it, and the CPU reads it back (`--skin-on gpu`). Composed after camera.wgsl, draw.wgsl,
-// morph.wgsl and skinning.wgsl.
+// morph.wgsl, skinning.wgsl, ddm.wgsl, muscle.wgsl and ml.wgsl.
 
 struct SkinPassSlot {
     // The slot's first draw (slot * copies): copy k is draw first_draw + k.
@@ -13,16 +13,19 @@ struct SkinPassSlot {
     ddm_base: u32,
     // Where the muscles' skin weights start in vertex_words (after Ω); 0: none.
     muscle_base: u32,
+    // Where the ML deformer's components start in vertex_words (after the muscles'), and how
+    // many a vertex has; 0: none.
+    ml_base: u32,
+    ml_count: u32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 @group(0) @binding(2) var<uniform> slot: SkinPassSlot;
 // `vertex_words` (binding 3, declared in ddm.wgsl): the primitive's vertex buffer as words, 30
 // per vertex, laid out as `GpuVertex` (position 0-2, normal 3-5, uv 6-7, joints 8-9 as 16-bit
 // pairs, weights 10-13, joints1 14-15, weights1 16-19, uv1 20-21, colour 22-25, tangent 26-29),
-// then direct delta mush's Ω when the primitive has one, then the muscles' skin weights.
+// then direct delta mush's Ω when the primitive has one, then the muscles' skin weights, then
+// the ML deformer's components.
 @group(0) @binding(4) var<storage, read_write> skinned_out: array<SkinnedVertex>;
 
 const WORDS_PER_VERTEX: u32 = 30u;
@@ -59,7 +62,11 @@ fn cs_skin(
     let normal = read_vec3(at + 3u);
     let influences = Influences(read_joints(at + 8u), read_vec4(at + 10u), read_joints(at + 14u), read_vec4(at + 16u));
     let tangent = read_vec4(at + 26u);
-    let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, position, normal);
+    var m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, position, normal);
+    // The ML deformer's corrective, in bind space before skinning (copy 0 only: one pose).
+    if slot.ml_base != 0u && copy == 0u {
+        m.position += ml_corrective(slot.ml_base, slot.ml_count, vertex);
+    }
     var bind_tangent = tangent.xyz;
     if d.morph_tangents == 1u {
         bind_tangent = morph_tangent(d.morph_first, d.morph_count, d.morph_vertices, vertex, bind_tangent);

@@ -64,6 +64,7 @@ fn run() -> ExitCode {
                 .map_err(|e| e.to_string())
         }
         Some(Command::MatchDb(args)) => cli::matching::match_db(&args),
+        Some(Command::TrainDeformer(args)) => cli::ml::train_deformer(&args),
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| cli::out::println(&gpu.describe()))
             .map_err(|e| e.to_string()),

@@ -152,10 +152,12 @@ impl Gfx {
     }
 
     /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed) and the
-    /// skin weights of the muscles the frame follows.
+    /// skin weights of the muscles and the ML deformer's components the frame follows.
     pub fn sync_ddm(&mut self, viewer: &Viewer) {
         let muscles = viewer.pose.muscles.as_ref().map(|m| &m.rig);
         (self.renderer).set_muscles(&self.gpu.device, &self.gpu.queue, muscles);
+        let ml = viewer.pose.ml.as_ref().map(|m| &m.model);
+        (self.renderer).set_ml(&self.gpu.device, &self.gpu.queue, ml);
         if self.ddm_shown != Some(viewer.ddm.changes) {
             let data = viewer.ddm.current.as_deref();
             self.renderer

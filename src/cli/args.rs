@@ -119,6 +119,8 @@ pub struct PoseArgs {
     pub matching: super::matching::MatchArgs,
     #[command(flatten)]
     pub muscles: super::muscles::MuscleArgs,
+    #[command(flatten)]
+    pub ml: super::ml::MlArgs,
     /// Pose drivers from a JSON file (or `default`: the built-in character's correctives):
     /// driver joints' rotations interpolated between authored poses into corrective morph
     /// weights and helper joints' offsets, after IK.
@@ -477,6 +479,7 @@ impl PoseArgs {
             motion_matching: None,
             drivers: self.drivers(c)?,
             muscles: self.muscles.input(c, self.simulate.is_some())?,
+            ml_deformer: self.ml.load(c)?,
             joint_methods: Some(Arc::from(
                 skinscope::pose::DqsJoints::parse(&self.dqs_joints).methods(c)?,
             )),

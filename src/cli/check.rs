@@ -26,6 +26,9 @@ fn fail(pose: &PoseArgs, json: bool, error: &str) -> ExitCode {
 }
 
 pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
+    if let Err(e) = super::ml::check_skinning(&pose.ml, skin.skinning.into()) {
+        return fail(pose, json, &e);
+    }
     let posing = match load(pose, json) {
         Ok(p) => p,
         Err(code) => return code,

@@ -6,6 +6,7 @@ pub mod check;
 mod ddm;
 pub mod inspect;
 pub mod matching;
+pub mod ml;
 pub mod mocap;
 mod muscles;
 pub mod out;
@@ -124,6 +125,11 @@ pub enum Command {
     /// Build a character's motion-matching database (27 features a 60 Hz frame of its clips)
     /// and save it for --motion-db. Exit status 2 when the file or the options are refused.
     MatchDb(matching::MatchDbArgs),
+    /// Train an ML deformer: learn from a reference deformer (direct delta mush, or linear
+    /// blend with settled muscles) a corrective that linear blend skinning takes at its own cost
+    /// (--ml-deformer), over poses from the clips; report its error on poses not trained on
+    /// against linear blend's. Exit status 2 when the file or the options are refused.
+    TrainDeformer(ml::TrainArgs),
     /// Print the GPU adapter wgpu picks (e.g. lavapipe without a GPU) and exit.
     GpuInfo,
     /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.

@@ -65,9 +65,17 @@ impl Progress {
         self.total = total;
     }
 
-    /// Step `done` of the total is done.
+    /// Step `done` of the total is done (shown every 256th step at most: for many cheap
+    /// steps).
     pub fn tick(&mut self, done: usize) {
-        if !self.terminal || !done.is_multiple_of(256) {
+        if done.is_multiple_of(256) {
+            self.step(done);
+        }
+    }
+
+    /// Step `done` of the total is done (for fewer, costlier steps than `tick`'s).
+    pub fn step(&mut self, done: usize) {
+        if !self.terminal {
             return;
         }
         let now = std::time::Instant::now();

@@ -242,6 +242,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         ));
     }
     let compare = args.compare.unwrap_or(CompareArg::Bind);
+    super::ml::check_skinning(&args.pose.ml, args.skinning.into())?;
     let mut posing = args.pose.load()?;
     if matches!(compare, CompareArg::Clips)
         && posing

@@ -221,6 +221,11 @@ impl PosedVertices {
                     let (positions, normals) =
                         crate::pose::morphed_vertices(primitive, pose.morph.of(i));
                     for (v, (&p, &n)) in positions.iter().zip(&normals).enumerate() {
+                        // The ML deformer's corrective, in bind space before skinning.
+                        let p = p + pose
+                            .ml
+                            .as_ref()
+                            .map_or(Vec3::ZERO, |m| m.offset(instance.mesh, pi, v));
                         let skinned = match (palette, &primitive.skinning) {
                             (Some(palette), Some(s)) => {
                                 let influences =

@@ -249,6 +249,7 @@ pub fn render_frame_and_legend(
         &gpu.queue,
         pose.muscles.as_ref().map(|m| &m.rig),
     );
+    renderer.set_ml(&gpu.device, &gpu.queue, pose.ml.as_ref().map(|m| &m.model));
     if let Some(colors) = &colors {
         renderer.set_vertex_colors(&gpu.queue, colors);
     }
@@ -452,6 +453,7 @@ pub fn skin_on_gpu_with(
         &gpu.queue,
         pose.muscles.as_ref().map(|m| &m.rig),
     );
+    renderer.set_ml(&gpu.device, &gpu.queue, pose.ml.as_ref().map(|m| &m.model));
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(FrameError::Validation(error));

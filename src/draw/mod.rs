@@ -25,6 +25,7 @@ pub fn extract(pose: &CharacterPose) -> Posed<'_> {
         morph_base: &pose.morph.base,
         palette_method: &pose.palette_method,
         muscles: pose.muscles.as_ref().map_or(&[], |m| &m.displacement[..]),
+        ml_weights: pose.ml.as_ref().map_or(&[], |m| &m.weights[..]),
     }
 }
 
@@ -40,6 +41,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         morph_base: &crowd.morph_base,
         palette_method: &crowd.palette_method,
         muscles: &[],
+        ml_weights: &[],
     }
 }
 

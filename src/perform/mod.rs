@@ -14,6 +14,7 @@ use glam::Vec3;
 mod driven;
 mod external;
 mod matching;
+pub mod ml;
 mod muscles;
 mod physics;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
@@ -130,6 +131,8 @@ pub struct Inputs {
     pub joint_methods: Option<Arc<[f32]>>,
     /// The XPBD muscles the skin follows (`None`: off), after the physics pose.
     pub muscles: Option<MuscleInput>,
+    /// The ML deformer whose corrective the skin takes (`None`: off).
+    pub ml_deformer: Option<Arc<crate::deform::MlModel>>,
 }
 
 impl Inputs {
@@ -189,6 +192,7 @@ impl Default for Inputs {
             drivers: None,
             joint_methods: None,
             muscles: None,
+            ml_deformer: None,
         }
     }
 }
@@ -725,6 +729,7 @@ impl Performer {
         request.morph_overrides.clone_from(&inputs.morphs);
         request.drivers.clone_from(&inputs.drivers);
         request.joint_methods.clone_from(&inputs.joint_methods);
+        request.ml.clone_from(&inputs.ml_deformer);
         request.external = self
             .external
             .pose(c, inputs.external, inputs.blend_back_secs);

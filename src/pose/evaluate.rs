@@ -100,6 +100,8 @@ pub struct CharacterPose {
     pub palette_method: Vec<f32>,
     /// The muscles' displacement the skin follows (the request's).
     pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
+    /// The ML deformer's weights this frame (the request's model's).
+    pub ml: Option<super::MlCorrective>,
 }
 
 impl CharacterPose {
@@ -143,6 +145,7 @@ impl CharacterPose {
             morph: MorphWeights::new(c),
             palette_method: Vec::new(),
             muscles: None,
+            ml: None,
         }
     }
 
@@ -178,7 +181,9 @@ impl CharacterPose {
             self.set_joint_methods(c, methods);
         }
         self.muscles.clone_from(&request.muscles);
-        self.compose(c, request.palette)
+        self.compose(c, request.palette)?;
+        self.infer_ml(request.ml.as_ref());
+        Ok(())
     }
 
     /// Stages 1 to 6 (the local pose) and the morph weights.

@@ -18,6 +18,7 @@ mod drivers;
 mod evaluate;
 mod ik;
 mod legs;
+mod ml;
 mod morph;
 mod motion_db;
 mod motion_db_file;
@@ -40,6 +41,7 @@ pub use legs::{
     EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide, in_contact,
     planted_feet_travel,
 };
+pub use ml::MlCorrective;
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use motion_db::{
     DbError, DbFrame, FEATURE_HZ, FEATURES, FUTURE_FRAMES, FeatureJoints, MAX_FRAMES, MatchWeights,

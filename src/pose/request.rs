@@ -253,6 +253,8 @@ pub struct PoseRequest {
     /// The muscles' displacement this frame (the performer's XPBD step), which the skin follows
     /// after skinning; copied into `CharacterPose::muscles`.
     pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
+    /// The ML deformer whose corrective the skin takes (`--ml-deformer`).
+    pub ml: Option<std::sync::Arc<crate::deform::MlModel>>,
 }
 
 impl PoseRequest {

@@ -112,6 +112,9 @@ pub struct Posed<'a> {
     /// The muscles' displacement per particle, world space (`pose::MuscleFrame`; empty: none).
     /// One simulation: only a single copy follows it.
     pub muscles: &'a [glam::Vec3],
+    /// The ML deformer's component weights (`pose::MlCorrective`; empty: none). One pose:
+    /// only a single copy follows them.
+    pub ml_weights: &'a [f32],
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -193,13 +196,12 @@ pub struct Renderer {
     primitives: Vec<Vec<GpuPrimitive>>,
     /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
     placeholder: wgpu::Buffer,
-    /// Per mesh per primitive: its vertex words with direct delta mush's Ω and the muscles'
-    /// skin weights after them, when it has either (`skin_pass::SlotWords`).
+    /// Per mesh per primitive: its vertex words with direct delta mush's Ω, the muscles' skin
+    /// weights and the ML deformer's components after them, when it has any
+    /// (`skin_pass::SlotWords`).
     slot_words: Vec<Vec<Option<skin_pass::SlotWords>>>,
-    /// The muscles' skin weights as the skin pass packs them, per mesh per primitive.
-    muscle_words: Vec<Vec<Option<Vec<u32>>>>,
-    muscle_scratch: Vec<[f32; 4]>,
-    muscle_rig: Option<std::sync::Arc<crate::pose::MuscleRig>>,
+    /// The muscles' and the ML deformer's words as the skin pass packs them.
+    deformers: skin_pass::Deformers,
     /// The grid's bounds, its lines and their count.
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     bone_capacity: usize,
@@ -292,9 +294,7 @@ impl Renderer {
             primitives,
             placeholder,
             slot_words: Vec::new(),
-            muscle_words: Vec::new(),
-            muscle_scratch: Vec::new(),
-            muscle_rig: None,
+            deformers: Default::default(),
             grid: None,
             bone_capacity,
             depth: None,
@@ -441,7 +441,7 @@ impl Renderer {
             queue.write_buffer(&buffers.bones.0, 0, bytemuck::cast_slice(&frame.bones[..n]));
         }
         buffers.bones.1 = n as u32;
-        self.prepare_muscles(view, queue, frame.posed.muscles, copies);
+        self.prepare_deformers(view, queue, &frame.posed, copies);
         uploaded
     }
 
@@ -560,6 +560,11 @@ impl Renderer {
             (
                 SkinPass::Compute,
                 "the muscles move the skin in the skin pass",
+            )
+        } else if self.ml_drawn(view) {
+            (
+                SkinPass::Compute,
+                "the ML deformer corrects the skin in the skin pass",
             )
         } else {
             options.skin_pass_wanted()

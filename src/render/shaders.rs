@@ -21,6 +21,17 @@ pub const MUSCLE: &str = concat!(
     include_str!("../../shaders/muscle.wgsl"),
 );
 
+/// The ML deformer's corrective, after the muscles' module (whose uniform and words it reads).
+pub const ML: &str = concat!(
+    include_str!("../../shaders/skinning.wgsl"),
+    "\n",
+    include_str!("../../shaders/ddm.wgsl"),
+    "\n",
+    include_str!("../../shaders/muscle.wgsl"),
+    "\n",
+    include_str!("../../shaders/ml.wgsl"),
+);
+
 /// The shared morph module, on its own.
 pub const MORPH: &str = include_str!("../../shaders/morph.wgsl");
 
@@ -61,7 +72,7 @@ pub const SKIN_CHECK: &str = concat!(
 );
 
 /// The skin pass: every vertex morphed and skinned once a frame (`camera` + `draw` + `morph` +
-/// `skinning` + `ddm` + `muscle` + `skin_pass`).
+/// `skinning` + `ddm` + `muscle` + `ml` + `skin_pass`).
 pub const SKIN_PASS: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
     "\n",
@@ -75,6 +86,8 @@ pub const SKIN_PASS: &str = concat!(
     "\n",
     include_str!("../../shaders/muscle.wgsl"),
     "\n",
+    include_str!("../../shaders/ml.wgsl"),
+    "\n",
     include_str!("../../shaders/skin_pass.wgsl"),
 );
 
@@ -86,6 +99,7 @@ pub const ALL: &[(&str, &str)] = &[
     ("skinning.wgsl", SKINNING),
     ("ddm.wgsl", DDM),
     ("muscle.wgsl", MUSCLE),
+    ("ml.wgsl", ML),
     ("mesh.wgsl", MESH),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),

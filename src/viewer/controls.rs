@@ -133,6 +133,11 @@ pub struct Controls {
     pub muscles: Option<std::sync::Arc<crate::pose::MuscleRig>>,
     pub muscles_path: String,
     pub show_muscles: bool,
+    /// The ML deformer loaded (`None`: none), its file's path box, and whether the skin
+    /// takes its corrective.
+    pub ml_deformer: Option<std::sync::Arc<crate::deform::MlModel>>,
+    pub ml_path: String,
+    pub ml_on: bool,
     /// Motion matching steers the character (WASD or the arrows, Shift runs).
     pub motion_matching: bool,
     /// The goal's desired world velocity, set from the keys each frame.
@@ -225,6 +230,9 @@ impl Controls {
             muscles: None,
             muscles_path: String::new(),
             show_muscles: false,
+            ml_deformer: None,
+            ml_path: String::new(),
+            ml_on: false,
             motion_matching: false,
             match_velocity: glam::Vec3::ZERO,
             walk_speed: 1.2,
@@ -366,6 +374,7 @@ impl Controls {
             joint_methods: self.joint_methods.clone(),
             muscles: (self.muscles.clone())
                 .map(|rig| crate::perform::MuscleInput { rig, dynamic: true }),
+            ml_deformer: self.ml_deformer.clone().filter(|_| self.ml_on),
         }
     }
 

@@ -1,10 +1,15 @@
 //! Sparse LU solves for skinscope's precomputations (direct delta mush's implicit Laplacian
-//! smoothing), over faer, behind a non-generic API.
+//! smoothing) and the dense SVD and Cholesky solve of the ML deformer's training, over faer,
+//! behind a non-generic API.
 //!
 //! Why a crate of its own: faer is generic, so its solvers are compiled where they are
 //! instantiated. Instantiated here, they are built optimised even in skinscope's debug
 //! profile (the top-level `Cargo.toml` sets this crate's and faer's `opt-level`), so the tests
 //! precompute a 20,000-vertex mesh in seconds rather than minutes.
+
+mod dense;
+
+pub use dense::{ThinSvd, solve_spd, thin_svd};
 
 use faer::prelude::*;
 use faer::sparse::{SparseColMat, Triplet};

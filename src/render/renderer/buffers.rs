@@ -25,7 +25,8 @@ pub(super) struct FrameBuffers {
     /// Generation of the palette / draw data these buffers hold.
     pub(super) palette_generation: u64,
     pub(super) draws_generation: u64,
-    /// The muscles' displacements (`muscle.wgsl`'s uniform) and their generation.
+    /// The muscles' displacements and the ML deformer's weights (`muscle.wgsl`'s uniform), and
+    /// their generation.
     pub(super) muscles: wgpu::Buffer,
     pub(super) muscle_generation: u64,
 }
@@ -55,8 +56,10 @@ pub(super) struct ViewSlot {
     pub(super) blend_order: Vec<usize>,
     /// The skin pass's output and bind groups, made the first time the view uses it.
     pub(super) skin_pass: Option<SkinPassTargets>,
-    /// The muscles' displacements last given (xyz, 0), and their generation.
+    /// The muscles' displacements last given (xyz, 0) and the ML deformer's weights (four a
+    /// vec4), and their generation (one: they share a uniform).
     pub(super) muscle_offsets: Vec<[f32; 4]>,
+    pub(super) ml_weights: Vec<[f32; 4]>,
     pub(super) muscle_generation: u64,
 }
 
@@ -134,6 +137,7 @@ impl ViewSlot {
             blend_order: Vec::new(),
             skin_pass: None,
             muscle_offsets: Vec::new(),
+            ml_weights: Vec::new(),
             muscle_generation: 0,
         }
     }

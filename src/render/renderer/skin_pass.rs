@@ -32,7 +32,10 @@ pub(super) struct SkinPassSlot {
     pub(super) ddm_base: u32,
     /// Where the muscles' skin weights start in its words (0: none).
     pub(super) muscle_base: u32,
-    pub(super) pad: [u32; 3],
+    /// Where the ML deformer's components start in its words, and their count (0: none).
+    pub(super) ml_base: u32,
+    pub(super) ml_count: u32,
+    pub(super) pad: u32,
 }
 
 /// Particles `muscle.wgsl`'s uniform holds (its array's length), and its bytes.
@@ -40,8 +43,39 @@ pub const MAX_GPU_PARTICLES: usize = 4000;
 // Every particle a muscles file may hold fits the uniform.
 const _: () =
     assert!(crate::pose::MAX_MUSCLES * crate::anim::PARTICLES_PER_MUSCLE <= MAX_GPU_PARTICLES);
-pub(super) const MUSCLE_UNIFORM_BYTES: u64 = 16 * MAX_GPU_PARTICLES as u64;
-static ZEROS: [u8; MUSCLE_UNIFORM_BYTES as usize] = [0; MUSCLE_UNIFORM_BYTES as usize];
+/// The ML deformer's weights the uniform holds after the particles (`ml.wgsl`).
+pub const MAX_GPU_COMPONENTS: usize = 64;
+const _: () = assert!(crate::deform::ml::MAX_COMPONENTS <= MAX_GPU_COMPONENTS);
+const OFFSET_BYTES: usize = 16 * MAX_GPU_PARTICLES;
+pub(super) const MUSCLE_UNIFORM_BYTES: u64 = (OFFSET_BYTES + 4 * MAX_GPU_COMPONENTS) as u64;
+static ZEROS: [u8; OFFSET_BYTES] = [0; OFFSET_BYTES];
+
+/// The muscles' and the ML deformer's words as the skin pass packs them, per mesh per
+/// primitive, what they were made from, and the per-frame scratch of their uniform.
+#[derive(Default)]
+pub(super) struct Deformers {
+    muscle_words: Vec<Vec<Option<Vec<u32>>>>,
+    muscle_scratch: Vec<[f32; 4]>,
+    muscle_rig: Option<std::sync::Arc<crate::pose::MuscleRig>>,
+    ml_words: Vec<Vec<Option<Vec<u32>>>>,
+    ml_scratch: Vec<[f32; 4]>,
+    ml_model: Option<std::sync::Arc<crate::deform::MlModel>>,
+    /// The held model's components (K).
+    ml_count: u32,
+}
+
+impl Deformers {
+    /// Primitive `pi` of mesh `mesh`'s muscle and ML words.
+    fn tails(&self, mesh: usize, pi: usize) -> [Option<&[u32]>; 2] {
+        fn of(w: &[Vec<Option<Vec<u32>>>], mesh: usize, pi: usize) -> Option<&[u32]> {
+            w.get(mesh)?.get(pi)?.as_deref()
+        }
+        [
+            of(&self.muscle_words, mesh, pi),
+            of(&self.ml_words, mesh, pi),
+        ]
+    }
+}
 
 /// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`: per
 /// vertex its centroid and packed range, 4 words, then per entry 12 words) and the muscles'
@@ -53,7 +87,9 @@ pub(super) struct SlotWords {
     ddm_base: u32,
     /// Where the muscle words start; 0: none.
     muscle_base: u32,
-    /// Bytes of the vertex words and Ω: what a new muscle section keeps.
+    /// Where the ML deformer's components start; 0: none.
+    ml_base: u32,
+    /// Bytes of the vertex words and Ω: what a new muscle or ML section keeps.
     kept: u64,
 }
 
@@ -98,17 +134,29 @@ fn muscle_words(skin: &crate::pose::MuscleSkin, vertex_count: usize) -> Option<V
     (!entries.is_empty() && entries.len() / 2 < 1 << 28).then(|| [heads, entries].concat())
 }
 
+/// The ML deformer's components of one primitive for the skin pass: vertex v's component k at
+/// 3 * (v * K + k), three floats (`ml.wgsl`).
+fn ml_words(p: &crate::deform::ml::MlPrimitive, vertex_count: usize, k: usize) -> Option<Vec<u32>> {
+    (p.deltas.len() == vertex_count * k && k > 0).then(|| {
+        p.deltas
+            .iter()
+            .flat_map(|d| d.to_array().map(f32::to_bits))
+            .collect()
+    })
+}
+
 impl SlotWords {
     /// `prefix`'s first `bytes` (vertex words, and Ω from word `ddm_base` when it is not 0),
-    /// then `ddm` (Ω, when the prefix has none) and `muscles`. `None` when there is nothing
-    /// past the vertex words or it would not fit a storage binding of `max_binding` bytes.
+    /// then `ddm` (Ω, when the prefix has none), the muscles' and the ML deformer's words
+    /// (`tails`). `None` when there is nothing past the vertex words or it would not fit a
+    /// storage binding of `max_binding` bytes.
     fn new(
         (device, encoder): (&wgpu::Device, &mut wgpu::CommandEncoder),
         (prefix, bytes, mut ddm_base): (&wgpu::Buffer, u64, u32),
-        (ddm, muscles): (Option<&[u32]>, Option<&[u32]>),
+        (ddm, tails): (Option<&[u32]>, [Option<&[u32]>; 2]),
         max_binding: u64,
     ) -> Option<Self> {
-        if ddm_base == 0 && ddm.is_none() && muscles.is_none() {
+        if ddm_base == 0 && ddm.is_none() && tails.iter().all(Option::is_none) {
             return None;
         }
         let mut words = Vec::new();
@@ -117,14 +165,20 @@ impl SlotWords {
             words.extend_from_slice(ddm);
         }
         let kept = bytes + 4 * words.len() as u64;
-        let muscle_base = muscles.map_or(0, |_| (kept / 4) as u32);
-        words.extend_from_slice(muscles.unwrap_or(&[]));
+        let mut bases = [0u32; 2];
+        for (base, tail) in bases.iter_mut().zip(tails) {
+            if let Some(tail) = tail {
+                *base = ((bytes / 4) as usize + words.len()) as u32;
+                words.extend_from_slice(tail);
+            }
+        }
+        let [muscle_base, ml_base] = bases;
         let total = bytes + 4 * words.len() as u64;
         if total > max_binding || !bytes.is_multiple_of(4) {
             return None;
         }
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vertices, ddm omega and muscle weights"),
+            label: Some("vertices, ddm omega, muscle weights and ml components"),
             size: total,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_DST
@@ -144,8 +198,18 @@ impl SlotWords {
             words: buffer,
             ddm_base,
             muscle_base,
+            ml_base,
             kept,
         })
+    }
+}
+
+/// Whether two optional `Arc`s are the same one (or both none).
+fn same_arc<T>(a: Option<&std::sync::Arc<T>>, b: Option<&std::sync::Arc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
     }
 }
 
@@ -279,12 +343,8 @@ impl Renderer {
                     let omega = data
                         .and_then(|d| d.meshes.get(mesh)?.get(pi)?.as_ref())
                         .and_then(ddm_words);
-                    let muscles = self
-                        .muscle_words
-                        .get(mesh)
-                        .and_then(|m| m.get(pi)?.as_deref());
                     let prefix = (&vertices.vertices, vertices.vertices.size(), 0);
-                    let sections = (omega.as_deref(), muscles);
+                    let sections = (omega.as_deref(), self.deformers.tails(mesh, pi));
                     SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
                 })
                 .collect();
@@ -302,33 +362,69 @@ impl Renderer {
         queue: &wgpu::Queue,
         rig: Option<&std::sync::Arc<crate::pose::MuscleRig>>,
     ) {
-        let same = match (rig, &self.muscle_rig) {
-            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        if same {
+        if same_arc(rig, self.deformers.muscle_rig.as_ref()) {
             return;
         }
-        self.muscle_rig = rig.cloned();
-        let wanted: Vec<Vec<Option<Vec<u32>>>> = rig.map_or_else(Vec::new, |rig| {
-            (self.primitives.iter().enumerate())
-                .map(|(mesh, prims)| {
-                    (prims.iter().enumerate())
-                        .map(|(pi, v)| {
-                            let skin = rig.skin.get(mesh)?.get(pi)?.as_ref()?;
-                            muscle_words(skin, v.vertex_count as usize)
-                        })
-                        .collect()
-                })
-                .collect()
+        self.deformers.muscle_rig = rig.cloned();
+        let wanted = self.per_primitive(|mesh, pi, v| {
+            let skin = rig?.skin.get(mesh)?.get(pi)?.as_ref()?;
+            muscle_words(skin, v.vertex_count as usize)
         });
-        if wanted == self.muscle_words {
+        if wanted != self.deformers.muscle_words {
+            self.deformers.muscle_words = wanted;
+            self.rebuild_tails(device, queue);
+        }
+    }
+
+    /// Uploads the ML deformer's components for the skin pass (`None` drops them), keeping
+    /// any Ω and muscles; nothing is done when `model` is the one held (the same `Arc`). Every
+    /// instance of the model's mesh follows the corrective.
+    pub fn set_ml(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        model: Option<&std::sync::Arc<crate::deform::MlModel>>,
+    ) {
+        if same_arc(model, self.deformers.ml_model.as_ref()) {
             return;
         }
-        self.muscle_words = wanted;
+        self.deformers.ml_model = model.cloned();
+        let k = model.map_or(0, |m| m.components as usize);
+        self.deformers.ml_count = k as u32;
+        let wanted = self.per_primitive(|mesh, pi, v| {
+            let m = model.filter(|m| m.mesh as usize == mesh)?;
+            ml_words(m.primitives.get(pi)?.as_ref()?, v.vertex_count as usize, k)
+        });
+        if wanted != self.deformers.ml_words {
+            self.deformers.ml_words = wanted;
+            self.rebuild_tails(device, queue);
+        }
+    }
+
+    /// `f(mesh, primitive, its upload)` for every primitive, or empty when none gives words.
+    fn per_primitive(
+        &self,
+        f: impl Fn(usize, usize, &GpuPrimitive) -> Option<Vec<u32>>,
+    ) -> Vec<Vec<Option<Vec<u32>>>> {
+        let all: Vec<Vec<Option<Vec<u32>>>> = (self.primitives.iter().enumerate())
+            .map(|(mesh, prims)| {
+                (prims.iter().enumerate())
+                    .map(|(pi, v)| f(mesh, pi, v))
+                    .collect()
+            })
+            .collect();
+        if all.iter().flatten().all(Option::is_none) {
+            Vec::new()
+        } else {
+            all
+        }
+    }
+
+    /// The slot words made again with the held Ω (copied on the GPU) and the muscles' and
+    /// ML deformer's words now held.
+    fn rebuild_tails(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("muscle upload"),
+            label: Some("muscle and ml upload"),
         });
         let old = std::mem::take(&mut self.slot_words);
         let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
@@ -341,16 +437,8 @@ impl Renderer {
                         .map_or((&vertices.vertices, vertices.vertices.size(), 0), |h| {
                             (&h.words, h.kept, h.ddm_base)
                         });
-                    let muscles = self
-                        .muscle_words
-                        .get(mesh)
-                        .and_then(|m| m.get(pi)?.as_deref());
-                    SlotWords::new(
-                        (device, &mut encoder),
-                        prefix,
-                        (None, muscles),
-                        self.max_binding,
-                    )
+                    let sections = (None, self.deformers.tails(mesh, pi));
+                    SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
                 })
                 .collect();
             words.push(row);
@@ -377,43 +465,59 @@ impl Renderer {
     /// Whether `view`'s frame has the muscles' displacement for primitives that follow them.
     pub(super) fn muscles_drawn(&self, view: View) -> bool {
         !self.views[view.index()].muscle_offsets.is_empty()
-            && self
-                .slot_words
-                .iter()
-                .flatten()
-                .flatten()
-                .any(|w| w.muscle_base != 0)
+            && (self.slot_words.iter().flatten().flatten()).any(|w| w.muscle_base != 0)
     }
 
-    /// The muscles' displacements of `view`'s frame into its uniform, when they changed (a
-    /// crowd has none: one simulation).
-    pub(super) fn prepare_muscles(
+    /// Whether `view`'s frame has the ML deformer's weights for primitives that follow it.
+    pub(super) fn ml_drawn(&self, view: View) -> bool {
+        !self.views[view.index()].ml_weights.is_empty()
+            && (self.slot_words.iter().flatten().flatten()).any(|w| w.ml_base != 0)
+    }
+
+    /// The muscles' displacements and the ML deformer's weights of `view`'s frame into its
+    /// uniform, when they changed (a crowd has neither: one simulation, one pose).
+    pub(super) fn prepare_deformers(
         &mut self,
         view: View,
         queue: &wgpu::Queue,
-        muscles: &[glam::Vec3],
+        posed: &super::Posed<'_>,
         copies: usize,
     ) {
-        self.muscle_scratch.clear();
+        let d = &mut self.deformers;
+        d.muscle_scratch.clear();
+        d.ml_scratch.clear();
         if copies == 1 {
-            let n = muscles.len().min(MAX_GPU_PARTICLES);
-            self.muscle_scratch
-                .extend(muscles[..n].iter().map(|d| [d.x, d.y, d.z, 0.0]));
+            let n = posed.muscles.len().min(MAX_GPU_PARTICLES);
+            (d.muscle_scratch).extend(posed.muscles[..n].iter().map(|d| [d.x, d.y, d.z, 0.0]));
+            let k = posed.ml_weights.len().min(MAX_GPU_COMPONENTS);
+            for w in posed.ml_weights[..k].chunks(4) {
+                let mut v = [0.0; 4];
+                v[..w.len()].copy_from_slice(w);
+                d.ml_scratch.push(v);
+            }
         }
         let slot = &mut self.views[view.index()];
-        if self.muscle_scratch != slot.muscle_offsets {
-            std::mem::swap(&mut self.muscle_scratch, &mut slot.muscle_offsets);
+        if d.muscle_scratch != slot.muscle_offsets || d.ml_scratch != slot.ml_weights {
+            std::mem::swap(&mut d.muscle_scratch, &mut slot.muscle_offsets);
+            std::mem::swap(&mut d.ml_scratch, &mut slot.ml_weights);
             slot.muscle_generation += 1;
         }
         let buffers = &mut slot.frames[slot.frame];
         if buffers.muscle_generation != slot.muscle_generation {
-            // None (muscles off, or a crowd): zeros, so no stale displacement moves the skin.
-            let bytes: &[u8] = if slot.muscle_offsets.is_empty() {
+            // None (off, or a crowd): zeros, so no stale displacement or weight moves the skin.
+            let offsets: &[u8] = if slot.muscle_offsets.is_empty() {
                 &ZEROS
             } else {
                 bytemuck::cast_slice(&slot.muscle_offsets)
             };
-            queue.write_buffer(&buffers.muscles, 0, bytes);
+            queue.write_buffer(&buffers.muscles, 0, offsets);
+            let mut weights = [[0.0f32; 4]; MAX_GPU_COMPONENTS / 4];
+            weights[..slot.ml_weights.len()].copy_from_slice(&slot.ml_weights);
+            queue.write_buffer(
+                &buffers.muscles,
+                OFFSET_BYTES as u64,
+                bytemuck::cast_slice(&weights),
+            );
             buffers.muscle_generation = slot.muscle_generation;
         }
     }
@@ -449,7 +553,15 @@ impl Renderer {
                         vertex_count: self.primitives[mesh][p].vertex_count,
                         ddm_base: words.map_or(0, |o| o.ddm_base),
                         muscle_base: words.map_or(0, |o| o.muscle_base),
-                        pad: [0; 3],
+                        ml_base: words.map_or(0, |o| o.ml_base),
+                        ml_count: words.map_or(0, |o| {
+                            if o.ml_base != 0 {
+                                self.deformers.ml_count
+                            } else {
+                                0
+                            }
+                        }),
+                        pad: 0,
                     };
                     device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some("skin pass slot"),

@@ -1,0 +1,179 @@
+//! The ML deformer on the command line (issue 30): `train-deformer`, which learns a corrective
+//! from a reference deformer and saves it, and the posing commands' `--ml-deformer MODEL`,
+//! which adds its corrective to linear blend skinning.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use skinscope::anim::SkinningMethod;
+use skinscope::character::Character;
+use skinscope::deform::{MlModel, MlReference, TrainParams};
+
+/// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
+const MAX_MODEL_BYTES: u64 = 1 << 30;
+
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct MlArgs {
+    /// An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend
+    /// skinning (needs --skinning lbs, the skinning it was trained against).
+    #[arg(long)]
+    pub ml_deformer: Option<PathBuf>,
+}
+
+impl MlArgs {
+    /// The model asked for, read for `c` (refused when made for another skeleton or mesh).
+    pub fn load(&self, c: &Character) -> Result<Option<Arc<MlModel>>, String> {
+        let Some(path) = &self.ml_deformer else {
+            return Ok(None);
+        };
+        load_model(path, c).map(|m| Some(Arc::new(m)))
+    }
+}
+
+/// The model at `path`, read for `c`; errors name the file and the byte.
+pub fn load_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
+    let bytes = skinscope::files::read_capped(path, MAX_MODEL_BYTES).map_err(|e| e.to_string())?;
+    MlModel::from_bytes(&bytes, c).map_err(|e| format!("--ml-deformer {}: {e}", path.display()))
+}
+
+/// `--ml-deformer` corrects linear blend only: refused with another skinning.
+pub fn check_skinning(ml: &MlArgs, skinning: SkinningMethod) -> Result<(), String> {
+    if ml.ml_deformer.is_some() && skinning != SkinningMethod::Linear {
+        return Err(format!(
+            "--ml-deformer corrects linear blend skinning (it was trained against it): give --skinning lbs, not {} skinning",
+            skinning.name()
+        ));
+    }
+    Ok(())
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReferenceArg {
+    /// Direct delta mush (the --ddm-* parameters).
+    Ddm,
+    /// Linear blend plus the muscles (--muscles), settled at each pose.
+    Muscles,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct TrainArgs {
+    /// A .gltf or .glb file (default: the built-in character).
+    pub file: Option<PathBuf>,
+    /// The deformer to learn.
+    #[arg(long, value_enum)]
+    pub reference: ReferenceArg,
+    /// Where to write the model (read back by --ml-deformer).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Poses trained on: half the clips' frames, half random mixes of their joints' rotations.
+    #[arg(long, default_value_t = TrainParams::default().poses)]
+    pub poses: usize,
+    /// Random poses not trained on, measured after training.
+    #[arg(long, default_value_t = TrainParams::default().held_out)]
+    pub held_out: usize,
+    /// Components kept by PCA (1 to 64).
+    #[arg(long, default_value_t = TrainParams::default().components)]
+    pub components: usize,
+    /// Ridge regularisation, relative to the features' mean square.
+    #[arg(long, default_value_t = TrainParams::default().ridge)]
+    pub ridge: f32,
+    /// The random poses' seed.
+    #[arg(long, default_value_t = TrainParams::default().seed)]
+    pub seed: u64,
+    /// The muscles of --reference muscles (a JSON file, or `default`: the character's own).
+    #[arg(long, default_value = "default")]
+    pub muscles: PathBuf,
+    #[command(flatten)]
+    pub ddm: super::ddm::DdmArgs,
+}
+
+/// `skinscope train-deformer`: trains, reports and writes the model.
+pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
+    let c = match &args.file {
+        Some(file) => skinscope::import::load(file),
+        None => skinscope::builtin::character(),
+    }
+    .map_err(|e| e.to_string())?;
+    let params = TrainParams {
+        poses: args.poses,
+        held_out: args.held_out,
+        components: args.components,
+        ridge: args.ridge,
+        seed: args.seed,
+    };
+    params.check()?;
+    let mut progress = super::out::Progress::new("training poses", params.poses);
+    let mut tick = |done: usize, total: usize| {
+        progress.set_total(total);
+        progress.step(done);
+    };
+    let (kind, model) = match args.reference {
+        ReferenceArg::Ddm => {
+            if args.muscles.as_os_str() != "default" {
+                return Err("--muscles is the reference of --reference muscles".into());
+            }
+            let ddm = args.ddm.precompute_now(&c)?;
+            let mut reference = skinscope::perform::ml::ddm_reference(&c, &ddm);
+            let model = skinscope::deform::train(
+                &c,
+                MlReference::DeltaMush,
+                &params,
+                &mut reference,
+                &mut tick,
+            );
+            ("direct delta mush", model)
+        }
+        ReferenceArg::Muscles => {
+            if args.ddm.any_given() {
+                return Err("the --ddm-* options need --reference ddm".into());
+            }
+            let muscles = super::muscles::MuscleArgs {
+                muscles: Some(args.muscles.clone()),
+            };
+            let input = muscles.input(&c, false)?.ok_or("no muscles")?;
+            let mut reference = skinscope::perform::ml::muscle_reference(&c, input);
+            let model = skinscope::deform::train(
+                &c,
+                MlReference::Muscles,
+                &params,
+                &mut reference,
+                &mut tick,
+            );
+            ("linear blend with settled muscles", model)
+        }
+    };
+    drop(progress);
+    let model = model.map_err(|e| format!("train-deformer: {e}"))?;
+    skinscope::files::write_bytes_whole(&args.out, &model.to_bytes()).map_err(|e| e.to_string())?;
+    super::out::println(&report(&c, kind, &model, &args.out));
+    Ok(())
+}
+
+/// What training measured, in words.
+fn report(c: &Character, kind: &str, model: &MlModel, out: &std::path::Path) -> String {
+    let s = &model.stats;
+    let ratio = |a: f32, b: f32| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    format!(
+        "{}: learnt {kind} from {} poses ({} driving joints, {} components) in {:.1} s, written to {}\n\
+         held-out poses ({}): RMS error {:.3e} ({:.1}% of linear blend's {:.3e}), max {:.3e} ({:.1}% of {:.3e})\n\
+         training poses: RMS error {:.3e} ({:.1}% of linear blend's {:.3e}); PCA truncation {:.3e}, fit residual {:.3e}",
+        c.name,
+        s.poses,
+        model.joints.len(),
+        model.components,
+        s.seconds,
+        out.display(),
+        s.held_poses,
+        s.held_rms,
+        ratio(s.held_rms, s.held_lbs_rms),
+        s.held_lbs_rms,
+        s.held_max,
+        ratio(s.held_max, s.held_lbs_max),
+        s.held_lbs_max,
+        s.train_rms,
+        ratio(s.train_rms, s.train_lbs_rms),
+        s.train_lbs_rms,
+        s.truncation,
+        s.residual,
+    )
+}

@@ -1,0 +1,485 @@
+//! The ML deformer's training (issue 30): poses generated from the character's clips, the
+//! reference deformer's vertices at each, the targets (reference minus linear blend, in bind
+//! space), their PCA (faer's thin SVD, `skinscope-sparse`) and a ridge regression from the
+//! pose's features to the components' weights.
+//!
+//! A target is what linear blend must be given to land on the reference: with M the vertex's
+//! blended skin matrix, b its bind position and r the reference's, δ = M⁻¹ r − b, so linear
+//! blend of b + δ is r exactly.
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::ml::{
+    FEATURES_PER_JOINT, MAX_COMPONENTS, MlModel, MlPrimitive, MlReference, MlStats, features_into,
+};
+use crate::anim::{LocalPose, Transform};
+use crate::character::Character;
+use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
+
+/// The most target values (vertices x 3 x poses) a training holds: 1.6 GB of f64 at most.
+pub const MAX_TARGET_VALUES: usize = 200_000_000;
+/// The most training poses.
+pub const MAX_POSES: usize = 20_000;
+
+/// The training's options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainParams {
+    /// Poses trained on: half the clips' frames (evenly spaced), half random.
+    pub poses: usize,
+    /// Random poses not trained on, for the held-out errors.
+    pub held_out: usize,
+    /// Components kept (K).
+    pub components: usize,
+    /// Ridge regularisation, relative to the features' mean square.
+    pub ridge: f32,
+    pub seed: u64,
+}
+
+impl Default for TrainParams {
+    fn default() -> Self {
+        Self {
+            poses: 400,
+            held_out: 100,
+            components: 32,
+            ridge: 1e-4,
+            seed: 1,
+        }
+    }
+}
+
+impl TrainParams {
+    /// Each option's limits, the broken one named by its option.
+    pub fn check(&self) -> Result<(), String> {
+        if !(2..=MAX_POSES).contains(&self.poses) {
+            return Err(format!("--poses {}: must be 2 to {MAX_POSES}", self.poses));
+        }
+        if !(1..=MAX_POSES).contains(&self.held_out) {
+            return Err(format!(
+                "--held-out {}: must be 1 to {MAX_POSES}",
+                self.held_out
+            ));
+        }
+        if !(1..=MAX_COMPONENTS).contains(&self.components) {
+            return Err(format!(
+                "--components {}: must be 1 to {MAX_COMPONENTS}",
+                self.components
+            ));
+        }
+        if !(self.ridge.is_finite() && self.ridge > 0.0) {
+            return Err(format!("--ridge {}: must be positive", self.ridge));
+        }
+        Ok(())
+    }
+}
+
+/// The reference deformer: a posed frame's vertices of the trained instance, mesh space,
+/// every primitive of its mesh in order, concatenated.
+pub type Reference<'a> = dyn FnMut(&mut CharacterPose, &mut Vec<Vec3>) -> Result<(), String> + 'a;
+
+/// The first skinned instance: the one trained on.
+pub fn trained_instance(c: &Character) -> Option<usize> {
+    c.instances.iter().position(|i| i.skin.is_some())
+}
+
+/// The driving joints of instance `i`: each palette entry that weighs a vertex of its mesh (or
+/// has a descendant that does) and has an ancestor in the skin, with that ancestor's entry.
+pub fn driving_joints(c: &Character, i: usize) -> Vec<[u32; 2]> {
+    let instance = &c.instances[i];
+    let Some(skin) = instance.skin.map(|s| &c.skins[s].skin) else {
+        return Vec::new();
+    };
+    let entry_of_joint = |j: usize| (0..skin.len()).find(|&e| skin.joint(e) == Some(j));
+    let mut weighs = vec![false; skin.len()];
+    for p in &c.meshes[instance.mesh].primitives {
+        let Some(s) = &p.skinning else { continue };
+        for v in 0..p.positions.len() {
+            for (e, w) in s.influences(v) {
+                if w > 0.0 && (e as usize) < weighs.len() {
+                    weighs[e as usize] = true;
+                }
+            }
+        }
+    }
+    // Each entry's nearest ancestor in the skin.
+    let parent: Vec<Option<usize>> = (0..skin.len())
+        .map(|e| {
+            let mut j = skin.joint(e).and_then(|j| c.skeleton.parent(j));
+            while let Some(a) = j {
+                if let Some(pe) = entry_of_joint(a) {
+                    return Some(pe);
+                }
+                j = c.skeleton.parent(a);
+            }
+            None
+        })
+        .collect();
+    let mut drives = weighs.clone();
+    for e in 0..skin.len() {
+        if weighs[e] {
+            let mut up = parent[e];
+            while let Some(p) = up {
+                drives[p] = true;
+                up = parent[p];
+            }
+        }
+    }
+    (0..skin.len())
+        .filter_map(|e| Some([e as u32, parent[e]? as u32]).filter(|_| drives[e]))
+        .collect()
+}
+
+/// A small, seeded generator (splitmix64): the same seed gives the same poses everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// The clips' frames at 30 Hz (at most 2,000, evenly spaced), as local poses.
+fn clip_frames(c: &Character) -> Vec<Vec<Transform>> {
+    let mut times = Vec::new();
+    for (k, clip) in c.clips.iter().enumerate() {
+        let frames = (clip.duration_secs() * 30.0).ceil().max(1.0) as usize;
+        times.extend((0..frames).map(|f| (k, f as f32 / 30.0)));
+    }
+    let step = times.len().div_ceil(2000).max(1);
+    let mut pose = CharacterPose::new(c);
+    (times.iter().step_by(step))
+        .filter_map(|&(k, t)| {
+            pose.evaluate(c, &PoseRequest::clip(k, t)).ok()?;
+            Some(pose.local().as_slice().to_vec())
+        })
+        .collect()
+}
+
+/// The training poses (`count`, from `seed`): every other one a clip frame (evenly spaced over
+/// them all), the others random; and the held-out poses, all random. A random pose takes, for
+/// each joint, a rotation between two of its clip frames' (a slerp by a random fraction), so it
+/// stays within the clips' ranges while mixing the joints freely. Without clips, each joint
+/// turns by up to 60 degrees about a random axis from its rest. The skeleton's roots stay at
+/// rest: the features do not see the placement.
+pub fn training_poses(c: &Character, params: &TrainParams) -> (Vec<LocalPose>, Vec<LocalPose>) {
+    let frames = clip_frames(c);
+    let rest = c.skeleton.rest();
+    let mut rng = Rng(params.seed);
+    let random = |rng: &mut Rng| -> LocalPose {
+        let joints = (0..rest.len()).map(|j| {
+            if c.skeleton.parent(j).is_none() {
+                return rest[j];
+            }
+            if frames.is_empty() {
+                let axis = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5)
+                    .normalize_or(Vec3::X);
+                let angle = rng.unit() * 60f32.to_radians();
+                let mut t = rest[j];
+                t.rotation = (rest[j].rotation * Quat::from_axis_angle(axis, angle)).normalize();
+                return t;
+            }
+            let a = frames[rng.below(frames.len())][j];
+            let b = frames[rng.below(frames.len())][j].rotation;
+            let mut t = a;
+            t.rotation = a.rotation.slerp(b, rng.unit()).normalize();
+            t
+        });
+        LocalPose::from_transforms(joints.collect())
+    };
+    let mut train = Vec::with_capacity(params.poses);
+    let from_clips = if frames.is_empty() {
+        0
+    } else {
+        params.poses / 2
+    };
+    for n in 0..from_clips {
+        let mut pose = frames[n * frames.len() / from_clips].clone();
+        for (j, t) in pose.iter_mut().enumerate() {
+            if c.skeleton.parent(j).is_none() {
+                *t = rest[j];
+            }
+        }
+        train.push(LocalPose::from_transforms(pose));
+    }
+    while train.len() < params.poses {
+        train.push(random(&mut rng));
+    }
+    let held = (0..params.held_out).map(|_| random(&mut rng)).collect();
+    (train, held)
+}
+
+/// One posed frame's features and targets, with linear blend's and the reference's mesh-space
+/// positions (for the errors).
+struct Sample {
+    features: Vec<f32>,
+    /// Bind-space targets, 3 a vertex.
+    targets: Vec<f64>,
+    /// Per vertex: its blended skin matrix (`None`: not skinned), bind position, reference.
+    vertices: Vec<(Option<Mat4>, Vec3, Vec3)>,
+}
+
+fn sample(
+    c: &Character,
+    (instance, joints): (usize, &[[u32; 2]]),
+    local: &LocalPose,
+    pose: &mut CharacterPose,
+    reference: &mut Reference<'_>,
+    scratch: &mut Vec<Vec3>,
+) -> Result<Sample, String> {
+    pose.compose_local(c, local, PaletteMode::Animated)
+        .map_err(|e| e.to_string())?;
+    reference(pose, scratch)?;
+    let palette = pose.instance_palette(instance).unwrap_or(&[]);
+    let mut features = vec![0.0; FEATURES_PER_JOINT * joints.len()];
+    features_into(palette, joints, &mut features);
+    let mesh = c.instances[instance].mesh;
+    let mut vertices = Vec::with_capacity(scratch.len());
+    for p in &c.meshes[mesh].primitives {
+        let (bind, _) = crate::pose::morphed_vertices(p, pose.morph.of(instance));
+        for (v, &b) in bind.iter().enumerate() {
+            let m = p.skinning.as_ref().and_then(|s| {
+                let influences = s.influences(v).map(|(j, w)| (u32::from(j), w));
+                crate::anim::blend_matrix(palette, influences)
+            });
+            let r = scratch.get(vertices.len()).copied().unwrap_or(b);
+            vertices.push((m, b, r));
+        }
+    }
+    let targets = (vertices.iter())
+        .flat_map(|&(m, b, r)| {
+            let d = m
+                .filter(|m| m.determinant().abs() > 1e-12)
+                .map_or(Vec3::ZERO, |m| m.inverse().transform_point3(r) - b);
+            [f64::from(d.x), f64::from(d.y), f64::from(d.z)]
+        })
+        .collect();
+    Ok(Sample {
+        features,
+        targets,
+        vertices,
+    })
+}
+
+/// Mesh-space errors to the reference of linear blend and of linear blend with `corrective`
+/// (3 a vertex, bind space): (sum of squares, max) each.
+fn errors(s: &Sample, corrective: &[f32]) -> ([f64; 2], [f64; 2]) {
+    let (mut lbs, mut ml) = ([0.0f64, 0.0], [0.0f64, 0.0]);
+    for (v, &(m, b, r)) in s.vertices.iter().enumerate() {
+        let Some(m) = m else { continue };
+        let d = Vec3::from_slice(&corrective[3 * v..3 * v + 3]);
+        let e_lbs = f64::from(m.transform_point3(b).distance(r));
+        let e_ml = f64::from(m.transform_point3(b + d).distance(r));
+        lbs = [lbs[0] + e_lbs * e_lbs, lbs[1].max(e_lbs)];
+        ml = [ml[0] + e_ml * e_ml, ml[1].max(e_ml)];
+    }
+    (lbs, ml)
+}
+
+/// Trains a model of `reference` (named `kind`) on `c`'s first skinned instance.
+/// `progress(done, total)` after each pose measured.
+pub fn train(
+    c: &Character,
+    kind: MlReference,
+    params: &TrainParams,
+    reference: &mut Reference<'_>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<MlModel, String> {
+    let start = std::time::Instant::now();
+    params.check()?;
+    let instance =
+        trained_instance(c).ok_or_else(|| format!("{}: nothing is skinned to learn", c.name))?;
+    let mesh = c.instances[instance].mesh;
+    let joints = driving_joints(c, instance);
+    if joints.is_empty() {
+        return Err(format!(
+            "{}: no joint drives the skin below its root",
+            c.name
+        ));
+    }
+    let vertices: usize = c.meshes[mesh]
+        .primitives
+        .iter()
+        .map(|p| p.positions.len())
+        .sum();
+    let rows = 3 * vertices;
+    if rows.saturating_mul(params.poses) > MAX_TARGET_VALUES {
+        return Err(format!(
+            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; lower --poses)",
+            c.name, params.poses
+        ));
+    }
+    let (train_poses, held_poses) = training_poses(c, params);
+    let total = train_poses.len() + held_poses.len();
+    let mut pose = CharacterPose::new(c);
+    let mut scratch = Vec::new();
+    let f = FEATURES_PER_JOINT * joints.len();
+    let n = train_poses.len();
+    let mut y = Vec::with_capacity(rows * n);
+    let mut x = Vec::with_capacity(n * f);
+    let mut train_samples = Vec::with_capacity(n);
+    for (done, local) in train_poses.iter().enumerate() {
+        let s = sample(
+            c,
+            (instance, &joints),
+            local,
+            &mut pose,
+            reference,
+            &mut scratch,
+        )?;
+        y.extend_from_slice(&s.targets);
+        x.extend(s.features.iter().map(|&v| f64::from(v)));
+        train_samples.push(s);
+        progress(done + 1, total);
+    }
+    // PCA: Y (rows x n, a pose a column) = U S Vᵀ; component k is U's column k, pose j's
+    // weight s_k V[j][k].
+    let svd = skinscope_sparse::thin_svd(rows, n, &y).map_err(|e| format!("PCA: {e}"))?;
+    let k = params.components.min(svd.r());
+    let truncation = svd.s[k..].iter().map(|s| s * s).sum::<f64>().sqrt();
+    // The weights C (n x k) to fit, and X (n x f), row-major by pose.
+    let c_of = |j: usize, kk: usize| svd.s[kk] * svd.v_col(kk)[j];
+    // Ridge: (XᵀX + λ I) W = Xᵀ C, λ relative to the features' mean square.
+    let mut a = vec![0.0f64; f * f];
+    for row in x.chunks_exact(f) {
+        for (i, &xi) in row.iter().enumerate() {
+            for (jj, &xj) in row.iter().enumerate().skip(i) {
+                a[jj * f + i] += xi * xj;
+            }
+        }
+    }
+    for i in 0..f {
+        for jj in i + 1..f {
+            a[i * f + jj] = a[jj * f + i];
+        }
+    }
+    let trace: f64 = (0..f).map(|i| a[i * f + i]).sum();
+    let lambda = f64::from(params.ridge) * (trace / f as f64).max(1e-12);
+    for i in 0..f {
+        a[i * f + i] += lambda;
+    }
+    let mut w = vec![0.0f64; f * k];
+    for kk in 0..k {
+        for (j, row) in x.chunks_exact(f).enumerate() {
+            let cj = c_of(j, kk);
+            for (i, &xi) in row.iter().enumerate() {
+                w[kk * f + i] += xi * cj;
+            }
+        }
+    }
+    skinscope_sparse::solve_spd(f, &a, &mut w).map_err(|e| format!("ridge regression: {e}"))?;
+    let mut residual = 0.0f64;
+    let mut limits = vec![0.0f32; k];
+    for (j, row) in x.chunks_exact(f).enumerate() {
+        for kk in 0..k {
+            let fit: f64 = row
+                .iter()
+                .zip(&w[kk * f..(kk + 1) * f])
+                .map(|(a, b)| a * b)
+                .sum();
+            residual += (fit - c_of(j, kk)).powi(2);
+            limits[kk] = limits[kk].max(2.0 * c_of(j, kk).abs() as f32);
+        }
+    }
+    // The components, per primitive vertex-major.
+    let mut primitives = Vec::new();
+    let mut row0 = 0;
+    for p in &c.meshes[mesh].primitives {
+        let nv = p.positions.len();
+        let deltas = (0..nv)
+            .flat_map(|v| {
+                (0..k).map(move |kk| (v, kk)).map(|(v, kk)| {
+                    let u = svd.u_col(kk);
+                    let at = 3 * (row0 + v);
+                    Vec3::new(u[at] as f32, u[at + 1] as f32, u[at + 2] as f32)
+                })
+            })
+            .collect();
+        primitives.push(p.skinning.is_some().then_some(MlPrimitive { deltas }));
+        row0 += nv;
+    }
+    let mut model = MlModel {
+        reference: kind,
+        fingerprint: crate::pose::skeleton_fingerprint(c),
+        skeleton_joints: c.skeleton.joint_count() as u32,
+        instance: instance as u32,
+        mesh: mesh as u32,
+        components: k as u32,
+        joints: joints.clone(),
+        weights: w.iter().map(|&v| v as f32).collect(),
+        limits,
+        primitives,
+        stats: MlStats::default(),
+    };
+    let measure = |model: &MlModel, s: &Sample| {
+        let mut weights = vec![0.0; k];
+        model.weights_into(&s.features, &mut weights);
+        errors(s, &corrective_of(c, model, &weights))
+    };
+    let mut sums = [[0.0f64; 2]; 2];
+    for s in &train_samples {
+        let (lbs, ml) = measure(&model, s);
+        sums[0][0] += lbs[0];
+        sums[1][0] += ml[0];
+    }
+    drop(train_samples);
+    let mut held = [[0.0f64; 2]; 2];
+    for (done, local) in held_poses.iter().enumerate() {
+        let s = sample(
+            c,
+            (instance, &joints),
+            local,
+            &mut pose,
+            reference,
+            &mut scratch,
+        )?;
+        let (lbs, ml) = measure(&model, &s);
+        held[0] = [held[0][0] + lbs[0], held[0][1].max(lbs[1])];
+        held[1] = [held[1][0] + ml[0], held[1][1].max(ml[1])];
+        progress(n + done + 1, total);
+    }
+    let skinned = (model.primitives.iter().zip(&c.meshes[mesh].primitives))
+        .filter(|(m, _)| m.is_some())
+        .map(|(_, p)| p.positions.len())
+        .sum::<usize>()
+        .max(1) as f64;
+    let rms = |sum: f64, poses: usize| (sum / (skinned * poses.max(1) as f64)).sqrt() as f32;
+    model.stats = MlStats {
+        poses: n as u32,
+        held_poses: held_poses.len() as u32,
+        truncation: truncation as f32,
+        residual: residual.sqrt() as f32,
+        train_rms: rms(sums[1][0], n),
+        train_lbs_rms: rms(sums[0][0], n),
+        held_rms: rms(held[1][0], held_poses.len()),
+        held_max: held[1][1] as f32,
+        held_lbs_rms: rms(held[0][0], held_poses.len()),
+        held_lbs_max: held[0][1] as f32,
+        seconds: start.elapsed().as_secs_f32(),
+    };
+    Ok(model)
+}
+
+/// The corrective of every vertex of `model`'s mesh of `c` (zero on unskinned primitives), 3 a
+/// vertex, bind space, primitives in order.
+pub fn corrective_of(c: &Character, model: &MlModel, weights: &[f32]) -> Vec<f32> {
+    let prims = &c.meshes[model.mesh as usize].primitives;
+    let mut out = Vec::new();
+    for (pi, p) in prims.iter().enumerate() {
+        for v in 0..p.positions.len() {
+            out.extend(model.corrective(pi, v, weights).to_array());
+        }
+    }
+    out
+}
