@@ -21,6 +21,7 @@ use crate::scene::Ground;
 mod controls;
 mod ddm;
 mod matching;
+pub mod ml;
 mod mocap;
 pub mod muscles;
 mod open;
@@ -61,6 +62,8 @@ pub enum UiCommand {
     DropDrivers,
     /// Load, drop or restart the XPBD muscles.
     Muscles(muscles::MuscleCommand),
+    /// Load or drop the ML deformer, or compare it with its reference.
+    Ml(ml::MlCommand),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -303,15 +306,10 @@ impl Viewer {
                 Ok(d) => self.controls.drivers = Some(Arc::new(d)),
                 Err(e) => self.load_error = Some(e),
             },
-            UiCommand::LoadOwnDrivers => match crate::builtin::own_drivers(&self.character) {
-                Ok(Some(d)) => self.controls.drivers = Some(Arc::new(d)),
-                Ok(None) => {
-                    self.load_error = Some(format!("{} ships no pose drivers", self.character.name))
-                }
-                Err(e) => self.load_error = Some(format!("{}: {e}", self.character.name)),
-            },
+            UiCommand::LoadOwnDrivers => self.load_own_drivers(),
             UiCommand::DropDrivers => self.controls.drivers = None,
             UiCommand::Muscles(m) => self.muscle_command(m),
+            UiCommand::Ml(m) => self.ml_command(m),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
                     self.load_error = Some(e.to_string());
@@ -623,9 +621,11 @@ impl Viewer {
             // the same palette), or another palette.
             let with = match (c.compared(), c.compared_for_colours()) {
                 (_, Compared::OtherClips) => CompareWith::OtherClips,
-                (Compared::OtherSkinning, _) => CompareWith::Palette(c.palette),
+                (Compared::OtherSkinning | Compared::MlReference, _) => {
+                    CompareWith::Palette(c.palette)
+                }
                 (_, Compared::Palette(palette)) => CompareWith::Palette(palette),
-                (_, Compared::Off | Compared::OtherSkinning) => CompareWith::Palette(c.compare),
+                (_, _) => CompareWith::Palette(c.compare),
             };
             let compared = crate::draw::view::pose_compared(
                 &self.character,

@@ -419,7 +419,10 @@ impl App {
             let options = DrawOptions {
                 viewport: Some(right),
                 clear: false,
-                skinning: if c.compared() == Compared::OtherSkinning {
+                skinning: if matches!(
+                    c.compared(),
+                    Compared::OtherSkinning | Compared::MlReference
+                ) {
                     c.right_skinning()
                 } else {
                     main.skinning
@@ -437,7 +440,14 @@ impl App {
             let Some(gfx) = self.gfx.as_mut() else { return };
             let posed = match (&self.viewer.crowd, view) {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
-                (None, View::Main) => draw::extract(&self.viewer.pose),
+                (None, View::Main) => {
+                    let mut posed = draw::extract(&self.viewer.pose);
+                    // Beside a muscles model's reference, the model stands in for the muscles.
+                    if self.viewer.controls.compared() == Compared::MlReference {
+                        posed.muscles = &[];
+                    }
+                    posed
+                }
                 (None, View::Compared) => draw::extract(&self.viewer.compare_pose),
             };
             let uploaded = gfx.renderer.prepare(

@@ -348,9 +348,84 @@ pub fn train(
     let svd = skinscope_sparse::thin_svd(rows, n, &y).map_err(|e| format!("PCA: {e}"))?;
     let k = params.components.min(svd.r());
     let truncation = svd.s[k..].iter().map(|s| s * s).sum::<f64>().sqrt();
-    // The weights C (n x k) to fit, and X (n x f), row-major by pose.
+    let (w, residual, limits) = fit_ridge(&x, f, (&svd, k), params.ridge)?;
+    let primitives = components_of(c, mesh, &svd, k);
+    let mut model = MlModel {
+        reference: kind,
+        fingerprint: crate::pose::skeleton_fingerprint(c),
+        skeleton_joints: c.skeleton.joint_count() as u32,
+        instance: instance as u32,
+        mesh: mesh as u32,
+        components: k as u32,
+        joints: joints.clone(),
+        weights: w.iter().map(|&v| v as f32).collect(),
+        limits,
+        primitives,
+        stats: MlStats::default(),
+    };
+    let mut sums = [[0.0f64; 2]; 2];
+    for s in &train_samples {
+        let (lbs, ml) = measure(c, &model, s);
+        sums[0][0] += lbs[0];
+        sums[1][0] += ml[0];
+    }
+    drop(train_samples);
+    let mut held = [[0.0f64; 2]; 2];
+    for (done, local) in held_poses.iter().enumerate() {
+        let s = sample(
+            c,
+            (instance, &joints),
+            local,
+            &mut pose,
+            reference,
+            &mut scratch,
+        )?;
+        let (lbs, ml) = measure(c, &model, &s);
+        held[0] = [held[0][0] + lbs[0], held[0][1].max(lbs[1])];
+        held[1] = [held[1][0] + ml[0], held[1][1].max(ml[1])];
+        progress(n + done + 1, total);
+    }
+    let skinned = (model.primitives.iter().zip(&c.meshes[mesh].primitives))
+        .filter(|(m, _)| m.is_some())
+        .map(|(_, p)| p.positions.len())
+        .sum::<usize>()
+        .max(1) as f64;
+    let rms = |sum: f64, poses: usize| (sum / (skinned * poses.max(1) as f64)).sqrt() as f32;
+    model.stats = MlStats {
+        poses: n as u32,
+        held_poses: held_poses.len() as u32,
+        truncation: truncation as f32,
+        residual: residual as f32,
+        train_rms: rms(sums[1][0], n),
+        train_lbs_rms: rms(sums[0][0], n),
+        held_rms: rms(held[1][0], held_poses.len()),
+        held_max: held[1][1] as f32,
+        held_lbs_rms: rms(held[0][0], held_poses.len()),
+        held_lbs_max: held[0][1] as f32,
+        seconds: start.elapsed().as_secs_f32(),
+    };
+    Ok(model)
+}
+
+/// Linear blend's and the model's errors on one sample (`errors`).
+fn measure(c: &Character, model: &MlModel, s: &Sample) -> ([f64; 2], [f64; 2]) {
+    let mut weights = vec![0.0; model.components as usize];
+    model.weights_into(&s.features, &mut weights);
+    errors(s, &corrective_of(c, model, &weights))
+}
+
+/// The ridge regression from the features X (`x`, n rows of `f`, row-major) to the first `k`
+/// PCA weights of each pose (C, from `svd`): (XᵀX + λ I) W = Xᵀ C, λ `ridge` times the
+/// features' mean square. W (k rows of f), the residual ‖X W − C‖ and each weight's limit
+/// (twice the largest in training).
+fn fit_ridge(
+    x: &[f64],
+    f: usize,
+    (svd, k): (&skinscope_sparse::ThinSvd, usize),
+    ridge: f32,
+) -> Result<(Vec<f64>, f64, Vec<f32>), String> {
+    // Pose j's weight of component kk: s_kk V[j][kk].
     let c_of = |j: usize, kk: usize| svd.s[kk] * svd.v_col(kk)[j];
-    // Ridge: (XᵀX + λ I) W = Xᵀ C, λ relative to the features' mean square.
     let mut a = vec![0.0f64; f * f];
     for row in x.chunks_exact(f) {
         for (i, &xi) in row.iter().enumerate() {
@@ -365,7 +440,7 @@ pub fn train(
         }
     }
     let trace: f64 = (0..f).map(|i| a[i * f + i]).sum();
-    let lambda = f64::from(params.ridge) * (trace / f as f64).max(1e-12);
+    let lambda = f64::from(ridge) * (trace / f as f64).max(1e-12);
     for i in 0..f {
         a[i * f + i] += lambda;
     }
@@ -383,92 +458,39 @@ pub fn train(
     let mut limits = vec![0.0f32; k];
     for (j, row) in x.chunks_exact(f).enumerate() {
         for kk in 0..k {
-            let fit: f64 = row
-                .iter()
-                .zip(&w[kk * f..(kk + 1) * f])
+            let fit: f64 = (row.iter().zip(&w[kk * f..(kk + 1) * f]))
                 .map(|(a, b)| a * b)
                 .sum();
             residual += (fit - c_of(j, kk)).powi(2);
             limits[kk] = limits[kk].max(2.0 * c_of(j, kk).abs() as f32);
         }
     }
-    // The components, per primitive vertex-major.
+    Ok((w, residual.sqrt(), limits))
+}
+
+/// The first `k` components (U's columns) per primitive of `mesh`, vertex-major (`None` for
+/// an unskinned primitive).
+fn components_of(
+    c: &Character,
+    mesh: usize,
+    svd: &skinscope_sparse::ThinSvd,
+    k: usize,
+) -> Vec<Option<MlPrimitive>> {
     let mut primitives = Vec::new();
     let mut row0 = 0;
     for p in &c.meshes[mesh].primitives {
         let nv = p.positions.len();
-        let deltas = (0..nv)
-            .flat_map(|v| {
-                (0..k).map(move |kk| (v, kk)).map(|(v, kk)| {
-                    let u = svd.u_col(kk);
-                    let at = 3 * (row0 + v);
-                    Vec3::new(u[at] as f32, u[at + 1] as f32, u[at + 2] as f32)
-                })
+        let deltas = (0..nv * k)
+            .map(|i| {
+                let (v, kk) = (i / k, i % k);
+                let (u, at) = (svd.u_col(kk), 3 * (row0 + v));
+                Vec3::new(u[at] as f32, u[at + 1] as f32, u[at + 2] as f32)
             })
             .collect();
         primitives.push(p.skinning.is_some().then_some(MlPrimitive { deltas }));
         row0 += nv;
     }
-    let mut model = MlModel {
-        reference: kind,
-        fingerprint: crate::pose::skeleton_fingerprint(c),
-        skeleton_joints: c.skeleton.joint_count() as u32,
-        instance: instance as u32,
-        mesh: mesh as u32,
-        components: k as u32,
-        joints: joints.clone(),
-        weights: w.iter().map(|&v| v as f32).collect(),
-        limits,
-        primitives,
-        stats: MlStats::default(),
-    };
-    let measure = |model: &MlModel, s: &Sample| {
-        let mut weights = vec![0.0; k];
-        model.weights_into(&s.features, &mut weights);
-        errors(s, &corrective_of(c, model, &weights))
-    };
-    let mut sums = [[0.0f64; 2]; 2];
-    for s in &train_samples {
-        let (lbs, ml) = measure(&model, s);
-        sums[0][0] += lbs[0];
-        sums[1][0] += ml[0];
-    }
-    drop(train_samples);
-    let mut held = [[0.0f64; 2]; 2];
-    for (done, local) in held_poses.iter().enumerate() {
-        let s = sample(
-            c,
-            (instance, &joints),
-            local,
-            &mut pose,
-            reference,
-            &mut scratch,
-        )?;
-        let (lbs, ml) = measure(&model, &s);
-        held[0] = [held[0][0] + lbs[0], held[0][1].max(lbs[1])];
-        held[1] = [held[1][0] + ml[0], held[1][1].max(ml[1])];
-        progress(n + done + 1, total);
-    }
-    let skinned = (model.primitives.iter().zip(&c.meshes[mesh].primitives))
-        .filter(|(m, _)| m.is_some())
-        .map(|(_, p)| p.positions.len())
-        .sum::<usize>()
-        .max(1) as f64;
-    let rms = |sum: f64, poses: usize| (sum / (skinned * poses.max(1) as f64)).sqrt() as f32;
-    model.stats = MlStats {
-        poses: n as u32,
-        held_poses: held_poses.len() as u32,
-        truncation: truncation as f32,
-        residual: residual.sqrt() as f32,
-        train_rms: rms(sums[1][0], n),
-        train_lbs_rms: rms(sums[0][0], n),
-        held_rms: rms(held[1][0], held_poses.len()),
-        held_max: held[1][1] as f32,
-        held_lbs_rms: rms(held[0][0], held_poses.len()),
-        held_lbs_max: held[0][1] as f32,
-        seconds: start.elapsed().as_secs_f32(),
-    };
-    Ok(model)
+    primitives
 }
 
 /// The corrective of every vertex of `model`'s mesh of `c` (zero on unskinned primitives), 3 a

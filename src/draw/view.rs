@@ -78,7 +78,12 @@ pub fn pose_compared(
             let other = request.clone().with_compressed(!request.compressed);
             out.evaluate(character, &other)
         }
-        CompareWith::Palette(palette) => out.compose_local(character, pose.local(), palette),
+        CompareWith::Palette(palette) => {
+            // Under another palette, or another skinning, the ML deformer's weights (this
+            // frame's pose's) do not apply: the right half shows the frame without them.
+            out.ml = None;
+            out.compose_local(character, pose.local(), palette)
+        }
     }
 }
 

@@ -11,6 +11,7 @@ mod joints;
 mod layers;
 pub mod legend;
 mod matching;
+mod ml;
 mod mocap;
 mod motion;
 mod muscles;
@@ -25,6 +26,7 @@ use file::file_section;
 use joints::{events_section, joints_section, problems_section, stats_section};
 use layers::{graph_section, layers_section};
 use matching::matching_section;
+use ml::ml_section;
 use mocap::external_section;
 use motion::{motion_section, plot_section};
 use muscles::muscles_section;
@@ -71,6 +73,8 @@ fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
         Compared::OtherClips if c.compressed => "the compressed clips".to_string(),
         Compared::OtherClips => "the raw clips".to_string(),
         Compared::OtherSkinning => c.skinning.label().to_string(),
+        Compared::MlReference if c.ml_active() => "linear blend with the ML deformer".to_string(),
+        Compared::MlReference => c.skinning.label().to_string(),
         Compared::Off | Compared::Palette(_) => String::new(),
     };
     let left = if left.is_empty() {
@@ -123,6 +127,7 @@ pub fn panel(
     matching_section(ui, controls, shown);
     drivers_section(ui, controls, shown, commands);
     muscles_section(ui, controls, shown, commands);
+    ml_section(ui, controls, commands);
     physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);

@@ -181,6 +181,10 @@ pub fn compared_name(c: &Controls, compared: Compared) -> String {
         Compared::OtherClips if c.compressed => "the raw clips".to_string(),
         Compared::OtherClips => "the compressed clips".to_string(),
         Compared::OtherSkinning => c.right_skinning().label().to_string(),
+        Compared::MlReference => match c.ml_deformer.as_ref().map(|m| m.reference) {
+            Some(crate::deform::MlReference::Muscles) => "the ML reference (muscles)".into(),
+            _ => "the ML reference (direct delta mush)".into(),
+        },
     }
 }
 
@@ -197,8 +201,11 @@ pub(super) fn split_choice(ui: &mut Ui, c: &mut Controls) {
                 Compared::Palette(PaletteMode::Animated),
                 Compared::OtherClips,
                 Compared::OtherSkinning,
+                Compared::MlReference,
             ] {
-                ui.selectable_value(&mut chosen, option, compared_name(c, option));
+                if option != Compared::MlReference || c.ml_deformer.is_some() {
+                    ui.selectable_value(&mut chosen, option, compared_name(c, option));
+                }
             }
         })
         .response

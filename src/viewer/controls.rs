@@ -88,6 +88,8 @@ pub struct Controls {
     /// `compared_skinning` (see `right_skinning`).
     pub compare_skinning: bool,
     pub compared_skinning: crate::anim::SkinningMethod,
+    /// The split view's right half shows the ML deformer's reference (what it learnt).
+    pub compare_ml: bool,
     /// Weight-blended skinning's per-joint method weights (0: linear blend, 1: dual
     /// quaternions), painted by subtree in the panel; "auto" (`pose::DqsJoints::Auto`) at
     /// first.
@@ -210,6 +212,7 @@ impl Controls {
             compare_clips: false,
             skinning: crate::anim::SkinningMethod::Linear,
             compare_skinning: false,
+            compare_ml: false,
             compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
             ddm: Default::default(),
             joint_methods: Some(std::sync::Arc::from(crate::pose::auto_methods(c))),
@@ -255,6 +258,9 @@ pub enum Compared {
     OtherClips,
     /// The same pose and palette skinned by the other method.
     OtherSkinning,
+    /// The same pose and palette by the ML deformer's reference (direct delta mush, or linear
+    /// blend with the muscles), without its corrective.
+    MlReference,
 }
 
 impl Controls {
@@ -267,6 +273,7 @@ impl Controls {
     pub fn compared(&self) -> Compared {
         match (self.split, self.compare_clips, self.compare_skinning) {
             (false, _, _) => Compared::Off,
+            _ if self.compare_ml => Compared::MlReference,
             (true, true, _) => Compared::OtherClips,
             (true, false, true) => Compared::OtherSkinning,
             (true, false, false) => Compared::Palette(self.compare),
@@ -276,6 +283,9 @@ impl Controls {
     /// The skinning of the split view's right half: the one chosen, or the left's counterpart
     /// when the two would be the same.
     pub fn right_skinning(&self) -> crate::anim::SkinningMethod {
+        if self.compared() == Compared::MlReference {
+            return self.ml_reference_skinning();
+        }
         if self.compared_skinning != self.skinning {
             self.compared_skinning
         } else {
@@ -297,6 +307,7 @@ impl Controls {
     pub fn set_compared(&mut self, compared: Compared) {
         self.split = compared != Compared::Off;
         self.compare_skinning = compared == Compared::OtherSkinning;
+        self.compare_ml = compared == Compared::MlReference;
         match compared {
             Compared::Off => {}
             Compared::Palette(mode) => {
@@ -304,8 +315,26 @@ impl Controls {
                 self.compare_clips = false;
             }
             Compared::OtherClips => self.compare_clips = true,
-            Compared::OtherSkinning => self.compare_clips = false,
+            Compared::OtherSkinning | Compared::MlReference => self.compare_clips = false,
         }
+    }
+
+    /// How the ML deformer's reference skins: direct delta mush, or linear blend (under the
+    /// muscles).
+    pub fn ml_reference_skinning(&self) -> crate::anim::SkinningMethod {
+        use crate::deform::MlReference;
+        match self.ml_deformer.as_ref().map(|m| m.reference) {
+            Some(MlReference::DeltaMush) => crate::anim::SkinningMethod::DeltaMush,
+            _ => crate::anim::SkinningMethod::Linear,
+        }
+    }
+
+    /// Whether the frame takes the ML deformer's corrective: one loaded and on, under linear
+    /// blend (what it was trained against).
+    pub fn ml_active(&self) -> bool {
+        self.ml_on
+            && self.ml_deformer.is_some()
+            && self.skinning == crate::anim::SkinningMethod::Linear
     }
 }
 
@@ -374,7 +403,7 @@ impl Controls {
             joint_methods: self.joint_methods.clone(),
             muscles: (self.muscles.clone())
                 .map(|rig| crate::perform::MuscleInput { rig, dynamic: true }),
-            ml_deformer: self.ml_deformer.clone().filter(|_| self.ml_on),
+            ml_deformer: self.ml_deformer.clone().filter(|_| self.ml_active()),
         }
     }
 

@@ -61,8 +61,10 @@ impl Viewer {
     fn ddm_wanted(&self) -> bool {
         let c = &self.controls;
         c.skinning == SkinningMethod::DeltaMush
-            || (c.compared() == super::Compared::OtherSkinning
-                && c.right_skinning() == SkinningMethod::DeltaMush)
+            || (matches!(
+                c.compared(),
+                super::Compared::OtherSkinning | super::Compared::MlReference
+            ) && c.right_skinning() == SkinningMethod::DeltaMush)
     }
 
     /// Before drawing: Ω for the current file and parameters, from the cache, or started on a

@@ -18,6 +18,17 @@ pub enum OpenError {
 }
 
 impl Viewer {
+    /// The character's own pose drivers (the built-in character's, or a file's node extras').
+    pub(super) fn load_own_drivers(&mut self) {
+        match crate::builtin::own_drivers(&self.character) {
+            Ok(Some(d)) => self.controls.drivers = Some(std::sync::Arc::new(d)),
+            Ok(None) => {
+                self.load_error = Some(format!("{} ships no pose drivers", self.character.name))
+            }
+            Err(e) => self.load_error = Some(format!("{}: {e}", self.character.name)),
+        }
+    }
+
     /// Opens a file. On failure the current character stays and the error is kept for the panel.
     pub fn open(&mut self, path: &Path) -> Result<(), OpenError> {
         self.open_with(path, import::LoadOptions::default())

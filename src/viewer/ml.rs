@@ -1,0 +1,59 @@
+//! The viewer's ML deformer (issue 30): a model saved by `train-deformer`, loaded from the
+//! panel, its corrective switched on and off, and the split view beside its reference.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::{Compared, Viewer};
+use crate::anim::SkinningMethod;
+
+/// What the panel's ML deformer section asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MlCommand {
+    /// A model file (`deform::MlModel`): loaded, switched on, under linear blend.
+    Load(PathBuf),
+    Drop,
+    /// The split view: linear blend with the corrective on the left, the reference on the right.
+    CompareWithReference,
+}
+
+/// The most bytes a model file may take (as `--ml-deformer`).
+const MAX_MODEL_BYTES: u64 = 1 << 30;
+
+impl Viewer {
+    pub(super) fn ml_command(&mut self, command: MlCommand) {
+        let c = &mut self.controls;
+        match command {
+            MlCommand::Load(path) => {
+                let read = crate::files::read_capped(&path, MAX_MODEL_BYTES)
+                    .map_err(|e| e.to_string())
+                    .and_then(|bytes| {
+                        crate::deform::MlModel::from_bytes(&bytes, &self.character)
+                            .map_err(|e| format!("{}: {e}", path.display()))
+                    });
+                match read {
+                    Ok(model) => {
+                        c.ml_deformer = Some(Arc::new(model));
+                        c.ml_on = true;
+                        // It corrects linear blend, what it was trained against.
+                        c.skinning = SkinningMethod::Linear;
+                    }
+                    Err(e) => self.load_error = Some(e),
+                }
+            }
+            MlCommand::Drop => {
+                c.ml_deformer = None;
+                if c.compared() == Compared::MlReference {
+                    c.set_compared(Compared::Off);
+                }
+            }
+            MlCommand::CompareWithReference => {
+                if c.ml_deformer.is_some() {
+                    c.ml_on = true;
+                    c.skinning = SkinningMethod::Linear;
+                    c.set_compared(Compared::MlReference);
+                }
+            }
+        }
+    }
+}
