@@ -1,0 +1,145 @@
+//! The ML deformer's costs (criterion), on the built-in mannequin (22,500 vertices) with a
+//! model of direct delta mush (64 training poses, 32 components: inference's cost depends on
+//! the components and the driving joints, not on how many poses trained it):
+//!
+//! - `ml/infer`: one frame's inference on the CPU (the 6D features from the palette, then the
+//!   32 weights);
+//! - `ml/cpu_frame/{lbs,lbs_ml,ddm}`: the CPU reference skinning the whole mesh by linear
+//!   blend, by linear blend with the corrective, and by direct delta mush;
+//! - `ml/skin_pass/{lbs,lbs_ml,ddm}`: one shaded 1280x720 frame skinned in the skin pass on
+//!   whatever adapter wgpu picks (lavapipe without a GPU), waited for.
+//!
+//! `cargo bench --bench ml_deformer`; `cargo test --benches` runs each once as a smoke test.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use skinscope::anim::SkinningMethod;
+use skinscope::debug::export::PosedVertices;
+use skinscope::deform::ml_train::TrainParams;
+use skinscope::deform::{MlModel, MlReference};
+use skinscope::draw::{capacity, extract, rest_bounds};
+use skinscope::pose::{CharacterPose, PoseRequest};
+use skinscope::render::camera::Camera;
+use skinscope::render::gpu::Gpu;
+use skinscope::render::offscreen::{COLOR_FORMAT, Offscreen};
+use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer, SkinPass, View};
+
+const SIZE: (u32, u32) = (1280, 720);
+
+fn benches(criterion: &mut Criterion) {
+    let c = skinscope::builtin::character().expect("the built-in character loads");
+    let ddm = skinscope::deform::precompute(&c, &Default::default(), &mut |_| {}).expect("ddm");
+    let params = TrainParams {
+        poses: 64,
+        held_out: 4,
+        components: 32,
+        ..TrainParams::default()
+    };
+    let mut reference = skinscope::perform::ml::ddm_reference(&c, &ddm);
+    let model: Arc<MlModel> = Arc::new(
+        skinscope::deform::train(
+            &c,
+            MlReference::DeltaMush,
+            &params,
+            &mut reference,
+            &mut |_, _| {},
+        )
+        .expect("trains"),
+    );
+    let wave = c
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "wave")
+        .unwrap_or(0);
+    let mut request = PoseRequest::clip(wave, 0.8);
+    let mut plain = CharacterPose::new(&c);
+    plain.evaluate(&c, &request).expect("poses");
+    request.ml = Some(model.clone());
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(&c, &request).expect("poses");
+    let mut group = criterion.benchmark_group("ml");
+    group.sample_size(20);
+    let palette = pose
+        .instance_palette(model.instance as usize)
+        .unwrap()
+        .to_vec();
+    let (mut features, mut weights) = (Vec::new(), Vec::new());
+    group.bench_function("infer", |b| {
+        b.iter(|| {
+            model.infer(black_box(&palette), &mut features, &mut weights);
+            black_box(&weights);
+        })
+    });
+    group.bench_function("cpu_frame/lbs", |b| {
+        b.iter(|| PosedVertices::on_cpu(&c, black_box(&plain), SkinningMethod::Linear))
+    });
+    group.bench_function("cpu_frame/lbs_ml", |b| {
+        b.iter(|| PosedVertices::on_cpu(&c, black_box(&pose), SkinningMethod::Linear))
+    });
+    group.bench_function("cpu_frame/ddm", |b| {
+        b.iter(|| {
+            PosedVertices::on_cpu_with(&c, black_box(&plain), SkinningMethod::DeltaMush, Some(&ddm))
+        })
+    });
+    let Ok(gpu) = Gpu::headless() else {
+        eprintln!("ml/skin_pass/*: no GPU adapter (install lavapipe)");
+        return;
+    };
+    let (lo, hi) = rest_bounds(&c);
+    let camera = Camera::framing(lo, hi, 40.0, 16.0 / 9.0);
+    let target = Offscreen::new(&gpu.device, SIZE);
+    let cases = [
+        ("lbs", SkinningMethod::Linear, &plain),
+        ("lbs_ml", SkinningMethod::Linear, &pose),
+        ("ddm", SkinningMethod::DeltaMush, &plain),
+    ];
+    for (name, skinning, posed) in cases {
+        let mut renderer =
+            Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity(&c, 1));
+        renderer.set_ddm(&gpu.device, &gpu.queue, Some(&ddm));
+        renderer.set_ml(&gpu.device, &gpu.queue, Some(&model));
+        let options = DrawOptions {
+            skinning,
+            skin_pass: SkinPass::Compute,
+            ..Default::default()
+        };
+        let mut flip = false;
+        group.bench_function(format!("skin_pass/{name}"), |b| {
+            b.iter(|| {
+                // A palette that changes every frame, so the skin pass runs every frame.
+                flip = !flip;
+                let mut input = extract(posed);
+                let mut moved = input.palette.to_vec();
+                moved[0].w_axis.x += if flip { 1e-6 } else { 0.0 };
+                input.palette = &moved;
+                let frame = FrameInput {
+                    posed: input,
+                    camera: &camera,
+                    aspect: 16.0 / 9.0,
+                    bones: &[],
+                    options: &options,
+                };
+                let mut encoder = gpu.device.create_command_encoder(&Default::default());
+                renderer.prepare(View::Main, &gpu.queue, &frame);
+                renderer.paint(
+                    View::Main,
+                    &gpu.device,
+                    &mut encoder,
+                    &target.view,
+                    SIZE,
+                    &options,
+                );
+                gpu.queue.submit([encoder.finish()]);
+                gpu.device
+                    .poll(wgpu::PollType::wait_indefinitely())
+                    .expect("the GPU finishes the frame");
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(ml_benches, benches);
+criterion_main!(ml_benches);
