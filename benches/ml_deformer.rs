@@ -2,8 +2,8 @@
 //! model of direct delta mush (64 training poses, 32 components: inference's cost depends on
 //! the components and the driving joints, not on how many poses trained it):
 //!
-//! - `ml/infer`: one frame's inference on the CPU (the 6D features from the palette, then the
-//!   32 weights);
+//! - `ml/infer/{ridge,mlp}`: one frame's inference on the CPU (the 6D features from the
+//!   palette, then the 32 weights by the ridge regression or the 128-unit perceptron);
 //! - `ml/cpu_frame/{lbs,lbs_ml,ddm}`: the CPU reference skinning the whole mesh by linear
 //!   blend, by linear blend with the corrective, and by direct delta mush;
 //! - `ml/skin_pass/{lbs,lbs_ml,ddm}`: one shaded 1280x720 frame skinned in the skin pass on
@@ -35,6 +35,7 @@ fn benches(criterion: &mut Criterion) {
         poses: 64,
         held_out: 4,
         components: 32,
+        map: skinscope::deform::ml_train::MlMap::Mlp,
         ..TrainParams::default()
     };
     let mut reference = skinscope::perform::ml::ddm_reference(&c, &ddm);
@@ -66,12 +67,20 @@ fn benches(criterion: &mut Criterion) {
         .unwrap()
         .to_vec();
     let (mut features, mut weights) = (Vec::new(), Vec::new());
-    group.bench_function("infer", |b| {
-        b.iter(|| {
-            model.infer(black_box(&palette), &mut features, &mut weights);
-            black_box(&weights);
-        })
-    });
+    model.infer(&palette, &mut features, &mut weights);
+    for (name, mlp) in [("infer/ridge", false), ("infer/mlp", true)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                skinscope::deform::ml::features_into(
+                    black_box(&palette),
+                    &model.joints,
+                    &mut features,
+                );
+                model.weights_by(mlp, &features, &mut weights);
+                black_box(&weights);
+            })
+        });
+    }
     group.bench_function("cpu_frame/lbs", |b| {
         b.iter(|| PosedVertices::on_cpu(&c, black_box(&plain), SkinningMethod::Linear))
     });

@@ -10,12 +10,12 @@ use glam::{Mat4, Vec3};
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
 use skinscope::debug::export::PosedVertices;
-use skinscope::deform::ml_train::{TrainParams, training_poses};
+use skinscope::deform::ml_train::{MlMap, TrainParams, training_poses};
 use skinscope::deform::{DdmData, MlModel, MlReference};
 use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
 
-/// The mannequin, its direct delta mush, and a small model of it (40 poses, 12 components),
-/// trained once for the tests of this file.
+/// The mannequin, its direct delta mush, and a small model of it (40 poses, 12 components,
+/// the perceptron kept), trained once for the tests of this file.
 struct Trained {
     c: Character,
     ddm: DdmData,
@@ -32,6 +32,7 @@ fn trained() -> &'static Trained {
             poses: 40,
             held_out: 8,
             components: 12,
+            map: MlMap::Mlp,
             ..TrainParams::default()
         };
         let mut reference = skinscope::perform::ml::ddm_reference(&c, &ddm);
@@ -261,29 +262,44 @@ fn untrained_frames(c: &Character) -> Vec<(usize, f32)> {
 fn on_clip_frames_not_trained_on_it_takes_most_of_linear_blends_error_away() {
     let t = trained();
     let c = &t.c;
-    let (mut lbs, mut ml) = (0.0f64, 0.0f64);
-    for (clip, time) in untrained_frames(c) {
-        let mut request = PoseRequest::clip(clip, time);
-        let mut plain = CharacterPose::new(c);
-        plain.evaluate(c, &request).unwrap();
-        let ddm = PosedVertices::on_cpu_with(c, &plain, SkinningMethod::DeltaMush, Some(&t.ddm));
-        let linear = PosedVertices::on_cpu(c, &plain, SkinningMethod::Linear);
-        request.ml = Some(t.model.clone());
-        let mut pose = CharacterPose::new(c);
-        pose.evaluate(c, &request).unwrap();
-        let corrected = PosedVertices::on_cpu(c, &pose, SkinningMethod::Linear);
-        let sq = |a: &PosedVertices| -> f64 {
-            (a.instances[0].0.iter().zip(&ddm.instances[0].0))
-                .map(|(p, q)| f64::from(p.distance_squared(*q)))
-                .sum()
-        };
-        lbs += sq(&linear);
-        ml += sq(&corrected);
+    // The model keeps its ridge regression beside the perceptron: without the perceptron it
+    // maps by the regression.
+    let ridge = Arc::new(MlModel {
+        mlp: None,
+        ..(*t.model).clone()
+    });
+    let mut ratios = Vec::new();
+    for model in [&ridge, &t.model] {
+        let (mut lbs, mut ml) = (0.0f64, 0.0f64);
+        for (clip, time) in untrained_frames(c) {
+            let mut request = PoseRequest::clip(clip, time);
+            let mut plain = CharacterPose::new(c);
+            plain.evaluate(c, &request).unwrap();
+            let ddm =
+                PosedVertices::on_cpu_with(c, &plain, SkinningMethod::DeltaMush, Some(&t.ddm));
+            let linear = PosedVertices::on_cpu(c, &plain, SkinningMethod::Linear);
+            request.ml = Some(model.clone());
+            let mut pose = CharacterPose::new(c);
+            pose.evaluate(c, &request).unwrap();
+            let corrected = PosedVertices::on_cpu(c, &pose, SkinningMethod::Linear);
+            let sq = |a: &PosedVertices| -> f64 {
+                (a.instances[0].0.iter().zip(&ddm.instances[0].0))
+                    .map(|(p, q)| f64::from(p.distance_squared(*q)))
+                    .sum()
+            };
+            lbs += sq(&linear);
+            ml += sq(&corrected);
+        }
+        ratios.push((ml / lbs).sqrt());
     }
-    let ratio = (ml / lbs).sqrt();
-    println!("RMS error to direct delta mush: {ratio:.3} of linear blend's");
-    // 40 poses and 12 components here; the README's 400 and 32 measure under 0.25.
-    assert!(ratio < 0.6, "{ratio}");
+    println!(
+        "RMS error to direct delta mush, of linear blend's: ridge {:.3}, perceptron {:.3}",
+        ratios[0], ratios[1]
+    );
+    // 40 poses and 12 components here; the README's 400 and 32 measure far lower. On so few
+    // poses the perceptron generalises worse than the regression (what `--map auto` weighs).
+    assert!(ratios[0] < 0.6, "{ratios:?}");
+    assert!(ratios[1] < 0.9, "{ratios:?}");
 }
 
 #[test]
@@ -324,6 +340,7 @@ fn a_model_of_the_settled_muscles_fits_its_training_poses() {
         poses: 6,
         held_out: 1,
         components: 4,
+        map: MlMap::Ridge,
         ..TrainParams::default()
     };
     let mut reference = skinscope::perform::ml::muscle_reference(&c, input);
@@ -343,6 +360,25 @@ fn a_model_of_the_settled_muscles_fits_its_training_poses() {
     assert_eq!(model.reference, MlReference::Muscles);
     assert!(s.train_lbs_rms > 1e-5, "the muscles moved nothing: {s:?}");
     assert!(s.train_rms < 0.5 * s.train_lbs_rms, "{s:?}");
+    // It stands in for the muscles: the two together would move the skin twice.
+    let dir = common::temp_dir("ml-muscles");
+    let path = dir.join("muscles.mld");
+    skinscope::files::write_bytes_whole(&path, &model.to_bytes()).unwrap();
+    let out = dir.join("no.obj");
+    let (model_s, out_s) = (path.to_str().unwrap(), out.to_str().unwrap());
+    let (code, _, err) = common::skinscope(&[
+        "pose",
+        "--muscles",
+        "default",
+        "--ml-deformer",
+        model_s,
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("stands in for them"), "{err}");
+    let (code, _, err) = common::skinscope(&["pose", "--ml-deformer", model_s, "--out", out_s]);
+    assert_eq!(code, 0, "{err}");
 }
 
 #[test]
@@ -372,6 +408,17 @@ fn the_command_line_trains_a_model_and_poses_with_it() {
         "{out}"
     );
     assert!(out.contains("held-out poses (4): RMS error"), "{out}");
+    // --map auto kept the perceptron only if it lowered the held-out error by over 20%.
+    let fox_c = skinscope::import::load(std::path::Path::new(fox)).unwrap();
+    let saved = MlModel::from_bytes(&std::fs::read(&model).unwrap(), &fox_c).unwrap();
+    let s = saved.stats;
+    assert!(s.ridge_held_rms > 0.0 && s.mlp_held_rms > 0.0, "{s:?}");
+    assert_eq!(
+        saved.mlp.is_some(),
+        s.mlp_held_rms < 0.8 * s.ridge_held_rms,
+        "{s:?}"
+    );
+    assert!(out.contains("perceptron"), "{out}");
     let obj = |extra: &[&str]| {
         let path = dir.join("posed.obj");
         let path_s = path.to_str().unwrap();

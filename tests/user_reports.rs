@@ -431,6 +431,7 @@ fn render_help_and_the_readme_list_the_same_options() {
         "--drivers",
         "--dqs-joints",
         "--muscles",
+        "--ml-deformer",
     ];
     let mut documented = flags(block);
     assert!(block.contains("[POSING]"));

@@ -442,8 +442,9 @@ impl App {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
                 (None, View::Main) => {
                     let mut posed = draw::extract(&self.viewer.pose);
-                    // Beside a muscles model's reference, the model stands in for the muscles.
-                    if self.viewer.controls.compared() == Compared::MlReference {
+                    // A model of the muscles stands in for them (the split view's right half,
+                    // its reference, draws them).
+                    if self.viewer.controls.ml_replaces_muscles() {
                         posed.muscles = &[];
                     }
                     posed

@@ -479,7 +479,7 @@ impl PoseArgs {
             motion_matching: None,
             drivers: self.drivers(c)?,
             muscles: self.muscles.input(c, self.simulate.is_some())?,
-            ml_deformer: self.ml.load(c)?,
+            ml_deformer: self.ml.load(c, self.muscles.muscles.is_some())?,
             joint_methods: Some(Arc::from(
                 skinscope::pose::DqsJoints::parse(&self.dqs_joints).methods(c)?,
             )),

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
+use skinscope::deform::ml_train::MlMap;
 use skinscope::deform::{MlModel, MlReference, TrainParams};
 
 /// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
@@ -21,12 +22,15 @@ pub struct MlArgs {
 }
 
 impl MlArgs {
-    /// The model asked for, read for `c` (refused when made for another skeleton or mesh).
-    pub fn load(&self, c: &Character) -> Result<Option<Arc<MlModel>>, String> {
+    /// The model asked for, read for `c` (refused when made for another skeleton or mesh, or
+    /// a model of the muscles beside `muscles`).
+    pub fn load(&self, c: &Character, muscles: bool) -> Result<Option<Arc<MlModel>>, String> {
         let Some(path) = &self.ml_deformer else {
             return Ok(None);
         };
-        load_model(path, c).map(|m| Some(Arc::new(m)))
+        let model = load_model(path, c)?;
+        check_muscles(Some(&model), muscles)?;
+        Ok(Some(Arc::new(model)))
     }
 }
 
@@ -34,6 +38,15 @@ impl MlArgs {
 pub fn load_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
     let bytes = skinscope::files::read_capped(path, MAX_MODEL_BYTES).map_err(|e| e.to_string())?;
     MlModel::from_bytes(&bytes, c).map_err(|e| format!("--ml-deformer {}: {e}", path.display()))
+}
+
+/// A model of the muscles stands in for them: refused beside `--muscles`, which would move
+/// the skin twice.
+pub fn check_muscles(model: Option<&MlModel>, muscles: bool) -> Result<(), String> {
+    if muscles && model.is_some_and(|m| m.reference == MlReference::Muscles) {
+        return Err("--ml-deformer learnt the muscles and stands in for them: give it or --muscles, not both".into());
+    }
+    Ok(())
 }
 
 /// `--ml-deformer` corrects linear blend only: refused with another skinning.
@@ -53,6 +66,13 @@ pub enum ReferenceArg {
     Ddm,
     /// Linear blend plus the muscles (--muscles), settled at each pose.
     Muscles,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapArg {
+    Auto,
+    Ridge,
+    Mlp,
 }
 
 #[derive(clap::Args, Clone, Debug)]
@@ -80,6 +100,17 @@ pub struct TrainArgs {
     /// The random poses' seed.
     #[arg(long, default_value_t = TrainParams::default().seed)]
     pub seed: u64,
+    /// The map from the pose to the components' weights: the ridge regression, a perceptron
+    /// of one hidden layer, or (auto) the perceptron when it lowers the held-out RMS error by
+    /// more than 20%.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub map: MapArg,
+    /// The perceptron's hidden units.
+    #[arg(long, default_value_t = TrainParams::default().hidden)]
+    pub hidden: usize,
+    /// The perceptron's training epochs (full-batch Adam).
+    #[arg(long, default_value_t = TrainParams::default().epochs)]
+    pub epochs: usize,
     /// The muscles of --reference muscles (a JSON file, or `default`: the character's own).
     #[arg(long, default_value = "default")]
     pub muscles: PathBuf,
@@ -100,6 +131,13 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
         components: args.components,
         ridge: args.ridge,
         seed: args.seed,
+        map: match args.map {
+            MapArg::Auto => MlMap::Auto,
+            MapArg::Ridge => MlMap::Ridge,
+            MapArg::Mlp => MlMap::Mlp,
+        },
+        hidden: args.hidden,
+        epochs: args.epochs,
     };
     params.check()?;
     let mut progress = super::out::Progress::new("training poses", params.poses);
@@ -107,41 +145,37 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
         progress.set_total(total);
         progress.step(done);
     };
-    let (kind, model) = match args.reference {
-        ReferenceArg::Ddm => {
-            if args.muscles.as_os_str() != "default" {
-                return Err("--muscles is the reference of --reference muscles".into());
-            }
-            let ddm = args.ddm.precompute_now(&c)?;
-            let mut reference = skinscope::perform::ml::ddm_reference(&c, &ddm);
-            let model = skinscope::deform::train(
-                &c,
-                MlReference::DeltaMush,
-                &params,
-                &mut reference,
-                &mut tick,
-            );
-            ("direct delta mush", model)
+    let ddm = match args.reference {
+        ReferenceArg::Ddm if args.muscles.as_os_str() != "default" => {
+            return Err("--muscles is the reference of --reference muscles".into());
         }
-        ReferenceArg::Muscles => {
-            if args.ddm.any_given() {
-                return Err("the --ddm-* options need --reference ddm".into());
-            }
+        ReferenceArg::Ddm => Some(args.ddm.precompute_now(&c)?),
+        ReferenceArg::Muscles if args.ddm.any_given() => {
+            return Err("the --ddm-* options need --reference ddm".into());
+        }
+        ReferenceArg::Muscles => None,
+    };
+    type Reference<'a> = Box<skinscope::deform::ml_train::Reference<'a>>;
+    let (kind, reference, mut reference_fn): (_, _, Reference<'_>) = match &ddm {
+        Some(ddm) => (
+            "direct delta mush",
+            MlReference::DeltaMush,
+            Box::new(skinscope::perform::ml::ddm_reference(&c, ddm)),
+        ),
+        None => {
             let muscles = super::muscles::MuscleArgs {
                 muscles: Some(args.muscles.clone()),
             };
             let input = muscles.input(&c, false)?.ok_or("no muscles")?;
-            let mut reference = skinscope::perform::ml::muscle_reference(&c, input);
-            let model = skinscope::deform::train(
-                &c,
+            (
+                "linear blend with settled muscles",
                 MlReference::Muscles,
-                &params,
-                &mut reference,
-                &mut tick,
-            );
-            ("linear blend with settled muscles", model)
+                Box::new(skinscope::perform::ml::muscle_reference(&c, input)),
+            )
         }
     };
+    let model = skinscope::deform::train(&c, reference, &params, &mut *reference_fn, &mut tick);
+    drop(reference_fn);
     drop(progress);
     let model = model.map_err(|e| format!("train-deformer: {e}"))?;
     skinscope::files::write_bytes_whole(&args.out, &model.to_bytes()).map_err(|e| e.to_string())?;
@@ -153,10 +187,24 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
 fn report(c: &Character, kind: &str, model: &MlModel, out: &std::path::Path) -> String {
     let s = &model.stats;
     let ratio = |a: f32, b: f32| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    let map = match &model.mlp {
+        Some(m) => format!("a perceptron of {} hidden units", m.hidden),
+        None => "ridge regression".to_string(),
+    };
+    let maps = if s.mlp_held_rms > 0.0 {
+        format!(
+            "; ridge {:.3e}, perceptron {:.3e} ({:.1}% of ridge's)",
+            s.ridge_held_rms,
+            s.mlp_held_rms,
+            ratio(s.mlp_held_rms, s.ridge_held_rms)
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{}: learnt {kind} from {} poses ({} driving joints, {} components) in {:.1} s, written to {}\n\
-         held-out poses ({}): RMS error {:.3e} ({:.1}% of linear blend's {:.3e}), max {:.3e} ({:.1}% of {:.3e})\n\
-         training poses: RMS error {:.3e} ({:.1}% of linear blend's {:.3e}); PCA truncation {:.3e}, fit residual {:.3e}",
+        "{}: learnt {kind} from {} poses ({} driving joints, {} components, {map}) in {:.1} s, written to {}\n\
+         held-out poses ({}): RMS error {:.3e} ({:.1}% of linear blend's {:.3e}), max {:.3e} ({:.1}% of {:.3e}){maps}\n\
+         training poses, bind space: RMS error {:.3e} ({:.1}% of linear blend's {:.3e}); PCA truncation {:.3e}, fit residual {:.3e}",
         c.name,
         s.poses,
         model.joints.len(),

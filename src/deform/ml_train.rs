@@ -10,16 +10,20 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::ml::{
-    FEATURES_PER_JOINT, MAX_COMPONENTS, MlModel, MlPrimitive, MlReference, MlStats, features_into,
+    FEATURES_PER_JOINT, MAX_COMPONENTS, MAX_HIDDEN, MlMlp, MlModel, MlPrimitive, MlReference,
+    MlStats, features_into,
 };
 use crate::anim::{LocalPose, Transform};
 use crate::character::Character;
 use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
 
-/// The most target values (vertices x 3 x poses) a training holds: 1.6 GB of f64 at most.
-pub const MAX_TARGET_VALUES: usize = 200_000_000;
+/// The most target values (vertices x 3 x poses) a training holds: 400 MB of f64, and about
+/// three times that at the PCA's peak.
+pub const MAX_TARGET_VALUES: usize = 50_000_000;
 /// The most training poses.
 pub const MAX_POSES: usize = 20_000;
+/// The most epochs the perceptron trains for.
+pub const MAX_EPOCHS: usize = 100_000;
 
 /// The training's options.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,6 +37,21 @@ pub struct TrainParams {
     /// Ridge regularisation, relative to the features' mean square.
     pub ridge: f32,
     pub seed: u64,
+    /// The map from the features to the weights.
+    pub map: MlMap,
+    /// The perceptron's hidden units and full-batch Adam epochs.
+    pub hidden: usize,
+    pub epochs: usize,
+}
+
+/// Which map from the pose's features to the components' weights training keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MlMap {
+    /// The ridge regression, or the perceptron when it lowers the held-out RMS error by more
+    /// than 20%.
+    Auto,
+    Ridge,
+    Mlp,
 }
 
 impl Default for TrainParams {
@@ -43,6 +62,9 @@ impl Default for TrainParams {
             components: 32,
             ridge: 1e-4,
             seed: 1,
+            map: MlMap::Auto,
+            hidden: 128,
+            epochs: 2000,
         }
     }
 }
@@ -67,6 +89,18 @@ impl TrainParams {
         }
         if !(self.ridge.is_finite() && self.ridge > 0.0) {
             return Err(format!("--ridge {}: must be positive", self.ridge));
+        }
+        if !(1..=MAX_HIDDEN as usize).contains(&self.hidden) {
+            return Err(format!(
+                "--hidden {}: must be 1 to {MAX_HIDDEN}",
+                self.hidden
+            ));
+        }
+        if !(1..=MAX_EPOCHS).contains(&self.epochs) {
+            return Err(format!(
+                "--epochs {}: must be 1 to {MAX_EPOCHS}",
+                self.epochs
+            ));
         }
         Ok(())
     }
@@ -272,19 +306,17 @@ fn sample(
     })
 }
 
-/// Mesh-space errors to the reference of linear blend and of linear blend with `corrective`
-/// (3 a vertex, bind space): (sum of squares, max) each.
-fn errors(s: &Sample, corrective: &[f32]) -> ([f64; 2], [f64; 2]) {
-    let (mut lbs, mut ml) = ([0.0f64, 0.0], [0.0f64, 0.0]);
+/// The mesh-space error to the reference of linear blend with `corrective` (3 a vertex, bind
+/// space; zeros: linear blend's own): (sum of squares, max).
+fn errors(s: &Sample, corrective: &[f32]) -> [f64; 2] {
+    let mut e = [0.0f64, 0.0];
     for (v, &(m, b, r)) in s.vertices.iter().enumerate() {
         let Some(m) = m else { continue };
         let d = Vec3::from_slice(&corrective[3 * v..3 * v + 3]);
-        let e_lbs = f64::from(m.transform_point3(b).distance(r));
-        let e_ml = f64::from(m.transform_point3(b + d).distance(r));
-        lbs = [lbs[0] + e_lbs * e_lbs, lbs[1].max(e_lbs)];
-        ml = [ml[0] + e_ml * e_ml, ml[1].max(e_ml)];
+        let ev = f64::from(m.transform_point3(b + d).distance(r));
+        e = [e[0] + ev * ev, e[1].max(ev)];
     }
-    (lbs, ml)
+    e
 }
 
 /// Trains a model of `reference` (named `kind`) on `c`'s first skinned instance.
@@ -322,34 +354,28 @@ pub fn train(
     }
     let (train_poses, held_poses) = training_poses(c, params);
     let total = train_poses.len() + held_poses.len();
-    let mut pose = CharacterPose::new(c);
-    let mut scratch = Vec::new();
+    let (mut pose, mut scratch) = (CharacterPose::new(c), Vec::new());
+    let drive = (instance, &joints[..]);
+    let mut sample_at = |local| sample(c, drive, local, &mut pose, reference, &mut scratch);
     let f = FEATURES_PER_JOINT * joints.len();
     let n = train_poses.len();
-    let mut y = Vec::with_capacity(rows * n);
-    let mut x = Vec::with_capacity(n * f);
-    let mut train_samples = Vec::with_capacity(n);
+    let (mut y, mut x) = (Vec::with_capacity(rows * n), Vec::with_capacity(n * f));
     for (done, local) in train_poses.iter().enumerate() {
-        let s = sample(
-            c,
-            (instance, &joints),
-            local,
-            &mut pose,
-            reference,
-            &mut scratch,
-        )?;
+        let s = sample_at(local)?;
         y.extend_from_slice(&s.targets);
         x.extend(s.features.iter().map(|&v| f64::from(v)));
-        train_samples.push(s);
         progress(done + 1, total);
     }
+    let norms: Vec<f64> = y
+        .chunks_exact(rows)
+        .map(|t| t.iter().map(|v| v * v).sum())
+        .collect();
     // PCA: Y (rows x n, a pose a column) = U S Vᵀ; component k is U's column k, pose j's
     // weight s_k V[j][k].
     let svd = skinscope_sparse::thin_svd(rows, n, &y).map_err(|e| format!("PCA: {e}"))?;
+    drop(y);
     let k = params.components.min(svd.r());
-    let truncation = svd.s[k..].iter().map(|s| s * s).sum::<f64>().sqrt();
-    let (w, residual, limits) = fit_ridge(&x, f, (&svd, k), params.ridge)?;
-    let primitives = components_of(c, mesh, &svd, k);
+    let (w, limits) = fit_ridge(&x, f, (&svd, k), params.ridge)?;
     let mut model = MlModel {
         reference: kind,
         fingerprint: crate::pose::skeleton_fingerprint(c),
@@ -360,29 +386,44 @@ pub fn train(
         joints: joints.clone(),
         weights: w.iter().map(|&v| v as f32).collect(),
         limits,
-        primitives,
+        mlp: None,
+        primitives: components_of(c, mesh, &svd, k),
         stats: MlStats::default(),
     };
-    let mut sums = [[0.0f64; 2]; 2];
-    for s in &train_samples {
-        let (lbs, ml) = measure(c, &model, s);
-        sums[0][0] += lbs[0];
-        sums[1][0] += ml[0];
+    let coefficients: Vec<f64> = (0..n * k)
+        .map(|i| svd.s[i % k] * svd.v_col(i % k)[i / k])
+        .collect();
+    if params.map != MlMap::Ridge {
+        let p = skinscope_sparse::MlpParams {
+            hidden: params.hidden,
+            epochs: params.epochs,
+            learning_rate: 3e-3,
+            weight_decay: 1e-3,
+            seed: params.seed,
+        };
+        let mlp = skinscope_sparse::train_mlp((n, f, k), &x, &coefficients, &p)
+            .map_err(|e| format!("the perceptron: {e}"))?;
+        let to_f32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect();
+        model.mlp = Some(MlMlp {
+            hidden: mlp.hidden as u32,
+            w1: to_f32(&mlp.w1),
+            b1: to_f32(&mlp.b1),
+            w2: to_f32(&mlp.w2),
+        });
     }
-    drop(train_samples);
-    let mut held = [[0.0f64; 2]; 2];
+    // Held out, in mesh space: linear blend's error, the ridge regression's and the
+    // perceptron's (when trained).
+    let mut held = [[0.0f64; 2]; 3];
     for (done, local) in held_poses.iter().enumerate() {
-        let s = sample(
-            c,
-            (instance, &joints),
-            local,
-            &mut pose,
-            reference,
-            &mut scratch,
-        )?;
-        let (lbs, ml) = measure(c, &model, &s);
-        held[0] = [held[0][0] + lbs[0], held[0][1].max(lbs[1])];
-        held[1] = [held[1][0] + ml[0], held[1][1].max(ml[1])];
+        let s = sample_at(local)?;
+        for (sum, by) in held.iter_mut().zip([None, Some(false), Some(true)]) {
+            let e = match by {
+                None => errors(&s, &vec![0.0; 3 * s.vertices.len()]),
+                Some(mlp) if mlp && model.mlp.is_none() => [0.0, 0.0],
+                Some(mlp) => measure(c, &model, &s, mlp),
+            };
+            *sum = [sum[0] + e[0], sum[1].max(e[1])];
+        }
         progress(n + done + 1, total);
     }
     let skinned = (model.primitives.iter().zip(&c.meshes[mesh].primitives))
@@ -391,39 +432,70 @@ pub fn train(
         .sum::<usize>()
         .max(1) as f64;
     let rms = |sum: f64, poses: usize| (sum / (skinned * poses.max(1) as f64)).sqrt() as f32;
+    let h = held_poses.len();
+    let (ridge_rms, mlp_rms) = (rms(held[1][0], h), rms(held[2][0], h));
+    // The perceptron is kept when asked for, or when it lowers the held-out error by more
+    // than 20%.
+    let keep_mlp = match params.map {
+        MlMap::Ridge => false,
+        MlMap::Mlp => true,
+        MlMap::Auto => mlp_rms < 0.8 * ridge_rms,
+    };
+    if !keep_mlp {
+        model.mlp = None;
+    }
+    let chosen = held[if keep_mlp { 2 } else { 1 }];
+    // Over the training poses, in bind space (U is orthonormal): |y − U ŵ|² = |y|² − |c|² +
+    // |c − ŵ|², with c the pose's PCA weights.
+    let (mut residual, mut truncation, mut weights) = (0.0f64, 0.0f64, vec![0.0f32; k]);
+    let mut features = vec![0.0f32; f];
+    for (j, c_j) in coefficients.chunks_exact(k).enumerate() {
+        (features.iter_mut().zip(&x[j * f..(j + 1) * f])).for_each(|(a, &b)| *a = b as f32);
+        model.weights_into(&features, &mut weights);
+        residual += c_j
+            .iter()
+            .zip(&weights)
+            .map(|(a, &b)| (a - f64::from(b)).powi(2))
+            .sum::<f64>();
+        truncation += norms[j] - c_j.iter().map(|a| a * a).sum::<f64>();
+    }
+    let truncation = truncation.max(0.0);
     model.stats = MlStats {
         poses: n as u32,
-        held_poses: held_poses.len() as u32,
-        truncation: truncation as f32,
-        residual: residual as f32,
-        train_rms: rms(sums[1][0], n),
-        train_lbs_rms: rms(sums[0][0], n),
-        held_rms: rms(held[1][0], held_poses.len()),
-        held_max: held[1][1] as f32,
-        held_lbs_rms: rms(held[0][0], held_poses.len()),
+        held_poses: h as u32,
+        truncation: truncation.sqrt() as f32,
+        residual: residual.sqrt() as f32,
+        train_rms: rms(truncation + residual, n),
+        train_lbs_rms: rms(norms.iter().sum(), n),
+        held_rms: rms(chosen[0], h),
+        held_max: chosen[1] as f32,
+        held_lbs_rms: rms(held[0][0], h),
         held_lbs_max: held[0][1] as f32,
         seconds: start.elapsed().as_secs_f32(),
+        ridge_held_rms: ridge_rms,
+        mlp_held_rms: mlp_rms,
     };
     Ok(model)
 }
 
-/// Linear blend's and the model's errors on one sample (`errors`).
-fn measure(c: &Character, model: &MlModel, s: &Sample) -> ([f64; 2], [f64; 2]) {
+/// The model's error on one sample (`errors`), by its perceptron (`mlp`) or its ridge
+/// regression.
+fn measure(c: &Character, model: &MlModel, s: &Sample, mlp: bool) -> [f64; 2] {
     let mut weights = vec![0.0; model.components as usize];
-    model.weights_into(&s.features, &mut weights);
+    model.weights_by(mlp, &s.features, &mut weights);
     errors(s, &corrective_of(c, model, &weights))
 }
 
 /// The ridge regression from the features X (`x`, n rows of `f`, row-major) to the first `k`
 /// PCA weights of each pose (C, from `svd`): (XᵀX + λ I) W = Xᵀ C, λ `ridge` times the
-/// features' mean square. W (k rows of f), the residual ‖X W − C‖ and each weight's limit
-/// (twice the largest in training).
+/// features' mean square. W (k rows of f) and each weight's limit (twice the largest in
+/// training).
 fn fit_ridge(
     x: &[f64],
     f: usize,
     (svd, k): (&skinscope_sparse::ThinSvd, usize),
     ridge: f32,
-) -> Result<(Vec<f64>, f64, Vec<f32>), String> {
+) -> Result<(Vec<f64>, Vec<f32>), String> {
     // Pose j's weight of component kk: s_kk V[j][kk].
     let c_of = |j: usize, kk: usize| svd.s[kk] * svd.v_col(kk)[j];
     let mut a = vec![0.0f64; f * f];
@@ -454,18 +526,13 @@ fn fit_ridge(
         }
     }
     skinscope_sparse::solve_spd(f, &a, &mut w).map_err(|e| format!("ridge regression: {e}"))?;
-    let mut residual = 0.0f64;
     let mut limits = vec![0.0f32; k];
-    for (j, row) in x.chunks_exact(f).enumerate() {
-        for kk in 0..k {
-            let fit: f64 = (row.iter().zip(&w[kk * f..(kk + 1) * f]))
-                .map(|(a, b)| a * b)
-                .sum();
-            residual += (fit - c_of(j, kk)).powi(2);
-            limits[kk] = limits[kk].max(2.0 * c_of(j, kk).abs() as f32);
+    for j in 0..x.len() / f {
+        for (kk, limit) in limits.iter_mut().enumerate() {
+            *limit = limit.max(2.0 * c_of(j, kk).abs() as f32);
         }
     }
-    Ok((w, residual.sqrt(), limits))
+    Ok((w, limits))
 }
 
 /// The first `k` components (U's columns) per primitive of `mesh`, vertex-major (`None` for

@@ -329,6 +329,13 @@ impl Controls {
         }
     }
 
+    /// Whether the ML deformer on is a model of the muscles, which it stands in for.
+    pub fn ml_replaces_muscles(&self) -> bool {
+        self.ml_active()
+            && (self.ml_deformer.as_ref())
+                .is_some_and(|m| m.reference == crate::deform::MlReference::Muscles)
+    }
+
     /// Whether the frame takes the ML deformer's corrective: one loaded and on, under linear
     /// blend (what it was trained against).
     pub fn ml_active(&self) -> bool {

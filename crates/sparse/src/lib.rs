@@ -1,5 +1,5 @@
 //! Sparse LU solves for skinscope's precomputations (direct delta mush's implicit Laplacian
-//! smoothing) and the dense SVD and Cholesky solve of the ML deformer's training, over faer,
+//! smoothing) and the dense SVD, Cholesky solve and perceptron fit of the ML deformer's training, over faer,
 //! behind a non-generic API.
 //!
 //! Why a crate of its own: faer is generic, so its solvers are compiled where they are
@@ -8,8 +8,10 @@
 //! precompute a 20,000-vertex mesh in seconds rather than minutes.
 
 mod dense;
+mod mlp;
 
 pub use dense::{ThinSvd, solve_spd, thin_svd};
+pub use mlp::{Mlp, MlpParams, train_mlp};
 
 use faer::prelude::*;
 use faer::sparse::{SparseColMat, Triplet};
