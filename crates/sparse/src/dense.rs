@@ -99,32 +99,3 @@ pub fn solve_spd(n: usize, a: &[f64], b: &mut [f64]) -> Result<(), SparseError> 
     }
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thin_svd_of_a_rank_one_matrix() {
-        // A = (1, 2, 2)ᵀ (3, 4): one singular value |(1,2,2)| |(3,4)| = 3 * 5 = 15.
-        let a = [3.0, 6.0, 6.0, 4.0, 8.0, 8.0];
-        let svd = thin_svd(3, 2, &a).unwrap();
-        assert_eq!(svd.r(), 2);
-        assert!((svd.s[0] - 15.0).abs() < 1e-12 && svd.s[1].abs() < 1e-12);
-        let (u, v) = (svd.u_col(0), svd.v_col(0));
-        for (i, &ui) in u.iter().enumerate() {
-            for (j, &vj) in v.iter().enumerate() {
-                assert!((15.0 * ui * vj - a[j * 3 + i]).abs() < 1e-12);
-            }
-        }
-    }
-
-    #[test]
-    fn solves_a_two_by_two_spd_system() {
-        // [[4, 2], [2, 3]] x = (2, 1): x = (0.5, 0).
-        let mut b = [2.0, 1.0];
-        solve_spd(2, &[4.0, 2.0, 2.0, 3.0], &mut b).unwrap();
-        assert!((b[0] - 0.5).abs() < 1e-15 && b[1].abs() < 1e-15);
-        assert!(solve_spd(2, &[1.0, 2.0, 2.0, 1.0], &mut b).is_err());
-    }
-}

@@ -70,19 +70,3 @@ impl Factored {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn solves_a_small_unsymmetric_system_twice() {
-        // A = [[2, 1], [0, 4]]; A^-1 (1, 4) = (0, 1); A^-1 (0, 1) = (-1/8, 1/4).
-        let a = Factored::new(2, &[(0, 0, 2.0), (0, 1, 1.0), (1, 1, 4.0)]).unwrap();
-        let mut rhs = [1.0, 4.0];
-        let mut solves = 0;
-        a.solve_repeated(&mut rhs, 2, &mut || solves += 1);
-        assert_eq!(solves, 2);
-        assert!((rhs[0] + 0.125).abs() < 1e-15 && (rhs[1] - 0.25).abs() < 1e-15);
-    }
-}

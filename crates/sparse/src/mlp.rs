@@ -180,36 +180,3 @@ pub fn train_mlp(
             .collect(),
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fits_a_bump_a_line_cannot_and_vanishes_at_zero() {
-        // y = x² on [-1, 1]: a line through the origin fits it no better than zero
-        // (mean square 0.2); the perceptron comes within a tenth of that.
-        let n = 41;
-        let x: Vec<f64> = (0..n).map(|i| -1.0 + 2.0 * i as f64 / (n - 1) as f64).collect();
-        let y: Vec<f64> = x.iter().map(|v| v * v).collect();
-        let p = MlpParams {
-            hidden: 8,
-            epochs: 3000,
-            learning_rate: 1e-2,
-            weight_decay: 0.0,
-            seed: 3,
-        };
-        let mlp = train_mlp((n, 1, 1), &x, &y, &p).unwrap();
-        let mut out = [0.0];
-        let mse: f64 = (x.iter().zip(&y))
-            .map(|(&a, &b)| {
-                mlp.eval(&[a], &mut out);
-                (out[0] - b).powi(2)
-            })
-            .sum::<f64>()
-            / n as f64;
-        assert!(mse < 0.02, "{mse}");
-        mlp.eval(&[0.0], &mut out);
-        assert_eq!(out[0], 0.0);
-    }
-}
