@@ -22,6 +22,8 @@ use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
 pub const MAX_TARGET_VALUES: usize = 50_000_000;
 /// The most training poses.
 pub const MAX_POSES: usize = 20_000;
+/// The most joint transforms the training and held-out poses hold (800 MB).
+pub const MAX_POSE_TRANSFORMS: usize = 20_000_000;
 /// The most epochs the perceptron trains for.
 pub const MAX_EPOCHS: usize = 100_000;
 
@@ -184,14 +186,17 @@ impl Rng {
     }
 }
 
-/// The clips' frames at 30 Hz (at most 2,000, evenly spaced), as local poses.
+/// The clips' frames at 30 Hz (at most 2,000, evenly spaced; fewer on a large skeleton), as
+/// local poses.
 fn clip_frames(c: &Character) -> Vec<Vec<Transform>> {
     let mut times = Vec::new();
     for (k, clip) in c.clips.iter().enumerate() {
         let frames = (clip.duration_secs() * 30.0).ceil().max(1.0) as usize;
         times.extend((0..frames).map(|f| (k, f as f32 / 30.0)));
     }
-    let step = times.len().div_ceil(2000).max(1);
+    // At most 2,000 frames, and 20 million joint transforms.
+    let most = (MAX_POSE_TRANSFORMS / c.skeleton.joint_count().max(1)).clamp(1, 2000);
+    let step = times.len().div_ceil(most).max(1);
     let mut pose = CharacterPose::new(c);
     (times.iter().step_by(step))
         .filter_map(|&(k, t)| {
@@ -319,6 +324,76 @@ fn errors(s: &Sample, corrective: &[f32]) -> [f64; 2] {
     e
 }
 
+/// The mesh's vertices, when the training's targets and poses fit their limits.
+fn check_size(c: &Character, mesh: usize, params: &TrainParams) -> Result<usize, String> {
+    let vertices: usize = (c.meshes[mesh].primitives.iter())
+        .map(|p| p.positions.len())
+        .sum();
+    if (3 * vertices).saturating_mul(params.poses) > MAX_TARGET_VALUES {
+        return Err(format!(
+            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; lower --poses)",
+            c.name, params.poses
+        ));
+    }
+    let joints = c.skeleton.joint_count();
+    if (params.poses + params.held_out).saturating_mul(joints) > MAX_POSE_TRANSFORMS {
+        return Err(format!(
+            "{}: {} poses of {joints} joints is more than training holds ({MAX_POSE_TRANSFORMS} joint transforms; lower --poses or --held-out)",
+            c.name,
+            params.poses + params.held_out
+        ));
+    }
+    Ok(vertices)
+}
+
+/// The perceptron fitted to the PCA weights `coefficients` (n rows of k) from the features
+/// `x` (n rows of f), in f32.
+fn fit_mlp(
+    x: &[f64],
+    (n, f, k): (usize, usize, usize),
+    coefficients: &[f64],
+    params: &TrainParams,
+) -> Result<MlMlp, String> {
+    let p = skinscope_sparse::MlpParams {
+        hidden: params.hidden,
+        epochs: params.epochs,
+        learning_rate: 3e-3,
+        weight_decay: 1e-3,
+        seed: params.seed,
+    };
+    let mlp = skinscope_sparse::train_mlp((n, f, k), x, coefficients, &p)
+        .map_err(|e| format!("the perceptron: {e}"))?;
+    let to_f32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect();
+    Ok(MlMlp {
+        hidden: mlp.hidden as u32,
+        w1: to_f32(&mlp.w1),
+        b1: to_f32(&mlp.b1),
+        w2: to_f32(&mlp.w2),
+    })
+}
+
+/// Over the training poses, in bind space: the squared PCA truncation and the model's squared
+/// residual in the components' weights. As U is orthonormal, |y − U ŵ|² = |y|² − |c|² +
+/// |c − ŵ|², with c the pose's PCA weights (`coefficients`, k a pose) and `norms` its |y|².
+fn training_fit(
+    model: &MlModel,
+    (x, f): (&[f64], usize),
+    coefficients: &[f64],
+    norms: &[f64],
+) -> (f64, f64) {
+    let k = model.components as usize;
+    let (mut residual, mut truncation, mut weights) = (0.0f64, 0.0f64, vec![0.0f32; k]);
+    let mut features = vec![0.0f32; f];
+    for (j, c_j) in coefficients.chunks_exact(k).enumerate() {
+        (features.iter_mut().zip(&x[j * f..(j + 1) * f])).for_each(|(a, &b)| *a = b as f32);
+        model.weights_into(&features, &mut weights);
+        let fit = c_j.iter().zip(&weights);
+        residual += fit.map(|(a, &b)| (a - f64::from(b)).powi(2)).sum::<f64>();
+        truncation += norms[j] - c_j.iter().map(|a| a * a).sum::<f64>();
+    }
+    (truncation.max(0.0), residual)
+}
+
 /// Trains a model of `reference` (named `kind`) on `c`'s first skinned instance.
 /// `progress(done, total)` after each pose measured.
 pub fn train(
@@ -340,18 +415,7 @@ pub fn train(
             c.name
         ));
     }
-    let vertices: usize = c.meshes[mesh]
-        .primitives
-        .iter()
-        .map(|p| p.positions.len())
-        .sum();
-    let rows = 3 * vertices;
-    if rows.saturating_mul(params.poses) > MAX_TARGET_VALUES {
-        return Err(format!(
-            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; lower --poses)",
-            c.name, params.poses
-        ));
-    }
+    let rows = 3 * check_size(c, mesh, params)?;
     let (train_poses, held_poses) = training_poses(c, params);
     let total = train_poses.len() + held_poses.len();
     let (mut pose, mut scratch) = (CharacterPose::new(c), Vec::new());
@@ -394,22 +458,7 @@ pub fn train(
         .map(|i| svd.s[i % k] * svd.v_col(i % k)[i / k])
         .collect();
     if params.map != MlMap::Ridge {
-        let p = skinscope_sparse::MlpParams {
-            hidden: params.hidden,
-            epochs: params.epochs,
-            learning_rate: 3e-3,
-            weight_decay: 1e-3,
-            seed: params.seed,
-        };
-        let mlp = skinscope_sparse::train_mlp((n, f, k), &x, &coefficients, &p)
-            .map_err(|e| format!("the perceptron: {e}"))?;
-        let to_f32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect();
-        model.mlp = Some(MlMlp {
-            hidden: mlp.hidden as u32,
-            w1: to_f32(&mlp.w1),
-            b1: to_f32(&mlp.b1),
-            w2: to_f32(&mlp.w2),
-        });
+        model.mlp = Some(fit_mlp(&x, (n, f, k), &coefficients, params)?);
     }
     // Held out, in mesh space: linear blend's error, the ridge regression's and the
     // perceptron's (when trained).
@@ -445,21 +494,7 @@ pub fn train(
         model.mlp = None;
     }
     let chosen = held[if keep_mlp { 2 } else { 1 }];
-    // Over the training poses, in bind space (U is orthonormal): |y − U ŵ|² = |y|² − |c|² +
-    // |c − ŵ|², with c the pose's PCA weights.
-    let (mut residual, mut truncation, mut weights) = (0.0f64, 0.0f64, vec![0.0f32; k]);
-    let mut features = vec![0.0f32; f];
-    for (j, c_j) in coefficients.chunks_exact(k).enumerate() {
-        (features.iter_mut().zip(&x[j * f..(j + 1) * f])).for_each(|(a, &b)| *a = b as f32);
-        model.weights_into(&features, &mut weights);
-        residual += c_j
-            .iter()
-            .zip(&weights)
-            .map(|(a, &b)| (a - f64::from(b)).powi(2))
-            .sum::<f64>();
-        truncation += norms[j] - c_j.iter().map(|a| a * a).sum::<f64>();
-    }
-    let truncation = truncation.max(0.0);
+    let (truncation, residual) = training_fit(&model, (&x, f), &coefficients, &norms);
     model.stats = MlStats {
         poses: n as u32,
         held_poses: h as u32,

@@ -49,6 +49,11 @@ impl Mlp {
     }
 }
 
+/// dst = lhs rhs.
+fn product(dst: faer::MatMut<'_, f64>, lhs: faer::MatRef<'_, f64>, rhs: faer::MatRef<'_, f64>) {
+    matmul(dst, Accum::Replace, lhs, rhs, 1.0, Par::Seq);
+}
+
 fn rms_of_columns(m: &Mat<f64>) -> Vec<f64> {
     (0..m.ncols())
         .map(|j| {
@@ -103,8 +108,14 @@ pub fn train_mlp(
     let h = p.hidden;
     let raw_x = Mat::from_fn(n, inputs, |i, j| x[i * inputs + j]);
     let raw_y = Mat::from_fn(n, outputs, |i, j| y[i * outputs + j]);
-    let in_scale: Vec<f64> = rms_of_columns(&raw_x).iter().map(|&r| 1.0 / r.max(1e-6)).collect();
-    let out_scale: Vec<f64> = rms_of_columns(&raw_y).iter().map(|&r| r.max(1e-12)).collect();
+    let in_scale: Vec<f64> = rms_of_columns(&raw_x)
+        .iter()
+        .map(|&r| 1.0 / r.max(1e-6))
+        .collect();
+    let out_scale: Vec<f64> = rms_of_columns(&raw_y)
+        .iter()
+        .map(|&r| r.max(1e-12))
+        .collect();
     let xs = Mat::from_fn(n, inputs, |i, j| raw_x[(i, j)] * in_scale[j]);
     let target = Mat::from_fn(n, outputs, |i, j| raw_y[(i, j)] / out_scale[j]);
     // Uniform initial weights within ±1/sqrt(fan-in), from a seeded LCG.
@@ -133,10 +144,10 @@ pub fn train_mlp(
     };
     for epoch in 1..=p.epochs {
         // Forward: Z = Xs W1ᵀ + b1, H = tanh(Z) − tanh(b1), Ŷ = H W2ᵀ.
-        matmul(z.as_mut(), Accum::Replace, xs.as_ref(), w1.transpose(), 1.0, Par::Seq);
+        product(z.as_mut(), xs.as_ref(), w1.transpose());
         let t0: Vec<f64> = b1.iter().map(|b| b.tanh()).collect();
         let hid = Mat::from_fn(n, h, |i, a| (z[(i, a)] + b1[a]).tanh() - t0[a]);
-        matmul(err.as_mut(), Accum::Replace, hid.as_ref(), w2.transpose(), 1.0, Par::Seq);
+        product(err.as_mut(), hid.as_ref(), w2.transpose());
         let scale = 2.0 / n as f64;
         for i in 0..n {
             for k in 0..outputs {
@@ -144,8 +155,8 @@ pub fn train_mlp(
             }
         }
         // Backward: dW2 = Eᵀ H; dH = E W2; dZ = dH ⊙ (1 − tanh²); dW1 = dZᵀ Xs.
-        matmul(g2.as_mut(), Accum::Replace, err.transpose(), hid.as_ref(), 1.0, Par::Seq);
-        matmul(d_hidden.as_mut(), Accum::Replace, err.as_ref(), w2.as_ref(), 1.0, Par::Seq);
+        product(g2.as_mut(), err.transpose(), hid.as_ref());
+        product(d_hidden.as_mut(), err.as_ref(), w2.as_ref());
         let mut gb = vec![0.0f64; h];
         for a in 0..h {
             let mut through_hidden = 0.0;
@@ -157,7 +168,7 @@ pub fn train_mlp(
             }
             gb[a] -= through_hidden * (1.0 - t0[a] * t0[a]);
         }
-        matmul(g1.as_mut(), Accum::Replace, d_hidden.transpose(), xs.as_ref(), 1.0, Par::Seq);
+        product(g1.as_mut(), d_hidden.transpose(), xs.as_ref());
         let step = (p.learning_rate, p.weight_decay, epoch as i32);
         let mut w1v = flat(&w1);
         a1.step(&mut w1v, &flat(&g1), step);
