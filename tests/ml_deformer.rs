@@ -518,6 +518,18 @@ fn the_command_line_trains_a_model_and_poses_with_it() {
     ]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--components 0: must be 1 to 64"), "{err}");
+    let morph = common::shared("SimpleMorph/SimpleMorph.gltf");
+    let (code, _, err) = common::skinscope(&[
+        "train-deformer",
+        morph.to_str().unwrap(),
+        "--reference",
+        "ddm",
+        "--out",
+        no,
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("nothing is skinned to learn"), "{err}");
+    assert!(!path.exists());
 }
 
 #[test]
