@@ -117,7 +117,7 @@ pub struct MlMlp {
 impl MlMlp {
     fn eval(&self, features: &[f32], out: &mut [f32]) {
         let h = self.hidden as usize;
-        let f = features.len();
+        let f = self.w1.len() / h.max(1);
         out.iter_mut().for_each(|o| *o = 0.0);
         for a in 0..h {
             let row = &self.w1[a * f..(a + 1) * f];

@@ -175,6 +175,9 @@ impl SlotWords {
         let [muscle_base, ml_base] = bases;
         let total = bytes + 4 * words.len() as u64;
         if total > max_binding || !bytes.is_multiple_of(4) {
+            log::warn!(
+                "a primitive's deformer words ({total} bytes) exceed a storage binding of this device ({max_binding} bytes): its Ω, muscles and ML corrective are not drawn"
+            );
             return None;
         }
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
