@@ -24,9 +24,11 @@ use skinscope::pose::{CharacterPose, PoseRequest};
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::{COLOR_FORMAT, Offscreen};
-use skinscope::render::renderer::{DrawOptions, FrameInput, Renderer, SkinPass, View};
+use skinscope::render::renderer::{DrawOptions, Renderer, SkinPass, View};
 
-const SIZE: (u32, u32) = (1280, 720);
+mod common;
+
+use common::{SIZE, draw_and_wait};
 
 fn benches(criterion: &mut Criterion) {
     let c = skinscope::builtin::character().expect("the built-in character loads");
@@ -123,27 +125,8 @@ fn benches(criterion: &mut Criterion) {
                 let mut moved = input.palette.to_vec();
                 moved[0].w_axis.x += if flip { 1e-6 } else { 0.0 };
                 input.palette = &moved;
-                let frame = FrameInput {
-                    posed: input,
-                    camera: &camera,
-                    aspect: 16.0 / 9.0,
-                    bones: &[],
-                    options: &options,
-                };
-                let mut encoder = gpu.device.create_command_encoder(&Default::default());
-                renderer.prepare(View::Main, &gpu.queue, &frame);
-                renderer.paint(
-                    View::Main,
-                    &gpu.device,
-                    &mut encoder,
-                    &target.view,
-                    SIZE,
-                    &options,
-                );
-                gpu.queue.submit([encoder.finish()]);
-                gpu.device
-                    .poll(wgpu::PollType::wait_indefinitely())
-                    .expect("the GPU finishes the frame");
+                let view = (View::Main, options, input);
+                draw_and_wait(&gpu, &mut renderer, (&target, &camera), [view]);
             })
         });
     }

@@ -22,9 +22,11 @@ use skinscope::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest};
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::{COLOR_FORMAT, Offscreen};
-use skinscope::render::renderer::{DrawOptions, FrameInput, Posed, Renderer, SkinPass, View};
+use skinscope::render::renderer::{DrawOptions, Posed, Renderer, SkinPass, View};
 
-const SIZE: (u32, u32) = (1280, 720);
+mod common;
+
+use common::{SIZE, draw_and_wait};
 /// Frames posed ahead and cycled through, so every drawn frame has a new palette.
 const FRAMES: usize = 16;
 
@@ -210,38 +212,6 @@ fn method_case(
             })
         });
     }
-}
-
-/// Prepares and paints each (view, options, posed) into `target`, submits and waits.
-fn draw_and_wait<'a>(
-    gpu: &Gpu,
-    renderer: &mut Renderer,
-    (target, camera): (&Offscreen, &Camera),
-    views: impl IntoIterator<Item = (View, DrawOptions, Posed<'a>)>,
-) {
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    for (view, options, posed) in views {
-        let input = FrameInput {
-            posed,
-            camera,
-            aspect: 16.0 / 9.0,
-            bones: &[],
-            options: &options,
-        };
-        renderer.prepare(view, &gpu.queue, &input);
-        renderer.paint(
-            view,
-            &gpu.device,
-            &mut encoder,
-            &target.view,
-            SIZE,
-            &options,
-        );
-    }
-    gpu.queue.submit([encoder.finish()]);
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("the GPU finishes the frame");
 }
 
 fn benches(criterion: &mut Criterion) {
