@@ -10,9 +10,6 @@ use skinscope::character::Character;
 use skinscope::deform::ml_train::MlMap;
 use skinscope::deform::{MlModel, MlReference, TrainParams};
 
-/// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
-const MAX_MODEL_BYTES: u64 = 1 << 30;
-
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct MlArgs {
     /// An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend
@@ -28,22 +25,17 @@ impl MlArgs {
         let Some(path) = &self.ml_deformer else {
             return Ok(None);
         };
-        let model = load_model(path, c)?;
-        check_muscles(Some(&model), muscles)?;
+        let read = skinscope::deform::ml::read_model(path, c);
+        let model = read.map_err(|e| format!("--ml-deformer {e}"))?;
+        check_muscles(&model, muscles)?;
         Ok(Some(Arc::new(model)))
     }
 }
 
-/// The model at `path`, read for `c`; errors name the file and the byte.
-pub fn load_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
-    let bytes = skinscope::files::read_capped(path, MAX_MODEL_BYTES).map_err(|e| e.to_string())?;
-    MlModel::from_bytes(&bytes, c).map_err(|e| format!("--ml-deformer {}: {e}", path.display()))
-}
-
 /// A model of the muscles stands in for them: refused beside `--muscles`, which would move
 /// the skin twice.
-pub fn check_muscles(model: Option<&MlModel>, muscles: bool) -> Result<(), String> {
-    if muscles && model.is_some_and(|m| m.reference == MlReference::Muscles) {
+fn check_muscles(model: &MlModel, muscles: bool) -> Result<(), String> {
+    if muscles && model.reference == MlReference::Muscles {
         return Err("--ml-deformer learnt the muscles and stands in for them: give it or --muscles, not both".into());
     }
     Ok(())
@@ -156,9 +148,8 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
         ReferenceArg::Muscles => None,
     };
     type Reference<'a> = Box<skinscope::deform::ml_train::Reference<'a>>;
-    let (kind, reference, mut reference_fn): (_, _, Reference<'_>) = match &ddm {
+    let (reference, mut reference_fn): (_, Reference<'_>) = match &ddm {
         Some(ddm) => (
-            "direct delta mush",
             MlReference::DeltaMush,
             Box::new(skinscope::perform::ml::ddm_reference(&c, ddm)),
         ),
@@ -168,7 +159,6 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
             };
             let input = muscles.input(&c, false)?.ok_or("no muscles")?;
             (
-                "linear blend with settled muscles",
                 MlReference::Muscles,
                 Box::new(skinscope::perform::ml::muscle_reference(&c, input)),
             )
@@ -179,13 +169,14 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
     drop(progress);
     let model = model.map_err(|e| format!("train-deformer: {e}"))?;
     skinscope::files::write_bytes_whole(&args.out, &model.to_bytes()).map_err(|e| e.to_string())?;
-    super::out::println(&report(&c, kind, &model, &args.out));
+    super::out::println(&report(&c, &model, &args.out));
     Ok(())
 }
 
 /// What training measured, in words.
-fn report(c: &Character, kind: &str, model: &MlModel, out: &std::path::Path) -> String {
+fn report(c: &Character, model: &MlModel, out: &std::path::Path) -> String {
     let s = &model.stats;
+    let kind = model.reference.label();
     let ratio = |a: f32, b: f32| if b > 0.0 { 100.0 * a / b } else { 0.0 };
     let map = match &model.mlp {
         Some(m) => format!("a perceptron of {} hidden units", m.hidden),

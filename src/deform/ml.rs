@@ -36,12 +36,23 @@ pub enum MlReference {
 }
 
 impl MlReference {
-    pub fn name(self) -> &'static str {
+    /// In words, as the report and the panel name it.
+    pub fn label(self) -> &'static str {
         match self {
-            MlReference::DeltaMush => "ddm",
-            MlReference::Muscles => "muscles",
+            MlReference::DeltaMush => "direct delta mush",
+            MlReference::Muscles => "linear blend with settled muscles",
         }
     }
+}
+
+/// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
+pub const MAX_MODEL_BYTES: u64 = 1 << 30;
+
+/// The model saved at `path`, read for `c`: the file's error as it is, the model's prefixed
+/// with the path (`--ml-deformer` and the panel's Load both read through this).
+pub fn read_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
+    let bytes = crate::files::read_capped(path, MAX_MODEL_BYTES).map_err(|e| e.to_string())?;
+    MlModel::from_bytes(&bytes, c).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// How well a model imitates its reference, in the file's units: over the training poses and

@@ -43,10 +43,7 @@ pub(super) fn ml_section(ui: &mut Ui, controls: &mut Controls, commands: &mut Ve
                 commands.push(UiCommand::Ml(MlCommand::CompareWithReference));
             }
             let s = &model.stats;
-            let reference = match model.reference {
-                crate::deform::MlReference::DeltaMush => "direct delta mush",
-                crate::deform::MlReference::Muscles => "linear blend with settled muscles",
-            };
+            let reference = model.reference.label();
             ui.label(format!(
                 "learnt {reference}: {} components from {} driving joints over {} poses",
                 model.components,

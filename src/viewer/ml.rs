@@ -17,21 +17,12 @@ pub enum MlCommand {
     CompareWithReference,
 }
 
-/// The most bytes a model file may take (as `--ml-deformer`).
-const MAX_MODEL_BYTES: u64 = 1 << 30;
-
 impl Viewer {
     pub(super) fn ml_command(&mut self, command: MlCommand) {
         let c = &mut self.controls;
         match command {
             MlCommand::Load(path) => {
-                let read = crate::files::read_capped(&path, MAX_MODEL_BYTES)
-                    .map_err(|e| e.to_string())
-                    .and_then(|bytes| {
-                        crate::deform::MlModel::from_bytes(&bytes, &self.character)
-                            .map_err(|e| format!("{}: {e}", path.display()))
-                    });
-                match read {
+                match crate::deform::ml::read_model(&path, &self.character) {
                     Ok(model) => {
                         c.ml_deformer = Some(Arc::new(model));
                         c.ml_on = true;
