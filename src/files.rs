@@ -113,31 +113,96 @@ pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), FileError> {
-    use std::io::Write;
-    let fail = |source: std::io::Error| FileError::Write {
+    let mut partial = PartialFile::create(path)?;
+    let out = partial.writer();
+    write(out).map_err(|source| FileError::Write {
         path: path.to_path_buf(),
         source,
-    };
-    let name = path.file_name().ok_or_else(|| FileError::NoFileName {
-        path: path.to_path_buf(),
     })?;
-    let mut temporary = name.to_os_string();
-    temporary.push(format!(".{}.partial", std::process::id()));
-    let temporary = path.with_file_name(temporary);
-    let written = (|| {
-        let file = std::fs::File::create(&temporary)?;
-        let mut out = std::io::BufWriter::new(file);
-        write(&mut out)?;
-        out.flush()?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if let Err(e) = written {
-        std::fs::remove_file(&temporary).ok();
-        return Err(fail(e));
+    partial.commit()
+}
+
+/// A file written over time (an animation's frames) that appears at `path` whole or not at all:
+/// its bytes go to a temporary file beside it, renamed over `path` by `commit`; dropped
+/// uncommitted (an error, a cancelled recording), the temporary file is removed.
+pub struct PartialFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    sink: std::io::Sink,
+    committed: bool,
+}
+
+impl PartialFile {
+    /// Opens the temporary file beside `path`.
+    pub fn create(path: &Path) -> Result<Self, FileError> {
+        let mut partial = Self::reserve(path)?;
+        let file = std::fs::File::create(&partial.temporary).map_err(|e| partial.fail(e))?;
+        partial.out = Some(std::io::BufWriter::new(file));
+        Ok(partial)
     }
-    Ok(())
+
+    /// Names the temporary file beside `path` without opening it, for another program to
+    /// write (`ffmpeg`).
+    pub fn reserve(path: &Path) -> Result<Self, FileError> {
+        let name = path.file_name().ok_or_else(|| FileError::NoFileName {
+            path: path.to_path_buf(),
+        })?;
+        let mut temporary = name.to_os_string();
+        temporary.push(format!(".{}.partial", std::process::id()));
+        Ok(Self {
+            path: path.to_path_buf(),
+            temporary: path.with_file_name(temporary),
+            out: None,
+            sink: std::io::sink(),
+            committed: false,
+        })
+    }
+
+    /// The temporary file's path.
+    pub fn temporary(&self) -> &Path {
+        &self.temporary
+    }
+
+    /// Where the bytes go (`create`d files only; a `reserve`d one writes nowhere).
+    pub fn writer(&mut self) -> &mut dyn std::io::Write {
+        match &mut self.out {
+            Some(out) => out,
+            None => &mut self.sink,
+        }
+    }
+
+    /// A write error, naming the file.
+    pub fn fail(&self, source: std::io::Error) -> FileError {
+        FileError::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Flushes the bytes to the disk and renames the temporary file over `path`.
+    pub fn commit(mut self) -> Result<(), FileError> {
+        use std::io::Write;
+        let done = (|| {
+            if let Some(mut out) = self.out.take() {
+                out.flush()?;
+                out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+            }
+            std::fs::rename(&self.temporary, &self.path)
+        })();
+        done.map_err(|e| self.fail(e))?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for PartialFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            self.out.take();
+            std::fs::remove_file(&self.temporary).ok();
+        }
+    }
 }
 
 /// `write_whole` of bytes already made.

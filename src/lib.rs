@@ -26,6 +26,7 @@ pub mod mocap;
 pub mod perform;
 pub mod physics;
 pub mod pose;
+pub mod record;
 pub mod render;
 pub mod scene;
 pub mod ui;

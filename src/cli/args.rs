@@ -250,6 +250,21 @@ pub fn add_clips_from(
 impl PoseArgs {
     /// Loads the file (the scene asked for) and builds the request.
     pub fn load(&self) -> Result<Posing, String> {
+        let character = self.load_character()?;
+        let mut performance = self.performance(&character)?;
+        let request = performance.play(&character, |_, _| Ok(()))?;
+        let matching = performance.match_report(&character);
+        Ok(Posing {
+            character,
+            request,
+            matching,
+            file: self.file.clone(),
+        })
+    }
+
+    /// Loads the file (the scene asked for), with the clips the options add, compressed when
+    /// asked.
+    pub fn load_character(&self) -> Result<Character, String> {
         let mut character = match &self.file {
             Some(file) => import::load(file),
             None => skinscope::builtin::character(),
@@ -272,15 +287,7 @@ impl PoseArgs {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
         }
-        let mut performance = self.performance(&character)?;
-        let request = performance.play(&character, |_, _| {})?;
-        let matching = performance.match_report(&character);
-        Ok(Posing {
-            character,
-            request,
-            matching,
-            file: self.file.clone(),
-        })
+        Ok(character)
     }
 
     /// `--drivers`, read for `c`, naming the file and the JSON pointer of a problem.

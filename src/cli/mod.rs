@@ -14,6 +14,7 @@ pub mod palette;
 pub mod performance;
 pub mod physics;
 pub mod pose;
+mod record;
 pub mod render;
 #[cfg(test)]
 mod same_performance;

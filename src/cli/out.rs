@@ -38,31 +38,41 @@ pub fn json_error(file: Option<&std::path::Path>, error: &str) {
     println(&serde_json::to_string_pretty(&object).unwrap_or_default());
 }
 
-/// A count of steps done, shown on standard error when it is a terminal and the work has run
-/// for more than a second (a long `--simulate` or an integration to a late `--time`).
+/// A count of steps done: an indicatif bar on standard error when it is a terminal and the work
+/// has run for more than a second (a long `--simulate`, an integration to a late `--time`, a
+/// recorded sequence); nothing otherwise.
 pub struct Progress {
     what: &'static str,
-    total: usize,
+    bar: indicatif::ProgressBar,
     start: std::time::Instant,
-    shown: Option<std::time::Instant>,
+    shown: bool,
     terminal: bool,
 }
 
 impl Progress {
     pub fn new(what: &'static str, total: usize) -> Self {
         use std::io::IsTerminal;
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_length(total as u64);
+        let style = indicatif::ProgressStyle::with_template(
+            "{msg} {bar:32} {pos}/{len} ({percent}%) {elapsed} (ETA {eta})",
+        );
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
+        bar.set_message(what);
         Self {
             what,
-            total,
+            bar,
             start: std::time::Instant::now(),
-            shown: None,
+            shown: false,
             terminal: std::io::stderr().is_terminal(),
         }
     }
 
     /// The total, once it is known.
     pub fn set_total(&mut self, total: usize) {
-        self.total = total;
+        self.bar.set_length(total as u64);
     }
 
     /// Step `done` of the total is done (shown every 256th step at most: for many cheap
@@ -73,38 +83,29 @@ impl Progress {
         }
     }
 
-    /// Step `done` of the total is done (for fewer, costlier steps than `tick`'s).
+    /// Step `done` of the total is done (for fewer, costlier steps than `tick`'s; the bar
+    /// redraws at most 20 times a second).
     pub fn step(&mut self, done: usize) {
         if !self.terminal {
             return;
         }
-        let now = std::time::Instant::now();
-        let due = self
-            .shown
-            .map_or(now - self.start > std::time::Duration::from_secs(1), |t| {
-                now - t > std::time::Duration::from_millis(200)
-            });
-        if due {
-            self.shown = Some(now);
-            eprint!(
-                "\r{} {done} of {} steps ({:.0}%)",
-                self.what,
-                self.total,
-                100.0 * done as f64 / self.total.max(1) as f64
-            );
+        self.bar.set_position(done as u64);
+        if !self.shown && self.start.elapsed() > std::time::Duration::from_secs(1) {
+            self.shown = true;
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr_with_hz(20));
         }
     }
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        if self.shown.is_some() {
-            eprintln!(
-                "\r{} {} steps, done ({:.1} s)",
+        if self.shown {
+            self.bar.abandon_with_message(format!(
+                "{} done ({:.1} s)",
                 self.what,
-                self.total,
                 self.start.elapsed().as_secs_f64()
-            );
+            ));
         }
     }
 }

@@ -15,6 +15,37 @@ pub enum Run {
     Cue { time: f32 },
     /// From t = 0, `frames` steps of `dt_secs` real seconds, as the window plays.
     Step { frames: usize, dt_secs: f32 },
+    /// A recorded sequence: from t = 0, `lead_in` steps of `lead_dt` seconds (at most 1/60 s)
+    /// to its first frame, then `frames - 1` steps of `dt_secs`; every step is posed, the
+    /// sequence's frame k being step `lead_in + k`.
+    Sequence {
+        lead_in: usize,
+        lead_dt: f32,
+        frames: usize,
+        dt_secs: f32,
+    },
+}
+
+impl Run {
+    /// How many steps a run takes after its first pose (`Cue`: none), and step k's length.
+    fn steps(&self) -> (usize, impl Fn(usize) -> f32 + use<>) {
+        let (steps, lead_in, lead_dt, dt) = match *self {
+            Run::Cue { .. } => (0, 0, 0.0, 0.0),
+            Run::Step { frames, dt_secs } => (frames, 0, 0.0, dt_secs),
+            Run::Sequence {
+                lead_in,
+                lead_dt,
+                frames,
+                dt_secs,
+            } => (
+                lead_in + frames.saturating_sub(1),
+                lead_in,
+                lead_dt,
+                dt_secs,
+            ),
+        };
+        (steps, move |k| if k <= lead_in { lead_dt } else { dt })
+    }
 }
 
 /// `--transition`: the incoming clip, the first clip's time it starts at, and how.
@@ -59,12 +90,13 @@ impl Performance {
         })
     }
 
-    /// Plays the run, calling `each(k, request)` for every frame posed (frame 0 first), and
-    /// returns the last frame's request. Feet are settled after each frame when foot IK is on.
+    /// Plays the run, calling `each(k, request)` for every frame posed (frame 0 first; an error
+    /// stops the run), and returns the last frame's request. Feet are settled after each frame
+    /// when foot IK is on.
     pub fn play(
         &mut self,
         c: &Character,
-        mut each: impl FnMut(usize, &PoseRequest),
+        mut each: impl FnMut(usize, &PoseRequest) -> Result<(), String>,
     ) -> Result<PoseRequest, String> {
         let (performer, inputs) = (&mut self.performer, &mut self.inputs);
         if let Some((listener, wait)) = &mut self.listener {
@@ -88,16 +120,26 @@ impl Performance {
                     pose.evaluate(c, &request).map_err(|e| e.to_string())?;
                     performer.apply_muscles(inputs, &mut request, &mut pose, 0.0);
                 }
-                each(0, &request);
+                each(0, &request)?;
                 Ok(request)
             }
-            Run::Step { frames, dt_secs } => {
+            Run::Step { .. } | Run::Sequence { .. } => {
+                let recording = matches!(self.run, Run::Sequence { .. });
+                let (frames, step_secs) = self.run.steps();
                 performer.cue(c, inputs, 0.0);
                 let mut pending = self.transition;
                 let mut pose = CharacterPose::new(c);
-                let mut progress = super::out::Progress::new("playing", frames);
+                let what = if recording { "recording" } else { "playing" };
+                let mut progress = super::out::Progress::new(what, frames);
+                let mut now = 0.0f32;
                 for k in 0..=frames {
-                    progress.tick(k);
+                    if recording {
+                        progress.step(k);
+                    } else {
+                        progress.tick(k);
+                    }
+                    let dt_secs = if k > 0 { step_secs(k) } else { 0.0 };
+                    now += dt_secs;
                     if k > 0 {
                         // A transition starts at the first frame its start has been reached, as
                         // the window's Transition button would start it then.
@@ -115,7 +157,7 @@ impl Performance {
                         }
                         if let (Some(goal), Some(input)) = (&self.goal, &mut inputs.motion_matching)
                         {
-                            input.velocity = goal.velocity_at(k as f32 * dt_secs);
+                            input.velocity = goal.velocity_at(now);
                         }
                         performer.step(c, inputs, dt_secs);
                     }
@@ -128,10 +170,8 @@ impl Performance {
                         performer.settle_feet(c, inputs, &request, &pose);
                     }
                     if physical {
-                        let now = k as f32 * dt_secs;
-                        let dt = if k > 0 { dt_secs } else { 0.0 };
                         performer
-                            .apply_physics(c, inputs, &mut request, &mut pose, dt)
+                            .apply_physics(c, inputs, &mut request, &mut pose, dt_secs)
                             .map_err(|e| e.to_string())?;
                         // The impulses due by this frame act in the next step.
                         let due = self.impulses.iter();
@@ -144,10 +184,9 @@ impl Performance {
                         if !(inputs.foot_ik || physical) {
                             pose.evaluate(c, &request).map_err(|e| e.to_string())?;
                         }
-                        let dt = if k > 0 { dt_secs } else { 0.0 };
-                        performer.apply_muscles(inputs, &mut request, &mut pose, dt);
+                        performer.apply_muscles(inputs, &mut request, &mut pose, dt_secs);
                     }
-                    each(k, &request);
+                    each(k, &request)?;
                     if k == frames {
                         return Ok(request);
                     }

@@ -28,9 +28,12 @@ fn parse_crowd(s: &str) -> Result<usize, String> {
 pub struct RenderArgs {
     #[command(flatten)]
     pub pose: PoseArgs,
-    /// The image to write: .png, or .jpg / .jpeg.
-    #[arg(long, value_parser = super::args::parse_image_path)]
+    /// The image to write: .png, or .jpg / .jpeg; with --to, a sequence: .gif, .png (animated
+    /// PNG), .mp4 (through ffmpeg) or numbered PNG files (frames/%04d.png).
+    #[arg(long)]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub sequence: super::record::SequenceArgs,
     /// Image size in pixels.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
     pub size: (u32, u32),
@@ -228,61 +231,15 @@ impl RenderArgs {
 }
 
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    if let Some(compare) = args.compare
-        && !matches!(args.color_by, ColorArg::Displacement)
-    {
-        return Err(format!(
-            "--compare {} applies to --color-by displacement only (this render colours by {})",
-            compare
-                .to_possible_value()
-                .map_or(String::new(), |v| v.get_name().to_string()),
-            args.color_by
-                .to_possible_value()
-                .map_or(String::new(), |v| v.get_name().to_string()),
-        ));
+    if args.sequence.is_sequence() {
+        return super::record::run(args);
     }
-    let compare = args.compare.unwrap_or(CompareArg::Bind);
-    super::ml::check_skinning(&args.pose.ml, args.skinning.into())?;
-    let mut posing = args.pose.load()?;
-    if matches!(compare, CompareArg::Clips)
-        && posing
-            .character
-            .clips
-            .iter()
-            .any(|k| k.compressed.is_none())
-    {
-        // Comparing with the compressed clips needs them, --compressed or not.
-        let settings = skinscope::pose::compression_settings(&posing.character, None);
-        skinscope::pose::compress_clips(&mut posing.character, &settings);
-    }
-    let character = &posing.character;
-    // Notes (glTF's rules the file relies on) are for `inspect`; warnings, once each.
-    for w in &character.warnings {
-        log::warn!("{}: {w}", character.name);
-    }
-    let request = FrameRequest {
-        size: args.size,
-        pose: posing.request,
-        color_view: args.color_by.into(),
-        compare: match compare {
-            CompareArg::Animated => PaletteMode::Animated,
-            CompareArg::Bind | CompareArg::Clips => PaletteMode::Bind,
-            CompareArg::Identity => PaletteMode::Identity,
-        },
-        compare_clips: matches!(compare, CompareArg::Clips),
-        crowd: args.crowd,
-        camera: args.camera(character)?,
-        options: DrawOptions {
-            // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.
-            bones: args.bones || character.meshes.is_empty(),
-            ..args.draw_options()
-        },
-        legend: !args.no_legend,
-        ddm: args.ddm.precompute(character, args.skinning.into())?,
-    };
+    args.sequence.check_still(&args.out)?;
+    let posing = args.pose.load()?;
+    let (character, request) = args.frame_request(posing.character, posing.request)?;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
-        headless::render_frame_and_legend(&gpu, character, &request).map_err(|e| e.to_string())?;
+        headless::render_frame_and_legend(&gpu, &character, &request).map_err(|e| e.to_string())?;
     skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)
         .map_err(|e| e.to_string())?;
     // What the colours mean (and the displacement's range), as the image's legend says.
@@ -290,4 +247,63 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         super::out::print(&legend.to_text());
     }
     Ok(())
+}
+
+impl RenderArgs {
+    /// The frame these options draw of `pose` (the clips compressed first when `--compare
+    /// clips` needs them), with the character it is drawn from; warnings logged once.
+    pub fn frame_request(
+        &self,
+        mut character: skinscope::character::Character,
+        pose: skinscope::pose::PoseRequest,
+    ) -> Result<(skinscope::character::Character, FrameRequest), String> {
+        let args = self;
+        if let Some(compare) = args.compare
+            && !matches!(args.color_by, ColorArg::Displacement)
+        {
+            return Err(format!(
+                "--compare {} applies to --color-by displacement only (this render colours by {})",
+                compare
+                    .to_possible_value()
+                    .map_or(String::new(), |v| v.get_name().to_string()),
+                args.color_by
+                    .to_possible_value()
+                    .map_or(String::new(), |v| v.get_name().to_string()),
+            ));
+        }
+        let compare = args.compare.unwrap_or(CompareArg::Bind);
+        super::ml::check_skinning(&args.pose.ml, args.skinning.into())?;
+        if matches!(compare, CompareArg::Clips)
+            && character.clips.iter().any(|k| k.compressed.is_none())
+        {
+            // Comparing with the compressed clips needs them, --compressed or not.
+            let settings = skinscope::pose::compression_settings(&character, None);
+            skinscope::pose::compress_clips(&mut character, &settings);
+        }
+        // Notes (glTF's rules the file relies on) are for `inspect`; warnings, once each.
+        for w in &character.warnings {
+            log::warn!("{}: {w}", character.name);
+        }
+        let request = FrameRequest {
+            size: args.size,
+            pose,
+            color_view: args.color_by.into(),
+            compare: match compare {
+                CompareArg::Animated => PaletteMode::Animated,
+                CompareArg::Bind | CompareArg::Clips => PaletteMode::Bind,
+                CompareArg::Identity => PaletteMode::Identity,
+            },
+            compare_clips: matches!(compare, CompareArg::Clips),
+            crowd: args.crowd,
+            camera: args.camera(&character)?,
+            options: DrawOptions {
+                // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.
+                bones: args.bones || character.meshes.is_empty(),
+                ..args.draw_options()
+            },
+            legend: !args.no_legend,
+            ddm: args.ddm.precompute(&character, args.skinning.into())?,
+        };
+        Ok((character, request))
+    }
 }

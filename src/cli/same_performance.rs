@@ -34,7 +34,10 @@ fn command_line(c: &Character, args: &[&str]) -> Vec<PoseRequest> {
     let mut performance = options.pose.performance(c).unwrap();
     let mut requests = Vec::new();
     performance
-        .play(c, |_, r| requests.push(r.clone()))
+        .play(c, |_, r| {
+            requests.push(r.clone());
+            Ok(())
+        })
         .unwrap();
     requests
 }

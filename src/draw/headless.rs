@@ -110,6 +110,41 @@ pub fn pose_and_frame(
     pose: &mut CharacterPose,
     request: &FrameRequest,
 ) -> Result<Camera, FrameError> {
+    pose_and_frame_with(character, pose, request, &mut MotionBounds::default())
+}
+
+/// The bounds of a request's whole motion (`motion_bounds`, which poses the clip at many times)
+/// kept for the next frame of a sequence: they do not depend on the clip's time, so a request
+/// that differs only in it reuses them.
+#[derive(Default)]
+pub struct MotionBounds {
+    held: Option<(PoseRequest, Option<(Vec3, Vec3)>)>,
+}
+
+impl MotionBounds {
+    fn of(&mut self, character: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3)> {
+        let mut key = request.clone();
+        if let Some(clip) = &mut key.clip {
+            clip.time_secs = 0.0;
+        }
+        match &self.held {
+            Some((held, bounds)) if *held == key => *bounds,
+            _ => {
+                let bounds = motion_bounds(character, request);
+                self.held = Some((key, bounds));
+                bounds
+            }
+        }
+    }
+}
+
+/// `pose_and_frame`, the motion's bounds kept in `bounds` from one frame to the next.
+fn pose_and_frame_with(
+    character: &Character,
+    pose: &mut CharacterPose,
+    request: &FrameRequest,
+    bounds: &mut MotionBounds,
+) -> Result<Camera, FrameError> {
     pose.evaluate(character, &request.pose)?;
     if let Some(why) = pose.non_finite(character) {
         return Err(FrameError::NonFinite(why));
@@ -121,8 +156,9 @@ pub fn pose_and_frame(
         });
     }
     // Framed on the clip's whole motion, so frames at different times share one camera.
-    let bounds =
-        motion_bounds(character, &request.pose).unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
+    let bounds = bounds
+        .of(character, &request.pose)
+        .unwrap_or((Vec3::splat(-1.0), Vec3::splat(1.0)));
     Ok(camera_for(request, bounds))
 }
 
@@ -172,92 +208,209 @@ pub fn render_frame_and_legend(
     character: &Character,
     request: &FrameRequest,
 ) -> Result<(Vec<u8>, Option<Legend>), FrameError> {
-    let (w, h) = request.size;
+    Frames::new(character).render(gpu, character, request, 0.0)
+}
+
+/// Headless frames of one character kept across calls (a recorded sequence): one renderer, one
+/// target and the poses, made at the first frame and reused by every later one.
+pub struct Frames {
+    renderer: Option<Renderer>,
+    target: Option<Offscreen>,
+    pose: CharacterPose,
+    compare: CharacterPose,
+    bones: Vec<crate::render::lines::LineVertex>,
+    bounds: MotionBounds,
+}
+
+/// One posed frame to draw: seen by `camera`, drawn as `options` say, with these bone lines,
+/// vertex colours (the debug views) and legend.
+pub struct Drawn<'a> {
+    pub camera: &'a Camera,
+    pub size: (u32, u32),
+    pub options: &'a DrawOptions,
+    pub bones: &'a [crate::render::lines::LineVertex],
+    pub colors: Option<&'a [Vec<Vec<glam::Vec4>>]>,
+    pub legend: Option<&'a Legend>,
+    /// Direct delta mush's Ω, uploaded with the renderer's first frame.
+    pub ddm: Option<&'a crate::deform::DdmData>,
+}
+
+impl Frames {
+    pub fn new(character: &Character) -> Self {
+        Self {
+            renderer: None,
+            target: None,
+            pose: CharacterPose::new(character),
+            compare: CharacterPose::new(character),
+            bones: Vec::new(),
+            bounds: MotionBounds::default(),
+        }
+    }
+
+    /// Poses `request` and draws it, the camera orbited `turn_degrees` about the vertical
+    /// through what it looks at (a turntable); returns the pixels and the colouring's legend.
+    pub fn render(
+        &mut self,
+        gpu: &Gpu,
+        character: &Character,
+        request: &FrameRequest,
+        turn_degrees: f32,
+    ) -> Result<(Vec<u8>, Option<Legend>), FrameError> {
+        let (w, h) = request.size;
+        if w == 0 || h == 0 || w > 8192 || h > 8192 {
+            return Err(FrameError::Size(w, h));
+        }
+        if let Some(members) = request.crowd {
+            return render_crowd(gpu, character, request, members, turn_degrees).map(|p| (p, None));
+        }
+        let camera = pose_and_frame_with(character, &mut self.pose, request, &mut self.bounds)?;
+        let camera = turned(camera, turn_degrees);
+        let pose = &self.pose;
+        let mut options = request.options;
+        // The ground the feet are planted on (`--ground`), as the viewer draws it.
+        let ground = request.pose.feet.as_ref().map(|feet| {
+            options.bones = true;
+            super::ground_lines(&feet.ground, crate::pose::character_height(character))
+        });
+        super::view::overlay_lines(
+            character,
+            pose,
+            request.options.bones,
+            None,
+            super::view::bone_width(rest_bounds(character)),
+            ground.into_iter().flatten(),
+            &mut self.bones,
+        );
+        let mut colors = None;
+        let mut legend = None;
+        if request.color_view != ColorView::Material {
+            let with = if request.compare_clips {
+                super::view::CompareWith::OtherClips
+            } else {
+                super::view::CompareWith::Palette(request.compare)
+            };
+            let compare = &mut self.compare;
+            super::view::pose_compared(character, &request.pose, pose, with, compare)?;
+            colors = Some(colors::vertex_colors(
+                character,
+                request.color_view,
+                pose,
+                Some(compare),
+                None,
+            ));
+            options.vertex_colors = true;
+            let compared = if request.compare_clips {
+                if request.pose.compressed {
+                    "the raw clips".to_string()
+                } else {
+                    "the compressed clips".to_string()
+                }
+            } else {
+                format!("the {} palette", request.compare.name())
+            };
+            let extent =
+                colors::displacement_extent(character, request.color_view, pose, Some(compare));
+            legend = colors::legend(character, request.color_view, (None, &compared), extent);
+        }
+        let drawn_legend = legend
+            .as_ref()
+            .filter(|_| request.legend && w.min(h) >= super::legend::MIN_IMAGE_SIDE);
+        let drawn = Drawn {
+            camera: &camera,
+            size: request.size,
+            options: &options,
+            bones: &self.bones,
+            colors: colors.as_deref(),
+            legend: drawn_legend,
+            ddm: request.ddm.as_deref(),
+        };
+        let held = (&mut self.renderer, &mut self.target);
+        draw_posed(held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
+    }
+
+    /// Draws a pose already evaluated (the window's, for its "Record...") and reads it back.
+    pub fn draw(
+        &mut self,
+        gpu: &Gpu,
+        character: &Character,
+        pose: &CharacterPose,
+        drawn: &Drawn<'_>,
+    ) -> Result<Vec<u8>, FrameError> {
+        draw_posed(
+            (&mut self.renderer, &mut self.target),
+            gpu,
+            character,
+            pose,
+            drawn,
+        )
+    }
+}
+
+/// `Frames::draw` on the renderer and target it holds (made at the first frame, the target
+/// again when the size changes).
+fn draw_posed(
+    (held_renderer, held_target): (&mut Option<Renderer>, &mut Option<Offscreen>),
+    gpu: &Gpu,
+    character: &Character,
+    pose: &CharacterPose,
+    drawn: &Drawn<'_>,
+) -> Result<Vec<u8>, FrameError> {
+    let (w, h) = drawn.size;
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
         return Err(FrameError::Size(w, h));
     }
-    if let Some(members) = request.crowd {
-        return render_crowd(gpu, character, request, members).map(|p| (p, None));
+    if held_target.as_ref().is_some_and(|t| t.size != drawn.size) {
+        *held_target = None;
     }
-    let mut pose = CharacterPose::new(character);
-    let camera = pose_and_frame(character, &mut pose, request)?;
-    let mut options = request.options;
-    // The ground the feet are planted on (`--ground`), as the viewer draws it.
-    let ground = request.pose.feet.as_ref().map(|feet| {
-        options.bones = true;
-        super::ground_lines(&feet.ground, crate::pose::character_height(character))
+    let target = held_target.get_or_insert_with(|| {
+        Offscreen::with_formats(
+            &gpu.device,
+            drawn.size,
+            COLOR_FORMAT,
+            &[crate::render::ui_overlay::UI_FORMAT],
+        )
     });
-    let mut bones = Vec::new();
-    super::view::overlay_lines(
-        character,
-        &pose,
-        request.options.bones,
-        None,
-        super::view::bone_width(rest_bounds(character)),
-        ground.into_iter().flatten(),
-        &mut bones,
-    );
-    let mut colors = None;
-    let mut legend = None;
-    if request.color_view != ColorView::Material {
-        let mut compare = CharacterPose::new(character);
-        let with = if request.compare_clips {
-            super::view::CompareWith::OtherClips
-        } else {
-            super::view::CompareWith::Palette(request.compare)
-        };
-        super::view::pose_compared(character, &request.pose, &pose, with, &mut compare)?;
-        colors = Some(colors::vertex_colors(
-            character,
-            request.color_view,
-            &pose,
-            Some(&compare),
-            None,
-        ));
-        options.vertex_colors = true;
-        let compared = if request.compare_clips {
-            if request.pose.compressed {
-                "the raw clips".to_string()
-            } else {
-                "the compressed clips".to_string()
-            }
-        } else {
-            format!("the {} palette", request.compare.name())
-        };
-        let extent =
-            colors::displacement_extent(character, request.color_view, &pose, Some(&compare));
-        legend = colors::legend(character, request.color_view, (None, &compared), extent);
-    }
-    let target = Offscreen::with_formats(
-        &gpu.device,
-        request.size,
-        crate::render::offscreen::COLOR_FORMAT,
-        &[crate::render::ui_overlay::UI_FORMAT],
-    );
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let frame = FrameInput {
-        posed: extract(&pose),
-        camera: &camera,
+        posed: extract(pose),
+        camera: drawn.camera,
         aspect: w as f32 / h as f32,
-        bones: &bones,
-        options: &options,
+        bones: drawn.bones,
+        options: drawn.options,
     };
-    let mut renderer = prepared(gpu, character, &frame);
-    renderer.set_ddm(&gpu.device, &gpu.queue, request.ddm.as_deref());
+    let renderer = match held_renderer {
+        Some(renderer) => {
+            renderer.prepare(View::Main, &gpu.queue, &frame);
+            renderer
+        }
+        None => {
+            let mut renderer = prepared(gpu, character, &frame);
+            renderer.set_ddm(&gpu.device, &gpu.queue, drawn.ddm);
+            held_renderer.insert(renderer)
+        }
+    };
     renderer.set_muscles(
         &gpu.device,
         &gpu.queue,
         pose.muscles.as_ref().map(|m| &m.rig),
     );
     renderer.set_ml(&gpu.device, &gpu.queue, pose.ml.as_ref().map(|m| &m.model));
-    if let Some(colors) = &colors {
+    if let Some(colors) = drawn.colors {
         renderer.set_vertex_colors(&gpu.queue, colors);
     }
-    let drawn_legend = legend
-        .as_ref()
-        .filter(|_| request.legend && w.min(h) >= super::legend::MIN_IMAGE_SIDE);
-    paint_and_read(gpu, &mut renderer, &target, scope, &options, drawn_legend)
-        .map(|pixels| (pixels, legend))
+    paint_and_read(gpu, renderer, target, scope, drawn.options, drawn.legend)
+}
+
+/// `camera` orbited `degrees` about the scene's vertical (+Y) through its target.
+pub fn turned(camera: Camera, degrees: f32) -> Camera {
+    if degrees == 0.0 {
+        return camera;
+    }
+    let turn = glam::Quat::from_rotation_y(degrees.to_radians());
+    Camera {
+        eye: camera.target + turn * (camera.eye - camera.target),
+        ..camera
+    }
 }
 
 /// A renderer for one copy of the frame's character, with the frame prepared in its main view.
@@ -311,6 +464,7 @@ fn render_crowd(
     character: &Character,
     request: &FrameRequest,
     members: usize,
+    turn_degrees: f32,
 ) -> Result<Vec<u8>, FrameError> {
     if members == 0 || members > MAX_CROWD {
         return Err(FrameError::CrowdSize(members));
@@ -344,6 +498,7 @@ fn render_crowd(
             pose_and_frame(character, &mut unused, request)?
         }
     };
+    let camera = turned(camera, turn_degrees);
     let mut renderer = Renderer::with_cache(
         &gpu.cache,
         &gpu.device,

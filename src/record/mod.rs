@@ -1,0 +1,505 @@
+//! Animated output: a sequence of frames (`Sequence`: from, to, frames per second) written as an
+//! animated GIF, an animated PNG, numbered PNG files or an MP4 through `ffmpeg`, one frame at a
+//! time as they are drawn (`Recorder`). Every output appears whole or not at all: the file is
+//! written beside its place and renamed when the last frame is in, and a recording stopped
+//! part way (an error, the window's Stop) leaves nothing behind.
+
+mod ffmpeg;
+mod gif;
+
+use std::path::{Path, PathBuf};
+
+use crate::files::{FileError, PartialFile};
+
+pub use ffmpeg::find as find_ffmpeg;
+pub use gif::{GifPalette, Palette, dither_to_palette};
+
+/// The most frames one sequence writes (an hour at 60 frames/s is 216,000).
+pub const MAX_FRAMES: usize = 100_000;
+/// The most frames per second asked for.
+pub const MAX_FPS: u32 = 240;
+/// The most pixel bytes a GIF with one palette for every frame holds until its last frame (it
+/// needs them all to choose the palette).
+pub const MAX_HELD_BYTES: u64 = 1 << 30;
+
+/// Which frames a recording draws: `from_secs + k / fps` for k in 0..frames(), the end excluded
+/// (2 s at 10 fps is 20 frames, the first at `from_secs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sequence {
+    pub from_secs: f32,
+    pub to_secs: f32,
+    pub fps: u32,
+}
+
+impl Sequence {
+    /// Checks the range and rate: a clear error for an empty, reversed or too long sequence.
+    pub fn new(from_secs: f32, to_secs: f32, fps: u32) -> Result<Self, String> {
+        if !from_secs.is_finite() || !to_secs.is_finite() {
+            return Err(format!("--from {from_secs} --to {to_secs}: not a number"));
+        }
+        if to_secs <= from_secs {
+            return Err(format!(
+                "--to {to_secs} must be later than --from {from_secs}"
+            ));
+        }
+        if fps == 0 || fps > MAX_FPS {
+            return Err(format!("--fps {fps} is outside 1..={MAX_FPS}"));
+        }
+        let sequence = Self {
+            from_secs,
+            to_secs,
+            fps,
+        };
+        let frames = sequence.frames_f64();
+        if frames > MAX_FRAMES as f64 {
+            return Err(format!(
+                "--from {from_secs} --to {to_secs} at --fps {fps} is {frames:.0} frames, more than the {MAX_FRAMES} one recording writes"
+            ));
+        }
+        Ok(sequence)
+    }
+
+    fn frames_f64(&self) -> f64 {
+        // A range that is a whole number of frames (to within a millionth of one) has no extra
+        // frame at its end.
+        ((f64::from(self.to_secs) - f64::from(self.from_secs)) * f64::from(self.fps) - 1e-6)
+            .ceil()
+            .max(1.0)
+    }
+
+    /// How many frames: `ceil((to - from) * fps)`.
+    pub fn frames(&self) -> usize {
+        self.frames_f64() as usize
+    }
+
+    /// Frame `k`'s time in seconds.
+    pub fn time(&self, k: usize) -> f32 {
+        (f64::from(self.from_secs) + k as f64 / f64::from(self.fps)) as f32
+    }
+
+    /// Seconds between frames.
+    pub fn dt_secs(&self) -> f32 {
+        1.0 / self.fps as f32
+    }
+
+    /// A GIF's delays are in hundredths of a second: frame `k` shows until the hundredth nearest
+    /// its successor's time, so the whole lasts as long as the sequence (30 fps: 3, 3, 4, ...).
+    pub fn gif_delay_cs(&self, k: usize) -> u16 {
+        let at = |k: usize| (k as f64 * 100.0 / f64::from(self.fps)).round() as u64;
+        (at(k + 1) - at(k)).min(u64::from(u16::MAX)) as u16
+    }
+}
+
+/// What a recording writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Format {
+    /// An animated GIF (256 colours, dithered).
+    Gif(GifPalette),
+    /// An animated PNG (APNG: lossless, full colour; a still PNG to readers without APNG).
+    Apng,
+    /// One PNG per frame: the path's `%d` or `%0Nd` replaced by the frame's number from 0.
+    Frames,
+    /// H.264 in MP4, encoded by `ffmpeg` from the PATH.
+    Mp4,
+}
+
+impl Format {
+    /// The format a path asks for: a `%d` pattern, or its extension (.gif, .png, .apng, .mp4).
+    pub fn of(path: &Path, gif_palette: GifPalette) -> Result<Self, String> {
+        let text = path.to_string_lossy();
+        if frame_pattern(&text)?.is_some() {
+            if !text.to_ascii_lowercase().ends_with(".png") {
+                return Err(format!(
+                    "{}: a numbered sequence is written as PNG files: end the pattern in .png",
+                    path.display()
+                ));
+            }
+            return Ok(Self::Frames);
+        }
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match extension.as_deref() {
+            Some("gif") => Ok(Self::Gif(gif_palette)),
+            Some("png" | "apng") => Ok(Self::Apng),
+            Some("mp4") => Ok(Self::Mp4),
+            _ => Err(format!(
+                "{}: a sequence is written as .gif, .png (animated), .mp4 or numbered PNG files (frames/%04d.png)",
+                path.display()
+            )),
+        }
+    }
+
+    /// The name shown in the panel and the report.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Gif(_) => "animated GIF",
+            Self::Apng => "animated PNG",
+            Self::Frames => "PNG sequence",
+            Self::Mp4 => "MP4 (H.264)",
+        }
+    }
+}
+
+/// A numbered sequence's pattern in `text`: the `%d` or `%0Nd` (N in 1..=9), split into what
+/// comes before and after it and the width (`None` without one; an error for a second one, or
+/// for any other `%`).
+pub fn frame_pattern(text: &str) -> Result<Option<(String, usize, String)>, String> {
+    let Some(at) = text.find('%') else {
+        return Ok(None);
+    };
+    let rest = &text[at + 1..];
+    let (width, len) = match rest.as_bytes() {
+        [b'd', ..] => (1, 1),
+        [b'0', n @ b'1'..=b'9', b'd', ..] => (usize::from(n - b'0'), 3),
+        _ => {
+            return Err(format!(
+                "{text}: a frame pattern is %d or %0Nd (N from 1 to 9), as in frames/%04d.png"
+            ));
+        }
+    };
+    let after = &rest[len..];
+    if after.contains('%') {
+        return Err(format!("{text}: one frame number in a pattern, not two"));
+    }
+    Ok(Some((text[..at].to_string(), width, after.to_string())))
+}
+
+/// Why a recording failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("{path}: {what}")]
+    Encode { path: PathBuf, what: String },
+    #[error(
+        "MP4 is encoded by ffmpeg, which is not on the PATH: install it (Debian and Ubuntu: `apt-get install ffmpeg`; macOS: `brew install ffmpeg`; Windows: winget install ffmpeg), or write .gif, .png or frames/%04d.png"
+    )]
+    NoFfmpeg,
+    #[error(
+        "{path}: a GIF with one palette for every frame holds them all until the last: {frames} frames of {width}x{height} are {}, more than {}; use a palette per frame",
+        crate::files::describe_bytes(*bytes),
+        crate::files::describe_bytes(MAX_HELD_BYTES)
+    )]
+    TooMuchHeld {
+        path: PathBuf,
+        frames: usize,
+        width: u32,
+        height: u32,
+        bytes: u64,
+    },
+}
+
+/// Writes a sequence's frames as they come (tightly packed sRGB RGBA8, `size` each).
+pub struct Recorder {
+    path: PathBuf,
+    size: (u32, u32),
+    sequence: Sequence,
+    pushed: usize,
+    writer: Writer,
+}
+
+enum Writer {
+    Gif {
+        palette: GifPalette,
+        file: PartialFile,
+        encoder: Option<::gif::Encoder<Output>>,
+        held: Vec<Vec<u8>>,
+    },
+    Apng {
+        file: PartialFile,
+        writer: Option<png::Writer<Output>>,
+    },
+    Frames {
+        pattern: (String, usize, String),
+        written: Vec<PathBuf>,
+    },
+    Mp4(ffmpeg::Ffmpeg),
+}
+
+impl Recorder {
+    /// Starts a recording of `sequence` at `path` in `format`; the folder of a numbered sequence
+    /// is made when missing.
+    pub fn create(
+        path: &Path,
+        format: &Format,
+        size: (u32, u32),
+        sequence: Sequence,
+    ) -> Result<Self, RecordError> {
+        let encode = |what: String| RecordError::Encode {
+            path: path.to_path_buf(),
+            what,
+        };
+        let writer = match format {
+            Format::Gif(palette) => {
+                if *palette == GifPalette::Global {
+                    let bytes =
+                        sequence.frames() as u64 * u64::from(size.0) * u64::from(size.1) * 4;
+                    if bytes > MAX_HELD_BYTES {
+                        return Err(RecordError::TooMuchHeld {
+                            path: path.to_path_buf(),
+                            frames: sequence.frames(),
+                            width: size.0,
+                            height: size.1,
+                            bytes,
+                        });
+                    }
+                }
+                let file = PartialFile::reserve(path)?;
+                // A palette per frame starts the file now; one palette for all, at the end.
+                let encoder = match palette {
+                    GifPalette::Frame => Some(gif_encoder(&file, size, &[]).map_err(encode)?),
+                    GifPalette::Global => None,
+                };
+                Writer::Gif {
+                    palette: *palette,
+                    file,
+                    encoder,
+                    held: Vec::new(),
+                }
+            }
+            Format::Apng => {
+                let file = PartialFile::reserve(path)?;
+                let mut encoder = png::Encoder::new(open(&file)?, size.0, size.1);
+                encoder.set_color(png::ColorType::Rgba);
+                encoder.set_depth(png::BitDepth::Eight);
+                encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+                let frames = u32::try_from(sequence.frames()).map_err(|e| encode(e.to_string()))?;
+                let png_error = |e: png::EncodingError| encode(e.to_string());
+                encoder.set_animated(frames, 0).map_err(png_error)?;
+                let delay = u16::try_from(sequence.fps).map_err(|e| encode(e.to_string()))?;
+                encoder.set_frame_delay(1, delay).map_err(png_error)?;
+                Writer::Apng {
+                    file,
+                    writer: Some(encoder.write_header().map_err(png_error)?),
+                }
+            }
+            Format::Frames => {
+                let text = path.to_string_lossy();
+                let pattern = frame_pattern(&text).map_err(encode)?.ok_or_else(|| {
+                    encode("a numbered sequence needs %d or %0Nd in its path".into())
+                })?;
+                let first = PathBuf::from(format!("{}0{}", pattern.0, pattern.2));
+                if let Some(folder) = first.parent()
+                    && !folder.as_os_str().is_empty()
+                {
+                    std::fs::create_dir_all(folder).map_err(|source| FileError::Write {
+                        path: folder.to_path_buf(),
+                        source,
+                    })?;
+                }
+                Writer::Frames {
+                    pattern,
+                    written: Vec::new(),
+                }
+            }
+            Format::Mp4 => Writer::Mp4(ffmpeg::Ffmpeg::start(path, size, sequence.fps)?),
+        };
+        Ok(Self {
+            path: path.to_path_buf(),
+            size,
+            sequence,
+            pushed: 0,
+            writer,
+        })
+    }
+
+    /// The sequence being written.
+    pub fn sequence(&self) -> Sequence {
+        self.sequence
+    }
+
+    /// Frames written so far.
+    pub fn pushed(&self) -> usize {
+        self.pushed
+    }
+
+    /// Whether every frame is in (then `finish`).
+    pub fn complete(&self) -> bool {
+        self.pushed >= self.sequence.frames()
+    }
+
+    /// Adds the next frame.
+    pub fn push(&mut self, rgba: &[u8]) -> Result<(), RecordError> {
+        let (w, h) = self.size;
+        let encode = |what: String| RecordError::Encode {
+            path: self.path.clone(),
+            what,
+        };
+        if rgba.len() as u64 != u64::from(w) * u64::from(h) * 4 {
+            return Err(encode(format!(
+                "frame {} has {} bytes, not {w}x{h} RGBA",
+                self.pushed,
+                rgba.len()
+            )));
+        }
+        if self.complete() {
+            return Err(encode(format!(
+                "frame {} is past the sequence's {}",
+                self.pushed,
+                self.sequence.frames()
+            )));
+        }
+        let k = self.pushed;
+        match &mut self.writer {
+            Writer::Gif {
+                palette: GifPalette::Global,
+                held,
+                ..
+            } => held.push(rgba.to_vec()),
+            Writer::Gif {
+                palette: GifPalette::Frame,
+                encoder,
+                ..
+            } => {
+                let palette = Palette::learn(&[rgba]);
+                let delay = self.sequence.gif_delay_cs(k);
+                let frame = gif::frame(&palette, true, rgba, self.size, delay);
+                if let Some(encoder) = encoder {
+                    encoder
+                        .write_frame(&frame)
+                        .map_err(|e| encode(e.to_string()))?;
+                }
+            }
+            Writer::Apng { writer, .. } => {
+                if let Some(writer) = writer {
+                    writer
+                        .write_image_data(rgba)
+                        .map_err(|e| encode(e.to_string()))?;
+                }
+            }
+            Writer::Frames { pattern, written } => {
+                let (before, width, after) = pattern;
+                let path = PathBuf::from(format!("{before}{k:0width$}{after}", width = *width));
+                crate::render::offscreen::write_png(&path, self.size, rgba)
+                    .map_err(|e| encode(e.to_string()))?;
+                written.push(path);
+            }
+            Writer::Mp4(ffmpeg) => ffmpeg.push(rgba)?,
+        }
+        self.pushed += 1;
+        Ok(())
+    }
+
+    /// Writes the end and moves the output into place (all the frames must be in).
+    pub fn finish(mut self) -> Result<PathBuf, RecordError> {
+        let encode = |what: String| RecordError::Encode {
+            path: self.path.clone(),
+            what,
+        };
+        if !self.complete() {
+            return Err(encode(format!(
+                "the recording stopped at frame {} of {}",
+                self.pushed,
+                self.sequence.frames()
+            )));
+        }
+        let writer = std::mem::replace(
+            &mut self.writer,
+            Writer::Frames {
+                pattern: Default::default(),
+                written: Vec::new(),
+            },
+        );
+        match writer {
+            Writer::Gif {
+                palette,
+                file,
+                encoder,
+                held,
+            } => {
+                let encoder = match (palette, encoder) {
+                    (GifPalette::Frame, Some(encoder)) => encoder,
+                    (GifPalette::Frame, None) => {
+                        return Err(encode("the GIF encoder is gone".into()));
+                    }
+                    (GifPalette::Global, _) => {
+                        let frames: Vec<&[u8]> = held.iter().map(Vec::as_slice).collect();
+                        let shared = Palette::learn(&frames);
+                        let mut encoder =
+                            gif_encoder(&file, self.size, shared.rgb()).map_err(encode)?;
+                        for (k, rgba) in frames.iter().enumerate() {
+                            let delay = self.sequence.gif_delay_cs(k);
+                            let frame = gif::frame(&shared, false, rgba, self.size, delay);
+                            encoder
+                                .write_frame(&frame)
+                                .map_err(|e| encode(e.to_string()))?;
+                        }
+                        encoder
+                    }
+                };
+                let out = encoder.into_inner().map_err(|e| encode(e.to_string()))?;
+                close(&file, out)?;
+                file.commit()?;
+            }
+            Writer::Apng { file, writer } => {
+                let Some(writer) = writer else {
+                    return Err(encode("the PNG encoder is gone".into()));
+                };
+                // `finish` writes the end and flushes the buffer; the file is then synced.
+                writer.finish().map_err(|e| encode(e.to_string()))?;
+                let out = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(file.temporary())
+                    .map_err(|e| file.fail(e))?;
+                out.sync_all().map_err(|e| file.fail(e))?;
+                file.commit()?;
+            }
+            Writer::Frames { .. } => {}
+            Writer::Mp4(ffmpeg) => ffmpeg.finish()?,
+        }
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for Recorder {
+    /// A recording dropped unfinished leaves nothing: its numbered files are removed (the
+    /// single files' temporaries remove themselves).
+    fn drop(&mut self) {
+        if let Writer::Frames { written, .. } = &mut self.writer {
+            for path in written.drain(..) {
+                std::fs::remove_file(path).ok();
+            }
+        }
+    }
+}
+
+/// Where an encoder writes: the temporary file, buffered.
+type Output = std::io::BufWriter<std::fs::File>;
+
+/// Opens a reserved temporary file for an encoder.
+fn open(file: &PartialFile) -> Result<Output, FileError> {
+    let out = std::fs::File::create(file.temporary()).map_err(|e| file.fail(e))?;
+    Ok(std::io::BufWriter::new(out))
+}
+
+/// Flushes an encoder's output to the disk (before `commit` renames it).
+fn close(file: &PartialFile, out: Output) -> Result<(), FileError> {
+    let out = out.into_inner().map_err(|e| file.fail(e.into_error()))?;
+    out.sync_all().map_err(|e| file.fail(e))
+}
+
+/// A looping GIF encoder writing `file`'s temporary, with `palette` as its global colours.
+fn gif_encoder(
+    file: &PartialFile,
+    size: (u32, u32),
+    palette: &[u8],
+) -> Result<::gif::Encoder<Output>, String> {
+    let (w, h) = gif_size(size)?;
+    let out = open(file).map_err(|e| e.to_string())?;
+    let mut encoder = ::gif::Encoder::new(out, w, h, palette).map_err(|e| e.to_string())?;
+    encoder
+        .set_repeat(::gif::Repeat::Infinite)
+        .map_err(|e| e.to_string())?;
+    Ok(encoder)
+}
+
+/// A GIF's sides are 16-bit.
+fn gif_size((w, h): (u32, u32)) -> Result<(u16, u16), String> {
+    match (u16::try_from(w), u16::try_from(h)) {
+        (Ok(w), Ok(h)) => Ok((w, h)),
+        _ => Err(format!(
+            "{w}x{h} is larger than a GIF can be (65535 a side)"
+        )),
+    }
+}
