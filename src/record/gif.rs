@@ -52,7 +52,8 @@ impl Palette {
         &self.rgb
     }
 
-    fn nearest(&self, rgb: [u8; 3]) -> usize {
+    /// The index of the palette colour nearest `rgb` (NeuQuant's search).
+    pub fn nearest(&self, rgb: [u8; 3]) -> usize {
         self.quant.index_of(&[rgb[0], rgb[1], rgb[2], 255])
     }
 }

@@ -503,3 +503,97 @@ fn gif_size((w, h): (u32, u32)) -> Result<(u16, u16), String> {
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sequence_counts_its_frames_with_the_end_excluded() {
+        let s = Sequence::new(0.0, 2.0, 10).unwrap();
+        assert_eq!(s.frames(), 20);
+        assert_eq!(s.time(19), 1.9);
+        // A third of a second at 30 fps is 10 frames, not 11 (the rounding of 1/3).
+        assert_eq!(Sequence::new(0.0, 1.0 / 3.0, 30).unwrap().frames(), 10);
+        // Part of a frame still draws one.
+        assert_eq!(Sequence::new(1.0, 1.01, 30).unwrap().frames(), 1);
+        assert!(Sequence::new(1.0, 1.0, 30).is_err());
+        assert!(Sequence::new(0.0, 1.0, 0).is_err());
+        assert!(Sequence::new(0.0, 1000.0, 240).is_err());
+    }
+
+    #[test]
+    fn gif_delays_add_up_to_the_sequence_in_hundredths() {
+        let s = Sequence::new(0.0, 1.0, 30).unwrap();
+        let delays: Vec<u16> = (0..s.frames()).map(|k| s.gif_delay_cs(k)).collect();
+        assert_eq!(delays.iter().map(|&d| u32::from(d)).sum::<u32>(), 100);
+        assert_eq!(&delays[..3], &[3, 4, 3]);
+        assert!(delays.iter().all(|&d| d == 3 || d == 4));
+    }
+
+    #[test]
+    fn frame_patterns_and_formats() {
+        assert_eq!(
+            frame_pattern("out/%04d.png").unwrap(),
+            Some(("out/".into(), 4, ".png".into()))
+        );
+        assert_eq!(
+            frame_pattern("f%d.png").unwrap(),
+            Some(("f".into(), 1, ".png".into()))
+        );
+        assert_eq!(frame_pattern("walk.png").unwrap(), None);
+        assert!(frame_pattern("a%5.png").is_err());
+        assert!(frame_pattern("%d_%d.png").is_err());
+        let of = |p: &str| Format::of(Path::new(p), GifPalette::Frame);
+        assert_eq!(of("a.GIF").unwrap(), Format::Gif(GifPalette::Frame));
+        assert_eq!(of("a.png").unwrap(), Format::Apng);
+        assert_eq!(of("a.mp4").unwrap(), Format::Mp4);
+        assert_eq!(of("f/%03d.png").unwrap(), Format::Frames);
+        assert!(of("f/%03d.jpg").is_err());
+        assert!(of("a.webm").is_err());
+    }
+
+    #[test]
+    fn dithering_keeps_a_gradients_local_mean_better_than_the_nearest_colour() {
+        // Red across, green down: 65,536 colours, which 256 cannot hold. Over 8x8 blocks, the
+        // dithered colours' mean stays nearer the source's than each pixel's nearest colour.
+        let (w, h) = (256u32, 256u32);
+        let image: Vec<u8> = (0..h)
+            .flat_map(|y| (0..w).flat_map(move |x| [x as u8, y as u8, 96, 255]))
+            .collect();
+        let palette = Palette::learn(&[&image]);
+        let rgb = palette.rgb();
+        let dithered = dither_to_palette(&palette, &image, (w, h));
+        let nearest: Vec<u8> = image
+            .chunks_exact(4)
+            .map(|p| palette.nearest([p[0], p[1], p[2]]) as u8)
+            .collect();
+        let block_error = |indices: &[u8]| {
+            let mut total = 0.0;
+            let mut blocks = 0.0;
+            for by in (0..h as usize).step_by(8) {
+                for bx in (0..w as usize).step_by(8) {
+                    let mut error = [0.0f64; 3];
+                    for y in by..by + 8 {
+                        for x in bx..bx + 8 {
+                            let at = y * w as usize + x;
+                            let i = indices[at] as usize;
+                            for c in 0..3 {
+                                error[c] +=
+                                    f64::from(rgb[i * 3 + c]) - f64::from(image[at * 4 + c]);
+                            }
+                        }
+                    }
+                    total += error.iter().map(|e| (e / 64.0).abs()).sum::<f64>() / 3.0;
+                    blocks += 1.0;
+                }
+            }
+            total / blocks
+        };
+        let (dithered, nearest) = (block_error(&dithered), block_error(&nearest));
+        assert!(
+            dithered < 0.5 * nearest && dithered < 1.0,
+            "blocks' mean error: dithered {dithered:.3} levels, nearest {nearest:.3}"
+        );
+    }
+}
