@@ -26,6 +26,7 @@ mod mocap;
 pub mod muscles;
 mod open;
 mod physics;
+pub mod record;
 mod shown;
 
 pub use controls::{Compared, Controls};
@@ -33,7 +34,7 @@ pub use ddm::{DdmState, DdmStatus};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
-pub use shown::Shown;
+pub use shown::{LoggedEvent, Shown, Stats};
 
 /// The largest crowd the panel offers before the window has asked its device
 /// (`draw::crowd_limit`, which `render --crowd` obeys too).
@@ -64,6 +65,8 @@ pub enum UiCommand {
     Muscles(muscles::MuscleCommand),
     /// Load or drop the ML deformer, or compare it with its reference.
     Ml(ml::MlCommand),
+    /// Start or stop a recording of the view ("Record...").
+    Record(record::RecordCommand),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -113,28 +116,8 @@ pub enum WindowRequest {
     BrowseForFile,
     /// Open a file dialog for a file to add clips from.
     BrowseForClips,
-}
-
-/// A fired clip event, for the panel's log.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoggedEvent {
-    pub clip: String,
-    pub name: String,
-    pub time_secs: f32,
-}
-
-/// Frame statistics, for the panel.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Stats {
-    pub fps: f32,
-    pub frame_ms: f32,
-    pub pose_ms: f32,
-    pub palette_bytes: u64,
-    /// The main view's last frame: skinned by the skin pass (`Some`, and whether it ran, which
-    /// it does not when nothing changed) or in the vertex shader (`None`).
-    pub skin_pass_ran: Option<bool>,
-    /// Why the vertices were skinned where they were (the skin pass's `Auto`, or the choice).
-    pub skin_pass_why: &'static str,
+    /// Open a save dialog for a recording, which starts when a path is chosen.
+    BrowseForRecording,
 }
 
 pub struct Viewer {
@@ -187,6 +170,9 @@ pub struct Viewer {
     match_build: Option<matching::MatchBuild>,
     match_error: Option<String>,
     pub ddm: ddm::DdmState,
+    /// The recording under way ("Record..."), and how the last one ended.
+    recording: Option<record::Recording>,
+    record_status: Option<String>,
 }
 
 impl Viewer {
@@ -222,6 +208,8 @@ impl Viewer {
             match_build: None,
             match_error: None,
             ddm: Default::default(),
+            recording: None,
+            record_status: None,
             character,
         };
         viewer.reset_players();
@@ -230,6 +218,7 @@ impl Viewer {
 
     /// The performer and the state machine for a newly loaded character.
     fn reset_players(&mut self) {
+        self.recording = None;
         let c = &self.character;
         let graph = match &self.source {
             None => Graph::parse(crate::builtin::GRAPH_JSON, c)
@@ -310,6 +299,7 @@ impl Viewer {
             UiCommand::DropDrivers => self.controls.drivers = None,
             UiCommand::Muscles(m) => self.muscle_command(m),
             UiCommand::Ml(m) => self.ml_command(m),
+            UiCommand::Record(r) => self.record_command(r),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
                     self.load_error = Some(e.to_string());
@@ -582,7 +572,7 @@ impl Viewer {
         for command in commands {
             self.apply(command);
         }
-        self.advance(dt_secs);
+        self.advance(self.recording_dt().unwrap_or(dt_secs));
         let start = std::time::Instant::now();
         self.pose_frame();
         self.stats.pose_ms = start.elapsed().as_secs_f32() * 1000.0;

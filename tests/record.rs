@@ -384,3 +384,109 @@ fn sequence_options_that_cannot_work_are_refused_before_any_output() {
     assert!(left.is_empty(), "{left:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The window's loop for a recording: the panel, `Viewer::frame`, then (as the window does
+/// after drawing) the recording's frame drawn offscreen and handed back; the clip time each
+/// recorded frame was drawn at is kept.
+struct Window {
+    viewer: skinscope::viewer::Viewer,
+    gpu: skinscope::render::gpu::Gpu,
+    frames: skinscope::draw::headless::Frames,
+    drawn_at: Vec<f32>,
+}
+
+fn recording_window(viewer: skinscope::viewer::Viewer) -> egui_kittest::Harness<'static, Window> {
+    let gpu = skinscope::render::gpu::Gpu::headless().unwrap();
+    let frames = skinscope::draw::headless::Frames::new(&viewer.character);
+    let window = Window {
+        viewer,
+        gpu,
+        frames,
+        drawn_at: Vec::new(),
+    };
+    egui_kittest::Harness::builder()
+        .with_size((1100.0, 1800.0))
+        .build_ui_state(
+            |ui, w: &mut Window| {
+                let (commands, _) = skinscope::ui::show(ui, &mut w.viewer);
+                w.viewer.frame(commands, 1.0 / 60.0);
+                let Some(frame) = w.viewer.recording_frame() else {
+                    return;
+                };
+                let (min, max) = w.viewer.derived.rest_bounds;
+                let aspect = frame.size.0 as f32 / frame.size.1 as f32;
+                let camera = skinscope::render::camera::Camera::framing(min, max, 40.0, aspect);
+                let camera = skinscope::draw::headless::turned(camera, frame.turn_degrees);
+                let options = skinscope::app::draw_options(&w.viewer.controls);
+                let drawn = skinscope::draw::headless::Drawn {
+                    camera: &camera,
+                    size: frame.size,
+                    options: &options,
+                    bones: &[],
+                    colors: None,
+                    legend: None,
+                    ddm: None,
+                };
+                w.drawn_at.push(w.viewer.time_secs());
+                let v = &w.viewer;
+                let pixels = w.frames.draw(&w.gpu, &v.character, &v.pose, &drawn);
+                w.viewer.recorded(pixels.map_err(|e| e.to_string()));
+            },
+            window,
+        )
+}
+
+#[test]
+fn the_panels_record_writes_the_view_from_its_start_one_frame_time_a_window_frame() {
+    use egui_kittest::kittest::Queryable;
+    let dir = temp_dir("record-panel");
+    let out = dir.join("panel.png");
+    let character = skinscope::import::load(&shared("CesiumMan/CesiumMan.glb")).unwrap();
+    let mut h = recording_window(skinscope::viewer::Viewer::new(character, None));
+    h.get_by_label("Record").click();
+    h.run();
+    {
+        let r = &mut h.state_mut().viewer.controls.record;
+        r.path = out.display().to_string();
+        (r.from_secs, r.to_secs, r.fps, r.size) = (0.5, 1.0, 10, (64, 48));
+    }
+    h.run();
+    h.get_by_label("Record to path").click();
+    for _ in 0..40 {
+        h.step();
+        if out.exists() {
+            break;
+        }
+    }
+    h.run();
+    h.get_by_label_contains("5 frames");
+    let times = &h.state().drawn_at;
+    assert_eq!(times.len(), 5, "{times:?}");
+    for (k, t) in times.iter().enumerate() {
+        let wanted = 0.5 + k as f32 * 0.1;
+        assert!(
+            (t - wanted).abs() < 1e-4,
+            "frame {k} drawn at {t} s, not {wanted}"
+        );
+    }
+    let decoder = image::codecs::png::PngDecoder::new(std::io::BufReader::new(
+        std::fs::File::open(&out).unwrap(),
+    ))
+    .unwrap();
+    use image::AnimationDecoder;
+    assert_eq!(decoder.apng().unwrap().into_frames().count(), 5);
+
+    // Stopped part way, a recording leaves nothing.
+    let stopped = dir.join("stopped.gif");
+    h.state_mut().viewer.controls.record.path = stopped.display().to_string();
+    h.state_mut().viewer.controls.record.to_secs = 60.0;
+    h.run();
+    h.get_by_label("Record to path").click();
+    h.step();
+    h.step();
+    h.get_by_label("Stop").click();
+    h.run();
+    h.get_by_label_contains("nothing written");
+    assert!(!stopped.exists() && leftovers(&dir).is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}

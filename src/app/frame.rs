@@ -8,12 +8,13 @@ use winit::event_loop::ActiveEventLoop;
 
 use super::gfx::Gfx;
 use super::surface::Acquired;
-use super::{App, draw_options};
+use super::{App, DialogFor, draw_options};
 use crate::draw;
 use crate::render::camera::{Camera, OrbitCamera};
 use crate::render::offscreen::Offscreen;
 use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::ui;
+use crate::viewer::record::RecordCommand;
 use crate::viewer::{Compared, UiCommand, WindowRequest};
 
 /// The clocks' step per frame in a batch run: the command line's 60 Hz.
@@ -161,8 +162,9 @@ impl App {
         // render step, which knows the view's aspect.
         for request in std::mem::take(&mut self.viewer.window_requests) {
             match request {
-                WindowRequest::BrowseForFile => self.browse(false),
-                WindowRequest::BrowseForClips => self.browse(true),
+                WindowRequest::BrowseForFile => self.browse(DialogFor::Open),
+                WindowRequest::BrowseForClips => self.browse(DialogFor::Clips),
+                WindowRequest::BrowseForRecording => self.browse(DialogFor::Recording),
                 camera => self.camera_requests.push(camera),
             }
         }
@@ -176,6 +178,7 @@ impl App {
             // Another character: its meshes, textures and draw table.
             self.character_generation = generation;
             self.renderer_copies = copies;
+            self.record_frames = None;
             if let Some(gfx) = self.gfx.as_mut() {
                 gfx.rebuild_renderer(&self.viewer, copies);
                 self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
@@ -201,10 +204,13 @@ impl App {
                     .take()
                     .is_some_and(|t| t.elapsed() < super::DIALOG_FAILED_WITHIN);
                 match picked {
-                    Some(path) if self.dialog_for_clips => {
+                    Some(path) if self.dialog_for == DialogFor::Clips => {
                         if let Err(e) = self.viewer.add_clips(&path) {
                             self.viewer.load_error = Some(e.to_string());
                         }
+                    }
+                    Some(path) if self.dialog_for == DialogFor::Recording => {
+                        self.viewer.apply(RecordCommand::Start(path).into());
                     }
                     Some(path) => {
                         let _ = self.viewer.open(&path);
@@ -358,6 +364,7 @@ impl App {
         }
         let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
         self.paint_views(&mut encoder, &targets, &viewports, &camera);
+        self.record_frame(&camera);
         let Some(gfx) = self.gfx.as_mut() else { return };
         let shapes = std::mem::take(&mut panel.shapes);
         paint_egui(gfx, &mut encoder, &targets, shapes, &panel, size);
@@ -374,6 +381,39 @@ impl App {
         } else if self.options.frames.is_some_and(|n| self.frames_drawn >= n) {
             event_loop.exit();
         }
+    }
+
+    /// While recording ("Record..."): the main view drawn again offscreen at the recording's
+    /// size (the same pose, camera and settings, the camera turned for a turntable), read back
+    /// and handed to the viewer.
+    fn record_frame(&mut self, camera: &Camera) {
+        let Some(frame) = self.viewer.recording_frame() else {
+            self.record_frames = None;
+            return;
+        };
+        self.bone_lines(false);
+        let Some(gfx) = self.gfx.as_ref() else { return };
+        let viewer = &self.viewer;
+        let frames = self
+            .record_frames
+            .get_or_insert_with(|| draw::headless::Frames::new(&viewer.character));
+        let options = DrawOptions {
+            adapter: gfx.gpu.adapter_kind(),
+            ..draw_options(&viewer.controls)
+        };
+        let colors = options.vertex_colors.then(|| viewer.vertex_colors());
+        let camera = draw::headless::turned(*camera, frame.turn_degrees);
+        let drawn = draw::headless::Drawn {
+            camera: &camera,
+            size: frame.size,
+            options: &options,
+            bones: &self.bones,
+            colors: colors.as_deref(),
+            legend: None,
+            ddm: viewer.ddm.current.as_deref(),
+        };
+        let pixels = frames.draw(&gfx.gpu, &viewer.character, &viewer.pose, &drawn);
+        self.viewer.recorded(pixels.map_err(|e| e.to_string()));
     }
 
     fn update_stats(&mut self, dt: f32) {

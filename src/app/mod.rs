@@ -132,7 +132,8 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         renderer_copies: 1,
         dialog: None,
         dialog_opened: None,
-        dialog_for_clips: false,
+        dialog_for: DialogFor::Open,
+        record_frames: None,
         saved_recent,
         skinned_in: crate::display::SkinPass::Vertex,
         camera_requests: Vec::new(),
@@ -182,7 +183,9 @@ struct App {
     /// When the running dialog was opened.
     dialog_opened: Option<Instant>,
     /// The running dialog picks a file to add clips from (not to open).
-    dialog_for_clips: bool,
+    dialog_for: DialogFor,
+    /// The recording's offscreen renderer ("Record..."), made at its first frame.
+    record_frames: Option<crate::draw::headless::Frames>,
     /// The recent-files list as last saved.
     saved_recent: Vec<PathBuf>,
 }
@@ -196,13 +199,22 @@ pub fn file_dialog_problem(session_bus: Option<&std::ffi::OsStr>) -> Option<Stri
     })
 }
 
+/// What a file dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DialogFor {
+    Open,
+    Clips,
+    /// A save dialog: the recording starts at the chosen path.
+    Recording,
+}
+
 /// A dialog that closes this quickly was not answered by a person: its portal failed.
 const DIALOG_FAILED_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
 
 impl App {
     /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`. When no
     /// dialog can open, the panel says why.
-    fn browse(&mut self, for_clips: bool) {
+    fn browse(&mut self, dialog_for: DialogFor) {
         if self.dialog.is_some() {
             return;
         }
@@ -213,26 +225,33 @@ impl App {
             return;
         }
         self.dialog_opened = Some(Instant::now());
-        self.dialog_for_clips = for_clips;
+        self.dialog_for = dialog_for;
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let (title, name, extensions): (_, _, &[&str]) = if for_clips {
-                (
+            let (title, name, extensions): (_, _, &[&str]) = match dialog_for {
+                DialogFor::Clips => (
                     "Add clips from a file",
                     "BVH or glTF",
                     &["bvh", "gltf", "glb"],
-                )
-            } else {
-                (
+                ),
+                DialogFor::Open => (
                     "Open a glTF character",
                     "glTF or BVH",
                     &["gltf", "glb", "bvh"],
-                )
+                ),
+                DialogFor::Recording => (
+                    "Record the view to",
+                    "GIF, animated PNG or MP4",
+                    &["gif", "png", "mp4"],
+                ),
             };
-            let picked = rfd::FileDialog::new()
+            let dialog = rfd::FileDialog::new()
                 .set_title(title)
-                .add_filter(name, extensions)
-                .pick_file();
+                .add_filter(name, extensions);
+            let picked = match dialog_for {
+                DialogFor::Recording => dialog.set_file_name("skinscope.gif").save_file(),
+                DialogFor::Open | DialogFor::Clips => dialog.pick_file(),
+            };
             let _ = sender.send(picked);
         });
         self.dialog = Some(receiver);

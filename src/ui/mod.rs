@@ -18,6 +18,7 @@ mod muscles;
 pub mod overlay;
 mod physics;
 mod playback;
+mod record;
 mod skinning;
 mod view;
 
@@ -32,6 +33,7 @@ use motion::{motion_section, plot_section};
 use muscles::muscles_section;
 use physics::physics_section;
 use playback::{blend_section, playback_section};
+use record::record_section;
 pub use skinning::paint_subtree;
 use skinning::{ddm_section, per_joint_section};
 pub use view::compared_name;
@@ -131,6 +133,7 @@ pub fn panel(
     physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);
+    record_section(ui, controls, shown, commands);
     per_joint_section(ui, controls, shown);
     ddm_section(ui, controls, shown);
     ui.separator();

@@ -139,6 +139,8 @@ pub struct Controls {
     /// takes its corrective.
     pub ml_deformer: Option<std::sync::Arc<crate::deform::MlModel>>,
     pub ml_path: String,
+    /// The Record section's settings.
+    pub record: super::record::RecordControls,
     pub ml_on: bool,
     /// Motion matching steers the character (WASD or the arrows, Shift runs).
     pub motion_matching: bool,
@@ -235,6 +237,7 @@ impl Controls {
             show_muscles: false,
             ml_deformer: None,
             ml_path: String::new(),
+            record: Default::default(),
             ml_on: false,
             motion_matching: false,
             match_velocity: glam::Vec3::ZERO,

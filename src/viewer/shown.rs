@@ -4,11 +4,33 @@
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
-use super::{Controls, LoggedEvent, Stats, Viewer};
+use super::{Controls, Viewer};
 use crate::character::Character;
 use crate::debug::picking::PickedVertex;
 use crate::graph::Machine;
 use crate::pose::{CharacterPose, Derived};
+
+/// A fired clip event, for the panel's log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoggedEvent {
+    pub clip: String,
+    pub name: String,
+    pub time_secs: f32,
+}
+
+/// Frame statistics, for the panel.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub fps: f32,
+    pub frame_ms: f32,
+    pub pose_ms: f32,
+    pub palette_bytes: u64,
+    /// The main view's last frame: skinned by the skin pass (`Some`, and whether it ran, which
+    /// it does not when nothing changed) or in the vertex shader (`None`).
+    pub skin_pass_ran: Option<bool>,
+    /// Why the vertices were skinned where they were (the skin pass's `Auto`, or the choice).
+    pub skin_pass_why: &'static str,
+}
 
 /// What the panel shows but does not edit, gathered once per frame (`Viewer::panel_parts`):
 /// the loaded character and its load-time facts, the frame's posed result and the facts about
@@ -62,6 +84,8 @@ pub struct Shown<'a> {
     pub playing_clip: usize,
     /// The pose drivers' pose weights at the last frame, every driver's poses in order.
     pub driver_weights: &'a [f32],
+    /// The recording under way (frames written, of how many) and how the last one ended.
+    pub recording: (Option<(usize, usize)>, Option<&'a str>),
 }
 
 impl Shown<'_> {
@@ -120,6 +144,13 @@ impl Viewer {
             driver_weights: match &self.controls.drivers {
                 Some(d) => self.pose.driver_weights(d),
                 None => &[],
+            },
+            recording: {
+                let progress = self.recording.as_ref().map(|r| {
+                    let s = r.recorder.sequence();
+                    (r.recorder.pushed(), s.frames())
+                });
+                (progress, self.record_status.as_deref())
             },
         };
         (&mut self.controls, shown)

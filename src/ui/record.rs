@@ -1,0 +1,96 @@
+//! The panel's Record section (issue 31): the current view and settings written as a sequence,
+//! as `render --to` writes one: an animated GIF, an animated PNG, numbered PNG files or an MP4.
+
+use crate::record::GifPalette;
+use crate::viewer::record::RecordCommand;
+use crate::viewer::{Controls, Shown, UiCommand};
+use egui::Ui;
+
+pub(super) fn record_section(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    egui::CollapsingHeader::new("Record")
+        .default_open(false)
+        .show(ui, |ui| {
+            let (progress, status) = shown.recording;
+            if let Some((done, total)) = progress {
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / total.max(1) as f32)
+                        .text(format!("recording frame {done} of {total}")),
+                );
+                if ui.button("Stop").clicked() {
+                    commands.push(RecordCommand::Stop.into());
+                }
+                return;
+            }
+            let r = &mut controls.record;
+            ui.horizontal_wrapped(|ui| {
+                let from = ui.label("from");
+                ui.add(
+                    egui::DragValue::new(&mut r.from_secs)
+                        .range(0.0..=600.0)
+                        .speed(0.05)
+                        .suffix(" s"),
+                )
+                .labelled_by(from.id);
+                let to = ui.label("to");
+                ui.add(
+                    egui::DragValue::new(&mut r.to_secs)
+                        .range(0.0..=600.0)
+                        .speed(0.05)
+                        .suffix(" s"),
+                )
+                .labelled_by(to.id);
+                let fps = ui.label("rate");
+                ui.add(
+                    egui::DragValue::new(&mut r.fps)
+                        .range(1..=240)
+                        .suffix(" fps"),
+                )
+                .labelled_by(fps.id);
+            });
+            ui.horizontal_wrapped(|ui| {
+                let width = ui.label("width");
+                ui.add(egui::DragValue::new(&mut r.size.0).range(16..=8192))
+                    .labelled_by(width.id);
+                let height = ui.label("height");
+                ui.add(egui::DragValue::new(&mut r.size.1).range(16..=8192))
+                    .labelled_by(height.id);
+                let turntable = ui.label("turntable");
+                ui.add(
+                    egui::DragValue::new(&mut r.turntable_degrees)
+                        .range(-3600.0..=3600.0)
+                        .suffix("°"),
+                )
+                .labelled_by(turntable.id);
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.label("GIF palette:");
+                ui.radio_value(&mut r.gif_palette, GifPalette::Frame, "per frame");
+                ui.radio_value(&mut r.gif_palette, GifPalette::Global, "one for all");
+            });
+            ui.horizontal_wrapped(|ui| {
+                ui.add(
+                    egui::TextEdit::singleline(&mut r.path)
+                        .hint_text("walk.gif, walk.png, walk.mp4, frames/%04d.png")
+                        .desired_width(180.0),
+                );
+                let path = r.path.trim();
+                if ui
+                    .add_enabled(!path.is_empty(), egui::Button::new("Record to path"))
+                    .clicked()
+                {
+                    commands.push(RecordCommand::Start(path.into()).into());
+                }
+                if ui.button("Record...").clicked() {
+                    commands.push(RecordCommand::Browse.into());
+                }
+            });
+            if let Some(status) = status {
+                ui.label(status);
+            }
+        });
+}
