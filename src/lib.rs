@@ -6,7 +6,8 @@
 //! rapier3d) <- `graph` (players, the state
 //! machine, locomotion) <- `perform` (the one stateful half of a frame) <- `debug` (lint,
 //! exports, colourings, picking) and `render` (wgpu) <- `draw` (extract, the view builder,
-//! headless frames) <- `viewer` <- `ui` <- `app` (the window). The command line (`src/cli/`)
+//! headless frames) and `record` (a sequence written as GIF, APNG, PNG files or MP4) <- `viewer`
+//! <- `ui` <- `app` (the window). The command line (`src/cli/`)
 //! sits on top.
 #![forbid(unsafe_code)]
 

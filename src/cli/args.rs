@@ -15,9 +15,10 @@ use skinscope::pose::{PaletteMode, PoseRequest};
 use skinscope::scene::Ground;
 
 pub use super::values::{
-    MAX_INTEGRATED_SECS, WEIGHT_RANGE, find_camera, find_clip, find_scene, parse_finite, parse_fov,
-    parse_frames, parse_image_path, parse_morph, parse_point, parse_positive, parse_range,
-    parse_rgb, parse_simulate, parse_size, parse_unit, parse_vec3,
+    MAX_INTEGRATED_SECS, WEIGHT_RANGE, find_camera, find_clip, find_scene, parse_drive_speed,
+    parse_finite, parse_fov, parse_frames, parse_image_path, parse_morph, parse_point,
+    parse_positive, parse_range, parse_rgb, parse_simulate, parse_size, parse_speed, parse_unit,
+    parse_vec3,
 };
 
 /// What to pose: a file (default: the built-in character) at a clip time.
@@ -791,14 +792,4 @@ fn parse_transition(character: &Character, spec: &str) -> Result<Cue, String> {
         start_secs,
         spec,
     })
-}
-
-/// The window's speed range, and then some: -10..=10 times.
-fn parse_speed(s: &str) -> Result<f32, String> {
-    parse_range(s, "--speed", (-10.0, 10.0))
-}
-
-/// Driven mode's speed: 0..=1e4 units a second.
-fn parse_drive_speed(s: &str) -> Result<f32, String> {
-    parse_range(s, "--drive-speed", (0.0, 1e4))
 }

@@ -296,3 +296,13 @@ pub fn parse_rgb(s: &str) -> Result<[u8; 3], String> {
     }
     Ok(out)
 }
+
+/// The window's speed range, and then some: -10..=10 times.
+pub fn parse_speed(s: &str) -> Result<f32, String> {
+    parse_range(s, "--speed", (-10.0, 10.0))
+}
+
+/// Driven mode's speed: 0..=1e4 units a second.
+pub fn parse_drive_speed(s: &str) -> Result<f32, String> {
+    parse_range(s, "--drive-speed", (0.0, 1e4))
+}
