@@ -23,12 +23,17 @@ struct MaterialFactors {
 }
 
 @group(2) @binding(0) var base_color_texture: texture_2d<f32>;
-@group(2) @binding(1) var material_sampler: sampler;
+@group(2) @binding(1) var base_color_sampler: sampler;
 @group(2) @binding(2) var<uniform> material: MaterialFactors;
 @group(2) @binding(3) var metallic_roughness_texture: texture_2d<f32>;
 @group(2) @binding(4) var normal_texture: texture_2d<f32>;
 @group(2) @binding(5) var occlusion_texture: texture_2d<f32>;
 @group(2) @binding(6) var emissive_texture: texture_2d<f32>;
+// Each texture's own sampler, as the file's samplers say (wrapping, filters, mip levels).
+@group(2) @binding(7) var metallic_roughness_sampler: sampler;
+@group(2) @binding(8) var normal_sampler: sampler;
+@group(2) @binding(9) var occlusion_sampler: sampler;
+@group(2) @binding(10) var emissive_sampler: sampler;
 
 struct VertexIn {
     @location(0) position: vec3<f32>,
@@ -204,7 +209,7 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     // The drawn triangle's normal, toward the eye (the winding's, flipped on a back face as
     // double-sided lighting flips it): taken before any discard, in uniform control flow.
     let face = cross(dpdx(in.world), dpdy(in.world));
-    let base = textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, 0u, in))
+    let base = textureSample(base_color_texture, base_color_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color;
     if base.a < d.alpha_cutoff {
         discard;
@@ -227,17 +232,17 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     if material.flags.y == 1u && length(in.tangent.xyz) > 0.0 {
         let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
         let b = cross(n, t) * select(1.0, -1.0, in.tangent.w < 0.0);
-        var tn = textureSample(normal_texture, material_sampler, uv_of(material.tex_coords.z, 2u, in)).xyz * 2.0 - 1.0;
+        var tn = textureSample(normal_texture, normal_sampler, uv_of(material.tex_coords.z, 2u, in)).xyz * 2.0 - 1.0;
         tn = vec3<f32>(tn.xy * material.factors.z, tn.z);
         n = normalize(mat3x3<f32>(t, b, n) * tn);
     }
-    let mr = textureSample(metallic_roughness_texture, material_sampler, uv_of(material.tex_coords.y, 1u, in));
+    let mr = textureSample(metallic_roughness_texture, metallic_roughness_sampler, uv_of(material.tex_coords.y, 1u, in));
     let metallic = clamp(material.factors.x * mr.b, 0.0, 1.0);
     let roughness = clamp(material.factors.y * mr.g, 0.04, 1.0);
-    let occlusion = textureSample(occlusion_texture, material_sampler, uv_of(material.tex_coords.w, 3u, in)).r;
+    let occlusion = textureSample(occlusion_texture, occlusion_sampler, uv_of(material.tex_coords.w, 3u, in)).r;
     let ao = 1.0 + material.factors.w * (occlusion - 1.0);
     let emissive = material.emissive.rgb
-        * textureSample(emissive_texture, material_sampler, uv_of(material.flags.x, 4u, in)).rgb;
+        * textureSample(emissive_texture, emissive_sampler, uv_of(material.flags.x, 4u, in)).rgb;
 
     let v = normalize(camera.eye.xyz - in.world);
     let n_dot_v = clamp(dot(n, v), 1e-4, 1.0);
@@ -278,7 +283,7 @@ fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
 fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
     // Cut-outs (MASK) are holes in the silhouette too.
     let d = draws[in.draw];
-    let alpha = (textureSample(base_color_texture, material_sampler, uv_of(material.tex_coords.x, 0u, in))
+    let alpha = (textureSample(base_color_texture, base_color_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color).a;
     if alpha < d.alpha_cutoff {
         discard;

@@ -386,12 +386,55 @@ impl Default for Material {
     }
 }
 
-/// Decoded sRGB RGBA8 pixels.
+/// Decoded sRGB RGBA8 pixels, and how the glTF texture that reads them samples them.
 #[derive(Clone, Debug)]
 pub struct Texture {
     pub width: u32,
     pub height: u32,
     pub rgba8: Vec<u8>,
+    pub sampler: Sampler,
+}
+
+/// A glTF sampler: wrapping per axis, magnification and minification filters, and how mip
+/// levels are blended. Where the file leaves a filter undefined, the Khronos Sample Viewer's and
+/// three.js's choices: linear magnification, trilinear minification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sampler {
+    pub wrap_s: Wrap,
+    pub wrap_t: Wrap,
+    pub mag: Filter,
+    pub min: Filter,
+    /// Between mip levels (`None`: the full-size image only, glTF's NEAREST and LINEAR).
+    pub mipmap: Option<Filter>,
+}
+
+/// A glTF wrapping mode (10497, 33071, 33648).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Wrap {
+    #[default]
+    Repeat,
+    ClampToEdge,
+    MirroredRepeat,
+}
+
+/// Nearest or linear filtering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Filter {
+    Nearest,
+    #[default]
+    Linear,
+}
+
+impl Default for Sampler {
+    fn default() -> Self {
+        Self {
+            wrap_s: Wrap::Repeat,
+            wrap_t: Wrap::Repeat,
+            mag: Filter::Linear,
+            min: Filter::Linear,
+            mipmap: Some(Filter::Linear),
+        }
+    }
 }
 
 /// One glTF animation.

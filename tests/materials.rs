@@ -38,6 +38,13 @@ fn quads(nodes: &[(Value, Value)]) -> RawGltf {
 /// The centre pixel of a 32x32 render seen from `eye` (looking at the origin), without the grid,
 /// on black, drawn with `options` otherwise.
 fn centre_pixel(gpu: &Gpu, raw: &RawGltf, eye: Vec3, options: DrawOptions) -> [u8; 4] {
+    let pixels = frame_pixels(gpu, raw, eye, options);
+    let at = 4 * (16 * 32 + 16);
+    [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+}
+
+/// A 32x32 render seen from `eye` (looking at the origin), without the grid, on black.
+fn frame_pixels(gpu: &Gpu, raw: &RawGltf, eye: Vec3, options: DrawOptions) -> Vec<u8> {
     let c =
         import::load_bytes(&raw.to_glb(), Path::new("quads.glb")).unwrap_or_else(|e| panic!("{e}"));
     let request = FrameRequest {
@@ -56,9 +63,7 @@ fn centre_pixel(gpu: &Gpu, raw: &RawGltf, eye: Vec3, options: DrawOptions) -> [u
         },
         ..Default::default()
     };
-    let pixels = render_frame(gpu, &c, &request).unwrap();
-    let at = 4 * (16 * 32 + 16);
-    [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+    render_frame(gpu, &c, &request).unwrap()
 }
 
 /// The centre pixel of a render seen from `eye` (looking at the origin).
@@ -325,4 +330,121 @@ fn a_normal_texture_reads_its_own_texture_transform() {
     let flat = render(None);
     assert_eq!(flat, render(Some(json!({"offset": [0.0, 0.0]}))));
     assert_ne!(flat, render(Some(json!({"offset": [0.5, 0.0]}))));
+}
+
+/// A 32x32 render of an unlit quad whose every vertex reads `uv` (or, with `span`, UVs from 0
+/// to `span` across it) from a `width` x `height` base colour texture sampled by `sampler`.
+fn sampled(
+    gpu: &Gpu,
+    (rgba, width, height): (&[u8], u32, u32),
+    sampler: Value,
+    uv: Option<[f32; 2]>,
+    span: f32,
+) -> Vec<u8> {
+    let mut raw = quads(&[(
+        json!({}),
+        json!({"pbrMetallicRoughness": {"baseColorFactor": [1.0, 1.0, 1.0, 1.0]},
+        "extensions": {"KHR_materials_unlit": {}}}),
+    )]);
+    raw.json["extensionsUsed"] = json!(["KHR_materials_unlit"]);
+    let mut png = Vec::new();
+    image::ImageEncoder::write_image(
+        image::codecs::png::PngEncoder::new(&mut png),
+        rgba,
+        width,
+        height,
+        image::ExtendedColorType::Rgba8,
+    )
+    .unwrap();
+    let accessor = raw.add_u8(&png, "SCALAR", false);
+    let view = raw.json["accessors"][accessor]["bufferView"].clone();
+    let image = raw.push(
+        "images",
+        json!({"bufferView": view, "mimeType": "image/png"}),
+    );
+    raw.push("samplers", sampler);
+    let t = raw.push("textures", json!({"source": image, "sampler": 0}));
+    raw.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": t});
+    let uvs: Vec<f32> = match uv {
+        Some(uv) => uv.repeat(4),
+        None => vec![0.0, span, span, span, span, 0.0, 0.0, 0.0],
+    };
+    let uvs = raw.add_f32(&uvs, "VEC2");
+    raw.json["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = json!(uvs);
+    let options = DrawOptions {
+        tone_map: ToneMap::None,
+        ..Default::default()
+    };
+    frame_pixels(gpu, &raw, Vec3::new(0.0, 0.0, 3.0), options)
+}
+
+/// The centre 8x8 pixels' red: mean and standard deviation.
+fn centre_red(pixels: &[u8]) -> (f64, f64) {
+    let reds: Vec<f64> = (12..20)
+        .flat_map(|y| (12..20).map(move |x| f64::from(pixels[4 * (y * 32 + x)])))
+        .collect();
+    let mean = reds.iter().sum::<f64>() / reds.len() as f64;
+    let var = reds.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / reds.len() as f64;
+    (mean, var.sqrt())
+}
+
+#[test]
+fn each_texture_is_sampled_as_its_sampler_says() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    // Two texels: red on the left, blue on the right.
+    let red_blue: (&[u8], u32, u32) = (&[255, 0, 0, 255, 0, 0, 255, 255], 2, 1);
+    const NEAREST: u32 = 9728;
+    const LINEAR: u32 = 9729;
+    let at = |wrap: u32, u: f32, mag: u32| {
+        let sampler =
+            json!({"wrapS": wrap, "wrapT": 33071, "magFilter": mag, "minFilter": NEAREST});
+        let pixels = sampled(&gpu, red_blue, sampler, Some([u, 0.5]), 0.0);
+        let at = 4 * (16 * 32 + 16);
+        [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+    };
+    let (red, blue) = ([255, 0, 0, 255], [0, 0, 255, 255]);
+    // REPEAT: 1.25 is 0.25, the red texel; 1.75 is 0.75, the blue one.
+    assert_eq!(at(10497, 1.25, NEAREST), red);
+    assert_eq!(at(10497, 1.75, NEAREST), blue);
+    // CLAMP_TO_EDGE: past 1 is the right edge, blue.
+    assert_eq!(at(33071, 1.25, NEAREST), blue);
+    // MIRRORED_REPEAT: 1.75 mirrors to 0.25, red.
+    assert_eq!(at(33648, 1.75, NEAREST), red);
+    // Magnified at u = 0.45: NEAREST is the red texel; LINEAR is 60% red and 40% blue in
+    // linear light, sRGB (203, 0, 170).
+    assert_eq!(at(33071, 0.45, NEAREST), red);
+    let [r, g, b, _] = at(33071, 0.45, LINEAR);
+    assert!(
+        r.abs_diff(203) <= 3 && g == 0 && b.abs_diff(170) <= 3,
+        "{r} {g} {b}"
+    );
+
+    // Minified: a 64x64 black-and-white checker repeated 32 times across the quad. With mip
+    // levels (averaged in linear light) the centre is half the light, sRGB 188; glTF's
+    // NEAREST minification reads the full-size image, one black or white texel.
+    let checker: Vec<u8> = (0..64 * 64)
+        .flat_map(|i| {
+            let v = if (i % 64 + i / 64) % 2 == 0 { 0 } else { 255 };
+            [v, v, v, 255]
+        })
+        .collect();
+    let tile = (&checker[..], 64, 64);
+    let mipmapped = json!({"magFilter": LINEAR, "minFilter": 9987});
+    let (mean, spread) = centre_red(&sampled(&gpu, tile, mipmapped, None, 32.0));
+    assert!(
+        (mean - 188.0).abs() <= 8.0 && spread < 6.0,
+        "a mipmapped minified checker: mean {mean:.1}, spread {spread:.1}"
+    );
+    // Without mip levels the texels alias: the pixels scatter far apart.
+    let (mean, spread) = centre_red(&sampled(
+        &gpu,
+        tile,
+        json!({"minFilter": NEAREST}),
+        None,
+        32.0,
+    ));
+    assert!(
+        spread > 30.0,
+        "NEAREST minification: mean {mean:.1}, spread {spread:.1}"
+    );
 }

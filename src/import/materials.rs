@@ -8,7 +8,9 @@ use glam::{Vec3, Vec4};
 
 use super::accessor::Buffers;
 use super::problem::Problems;
-use crate::character::{AlphaMode, Material, MaterialTexture, Texture, UvTransform};
+use crate::character::{
+    AlphaMode, Filter, Material, MaterialTexture, Sampler, Texture, UvTransform, Wrap,
+};
 
 /// The most pixels on an image's side, and the most memory its decoding may take: a tiny file
 /// that declares a huge image is refused, not allocated.
@@ -65,6 +67,10 @@ pub(super) fn read_material(
                 }
             })
             .clone()?;
+        let decoded = Texture {
+            sampler: sampler_of(&texture.sampler()),
+            ..decoded
+        };
         let tex_coord = transform
             .as_ref()
             .and_then(|t| t.tex_coord())
@@ -209,5 +215,36 @@ pub(super) fn decode_image(
         width: rgba.width(),
         height: rgba.height(),
         rgba8: rgba.into_raw(),
+        sampler: Sampler::default(),
     })
+}
+
+/// A glTF sampler as the renderer takes it (undefined filters: `Sampler::default`'s).
+fn sampler_of(s: &gltf::texture::Sampler<'_>) -> Sampler {
+    use gltf::texture::{MagFilter, MinFilter, WrappingMode};
+    let wrap = |w| match w {
+        WrappingMode::Repeat => Wrap::Repeat,
+        WrappingMode::ClampToEdge => Wrap::ClampToEdge,
+        WrappingMode::MirroredRepeat => Wrap::MirroredRepeat,
+    };
+    let defaults = Sampler::default();
+    let (min, mipmap) = match s.min_filter() {
+        None => (defaults.min, defaults.mipmap),
+        Some(MinFilter::Nearest) => (Filter::Nearest, None),
+        Some(MinFilter::Linear) => (Filter::Linear, None),
+        Some(MinFilter::NearestMipmapNearest) => (Filter::Nearest, Some(Filter::Nearest)),
+        Some(MinFilter::LinearMipmapNearest) => (Filter::Linear, Some(Filter::Nearest)),
+        Some(MinFilter::NearestMipmapLinear) => (Filter::Nearest, Some(Filter::Linear)),
+        Some(MinFilter::LinearMipmapLinear) => (Filter::Linear, Some(Filter::Linear)),
+    };
+    Sampler {
+        wrap_s: wrap(s.wrap_s()),
+        wrap_t: wrap(s.wrap_t()),
+        mag: match s.mag_filter() {
+            None | Some(MagFilter::Linear) => Filter::Linear,
+            Some(MagFilter::Nearest) => Filter::Nearest,
+        },
+        min,
+        mipmap,
+    }
 }

@@ -2,12 +2,12 @@
 //! buffers, and each primitive's material (base colour texture and sampler). Uploaded once when a
 //! renderer is built.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use wgpu::util::DeviceExt;
 
 use super::pipelines::{GpuVertex, Layouts};
-use crate::character::{Character, Primitive, Texture};
+use crate::character::{Character, Filter, Primitive, Sampler, Texture, Wrap};
 
 pub struct GpuPrimitive {
     pub vertices: wgpu::Buffer,
@@ -199,7 +199,8 @@ struct Materials<'a> {
     device: &'a wgpu::Device,
     queue: &'a wgpu::Queue,
     layout: &'a wgpu::BindGroupLayout,
-    sampler: wgpu::Sampler,
+    /// One wgpu sampler per distinct glTF sampler (the stand-ins take glTF's default).
+    samplers: std::cell::RefCell<HashMap<Sampler, wgpu::Sampler>>,
     white_srgb: wgpu::TextureView,
     white: wgpu::TextureView,
     flat_normal: wgpu::TextureView,
@@ -207,31 +208,21 @@ struct Materials<'a> {
 
 impl<'a> Materials<'a> {
     fn new(device: &'a wgpu::Device, queue: &'a wgpu::Queue, layouts: &'a Layouts) -> Self {
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("material"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            ..Default::default()
-        });
         let srgb = wgpu::TextureFormat::Rgba8UnormSrgb;
         let linear = wgpu::TextureFormat::Rgba8Unorm;
         Self {
             device,
             queue,
             layout: &layouts.material,
-            sampler,
-            white_srgb: texture_view(device, queue, 1, 1, &[255; 4], srgb),
-            white: texture_view(device, queue, 1, 1, &[255; 4], linear),
-            flat_normal: texture_view(device, queue, 1, 1, &[128, 128, 255, 255], linear),
+            samplers: Default::default(),
+            white_srgb: texture_view(device, queue, &plain(&[255; 4]), srgb),
+            white: texture_view(device, queue, &plain(&[255; 4]), linear),
+            flat_normal: texture_view(device, queue, &plain(&[128, 128, 255, 255]), linear),
         }
     }
 
     fn bind_group(&self, m: &crate::character::Material) -> wgpu::BindGroup {
-        let upload = |t: &Texture, format| {
-            texture_view(self.device, self.queue, t.width, t.height, &t.rgba8, format)
-        };
+        let upload = |t: &Texture, format| texture_view(self.device, self.queue, t, format);
         let srgb = wgpu::TextureFormat::Rgba8UnormSrgb;
         let linear = wgpu::TextureFormat::Rgba8Unorm;
         let base = m.base_color_texture.as_ref().map(|t| upload(t, srgb));
@@ -307,15 +298,32 @@ impl<'a> Materials<'a> {
                 resource: wgpu::BindingResource::TextureView(v),
             }
         }
+        // Each texture's own sampler (bindings 1, 7, 8, 9, 10), glTF's default for stand-ins.
+        let sampler_of =
+            |t: Option<&Texture>| self.sampler(t.map_or_else(Sampler::default, |t| t.sampler));
+        let samplers = [
+            sampler_of(m.base_color_texture.as_ref()),
+            sampler_of(m.metallic_roughness_texture.as_ref().map(|t| &t.texture)),
+            sampler_of(m.normal_texture.as_ref().map(|t| &t.texture)),
+            sampler_of(m.occlusion_texture.as_ref().map(|t| &t.texture)),
+            sampler_of(m.emissive_texture.as_ref().map(|t| &t.texture)),
+        ];
+        fn sampler(binding: u32, s: &wgpu::Sampler) -> wgpu::BindGroupEntry<'_> {
+            wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::Sampler(s),
+            }
+        }
         self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("material"),
             layout: self.layout,
             entries: &[
                 view(0, base.as_ref().unwrap_or(&self.white_srgb)),
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&self.sampler),
-                },
+                sampler(1, &samplers[0]),
+                sampler(7, &samplers[1]),
+                sampler(8, &samplers[2]),
+                sampler(9, &samplers[3]),
+                sampler(10, &samplers[4]),
                 wgpu::BindGroupEntry {
                     binding: 2,
                     resource: factors.as_entire_binding(),
@@ -329,40 +337,94 @@ impl<'a> Materials<'a> {
     }
 }
 
-/// An RGBA8 texture of `format` (sRGB or linear) holding `rgba`, and a view of it.
+impl Materials<'_> {
+    /// The wgpu sampler for a glTF one, made once per distinct sampler.
+    fn sampler(&self, s: Sampler) -> wgpu::Sampler {
+        let mut made = self.samplers.borrow_mut();
+        let sampler = made.entry(s).or_insert_with(|| {
+            let address = |w| match w {
+                Wrap::Repeat => wgpu::AddressMode::Repeat,
+                Wrap::ClampToEdge => wgpu::AddressMode::ClampToEdge,
+                Wrap::MirroredRepeat => wgpu::AddressMode::MirrorRepeat,
+            };
+            let filter = |f| match f {
+                Filter::Nearest => wgpu::FilterMode::Nearest,
+                Filter::Linear => wgpu::FilterMode::Linear,
+            };
+            self.device.create_sampler(&wgpu::SamplerDescriptor {
+                label: Some("material"),
+                address_mode_u: address(s.wrap_s),
+                address_mode_v: address(s.wrap_t),
+                mag_filter: filter(s.mag),
+                min_filter: filter(s.min),
+                mipmap_filter: match s.mipmap {
+                    Some(Filter::Linear) => wgpu::MipmapFilterMode::Linear,
+                    Some(Filter::Nearest) | None => wgpu::MipmapFilterMode::Nearest,
+                },
+                // glTF's NEAREST and LINEAR minification read the full-size image only.
+                lod_max_clamp: if s.mipmap.is_some() { 32.0 } else { 0.0 },
+                ..Default::default()
+            })
+        });
+        sampler.clone()
+    }
+}
+
+/// A 1x1 stand-in texture of one colour.
+fn plain(rgba: &[u8; 4]) -> Texture {
+    Texture {
+        width: 1,
+        height: 1,
+        rgba8: rgba.to_vec(),
+        sampler: Sampler::default(),
+    }
+}
+
+/// An RGBA8 texture of `format` (sRGB or linear) holding `t`'s pixels and its whole mip chain
+/// (`mips::mip_chain`, averaged in linear light when sRGB), and a view of it.
 fn texture_view(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    width: u32,
-    height: u32,
-    rgba: &[u8],
+    t: &Texture,
     format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
-    let size = wgpu::Extent3d {
+    let (width, height) = (t.width, t.height);
+    let extent = |width, height| wgpu::Extent3d {
         width,
         height,
         depth_or_array_layers: 1,
     };
     let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("base colour"),
-        size,
-        mip_level_count: 1,
+        label: Some("material texture"),
+        size: extent(width, height),
+        mip_level_count: super::mips::level_count(width, height),
         sample_count: 1,
         dimension: wgpu::TextureDimension::D2,
         format,
         usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
         view_formats: &[],
     });
-    queue.write_texture(
-        texture.as_image_copy(),
-        rgba,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(4 * width),
-            rows_per_image: Some(height),
-        },
-        size,
-    );
+    let srgb = format.is_srgb();
+    let below = super::mips::mip_chain(width, height, &t.rgba8, srgb);
+    let levels = std::iter::once((width, height, &t.rgba8[..]))
+        .chain(below.iter().map(|(w, h, p)| (*w, *h, &p[..])));
+    for (level, (w, h, pixels)) in levels.enumerate() {
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: level as u32,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            pixels,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * w),
+                rows_per_image: Some(h),
+            },
+            extent(w, h),
+        );
+    }
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 

@@ -7,6 +7,7 @@ pub mod camera;
 pub mod gpu;
 pub mod lines;
 mod meshes;
+mod mips;
 pub use meshes::morph_deltas;
 pub mod offscreen;
 mod pipelines;

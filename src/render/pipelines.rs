@@ -167,22 +167,26 @@ impl Layouts {
             },
             count: None,
         };
-        let sampler = wgpu::BindGroupLayoutEntry {
-            binding: 1,
+        let sampler = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
             visibility: wgpu::ShaderStages::FRAGMENT,
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         };
-        // Base colour (0), sampler (1), the material's factors (2), metallic-roughness (3),
-        // normal (4), occlusion (5), emissive (6).
+        // Base colour (0) and its sampler (1), the material's factors (2), metallic-roughness
+        // (3), normal (4), occlusion (5), emissive (6), and their samplers (7 to 10).
         let material = [
             texture(0),
-            sampler,
+            sampler(1),
             uniform_entry(2, wgpu::ShaderStages::FRAGMENT),
             texture(3),
             texture(4),
             texture(5),
             texture(6),
+            sampler(7),
+            sampler(8),
+            sampler(9),
+            sampler(10),
         ];
         let vertex = wgpu::ShaderStages::VERTEX;
         let compute = wgpu::ShaderStages::COMPUTE;
