@@ -448,3 +448,59 @@ fn each_texture_is_sampled_as_its_sampler_says() {
         "NEAREST minification: mean {mean:.1}, spread {spread:.1}"
     );
 }
+
+#[test]
+fn ext_texture_webp_images_are_decoded_and_preferred_over_their_fallback() {
+    let gpu = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let mut webp = Vec::new();
+    image::codecs::webp::WebPEncoder::new_lossless(&mut webp)
+        .encode(&[0, 255, 0, 255], 1, 1, image::ExtendedColorType::Rgba8)
+        .unwrap();
+    // An unlit white quad whose base colour is a green WebP, with a red PNG fallback.
+    let file = |fallback: bool, webp_source: Option<usize>| {
+        let mut raw = quads(&[(
+            json!({}),
+            json!({"pbrMetallicRoughness": {"baseColorFactor": [1.0, 1.0, 1.0, 1.0]},
+            "extensions": {"KHR_materials_unlit": {}}}),
+        )]);
+        let png = png_image(&mut raw, &[255, 0, 0, 255], 1);
+        let accessor = raw.add_u8(&webp, "SCALAR", false);
+        let view = raw.json["accessors"][accessor]["bufferView"].clone();
+        let image = raw.push(
+            "images",
+            json!({"bufferView": view, "mimeType": "image/webp"}),
+        );
+        let mut texture =
+            json!({"extensions": {"EXT_texture_webp": {"source": webp_source.unwrap_or(image)}}});
+        if fallback {
+            texture["source"] = json!(png);
+            raw.json["extensionsUsed"] = json!(["KHR_materials_unlit", "EXT_texture_webp"]);
+        } else {
+            raw.json["extensionsUsed"] = json!(["KHR_materials_unlit", "EXT_texture_webp"]);
+            raw.json["extensionsRequired"] = json!(["EXT_texture_webp"]);
+        }
+        let t = raw.push("textures", texture);
+        raw.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": t});
+        raw
+    };
+    let green = [0, 255, 0, 255];
+    assert_eq!(shaded(&gpu, &file(true, None), ToneMap::None, 0.0), green);
+    // Required, without a fallback: it loads and draws the WebP.
+    assert_eq!(shaded(&gpu, &file(false, None), ToneMap::None, 0.0), green);
+    // A WebP source that names no image: a warning at the texture, drawn without it (white).
+    let broken = file(false, Some(99));
+    let c = import::load_bytes(&broken.to_glb(), Path::new("webp.glb")).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.to_string().contains("/textures/0")
+                && w.to_string()
+                    .contains("EXT_texture_webp's source 99 names no image")),
+        "{:?}",
+        c.warnings
+    );
+    assert_eq!(
+        shaded(&gpu, &broken, ToneMap::None, 0.0),
+        [255, 255, 255, 255]
+    );
+}

@@ -371,6 +371,18 @@ fn sequence_options_that_cannot_work_are_refused_before_any_output() {
             ],
             "at most 600 s",
         ),
+        (
+            vec![
+                out("a.gif"),
+                "--to".into(),
+                "10".into(),
+                "--gif-palette".into(),
+                "global".into(),
+                "--size".into(),
+                "4096x4096".into(),
+            ],
+            "holds them all until the last: 300 frames of 4096x4096",
+        ),
     ];
     for (extra, expected) in cases {
         let mut args = vec!["render".to_string(), file.clone(), "--out".into()];

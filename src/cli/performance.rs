@@ -46,6 +46,24 @@ impl Run {
         };
         (steps, move |k| if k <= lead_in { lead_dt } else { dt })
     }
+
+    /// The run's time after `k` steps, as a product (not a running sum, whose rounding would
+    /// move a goal's or an impulse's time by a step).
+    fn time_after(&self, k: usize) -> f32 {
+        match *self {
+            Run::Cue { .. } => 0.0,
+            Run::Step { dt_secs, .. } => k as f32 * dt_secs,
+            Run::Sequence {
+                lead_in,
+                lead_dt,
+                dt_secs,
+                ..
+            } => {
+                let lead = k.min(lead_in);
+                lead as f32 * lead_dt + (k - lead) as f32 * dt_secs
+            }
+        }
+    }
 }
 
 /// `--transition`: the incoming clip, the first clip's time it starts at, and how.
@@ -131,7 +149,6 @@ impl Performance {
                 let mut pose = CharacterPose::new(c);
                 let what = if recording { "recording" } else { "playing" };
                 let mut progress = super::out::Progress::new(what, frames);
-                let mut now = 0.0f32;
                 for k in 0..=frames {
                     if recording {
                         progress.step(k);
@@ -139,7 +156,7 @@ impl Performance {
                         progress.tick(k);
                     }
                     let dt_secs = if k > 0 { step_secs(k) } else { 0.0 };
-                    now += dt_secs;
+                    let now = self.run.time_after(k);
                     if k > 0 {
                         // A transition starts at the first frame its start has been reached, as
                         // the window's Transition button would start it then.

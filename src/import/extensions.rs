@@ -4,7 +4,8 @@
 //!
 //! Read: KHR_mesh_quantization (integer and normalised attributes, read by the accessor layer),
 //! EXT_meshopt_compression (decoded with the `meshopt` crate, the library gltfpack encodes
-//! with), KHR_texture_transform (applied to the base colour's texture coordinates).
+//! with), KHR_texture_transform (applied to the base colour's texture coordinates),
+//! EXT_texture_webp (the image crate's WebP decoder).
 
 use serde_json::{Value, json};
 
@@ -17,6 +18,7 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_texture_transform",
     "KHR_materials_unlit",
     "KHR_materials_emissive_strength",
+    "EXT_texture_webp",
 ];
 
 const MESHOPT: &str = "EXT_meshopt_compression";

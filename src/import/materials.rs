@@ -51,8 +51,17 @@ pub(super) fn read_material(
     let mut load = |texture: gltf::Texture<'_>,
                     tex_coord: u32,
                     transform: Option<gltf::texture::TextureTransform<'_>>| {
-        let image = texture.source();
         let document = textures.document;
+        let image = match image_of(&texture, document) {
+            Ok(image) => image,
+            Err(message) => {
+                problems.warn(
+                    format!("/textures/{}", texture.index()),
+                    format!("{message}; drawn without it"),
+                );
+                return None;
+            }
+        };
         let decoded = textures
             .decoded
             .entry(image.index())
@@ -217,6 +226,35 @@ pub(super) fn decode_image(
         rgba8: rgba.into_raw(),
         sampler: Sampler::default(),
     })
+}
+
+/// The image a texture reads: EXT_texture_webp's when it names one (preferred over the
+/// fallback, as the Sample Viewer and three.js do where WebP decodes), else `source`.
+fn image_of<'d>(
+    texture: &gltf::Texture<'d>,
+    document: &'d gltf::Document,
+) -> Result<gltf::Image<'d>, String> {
+    if let Some(webp) = texture.extension_value("EXT_texture_webp") {
+        let index = webp.get("source").and_then(serde_json::Value::as_u64);
+        return index
+            .and_then(|i| document.images().nth(usize::try_from(i).ok()?))
+            .ok_or_else(|| {
+                format!(
+                    "EXT_texture_webp's source {} names no image",
+                    webp.get("source")
+                        .map_or("(none)".into(), |v| v.to_string())
+                )
+            });
+    }
+    if texture.extension_value("KHR_texture_basisu").is_some() && texture.source().is_none() {
+        return Err(
+            "its only image is KHR_texture_basisu's (KTX2), which this viewer does not decode"
+                .into(),
+        );
+    }
+    texture
+        .source()
+        .ok_or_else(|| "the texture names no image".to_string())
 }
 
 /// A glTF sampler as the renderer takes it (undefined filters: `Sampler::default`'s).
