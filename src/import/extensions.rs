@@ -19,6 +19,7 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_materials_unlit",
     "KHR_materials_emissive_strength",
     "EXT_texture_webp",
+    "KHR_draco_mesh_compression",
 ];
 
 const MESHOPT: &str = "EXT_meshopt_compression";
@@ -103,8 +104,8 @@ pub(crate) fn prepare(json: &mut Value, problems: &mut Problems) -> Meshopt {
 
 fn hint(name: &str) -> &'static str {
     match name {
-        "KHR_draco_mesh_compression" => {
-            " (no Draco decoder builds here yet; re-encode with `gltfpack` or `gltf-transform meshopt`, which this viewer reads)"
+        "KHR_texture_basisu" => {
+            " (KTX2 textures are not decoded yet; re-encode them as PNG, JPEG or WebP, e.g. `gltf-transform webp`, which this viewer reads)"
         }
         _ => "",
     }

@@ -8,6 +8,7 @@ mod animations;
 pub mod bvh;
 mod clips_from;
 mod container;
+mod draco;
 mod extensions;
 mod hierarchy;
 mod influences;
@@ -128,6 +129,7 @@ fn import(
     };
     let skipped_channels = animations::set_aside_unsupported_channels(&mut json, problems);
     let meshopt = extensions::prepare(&mut json, problems);
+    let draco = draco::prepare(&mut json, problems);
     if !problems.errors.is_empty() {
         return None;
     }
@@ -152,6 +154,7 @@ fn import(
         .unwrap_or_else(|| PathBuf::from("."));
     let mut buffers = load_buffers(document, &base, gltf.blob.clone(), &meshopt, problems);
     extensions::decode(&meshopt, &mut buffers, problems);
+    draco.decode(&mut buffers, problems);
     for p in accessor::check_all(document, &buffers) {
         problems.push_error(p);
     }
