@@ -158,23 +158,26 @@ fn texture(raw: &mut RawGltf, rgba: [u8; 4]) -> usize {
     raw.push("textures", json!({"source": image}))
 }
 
-/// A `width` x 1 PNG image of `rgba` pixels, added to `raw`; returns the image index.
+/// A PNG image of `rgba` pixels, `width` wide (as many rows as they fill), added to `raw`;
+/// returns the image index.
 fn png_image(raw: &mut RawGltf, rgba: &[u8], width: u32) -> usize {
     let mut png = Vec::new();
     image::ImageEncoder::write_image(
         image::codecs::png::PngEncoder::new(&mut png),
         rgba,
         width,
-        1,
+        rgba.len() as u32 / (4 * width),
         image::ExtendedColorType::Rgba8,
     )
     .unwrap();
-    let accessor = raw.add_u8(&png, "SCALAR", false);
+    embedded_image(raw, &png, "image/png")
+}
+
+/// Encoded image bytes added to `raw` as an image in a buffer view; returns the image index.
+fn embedded_image(raw: &mut RawGltf, encoded: &[u8], mime_type: &str) -> usize {
+    let accessor = raw.add_u8(encoded, "SCALAR", false);
     let view = raw.json["accessors"][accessor]["bufferView"].clone();
-    raw.push(
-        "images",
-        json!({"bufferView": view, "mimeType": "image/png"}),
-    )
+    raw.push("images", json!({"bufferView": view, "mimeType": mime_type}))
 }
 
 /// The centre pixel of one front-facing quad with `material`, tone mapping and exposure.
@@ -347,21 +350,8 @@ fn sampled(
         "extensions": {"KHR_materials_unlit": {}}}),
     )]);
     raw.json["extensionsUsed"] = json!(["KHR_materials_unlit"]);
-    let mut png = Vec::new();
-    image::ImageEncoder::write_image(
-        image::codecs::png::PngEncoder::new(&mut png),
-        rgba,
-        width,
-        height,
-        image::ExtendedColorType::Rgba8,
-    )
-    .unwrap();
-    let accessor = raw.add_u8(&png, "SCALAR", false);
-    let view = raw.json["accessors"][accessor]["bufferView"].clone();
-    let image = raw.push(
-        "images",
-        json!({"bufferView": view, "mimeType": "image/png"}),
-    );
+    assert_eq!(rgba.len() as u32, 4 * width * height);
+    let image = png_image(&mut raw, rgba, width);
     raw.push("samplers", sampler);
     let t = raw.push("textures", json!({"source": image, "sampler": 0}));
     raw.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"] = json!({"index": t});
@@ -464,12 +454,7 @@ fn ext_texture_webp_images_are_decoded_and_preferred_over_their_fallback() {
             "extensions": {"KHR_materials_unlit": {}}}),
         )]);
         let png = png_image(&mut raw, &[255, 0, 0, 255], 1);
-        let accessor = raw.add_u8(&webp, "SCALAR", false);
-        let view = raw.json["accessors"][accessor]["bufferView"].clone();
-        let image = raw.push(
-            "images",
-            json!({"bufferView": view, "mimeType": "image/webp"}),
-        );
+        let image = embedded_image(&mut raw, &webp, "image/webp");
         let mut texture =
             json!({"extensions": {"EXT_texture_webp": {"source": webp_source.unwrap_or(image)}}});
         if fallback {

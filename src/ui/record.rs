@@ -28,44 +28,26 @@ pub(super) fn record_section(
             }
             let r = &mut controls.record;
             ui.horizontal_wrapped(|ui| {
-                let from = ui.label("from");
-                ui.add(
-                    egui::DragValue::new(&mut r.from_secs)
-                        .range(0.0..=600.0)
-                        .speed(0.05)
-                        .suffix(" s"),
-                )
-                .labelled_by(from.id);
-                let to = ui.label("to");
-                ui.add(
-                    egui::DragValue::new(&mut r.to_secs)
-                        .range(0.0..=600.0)
-                        .speed(0.05)
-                        .suffix(" s"),
-                )
-                .labelled_by(to.id);
-                let fps = ui.label("rate");
-                ui.add(
-                    egui::DragValue::new(&mut r.fps)
-                        .range(1..=240)
-                        .suffix(" fps"),
-                )
-                .labelled_by(fps.id);
+                let seconds = egui::DragValue::new(&mut r.from_secs).range(0.0..=600.0);
+                labelled(ui, "from", seconds.speed(0.05).suffix(" s"));
+                let seconds = egui::DragValue::new(&mut r.to_secs).range(0.0..=600.0);
+                labelled(ui, "to", seconds.speed(0.05).suffix(" s"));
+                let rate = egui::DragValue::new(&mut r.fps).range(1..=240);
+                labelled(ui, "rate", rate.suffix(" fps"));
             });
             ui.horizontal_wrapped(|ui| {
-                let width = ui.label("width");
-                ui.add(egui::DragValue::new(&mut r.size.0).range(16..=8192))
-                    .labelled_by(width.id);
-                let height = ui.label("height");
-                ui.add(egui::DragValue::new(&mut r.size.1).range(16..=8192))
-                    .labelled_by(height.id);
-                let turntable = ui.label("turntable");
-                ui.add(
-                    egui::DragValue::new(&mut r.turntable_degrees)
-                        .range(-3600.0..=3600.0)
-                        .suffix("°"),
-                )
-                .labelled_by(turntable.id);
+                labelled(
+                    ui,
+                    "width",
+                    egui::DragValue::new(&mut r.size.0).range(16..=8192),
+                );
+                labelled(
+                    ui,
+                    "height",
+                    egui::DragValue::new(&mut r.size.1).range(16..=8192),
+                );
+                let degrees = egui::DragValue::new(&mut r.turntable_degrees);
+                labelled(ui, "turntable", degrees.range(-3600.0..=3600.0).suffix("°"));
             });
             ui.horizontal_wrapped(|ui| {
                 ui.label("GIF palette:");
@@ -93,4 +75,10 @@ pub(super) fn record_section(
                 ui.label(status);
             }
         });
+}
+
+/// A value with its label before it, the label naming it (for screen readers and tests).
+fn labelled(ui: &mut Ui, label: &str, value: egui::DragValue<'_>) {
+    let label = ui.label(label);
+    ui.add(value).labelled_by(label.id);
 }
