@@ -245,6 +245,7 @@ impl Recorder {
                         });
                     }
                 }
+                gif_size(size).map_err(encode)?;
                 let file = PartialFile::reserve(path)?;
                 // A palette per frame starts the file now; one palette for all, at the end.
                 let encoder = match palette {
