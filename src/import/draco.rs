@@ -249,7 +249,15 @@ impl Draco {
     /// error at its primitive's extension.
     pub(crate) fn decode(&self, buffers: &mut [Result<Vec<u8>, String>], problems: &mut Problems) {
         for job in &self.jobs {
-            match decode_job(job, buffers) {
+            // draco-oxide is an alpha: a stream it cannot read may panic (an assertion, in the
+            // decoder or in reading its attributes back) instead of returning an error; either
+            // is this primitive's error, never the viewer's crash.
+            let decoded =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| decode_job(job, buffers)))
+                    .unwrap_or_else(|_| {
+                        Err("the Draco data does not decode (the decoder stopped on it)".into())
+                    });
+            match decoded {
                 Ok(filled) => {
                     for (into, bytes) in filled {
                         if let Some(slot) = buffers.get_mut(into) {
@@ -282,14 +290,8 @@ fn decode_job(
                 offset.saturating_add(length)
             )
         })?;
-    // draco-oxide is an alpha: a stream it cannot read may panic (an assertion) instead of
-    // returning an error; either is this primitive's error, never the viewer's crash.
-    let decoded = std::panic::catch_unwind(|| draco_oxide_decoder::decode_mesh(bytes));
-    let mesh = match decoded {
-        Ok(Ok(mesh)) => mesh,
-        Ok(Err(e)) => return Err(format!("the Draco data does not decode: {e}")),
-        Err(_) => return Err("the Draco data does not decode (the decoder stopped on it)".into()),
-    };
+    let mesh = draco_oxide_decoder::decode_mesh(bytes)
+        .map_err(|e| format!("the Draco data does not decode: {e}"))?;
     let mut filled = Vec::new();
     for t in &job.targets {
         let bytes = match t.draco_id {
