@@ -113,37 +113,26 @@ pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), FileError> {
-    let mut partial = PartialFile::create(path)?;
-    let out = partial.writer();
-    write(out).map_err(|source| FileError::Write {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let partial = PartialFile::reserve(path)?;
+    let mut out = partial.open()?;
+    write(&mut out).map_err(|e| partial.fail(e))?;
+    partial.close(out)?;
     partial.commit()
 }
 
 /// A file written over time (an animation's frames) that appears at `path` whole or not at all:
-/// its bytes go to a temporary file beside it, renamed over `path` by `commit`; dropped
-/// uncommitted (an error, a cancelled recording), the temporary file is removed.
+/// its bytes go to a temporary file beside it (`open`, `close`), renamed over `path` by
+/// `commit`; dropped uncommitted (an error, a cancelled recording), the temporary file is
+/// removed.
 pub struct PartialFile {
     path: PathBuf,
     temporary: PathBuf,
-    out: Option<std::io::BufWriter<std::fs::File>>,
-    sink: std::io::Sink,
     committed: bool,
 }
 
 impl PartialFile {
-    /// Opens the temporary file beside `path`.
-    pub fn create(path: &Path) -> Result<Self, FileError> {
-        let mut partial = Self::reserve(path)?;
-        let file = std::fs::File::create(&partial.temporary).map_err(|e| partial.fail(e))?;
-        partial.out = Some(std::io::BufWriter::new(file));
-        Ok(partial)
-    }
-
-    /// Names the temporary file beside `path` without opening it, for another program to
-    /// write (`ffmpeg`).
+    /// Names the temporary file beside `path` (opened by `open`, or written by another
+    /// program: `ffmpeg`).
     pub fn reserve(path: &Path) -> Result<Self, FileError> {
         let name = path.file_name().ok_or_else(|| FileError::NoFileName {
             path: path.to_path_buf(),
@@ -153,8 +142,6 @@ impl PartialFile {
         Ok(Self {
             path: path.to_path_buf(),
             temporary: path.with_file_name(temporary),
-            out: None,
-            sink: std::io::sink(),
             committed: false,
         })
     }
@@ -164,12 +151,26 @@ impl PartialFile {
         &self.temporary
     }
 
-    /// Where the bytes go (`create`d files only; a `reserve`d one writes nowhere).
-    pub fn writer(&mut self) -> &mut dyn std::io::Write {
-        match &mut self.out {
-            Some(out) => out,
-            None => &mut self.sink,
-        }
+    /// Creates the temporary file, buffered.
+    pub fn open(&self) -> Result<std::io::BufWriter<std::fs::File>, FileError> {
+        let file = std::fs::File::create(&self.temporary).map_err(|e| self.fail(e))?;
+        Ok(std::io::BufWriter::new(file))
+    }
+
+    /// Flushes what `open` gave to the disk (before `commit` renames it).
+    pub fn close(&self, out: std::io::BufWriter<std::fs::File>) -> Result<(), FileError> {
+        let file = out.into_inner().map_err(|e| self.fail(e.into_error()))?;
+        file.sync_all().map_err(|e| self.fail(e))
+    }
+
+    /// Flushes the temporary file to the disk when its writer is gone (an encoder that
+    /// flushed and dropped it).
+    pub fn sync(&self) -> Result<(), FileError> {
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.temporary)
+            .map_err(|e| self.fail(e))?;
+        file.sync_all().map_err(|e| self.fail(e))
     }
 
     /// A write error, naming the file.
@@ -180,17 +181,9 @@ impl PartialFile {
         }
     }
 
-    /// Flushes the bytes to the disk and renames the temporary file over `path`.
+    /// Renames the temporary file over `path`.
     pub fn commit(mut self) -> Result<(), FileError> {
-        use std::io::Write;
-        let done = (|| {
-            if let Some(mut out) = self.out.take() {
-                out.flush()?;
-                out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-            }
-            std::fs::rename(&self.temporary, &self.path)
-        })();
-        done.map_err(|e| self.fail(e))?;
+        std::fs::rename(&self.temporary, &self.path).map_err(|e| self.fail(e))?;
         self.committed = true;
         Ok(())
     }
@@ -199,7 +192,6 @@ impl PartialFile {
 impl Drop for PartialFile {
     fn drop(&mut self) {
         if !self.committed {
-            self.out.take();
             std::fs::remove_file(&self.temporary).ok();
         }
     }

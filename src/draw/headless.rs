@@ -123,18 +123,18 @@ pub struct MotionBounds {
 
 impl MotionBounds {
     fn of(&mut self, character: &Character, request: &PoseRequest) -> Option<(Vec3, Vec3)> {
-        let mut key = request.clone();
-        if let Some(clip) = &mut key.clip {
-            clip.time_secs = 0.0;
-        }
-        match &self.held {
-            Some((held, bounds)) if *held == key => *bounds,
-            _ => {
-                let bounds = motion_bounds(character, request);
-                self.held = Some((key, bounds));
-                bounds
+        if let Some((held, bounds)) = &mut self.held {
+            // The held request at this frame's clip time: equal when nothing else changed.
+            if let (Some(h), Some(r)) = (&mut held.clip, &request.clip) {
+                h.time_secs = r.time_secs;
+            }
+            if held == request {
+                return *bounds;
             }
         }
+        let bounds = motion_bounds(character, request);
+        self.held = Some((request.clone(), bounds));
+        bounds
     }
 }
 

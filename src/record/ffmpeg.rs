@@ -9,7 +9,7 @@ use super::RecordError;
 use crate::files::PartialFile;
 
 /// The `ffmpeg` on the PATH, if there is one.
-pub fn find() -> Option<PathBuf> {
+fn find() -> Option<PathBuf> {
     let name = format!("ffmpeg{}", std::env::consts::EXE_SUFFIX);
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use crate::files::{FileError, PartialFile};
 
-pub use ffmpeg::find as find_ffmpeg;
-pub use gif::{GifPalette, Palette, dither_to_palette};
+pub use gif::GifPalette;
+use gif::Palette;
 
 /// The most frames one sequence writes (an hour at 60 frames/s is 216,000).
 pub const MAX_FRAMES: usize = 100_000;
@@ -261,7 +261,7 @@ impl Recorder {
             }
             Format::Apng => {
                 let file = PartialFile::reserve(path)?;
-                let mut encoder = png::Encoder::new(open(&file)?, size.0, size.1);
+                let mut encoder = png::Encoder::new(file.open()?, size.0, size.1);
                 encoder.set_color(png::ColorType::Rgba);
                 encoder.set_depth(png::BitDepth::Eight);
                 encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
@@ -430,7 +430,7 @@ impl Recorder {
                     }
                 };
                 let out = encoder.into_inner().map_err(|e| encode(e.to_string()))?;
-                close(&file, out)?;
+                file.close(out)?;
                 file.commit()?;
             }
             Writer::Apng { file, writer } => {
@@ -439,11 +439,7 @@ impl Recorder {
                 };
                 // `finish` writes the end and flushes the buffer; the file is then synced.
                 writer.finish().map_err(|e| encode(e.to_string()))?;
-                let out = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(file.temporary())
-                    .map_err(|e| file.fail(e))?;
-                out.sync_all().map_err(|e| file.fail(e))?;
+                file.sync()?;
                 file.commit()?;
             }
             Writer::Frames { .. } => {}
@@ -468,18 +464,6 @@ impl Drop for Recorder {
 /// Where an encoder writes: the temporary file, buffered.
 type Output = std::io::BufWriter<std::fs::File>;
 
-/// Opens a reserved temporary file for an encoder.
-fn open(file: &PartialFile) -> Result<Output, FileError> {
-    let out = std::fs::File::create(file.temporary()).map_err(|e| file.fail(e))?;
-    Ok(std::io::BufWriter::new(out))
-}
-
-/// Flushes an encoder's output to the disk (before `commit` renames it).
-fn close(file: &PartialFile, out: Output) -> Result<(), FileError> {
-    let out = out.into_inner().map_err(|e| file.fail(e.into_error()))?;
-    out.sync_all().map_err(|e| file.fail(e))
-}
-
 /// A looping GIF encoder writing `file`'s temporary, with `palette` as its global colours.
 fn gif_encoder(
     file: &PartialFile,
@@ -487,7 +471,7 @@ fn gif_encoder(
     palette: &[u8],
 ) -> Result<::gif::Encoder<Output>, String> {
     let (w, h) = gif_size(size)?;
-    let out = open(file).map_err(|e| e.to_string())?;
+    let out = file.open().map_err(|e| e.to_string())?;
     let mut encoder = ::gif::Encoder::new(out, w, h, palette).map_err(|e| e.to_string())?;
     encoder
         .set_repeat(::gif::Repeat::Infinite)
@@ -564,7 +548,7 @@ mod tests {
             .collect();
         let palette = Palette::learn(&[&image]);
         let rgb = palette.rgb();
-        let dithered = dither_to_palette(&palette, &image, (w, h));
+        let dithered = gif::dither_to_palette(&palette, &image, (w, h));
         let nearest: Vec<u8> = image
             .chunks_exact(4)
             .map(|p| palette.nearest([p[0], p[1], p[2]]) as u8)

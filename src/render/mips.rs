@@ -43,8 +43,8 @@ pub fn mip_chain(w: u32, h: u32, rgba: &[u8], srgb: bool) -> Vec<(u32, u32, Vec<
     let (to_linear, to_srgb) = TABLES.get_or_init(|| (to_linear_table(), to_srgb_table()));
     let mut levels: Vec<(u32, u32, Vec<u8>)> = Vec::new();
     let (mut sw, mut sh) = (w, h);
-    let mut source = rgba.to_vec();
     while sw > 1 || sh > 1 {
+        let source: &[u8] = levels.last().map_or(rgba, |l| &l.2);
         let (dw, dh) = ((sw / 2).max(1), (sh / 2).max(1));
         let mut level = vec![0u8; (dw * dh * 4) as usize];
         for y in 0..dh {
@@ -77,7 +77,6 @@ pub fn mip_chain(w: u32, h: u32, rgba: &[u8], srgb: bool) -> Vec<(u32, u32, Vec<
         }
         levels.push((dw, dh, level));
         (sw, sh) = (dw, dh);
-        source = levels.last().map(|l| l.2.clone()).unwrap_or_default();
     }
     levels
 }

@@ -14,17 +14,13 @@ pub(super) fn drivers_section(
         .default_open(false)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut controls.drivers_path)
-                        .hint_text("drivers.json")
-                        .desired_width(180.0),
-                );
-                let path = controls.drivers_path.trim();
-                if ui
-                    .add_enabled(!path.is_empty(), egui::Button::new("Load drivers"))
-                    .clicked()
-                {
-                    commands.push(UiCommand::LoadDrivers(path.into()));
+                if let Some(path) = super::path_field(
+                    ui,
+                    &mut controls.drivers_path,
+                    "drivers.json",
+                    "Load drivers",
+                ) {
+                    commands.push(UiCommand::LoadDrivers(path));
                 }
                 let own = shown.source.is_none() || !shown.character.driver_extras.is_empty();
                 if own && ui.button("The character's own").clicked() {

@@ -11,17 +11,13 @@ pub(super) fn ml_section(ui: &mut Ui, controls: &mut Controls, commands: &mut Ve
         .default_open(false)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut controls.ml_path)
-                        .hint_text("model.mld (train-deformer --out)")
-                        .desired_width(180.0),
-                );
-                let path = controls.ml_path.trim();
-                if ui
-                    .add_enabled(!path.is_empty(), egui::Button::new("Load model"))
-                    .clicked()
-                {
-                    commands.push(UiCommand::Ml(MlCommand::Load(path.into())));
+                if let Some(path) = super::path_field(
+                    ui,
+                    &mut controls.ml_path,
+                    "model.mld (train-deformer --out)",
+                    "Load model",
+                ) {
+                    commands.push(UiCommand::Ml(MlCommand::Load(path)));
                 }
                 let on = controls.ml_deformer.is_some();
                 if ui

@@ -229,3 +229,22 @@ pub(super) fn joint_combo(ui: &mut Ui, label: &str, names: &[String], value: &mu
             }
         });
 }
+
+/// A path typed into a text field, and the button beside it that takes it: the trimmed path
+/// when the button is clicked (the button is off while the field is empty).
+fn path_field(
+    ui: &mut Ui,
+    path: &mut String,
+    hint: &str,
+    button: &str,
+) -> Option<std::path::PathBuf> {
+    ui.add(
+        egui::TextEdit::singleline(path)
+            .hint_text(hint)
+            .desired_width(180.0),
+    );
+    let path = path.trim();
+    ui.add_enabled(!path.is_empty(), egui::Button::new(button))
+        .clicked()
+        .then(|| path.into())
+}

@@ -15,18 +15,9 @@ pub(super) fn muscles_section(
         .default_open(false)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut controls.muscles_path)
-                        .hint_text("muscles.json")
-                        .desired_width(180.0),
-                );
-                let path = controls.muscles_path.trim();
                 let send = |c| UiCommand::Muscles(c);
-                if ui
-                    .add_enabled(!path.is_empty(), egui::Button::new("Load muscles"))
-                    .clicked()
-                {
-                    commands.push(send(MuscleCommand::Load(path.into())));
+                if let Some(path) = super::path_field(ui, &mut controls.muscles_path, "muscles.json", "Load muscles") {
+                    commands.push(send(MuscleCommand::Load(path)));
                 }
                 if shown.source.is_none() && ui.button("The character's own").clicked() {
                     commands.push(send(MuscleCommand::Own));

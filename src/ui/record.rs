@@ -55,17 +55,13 @@ pub(super) fn record_section(
                 ui.radio_value(&mut r.gif_palette, GifPalette::Global, "one for all");
             });
             ui.horizontal_wrapped(|ui| {
-                ui.add(
-                    egui::TextEdit::singleline(&mut r.path)
-                        .hint_text("walk.gif, walk.png, walk.mp4, frames/%04d.png")
-                        .desired_width(180.0),
-                );
-                let path = r.path.trim();
-                if ui
-                    .add_enabled(!path.is_empty(), egui::Button::new("Record to path"))
-                    .clicked()
-                {
-                    commands.push(RecordCommand::Start(path.into()).into());
+                if let Some(path) = super::path_field(
+                    ui,
+                    &mut r.path,
+                    "walk.gif, walk.png, walk.mp4, frames/%04d.png",
+                    "Record to path",
+                ) {
+                    commands.push(RecordCommand::Start(path).into());
                 }
                 if ui.button("Record...").clicked() {
                     commands.push(RecordCommand::Browse.into());

@@ -50,7 +50,7 @@ pub enum RecordCommand {
 
 /// A recording under way.
 pub struct Recording {
-    pub(super) recorder: Recorder,
+    recorder: Recorder,
     turntable_degrees: f32,
     size: (u32, u32),
 }
@@ -148,6 +148,13 @@ impl Viewer {
                 Err(e) => format!("recording failed: {e}"),
             });
         }
+    }
+}
+
+impl Recording {
+    /// Frames written, of how many.
+    pub(super) fn progress(&self) -> (usize, usize) {
+        (self.recorder.pushed(), self.recorder.sequence().frames())
     }
 }
 

@@ -145,13 +145,12 @@ impl Viewer {
                 Some(d) => self.pose.driver_weights(d),
                 None => &[],
             },
-            recording: {
-                let progress = self.recording.as_ref().map(|r| {
-                    let s = r.recorder.sequence();
-                    (r.recorder.pushed(), s.frames())
-                });
-                (progress, self.record_status.as_deref())
-            },
+            recording: (
+                self.recording
+                    .as_ref()
+                    .map(super::record::Recording::progress),
+                self.record_status.as_deref(),
+            ),
         };
         (&mut self.controls, shown)
     }
