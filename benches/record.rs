@@ -3,7 +3,8 @@
 //! and encoded, as `render --to` does in one process: one renderer, one target, the frames
 //! written as they come. Rows: numbered PNG files (the aim: at least 30 frames/s), an
 //! animated PNG, an animated GIF (a palette per frame, dithered), and the frame alone, drawn
-//! and read back without encoding.
+//! and read back without encoding, without and with shadows (`render --shadows`: the two shadow
+//! maps and the solid ground).
 //!
 //! `cargo bench --bench record`; `cargo test --benches` runs each once as a smoke test. The
 //! figures are in the README ("Animated output").
@@ -35,7 +36,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn new() -> Self {
+    fn new(shadows: bool) -> Self {
         let character = cesium();
         let frames = Frames::new(&character);
         Self {
@@ -43,6 +44,10 @@ impl Walk {
             frames,
             request: FrameRequest {
                 size: SIZE,
+                options: skinscope::render::renderer::DrawOptions {
+                    shadows,
+                    ..Default::default()
+                },
                 ..Default::default()
             },
             character,
@@ -72,11 +77,16 @@ fn record(c: &mut Criterion) {
     let dir: PathBuf =
         std::env::temp_dir().join(format!("skinscope-bench-record-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let mut walk = Walk::new();
+    let mut walk = Walk::new(false);
     let mut group = c.benchmark_group("record/cesiumman_512");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
     group.bench_function("frame_drawn_and_read", |b| b.iter(|| walk.next()));
+    let mut shadowed = Walk::new(true);
+    group.bench_function("frame_drawn_and_read_with_shadows", |b| {
+        b.iter(|| shadowed.next())
+    });
+    drop(shadowed);
     let cases = [
         ("png_files", "frames/%05d.png", Format::Frames),
         ("apng", "walk.png", Format::Apng),

@@ -9,6 +9,14 @@ struct Camera {
     // x: 1 to colour meshes by their per-vertex debug colours instead of their materials;
     // y: tone mapping, 0 none, 1 ACES (Hill's fit), 2 Khronos PBR Neutral.
     mode: vec4<u32>,
+    // The shadow maps' clip spaces (shadow.wgsl): 0 seen from the key light, 1 from just under
+    // the ground looking up.
+    shadow_from_world: array<mat4x4<f32>, 2>,
+    // x: 1 when shadows are drawn; y: the receivers' offset along their normal (world units);
+    // z: the contact darkening's radius (world units).
+    shadow: vec4<f32>,
+    // The ground: centre x, height, centre z, half its side.
+    ground: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> camera: Camera;

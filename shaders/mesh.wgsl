@@ -1,7 +1,7 @@
-// Skinned meshes: shaded, wireframe and silhouette. Composed after camera.wgsl, draw.wgsl,
-// morph.wgsl and skinning.wgsl. Two vertex entry points share everything after skinning:
-// `vs_main` morphs and skins the vertex itself, `vs_skinned` reads what the skin pass
-// (skin_pass.wgsl) wrote this frame.
+// Skinned meshes: shaded, wireframe, silhouette and shadow casters. Composed after camera.wgsl,
+// draw.wgsl, morph.wgsl, skinning.wgsl, light.wgsl and shadow.wgsl. Two vertex entry points
+// share everything after skinning: `vs_main` morphs and skins the vertex itself, `vs_skinned`
+// reads what the skin pass (skin_pass.wgsl) wrote this frame.
 
 // The skin pass's output, read by `vs_skinned` (a one-element placeholder under `vs_main`).
 @group(1) @binding(1) var<storage, read> skinned_vertices: array<SkinnedVertex>;
@@ -126,82 +126,9 @@ fn uv_of(coord_set: u32, k: u32, in: VertexOut) -> vec2<f32> {
     return vec2<f32>(dot(material.transforms[2u * k].xyz, uv), dot(material.transforms[2u * k + 1u].xyz, uv));
 }
 
-const PI: f32 = 3.14159265;
-
-// The environment the project generates: a sky from a bright horizon to a blue zenith over a
-// darker ground (linear RGB radiance).
-fn sky(dir: vec3<f32>) -> vec3<f32> {
-    let zenith = vec3<f32>(0.35, 0.5, 0.8);
-    let horizon = vec3<f32>(0.9, 0.88, 0.85);
-    let ground = vec3<f32>(0.25, 0.23, 0.22);
-    let up = clamp(dir.y, -1.0, 1.0);
-    return select(mix(horizon, ground, smoothstep(0.0, 0.3, -up)), mix(horizon, zenith, smoothstep(0.0, 0.7, up)), up >= 0.0);
-}
-
-// Irradiance / PI from that sky for a surface facing `n` (its cosine-weighted average, close
-// to the sky's value a little toward the normal's hemisphere).
-fn sky_irradiance(n: vec3<f32>) -> vec3<f32> {
-    let up = sky(vec3<f32>(0.0, 1.0, 0.0));
-    let down = sky(vec3<f32>(0.0, -1.0, 0.0));
-    let side = sky(vec3<f32>(1.0, 0.0, 0.0));
-    let h = n.y;
-    return select(mix(side, down, -h * 0.6), mix(side, up, h * 0.6), h >= 0.0);
-}
-
-// Karis's analytic fit of the split-sum specular BRDF (scale, bias) for `n_dot_v` and roughness.
-fn env_brdf(roughness: f32, n_dot_v: f32) -> vec2<f32> {
-    let c0 = vec4<f32>(-1.0, -0.0275, -0.572, 0.022);
-    let c1 = vec4<f32>(1.0, 0.0425, 1.04, -0.04);
-    let r = roughness * c0 + c1;
-    let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
-    return vec2<f32>(-1.04, 1.04) * a004 + r.zw;
-}
-
-fn tone_map(color: vec3<f32>) -> vec3<f32> {
-    let c = color * camera.eye.w;
-    switch camera.mode.y {
-        case 1u: {
-            // ACES filmic, Hill's fit (the Khronos Sample Viewer's "ACES Hill").
-            let input = mat3x3<f32>(
-                vec3<f32>(0.59719, 0.07600, 0.02840),
-                vec3<f32>(0.35458, 0.90834, 0.13383),
-                vec3<f32>(0.04823, 0.01566, 0.83777),
-            );
-            let output = mat3x3<f32>(
-                vec3<f32>(1.60475, -0.10208, -0.00327),
-                vec3<f32>(-0.53108, 1.10813, -0.07276),
-                vec3<f32>(-0.07367, -0.00605, 1.07602),
-            );
-            let v = input * c;
-            let a = v * (v + 0.0245786) - 0.000090537;
-            let b = v * (0.983729 * v + 0.4329510) + 0.238081;
-            return clamp(output * (a / b), vec3<f32>(0.0), vec3<f32>(1.0));
-        }
-        case 2u: {
-            // Khronos PBR Neutral.
-            let start = 0.8 - 0.04;
-            let desaturation = 0.15;
-            let x = min(c.r, min(c.g, c.b));
-            let offset = select(0.04, x - 6.25 * x * x, x < 0.08);
-            var v = c - offset;
-            let peak = max(v.r, max(v.g, v.b));
-            if peak < start {
-                return v;
-            }
-            let d = 1.0 - start;
-            let new_peak = 1.0 - d * d / (peak + d - start);
-            v = v * (new_peak / peak);
-            let g = 1.0 - 1.0 / (desaturation * (peak - new_peak) + 1.0);
-            return mix(v, vec3<f32>(new_peak), g);
-        }
-        default: {
-            return clamp(c, vec3<f32>(0.0), vec3<f32>(1.0));
-        }
-    }
-}
-
 // Metallic-roughness PBR (glTF's BRDF: Lambert diffuse, GGX with height-correlated Smith
-// visibility, Schlick's Fresnel) lit by the generated sky and a key light; debug colours are
+// visibility, Schlick's Fresnel) lit by the generated sky and a key light (through the characters'
+// shadow when shadows are drawn); debug colours are
 // drawn with a plain diffuse light instead.
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
@@ -262,8 +189,10 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     let distribution = a2 / (PI * dd * dd);
     let visibility = 0.5 / (n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2)
         + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2) + 1e-5);
+    let geometric = select(-in.normal, in.normal, front);
+    let shadow = key_light_visibility(in.world, select(n, normalize(geometric), length(geometric) > 0.0));
     let direct = ((1.0 - fresnel) * c_diff / PI + fresnel * distribution * visibility)
-        * camera.light_dir.w * n_dot_l;
+        * camera.light_dir.w * n_dot_l * shadow;
 
     // The environment: diffuse irradiance, and the specular reflection blurred by roughness.
     let r = reflect(-v, n);
@@ -277,6 +206,17 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
 @fragment
 fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(0.05, 0.05, 0.08, 1.0);
+}
+
+// The shadow maps' pass: depth alone, cut-outs (MASK) discarded as the shaded pass discards them.
+@fragment
+fn fs_shadow(in: VertexOut) {
+    let d = draws[in.draw];
+    let alpha = (textureSample(base_color_texture, base_color_sampler, uv_of(material.tex_coords.x, 0u, in))
+        * d.base_color * in.color).a;
+    if alpha < d.alpha_cutoff {
+        discard;
+    }
 }
 
 @fragment

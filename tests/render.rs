@@ -466,6 +466,19 @@ fn golden_images() {
         morphed.size,
         &render_frame(&gpu, &prims, &morphed).unwrap(),
     );
+    // The key light's shadow and the contact darkening on the solid ground (`render --shadows`).
+    let shadowed = FrameRequest {
+        options: DrawOptions {
+            shadows: true,
+            ..Default::default()
+        },
+        ..shaded
+    };
+    check_golden(
+        "cesiumman_1.1s_shadows.png",
+        shadowed.size,
+        &render_frame(&gpu, &man, &shadowed).unwrap(),
+    );
 }
 
 #[test]

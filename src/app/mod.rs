@@ -56,6 +56,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         wireframe: c.wireframe,
         bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
         grid: c.grid,
+        shadows: c.shadows,
         vertex_colors: c.colors_shown(),
         tone_map: c.tone_map,
         exposure_ev: c.exposure_ev,

@@ -43,6 +43,10 @@ pub struct RenderArgs {
     /// Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`).
     #[arg(long)]
     pub bones: bool,
+    /// The key light's shadow on a solid ground, with contact darkening under the feet (in
+    /// place of the grid's lines).
+    #[arg(long)]
+    pub shadows: bool,
     /// Background colour, R,G,B in 0..255.
     #[arg(long, value_parser = parse_rgb)]
     pub background: Option<[u8; 3]>,
@@ -208,6 +212,7 @@ impl RenderArgs {
         let mut options = DrawOptions {
             wireframe: self.wireframe,
             bones: self.bones,
+            shadows: self.shadows,
             silhouette: self.silhouette,
             tone_map: match self.tone_map {
                 ToneMapArg::Neutral => ToneMap::KhronosNeutral,

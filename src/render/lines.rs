@@ -14,10 +14,13 @@ pub struct LineVertex {
     pub color: [f32; 4],
 }
 
-/// A ground grid on y = 0 around `bounds` (min, max; the character's rest pose).
-pub fn grid_lines((min, max): (Vec3, Vec3)) -> Vec<LineVertex> {
+/// Lines each side of the grid's centre line.
+const GRID_HALF_LINES: i32 = 10;
+
+/// The ground grid's spacing around `bounds` (min, max; the character's rest pose): 1, 2 or 5
+/// times a power of ten, about a tenth of the character; and its centre on y = 0.
+fn grid_step((min, max): (Vec3, Vec3)) -> (f32, Vec3) {
     let radius = ((max - min).length() * 0.5).max(1e-3);
-    // A step of 1, 2 or 5 times a power of ten, about a tenth of the character.
     let raw = radius / 5.0;
     let magnitude = 10f32.powf(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0]
@@ -25,8 +28,21 @@ pub fn grid_lines((min, max): (Vec3, Vec3)) -> Vec<LineVertex> {
         .map(|m| m * magnitude)
         .find(|s| *s >= raw)
         .unwrap_or(raw);
-    let n = 10;
     let center = ((min + max) * 0.5 / step).round() * step;
+    (step, Vec3::new(center.x, 0.0, center.z))
+}
+
+/// The square the grid covers around `bounds`, as the solid ground draws it: centre x, height
+/// (0), centre z, half its side.
+pub fn ground_square(bounds: (Vec3, Vec3)) -> glam::Vec4 {
+    let (step, center) = grid_step(bounds);
+    glam::Vec4::new(center.x, 0.0, center.z, GRID_HALF_LINES as f32 * step)
+}
+
+/// A ground grid on y = 0 around `bounds` (min, max; the character's rest pose).
+pub fn grid_lines(bounds: (Vec3, Vec3)) -> Vec<LineVertex> {
+    let (step, center) = grid_step(bounds);
+    let n = GRID_HALF_LINES;
     let mut out = Vec::new();
     for i in -n..=n {
         let color = if i == 0 {

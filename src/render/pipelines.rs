@@ -1,7 +1,9 @@
 //! The renderer's bind group layouts and pipelines, built once per target colour format.
 //!
-//! Bind groups: 0 = camera + per-draw data, 1 = skin palette (see `skinning.wgsl`) and the skin
-//! pass's output, 2 = material, 3 = morph targets; the line pipelines bind the camera alone. The
+//! Bind groups: 0 = camera + per-draw data + the shadow maps, 1 = skin palette (see
+//! `skinning.wgsl`) and the skin pass's output, 2 = material, 3 = morph targets; the shadow
+//! casters' group 0 holds a camera and the per-draw data alone (they draw into the maps the
+//! others read); the line pipelines bind the camera alone. The
 //! skin pass (a compute pipeline) binds 0 = camera, per-draw data, its draw slot, the slot's
 //! vertices and its output, 1 = the palette alone, 3 = morph targets.
 
@@ -40,7 +42,10 @@ const LINE_ATTRIBUTES: [wgpu::VertexAttribute; 2] =
     wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
 
 pub struct Layouts {
+    /// Camera (0), per-draw data (1), the shadow maps (2) and their comparison sampler (3).
     pub scene: wgpu::BindGroupLayout,
+    /// The shadow casters' group 0: a shadow map's camera (0) and the per-draw data (1).
+    pub caster: wgpu::BindGroupLayout,
     /// The palette (0) and the skin pass's output (1), as the mesh pipelines read them.
     pub palette: wgpu::BindGroupLayout,
     /// The skin pass's group 0: camera, per-draw data, slot, vertex words, output.
@@ -98,6 +103,15 @@ pub struct MeshPipelines {
     pub silhouette: Vec<wgpu::RenderPipeline>,
 }
 
+/// What draws the shadows: the casters into the shadow maps, and the ground that receives them.
+pub struct ShadowPipelines {
+    /// Depth alone, both faces, biased: skinning in the vertex shader (`vs_main`, 0) or reading
+    /// the skin pass's output (`vs_skinned`, 1).
+    pub casters: [wgpu::RenderPipeline; 2],
+    /// The solid ground (`ground.wgsl`), blended into the background at its edge.
+    pub ground: wgpu::RenderPipeline,
+}
+
 pub struct Pipelines {
     /// Skinning in the vertex shader (`vs_main`).
     pub vertex: MeshPipelines,
@@ -105,12 +119,14 @@ pub struct Pipelines {
     skinned: std::sync::OnceLock<MeshPipelines>,
     /// The skin pass itself, built on first use (`ensure_skin_pass`).
     skin_pass: std::sync::OnceLock<wgpu::ComputePipeline>,
+    /// The shadows' pipelines, built on first use (`ensure_shadows`).
+    shadows: std::sync::OnceLock<ShadowPipelines>,
     mesh: Program,
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
     pub overlay: wgpu::RenderPipeline,
-    /// Families of pipelines compiled so far: the base set, then the skin pass's and the
-    /// vertex shaders reading it, each once.
+    /// Families of pipelines compiled so far: the base set, then the skin pass's, the vertex
+    /// shaders reading it and the shadows', each once.
     built: std::sync::atomic::AtomicU32,
 }
 
@@ -191,8 +207,35 @@ impl Layouts {
         let vertex = wgpu::ShaderStages::VERTEX;
         let compute = wgpu::ShaderStages::COMPUTE;
         let morphed = vertex | compute;
+        let fragment = wgpu::ShaderStages::FRAGMENT;
+        let shadow_maps = wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: fragment,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Depth,
+                view_dimension: wgpu::TextureViewDimension::D2Array,
+                multisampled: false,
+            },
+            count: None,
+        };
+        let comparison = wgpu::BindGroupLayoutEntry {
+            binding: 3,
+            visibility: fragment,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+            count: None,
+        };
+        let camera_and_draws = [uniform_entry(0, both), storage_entry(1, both)];
         Self {
-            scene: layout("scene", &[uniform_entry(0, both), storage_entry(1, both)]),
+            scene: layout(
+                "scene",
+                &[
+                    camera_and_draws[0],
+                    camera_and_draws[1],
+                    shadow_maps,
+                    comparison,
+                ],
+            ),
+            caster: layout("shadow caster", &camera_and_draws),
             palette: layout(
                 "palette",
                 &[storage_entry(0, vertex), storage_entry(1, vertex)],
@@ -299,6 +342,7 @@ impl Pipelines {
             vertex: MeshPipelines::new(device, &mesh, "vs_main"),
             skinned: std::sync::OnceLock::new(),
             skin_pass: std::sync::OnceLock::new(),
+            shadows: std::sync::OnceLock::new(),
             mesh,
             // The grid hides behind the character; bones are drawn on top of everything.
             grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
@@ -324,6 +368,45 @@ impl Pipelines {
     /// The mesh pipelines that read the skin pass's output, if built.
     pub fn skinned(&self) -> Option<&MeshPipelines> {
         self.skinned.get()
+    }
+
+    /// The shadows' pipelines, if built.
+    pub fn shadows(&self) -> Option<&ShadowPipelines> {
+        self.shadows.get()
+    }
+
+    /// Builds the shadows' pipelines, the first time: the casters share the mesh pipelines'
+    /// shader module under a layout whose group 0 leaves the shadow maps out.
+    pub fn ensure_shadows(&self, device: &wgpu::Device, layouts: &Layouts) {
+        self.shadows.get_or_init(|| {
+            self.built
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let casters = Program {
+                module: self.mesh.module.clone(),
+                layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                    label: Some("shadow casters"),
+                    bind_group_layouts: &[
+                        Some(&layouts.caster),
+                        Some(&layouts.palette),
+                        Some(&layouts.material),
+                        Some(&layouts.morph),
+                    ],
+                    immediate_size: 0,
+                }),
+                color_format: self.mesh.color_format,
+            };
+            let ground = Program::new(
+                device,
+                "ground.wgsl",
+                shaders::GROUND,
+                &[Some(&layouts.scene)],
+                self.mesh.color_format,
+            );
+            ShadowPipelines {
+                casters: ["vs_main", "vs_skinned"].map(|v| casters.caster(device, v)),
+                ground: ground.ground(device),
+            }
+        });
     }
 
     /// The skin pass's compute pipeline, if built.
@@ -414,10 +497,27 @@ impl Program {
         &self,
         device: &wgpu::Device,
         label: &str,
-        [vertex, fragment]: [&str; 2],
+        entries: [&str; 2],
         primitive: wgpu::PrimitiveState,
         depth: wgpu::DepthStencilState,
         blend: Option<wgpu::BlendState>,
+    ) -> wgpu::RenderPipeline {
+        let target = wgpu::ColorTargetState {
+            format: self.color_format,
+            blend,
+            write_mask: wgpu::ColorWrites::ALL,
+        };
+        self.mesh_pipeline(device, label, entries, (primitive, depth), &[Some(target)])
+    }
+
+    /// A mesh pipeline drawing into `targets` (none: depth alone).
+    fn mesh_pipeline(
+        &self,
+        device: &wgpu::Device,
+        label: &str,
+        [vertex, fragment]: [&str; 2],
+        (primitive, depth): (wgpu::PrimitiveState, wgpu::DepthStencilState),
+        targets: &[Option<wgpu::ColorTargetState>],
     ) -> wgpu::RenderPipeline {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
             label: Some(label),
@@ -446,9 +546,56 @@ impl Program {
                 module: &self.module,
                 entry_point: Some(fragment),
                 compilation_options: Default::default(),
+                targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    }
+
+    /// A shadow caster pipeline of `vertex`: depth alone, both faces (a single-sided sheet still
+    /// casts), with a slope-scaled bias against acne on the lit side.
+    fn caster(&self, device: &wgpu::Device, vertex: &str) -> wgpu::RenderPipeline {
+        let depth = wgpu::DepthStencilState {
+            bias: wgpu::DepthBiasState {
+                constant: 2,
+                slope_scale: 2.0,
+                clamp: 0.0,
+            },
+            ..depth_state(true, wgpu::CompareFunction::Less)
+        };
+        let primitive = Faces::Both.primitive_state();
+        self.mesh_pipeline(
+            device,
+            "shadow caster",
+            [vertex, "fs_shadow"],
+            (primitive, depth),
+            &[],
+        )
+    }
+
+    /// The ground's pipeline: six vertices from the camera uniform, blended at its fading edge,
+    /// writing depth so the characters drawn after it stand on it.
+    fn ground(&self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("ground"),
+            layout: Some(&self.layout),
+            vertex: wgpu::VertexState {
+                module: &self.module,
+                entry_point: Some("vs_ground"),
+                compilation_options: Default::default(),
+                buffers: &[],
+            },
+            primitive: Faces::Both.primitive_state(),
+            depth_stencil: Some(depth_state(true, wgpu::CompareFunction::Less)),
+            multisample: Default::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &self.module,
+                entry_point: Some("fs_ground"),
+                compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
                     format: self.color_format,
-                    blend,
+                    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
                     write_mask: wgpu::ColorWrites::ALL,
                 })],
             }),

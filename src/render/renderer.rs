@@ -17,15 +17,15 @@
 //! Split by lifetime: `new` uploads the character's meshes, textures and a static draw table
 //! (its materials) and compiles the pipelines, once per character; `resize` sizes the per-view
 //! buffers (`buffers.rs`) for a capacity, so a new crowd size uploads and compiles nothing;
-//! `prepare` writes a frame's plain data. The skin pass lives in `skin_pass.rs`, the options
-//! and capacity in `options.rs`.
+//! `prepare` writes a frame's plain data. The skin pass lives in `skin_pass.rs`, the shadows in
+//! `shadow.rs`, the per-draw data in `draw_data.rs`, the options and capacity in `options.rs`.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::camera::Camera;
-use super::lines::{LineVertex, grid_lines};
+use super::lines::{LineVertex, grid_lines, ground_square};
 use super::meshes::{self, GpuPrimitive};
 use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, PipelineCache, Pipelines};
 use crate::anim::SkinningMethod;
@@ -34,13 +34,17 @@ pub use crate::display::{SkinPass, ToneMap};
 
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
 mod buffers;
+mod draw_data;
 mod options;
+mod shadow;
 mod skin_pass;
 
 use buffers::{BufferSizes, FrameBuffers, ViewSlot, bind_group, entry};
 use options::max_copies_of;
 pub use options::{Capacity, DrawOptions, Painted, RendererStats};
 
+pub use shadow::ShadowFit;
+use shadow::{Casters, ShadowMaps};
 use skin_pass::SkinPassTargets;
 pub use skin_pass::{SkinPassError, SkinnedFrame, SkinnedSlot, SkinnedVertex};
 
@@ -204,6 +208,11 @@ pub struct Renderer {
     deformers: skin_pass::Deformers,
     /// The grid's bounds, its lines and their count.
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
+    /// The solid ground's square under the grid (`lines::ground_square`).
+    ground: Vec4,
+    shadow_maps: ShadowMaps,
+    /// What bounds the shadow casters, per draw slot.
+    casters: Casters,
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
 }
@@ -270,6 +279,7 @@ impl Renderer {
             mapped_at_creation: false,
         });
         let limits = device.limits();
+        let casters = Casters::new(character, &draws);
         let mut renderer = Self {
             pipelines,
             layouts,
@@ -296,6 +306,9 @@ impl Renderer {
             slot_words: Vec::new(),
             deformers: Default::default(),
             grid: None,
+            ground: Vec4::ZERO,
+            shadow_maps: ShadowMaps::new(device, 1, ShadowMaps::side_for(&limits)),
+            casters,
             bone_capacity,
             depth: None,
         };
@@ -331,7 +344,7 @@ impl Renderer {
                     &self.layouts,
                     sizes,
                     &self.primitives,
-                    &self.placeholder,
+                    (&self.placeholder, &self.shadow_maps),
                 )
             })
             .collect();
@@ -356,6 +369,7 @@ impl Renderer {
                 usage: wgpu::BufferUsages::VERTEX,
             });
             self.grid = Some((capacity.grid_around, buffer, grid.len() as u32));
+            self.ground = ground_square(capacity.grid_around);
         }
         self.capacity = capacity;
     }
@@ -375,9 +389,10 @@ impl Renderer {
         self.capacity
     }
 
-    /// Writes this frame's buffers of `view`: the camera always (112 bytes), the palette and
-    /// per-draw data only when they changed since this view's buffers of this frame slot were
-    /// last written, the bone lines when given. Copies beyond the capacity are not drawn.
+    /// Writes this frame's buffers of `view`: the camera always (272 bytes, and the shadow
+    /// maps' two cameras when shadows are drawn), the palette and per-draw data only when they
+    /// changed since this view's buffers of this frame slot were last written, the bone lines
+    /// when given. Copies beyond the capacity are not drawn.
     pub fn prepare(&mut self, view: View, queue: &wgpu::Queue, frame: &FrameInput<'_>) -> Uploaded {
         let copies = self.capacity.copies;
         self.fill_morph_active(frame, copies);
@@ -390,8 +405,16 @@ impl Renderer {
             SkinningMethod::Blended if copies > 1 => SkinningMethod::Linear,
             s => s,
         };
-        let uniform = buffers::camera_uniform(frame, skinning);
+        let fit = self.fit_shadows(frame, copies);
+        let slot = &mut self.views[view.index()];
+        let uniform = buffers::camera_uniform(frame, skinning, fit.as_ref(), self.ground);
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&uniform));
+        slot.shadowed = fit.is_some();
+        if let Some(fit) = fit {
+            for (camera, seen_by) in slot.caster_cameras.iter().zip([fit.key, fit.below]) {
+                queue.write_buffer(camera, 0, bytemuck::bytes_of(&uniform.seen_by(seen_by)));
+            }
+        }
         let palette_len = (self.capacity.palette_entries * copies).min(frame.posed.palette.len());
         let palette = &frame.posed.palette[..palette_len];
         let method = frame.posed.palette_method;
@@ -445,89 +468,6 @@ impl Renderer {
         uploaded
     }
 
-    /// The frame's non-zero morph weights into `morph_scratch`, and each (copy, instance)'s
-    /// range of them into `morph_ranges` (copies major). Only what the GPU draws is kept: the
-    /// shader loops over these alone.
-    fn fill_morph_active(&mut self, frame: &FrameInput<'_>, copies: usize) {
-        let Posed {
-            morph_weights,
-            morph_stride,
-            morph_base,
-            ..
-        } = frame.posed;
-        let instances = self.instance_meshes.len();
-        self.morph_scratch.clear();
-        self.morph_ranges.clear();
-        let limit = self.capacity.morph_weights * copies;
-        for k in 0..copies {
-            for i in 0..instances {
-                let first = self.morph_scratch.len() as u32;
-                let (Some(&a), Some(&b)) = (morph_base.get(i), morph_base.get(i + 1)) else {
-                    self.morph_ranges.push((first, 0));
-                    continue;
-                };
-                let start = k * morph_stride;
-                let weights = morph_weights
-                    .get(start + a as usize..start + b as usize)
-                    .unwrap_or(&[]);
-                for (t, &w) in weights.iter().enumerate() {
-                    if w != 0.0 && self.morph_scratch.len() < limit {
-                        self.morph_scratch.push([t as u32, w.to_bits()]);
-                    }
-                }
-                let count = self.morph_scratch.len() as u32 - first;
-                self.morph_ranges.push((first, count));
-            }
-        }
-    }
-
-    /// The per-draw data of a frame into `draw_scratch`: each draw slot once per copy.
-    fn fill_draw_data(&mut self, frame: &FrameInput<'_>, copies: usize) {
-        let Posed {
-            palette_stride,
-            palette_base,
-            world_from_mesh,
-            ..
-        } = frame.posed;
-        let instances = self.instance_meshes.len();
-        self.draw_scratch.clear();
-        let slots = self.draws.iter().zip(&self.materials).zip(&self.out_first);
-        for ((&(i, mesh, p), material), &out_first) in slots {
-            let factor = material.base_color;
-            let (alpha_cutoff, alpha_blend) = (material.alpha_cutoff, material.alpha_blend);
-            for k in 0..copies {
-                let world = world_from_mesh
-                    .get(k * instances + i)
-                    .copied()
-                    .unwrap_or(Mat4::IDENTITY);
-                let base = palette_base.get(i).copied().unwrap_or(0);
-                let primitive = &self.primitives[mesh][p];
-                let (morph_first, morph_count) = match primitive.morph_targets {
-                    0 => (0, 0),
-                    _ => self
-                        .morph_ranges
-                        .get(k * instances + i)
-                        .copied()
-                        .unwrap_or((0, 0)),
-                };
-                self.draw_scratch.push(DrawUniform {
-                    world_from_mesh: world.to_cols_array(),
-                    base_color: factor.to_array(),
-                    palette_base: (k * palette_stride) as u32 + base,
-                    morph_first,
-                    morph_count,
-                    morph_vertices: primitive.vertex_count,
-                    alpha_cutoff,
-                    alpha_blend,
-                    morph_tangents: u32::from(primitive.morph_tangents && morph_count > 0),
-                    out_base: out_first.saturating_add(k as u32 * primitive.vertex_count),
-                    face_normals: u32::from(primitive.face_normals),
-                    _pad: [0; 3],
-                });
-            }
-        }
-    }
-
     /// Sets the per-vertex debug colours of each mesh (as `debug::colors::vertex_colors` gives
     /// them, per instance; a mesh drawn by several instances takes the first one's).
     pub fn set_vertex_colors(&self, queue: &wgpu::Queue, colors: &[Vec<Vec<Vec4>>]) {
@@ -556,37 +496,22 @@ impl Renderer {
         size: (u32, u32),
         options: &DrawOptions,
     ) -> Painted {
-        let (wanted, mut why) = if self.muscles_drawn(view) {
-            (
-                SkinPass::Compute,
-                "the muscles move the skin in the skin pass",
-            )
-        } else if self.ml_drawn(view) {
-            (
-                SkinPass::Compute,
-                "the ML deformer corrects the skin in the skin pass",
-            )
-        } else {
-            options.skin_pass_wanted()
-        };
-        let from_skin_pass = wanted == SkinPass::Compute && self.ensure_skin_pass(view, device);
-        if wanted == SkinPass::Compute && !from_skin_pass {
-            why = if self.skin_pass_bytes().0 == 0 {
-                "nothing is skinned"
-            } else {
-                "the skin pass's output would not fit a storage binding of the device"
-            };
-        }
+        let (from_skin_pass, why) = self.skin_where(view, device, options);
         let mut painted = Painted {
             skinned_in: SkinPass::Vertex,
             skin_pass_ran: false,
             why,
+            shadows_from: None,
         };
         if from_skin_pass {
             // Only drawing needs the `vs_skinned` pipelines (a read-back does not).
             self.pipelines.ensure_skinned(device);
             painted.skin_pass_ran = self.record_skin_pass(view, encoder, false);
             painted.skinned_in = SkinPass::Compute;
+        }
+        let shadows = options.shadows && !options.silhouette;
+        if shadows {
+            painted.shadows_from = self.cast_shadows(view, device, encoder, from_skin_pass);
         }
         self.ensure_depth(device, size);
         let Some((depth, _)) = self.depth.as_ref() else {
@@ -603,7 +528,12 @@ impl Renderer {
         }
         let slot = &self.views[view.index()];
         let frame = &slot.frames[slot.frame];
-        if let Some((_, grid, count)) = self.grid.as_ref().filter(|g| g.2 > 0)
+        if let Some(ground) = self.pipelines.shadows().filter(|_| shadows) {
+            // The solid ground replaces the grid's lines.
+            pass.set_pipeline(&ground.ground);
+            pass.set_bind_group(0, &frame.scene_group, &[]);
+            pass.draw(0..6, 0..1);
+        } else if let Some((_, grid, count)) = self.grid.as_ref().filter(|g| g.2 > 0)
             && options.grid
             && !options.silhouette
         {
@@ -626,20 +556,38 @@ impl Renderer {
         pass.set_bind_group(1, palette_group, &[]);
         let all = 0..self.draws.len();
         if options.silhouette {
-            self.draw_meshes(&mut pass, frame, slot, all, Some(&p.silhouette));
+            self.draw_meshes(
+                &mut pass,
+                frame,
+                slot,
+                all,
+                Triangles::ByFaces(&p.silhouette),
+            );
         } else {
             if options.mesh {
                 let opaque = self.opaque.iter().copied();
-                self.draw_meshes(&mut pass, frame, slot, opaque, Some(&p.shaded));
+                self.draw_meshes(
+                    &mut pass,
+                    frame,
+                    slot,
+                    opaque,
+                    Triangles::ByFaces(&p.shaded),
+                );
             }
             if options.wireframe {
                 pass.set_pipeline(&p.wireframe);
-                self.draw_meshes(&mut pass, frame, slot, all, None);
+                self.draw_meshes(&mut pass, frame, slot, all, Triangles::Edges);
             }
             // Blended materials last, farthest first, over everything opaque.
             if options.mesh {
                 let blended = slot.blend_order.iter().copied();
-                self.draw_meshes(&mut pass, frame, slot, blended, Some(&p.blended));
+                self.draw_meshes(
+                    &mut pass,
+                    frame,
+                    slot,
+                    blended,
+                    Triangles::ByFaces(&p.blended),
+                );
             }
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
@@ -651,24 +599,57 @@ impl Renderer {
         painted
     }
 
-    /// Draw slots `slots`, instanced over the copies: triangles with the pipeline of each
-    /// slot's faces (`pipelines` by `Faces::index`), or their edges (`None`: the caller set the
-    /// wireframe pipeline).
+    /// Whether `view` is skinned in the skin pass this `paint` (made ready when it is), and why.
+    fn skin_where(
+        &mut self,
+        view: View,
+        device: &wgpu::Device,
+        options: &DrawOptions,
+    ) -> (bool, &'static str) {
+        let (wanted, why) = if self.muscles_drawn(view) {
+            (
+                SkinPass::Compute,
+                "the muscles move the skin in the skin pass",
+            )
+        } else if self.ml_drawn(view) {
+            (
+                SkinPass::Compute,
+                "the ML deformer corrects the skin in the skin pass",
+            )
+        } else {
+            options.skin_pass_wanted()
+        };
+        if wanted != SkinPass::Compute {
+            return (false, why);
+        }
+        if self.ensure_skin_pass(view, device) {
+            (true, why)
+        } else if self.skin_pass_bytes().0 == 0 {
+            (false, "nothing is skinned")
+        } else {
+            (
+                false,
+                "the skin pass's output would not fit a storage binding of the device",
+            )
+        }
+    }
+
+    /// Draw slots `slots`, instanced over the copies, as `what` says.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         frame: &FrameBuffers,
         view: &ViewSlot,
         slots: impl IntoIterator<Item = usize>,
-        pipelines: Option<&[wgpu::RenderPipeline]>,
+        what: Triangles<'_>,
     ) {
         let n = self.capacity.copies as u32;
-        let edges = pipelines.is_none();
+        let edges = what == Triangles::Edges;
         for draw in slots {
             let Some(&(_, mesh, p)) = self.draws.get(draw) else {
                 continue;
             };
-            if let Some(pipelines) = pipelines {
+            if let Triangles::ByFaces(pipelines) = what {
                 let faces = view.faces.get(draw).copied().unwrap_or(Faces::Both);
                 pass.set_pipeline(&pipelines[faces.index()]);
             }
@@ -714,6 +695,17 @@ impl Renderer {
         });
         self.depth = Some((texture.create_view(&Default::default()), size));
     }
+}
+
+/// How `draw_meshes` draws its slots.
+#[derive(Clone, Copy, PartialEq)]
+enum Triangles<'p> {
+    /// Triangles, each slot with the pipeline of its faces (by `Faces::index`).
+    ByFaces(&'p [wgpu::RenderPipeline]),
+    /// The triangles' edges (the caller set the wireframe pipeline).
+    Edges,
+    /// Triangles with the pipeline the caller set.
+    Set,
 }
 
 /// Each draw slot's faces (single-sided materials cull back faces; a node with a negative

@@ -41,8 +41,8 @@ pub const DRAW: &str = include_str!("../../shaders/draw.wgsl");
 /// The camera binding, on its own.
 pub const CAMERA: &str = include_str!("../../shaders/camera.wgsl");
 
-/// Skinned meshes: shaded, wireframe and silhouette (`camera` + `draw` + `morph` + `skinning` +
-/// `mesh`).
+/// Skinned meshes: shaded, wireframe, silhouette and shadow casters (`camera` + `draw` + `morph`
+/// + `skinning` + `light` + `shadow` + `mesh`).
 pub const MESH: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
     "\n",
@@ -52,7 +52,36 @@ pub const MESH: &str = concat!(
     "\n",
     include_str!("../../shaders/skinning.wgsl"),
     "\n",
+    include_str!("../../shaders/light.wgsl"),
+    "\n",
+    include_str!("../../shaders/shadow.wgsl"),
+    "\n",
     include_str!("../../shaders/mesh.wgsl"),
+);
+
+/// The sky, its irradiance and the tone maps, on their own (`camera` + `light`).
+pub const LIGHT: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/light.wgsl"),
+);
+
+/// The shadow maps' lookups, on their own (`camera` + `shadow`).
+pub const SHADOW: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/shadow.wgsl"),
+);
+
+/// The solid ground under the shadows (`camera` + `light` + `shadow` + `ground`).
+pub const GROUND: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/light.wgsl"),
+    "\n",
+    include_str!("../../shaders/shadow.wgsl"),
+    "\n",
+    include_str!("../../shaders/ground.wgsl"),
 );
 
 /// Bones overlay and grid (`camera` + `lines`).
@@ -100,7 +129,10 @@ pub const ALL: &[(&str, &str)] = &[
     ("ddm.wgsl", DDM),
     ("muscle.wgsl", MUSCLE),
     ("ml.wgsl", ML),
+    ("light.wgsl", LIGHT),
+    ("shadow.wgsl", SHADOW),
     ("mesh.wgsl", MESH),
+    ("ground.wgsl", GROUND),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),
     ("skin_pass.wgsl", SKIN_PASS),

@@ -21,6 +21,9 @@ pub(super) fn view_section(
         ui.checkbox(&mut c.show_joint_names, "Joint names");
         ui.checkbox(&mut c.wireframe, "Wireframe");
         ui.checkbox(&mut c.grid, "Grid");
+        ui.checkbox(&mut c.shadows, "Shadows").on_hover_text(
+            "The key light's shadow on a solid ground (in place of the grid), darkened where the character touches it",
+        );
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Palette");

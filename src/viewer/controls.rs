@@ -71,6 +71,8 @@ pub struct Controls {
     pub show_joint_names: bool,
     pub wireframe: bool,
     pub grid: bool,
+    /// The key light's shadow on a solid ground, in place of the grid's lines.
+    pub shadows: bool,
     pub palette: PaletteMode,
     /// Selected skeleton joint.
     pub selected_joint: Option<usize>,
@@ -205,6 +207,7 @@ impl Controls {
             show_joint_names: false,
             wireframe: false,
             grid: true,
+            shadows: false,
             palette: PaletteMode::Animated,
             selected_joint: None,
             color_view: ColorView::Material,

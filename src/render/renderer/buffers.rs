@@ -4,6 +4,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec3};
 
+use super::shadow::{ShadowFit, ShadowMaps};
 use super::{Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets, ToneMap};
 use crate::anim::SkinningMethod;
 use crate::render::meshes::GpuPrimitive;
@@ -19,6 +20,8 @@ pub(super) struct FrameBuffers {
     pub(super) morph_groups: Vec<Vec<wgpu::BindGroup>>,
     pub(super) morph_generation: u64,
     pub(super) scene_group: wgpu::BindGroup,
+    /// The shadow maps' group 0, one per layer: its caster camera and the per-draw data.
+    pub(super) caster_groups: [wgpu::BindGroup; 2],
     pub(super) palette_group: wgpu::BindGroup,
     /// Bone lines of this frame slot and how many vertices they hold.
     pub(super) bones: (wgpu::Buffer, u32),
@@ -34,6 +37,10 @@ pub(super) struct FrameBuffers {
 /// One view's camera, its frames in flight and the data last given to it.
 pub(super) struct ViewSlot {
     pub(super) camera: wgpu::Buffer,
+    /// The camera of each shadow map (the view's camera uniform seen from the map's view).
+    pub(super) caster_cameras: [wgpu::Buffer; 2],
+    /// Whether the last `prepare` fitted the shadow maps.
+    pub(super) shadowed: bool,
     pub(super) line_group: wgpu::BindGroup,
     pub(super) frames: Vec<FrameBuffers>,
     pub(super) frame: usize,
@@ -91,14 +98,18 @@ impl ViewSlot {
         layouts: &Layouts,
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
-        placeholder: &wgpu::Buffer,
+        (placeholder, shadow): (&wgpu::Buffer, &ShadowMaps),
     ) -> Self {
-        let camera = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("camera"),
-            size: size_of::<CameraUniform>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let uniform = |label| {
+            device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size_of::<CameraUniform>() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let camera = uniform("camera");
+        let caster_cameras = [uniform("shadow camera 0"), uniform("shadow camera 1")];
         let line_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("lines"),
             layout: &layouts.line,
@@ -109,18 +120,19 @@ impl ViewSlot {
         });
         let frames = (0..FRAMES_IN_FLIGHT)
             .map(|f| {
-                FrameBuffers::new(
-                    device,
-                    layouts,
-                    (&camera, placeholder),
-                    sizes,
-                    primitives,
-                    f,
-                )
+                let cameras = Cameras {
+                    camera: &camera,
+                    casters: &caster_cameras,
+                    placeholder,
+                    shadow,
+                };
+                FrameBuffers::new(device, layouts, cameras, sizes, primitives, f)
             })
             .collect();
         Self {
             camera,
+            caster_cameras,
+            shadowed: false,
             line_group,
             frames,
             frame: 0,
@@ -143,11 +155,44 @@ impl ViewSlot {
     }
 }
 
+/// What a frame's bind groups share with its view: the cameras, the skin pass's placeholder and
+/// the shadow maps.
+pub(super) struct Cameras<'a> {
+    camera: &'a wgpu::Buffer,
+    casters: &'a [wgpu::Buffer; 2],
+    placeholder: &'a wgpu::Buffer,
+    shadow: &'a ShadowMaps,
+}
+
+/// A view's scene group (`camera.wgsl`, `draw.wgsl`, `shadow.wgsl`): its camera, a frame's
+/// per-draw data and the shadow maps.
+pub(super) fn scene_group(
+    device: &wgpu::Device,
+    layouts: &Layouts,
+    camera: &wgpu::Buffer,
+    draws: &wgpu::Buffer,
+    shadow: &ShadowMaps,
+) -> wgpu::BindGroup {
+    let entries = [
+        entry(0, camera),
+        entry(1, draws),
+        wgpu::BindGroupEntry {
+            binding: 2,
+            resource: wgpu::BindingResource::TextureView(&shadow.binding),
+        },
+        wgpu::BindGroupEntry {
+            binding: 3,
+            resource: wgpu::BindingResource::Sampler(&shadow.sampler),
+        },
+    ];
+    bind_group(device, "scene", &layouts.scene, &entries)
+}
+
 impl FrameBuffers {
     pub(super) fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
-        (camera, placeholder): (&wgpu::Buffer, &wgpu::Buffer),
+        cameras: Cameras<'_>,
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
         f: usize,
@@ -170,16 +215,20 @@ impl FrameBuffers {
             wgpu::BufferUsages::UNIFORM,
         );
         let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
+        let caster = |c| {
+            group(
+                "shadow caster",
+                &layouts.caster,
+                &[entry(0, c), entry(1, &draws)],
+            )
+        };
         Self {
-            scene_group: group(
-                "scene",
-                &layouts.scene,
-                &[entry(0, camera), entry(1, &draws)],
-            ),
+            scene_group: scene_group(device, layouts, cameras.camera, &draws, cameras.shadow),
+            caster_groups: [caster(&cameras.casters[0]), caster(&cameras.casters[1])],
             palette_group: group(
                 "palette",
                 &layouts.palette,
-                &[entry(0, &palette), entry(1, placeholder)],
+                &[entry(0, &palette), entry(1, cameras.placeholder)],
             ),
             morph_groups: primitives
                 .iter()
@@ -264,6 +313,19 @@ pub(super) struct CameraUniform {
     eye: [f32; 4],
     light_dir: [f32; 4],
     mode: [u32; 4],
+    shadow_from_world: [[f32; 16]; 2],
+    shadow: [f32; 4],
+    ground: [f32; 4],
+}
+
+impl CameraUniform {
+    /// The same uniform seen through `clip_from_world` (a shadow map's view).
+    pub(super) fn seen_by(self, clip_from_world: Mat4) -> Self {
+        Self {
+            clip_from_world: clip_from_world.to_cols_array(),
+            ..self
+        }
+    }
 }
 
 /// The tone map's code in the shaders' uniform.
@@ -278,12 +340,20 @@ fn tone_map_code(t: ToneMap) -> u32 {
 /// The key light's intensity (radiance scale) beside the generated sky.
 const KEY_LIGHT: f32 = 2.5;
 
-/// The camera uniform of `frame`, its skinning code `skinning`'s.
+/// The direction the key light travels (world space, unit).
+pub(super) fn key_light() -> Vec3 {
+    Vec3::new(-0.4, -1.0, -0.6).normalize()
+}
+
+/// The camera uniform of `frame`, its skinning code `skinning`'s, with the shadow maps' views
+/// when shadows are drawn and the ground's square (centre x, height, centre z, half side).
 pub(super) fn camera_uniform(
     frame: &super::FrameInput<'_>,
     skinning: SkinningMethod,
+    shadow: Option<&ShadowFit>,
+    ground: glam::Vec4,
 ) -> CameraUniform {
-    let light = Vec3::new(-0.4, -1.0, -0.6).normalize();
+    let light = key_light();
     let options = frame.options;
     CameraUniform {
         clip_from_world: frame.camera.clip_from_world(frame.aspect).to_cols_array(),
@@ -299,5 +369,11 @@ pub(super) fn camera_uniform(
             skinning.code(),
             0,
         ],
+        shadow_from_world: [
+            shadow.map_or(Mat4::IDENTITY, |s| s.key).to_cols_array(),
+            shadow.map_or(Mat4::IDENTITY, |s| s.below).to_cols_array(),
+        ],
+        shadow: shadow.map_or([0.0; 4], |s| s.row().to_array()),
+        ground: ground.to_array(),
     }
 }

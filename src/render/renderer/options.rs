@@ -14,6 +14,8 @@ pub struct DrawOptions {
     pub wireframe: bool,
     pub bones: bool,
     pub grid: bool,
+    /// The key light's shadows on a solid ground (in place of the grid's lines).
+    pub shadows: bool,
     /// Every mesh flat white on black; no grid, overlays or shading (mask comparisons).
     pub silhouette: bool,
     /// Linear RGB.
@@ -49,6 +51,13 @@ impl DrawOptions {
                 "direct delta mush skins in the skin pass",
             );
         }
+        // Where the user chose the vertex shader, the casters skin there too.
+        if self.shadows && !self.silhouette && self.mesh && self.skin_pass == SkinPass::Auto {
+            return (
+                SkinPass::Compute,
+                "the shadows and the shaded pass read one skinning",
+            );
+        }
         self.skin_pass.resolve(self.mesh_passes, self.adapter)
     }
 }
@@ -60,6 +69,7 @@ impl Default for DrawOptions {
             wireframe: false,
             bones: false,
             grid: true,
+            shadows: false,
             silhouette: false,
             background: [0.16, 0.17, 0.2],
             viewport: None,
@@ -83,6 +93,9 @@ pub struct Painted {
     pub skin_pass_ran: bool,
     /// Why the vertices were skinned where they were.
     pub why: &'static str,
+    /// Where the shadow casters' vertices were skinned (the skin pass's output, or their own
+    /// vertex shader where the skin pass cannot run); `None` when no shadow was cast.
+    pub shadows_from: Option<SkinPass>,
 }
 
 /// What a renderer's buffers hold, decided when it is built.
