@@ -189,8 +189,9 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     let distribution = a2 / (PI * dd * dd);
     let visibility = 0.5 / (n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2)
         + n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2) + 1e-5);
-    let geometric = select(-in.normal, in.normal, front);
-    let shadow = key_light_visibility(in.world, select(n, normalize(geometric), length(geometric) > 0.0));
+    // The shadow map is read offset along the surface's own normal (before normal mapping).
+    let surface = select(-in.normal, in.normal, front);
+    let shadow = key_light_visibility(in.world, select(n, normalize(surface), length(surface) > 0.0));
     let direct = ((1.0 - fresnel) * c_diff / PI + fresnel * distribution * visibility)
         * camera.light_dir.w * n_dot_l * shadow;
 

@@ -21,15 +21,29 @@ fn shadow_coords(layer: u32, world: vec3<f32>) -> vec3<f32> {
 // comparison is filtered over 4x4 taps of the hardware's 2x2 (percentage-closer, 5x5 texels).
 // Outside the map (nothing casts there) everything is lit.
 fn key_light_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
+    return key_light_visibility_at(shadow_coords(0u, world + n * camera.shadow.y));
+}
+
+// `key_light_visibility` at the receiver's (offset) coordinates `s` in layer 0.
+fn key_light_visibility_at(s: vec3<f32>) -> f32 {
     if camera.shadow.x == 0.0 {
         return 1.0;
     }
-    let s = shadow_coords(0u, world + n * camera.shadow.y);
     if any(s.xy <= vec2<f32>(0.0)) || any(s.xy >= vec2<f32>(1.0)) {
         return 1.0;
     }
     let texel = 1.0 / vec2<f32>(textureDimensions(shadow_maps));
     let depth = clamp(s.z, 0.0, 1.0);
+    // The four corner taps first: where they agree, wholly lit or wholly shadowed, the whole
+    // filter would (most of the map), and the other twelve are skipped.
+    var corners = 0.0;
+    for (var k = 0; k < 4; k++) {
+        let o = (vec2<f32>(f32(k & 1), f32(k >> 1u)) * 3.0 - 1.5) * texel;
+        corners += textureSampleCompareLevel(shadow_maps, shadow_sampler, s.xy + o, 0, depth);
+    }
+    if corners == 0.0 || corners == 4.0 {
+        return corners / 4.0;
+    }
     var lit = 0.0;
     for (var y = 0; y < 4; y++) {
         for (var x = 0; x < 4; x++) {
@@ -40,14 +54,23 @@ fn key_light_visibility(world: vec3<f32>, n: vec3<f32>) -> f32 {
     return lit / 16.0;
 }
 
-// How much the casters close over a ground point at `world` (0: nothing near, 1: resting on
-// it): 16 points of a disk of the contact radius (camera.shadow.z), each darkened by how near
-// the casters' lowest point above it is, in three dimensions.
-fn contact_occlusion(world: vec3<f32>) -> f32 {
+// How much the casters close over a ground point at height `y` whose coordinates in layer 1 are
+// `centre` (0: nothing near, 1: resting on it): 16 points of a disk of the contact radius
+// (camera.shadow.z), each darkened by how near the casters' lowest point above it is, in three
+// dimensions.
+fn contact_occlusion(y: f32, centre: vec3<f32>) -> f32 {
     let radius = camera.shadow.z;
     if camera.shadow.x == 0.0 || radius <= 0.0 {
         return 0.0;
     }
+    // Layer 1 covers the casters' bounds and a radius around them: outside it no caster is near.
+    if any(centre.xy <= vec2<f32>(0.0)) || any(centre.xy >= vec2<f32>(1.0)) {
+        return 0.0;
+    }
+    // Its view is orthographic: a step along world x or z moves the coordinates by a constant.
+    let m = camera.shadow_from_world[1u];
+    let along_x = vec2<f32>(m[0].x, -m[0].y) * 0.5;
+    let along_z = vec2<f32>(m[2].x, -m[2].y) * 0.5;
     let size = vec2<i32>(textureDimensions(shadow_maps));
     let near = camera.ground.y - SHADOW_BELOW * radius;
     let range = (1.0 + SHADOW_BELOW) * radius;
@@ -55,13 +78,13 @@ fn contact_occlusion(world: vec3<f32>) -> f32 {
     for (var i = 0; i < 16; i++) {
         let angle = f32(i) * 2.39996;
         let r = radius * sqrt((f32(i) + 0.5) / 16.0);
-        let s = shadow_coords(1u, world + vec3<f32>(cos(angle) * r, 0.0, sin(angle) * r));
-        if any(s.xy <= vec2<f32>(0.0)) || any(s.xy >= vec2<f32>(1.0)) {
+        let s = centre.xy + along_x * (cos(angle) * r) + along_z * (sin(angle) * r);
+        if any(s <= vec2<f32>(0.0)) || any(s.xy >= vec2<f32>(1.0)) {
             continue;
         }
-        let texel = clamp(vec2<i32>(s.xy * vec2<f32>(size)), vec2<i32>(0), size - 1);
+        let texel = clamp(vec2<i32>(s * vec2<f32>(size)), vec2<i32>(0), size - 1);
         let lowest = near + textureLoad(shadow_maps, texel, 1, 0) * range;
-        let height = max(lowest - world.y, 0.0);
+        let height = max(lowest - y, 0.0);
         occlusion += clamp(1.0 - length(vec2<f32>(r, height)) / radius, 0.0, 1.0);
     }
     // A flat caster resting on the ground closes the whole disk: its taps average about 1/3.

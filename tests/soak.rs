@@ -66,6 +66,7 @@ fn four_thousand_frames_of_random_actions_keep_memory_flat() {
         "Bones",
         "Wireframe",
         "Grid",
+        "Shadows",
         "Mesh",
         "Joint names",
         "Loop",

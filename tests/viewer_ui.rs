@@ -37,7 +37,11 @@ fn toggling_bones_changes_the_render_settings() {
     h.get_by_label("Grid").click();
     h.run();
     let o = draw_options(&h.state().controls);
-    assert!(o.wireframe && !o.grid && o.mesh);
+    assert!(o.wireframe && !o.grid && o.mesh && !o.shadows);
+    // The shadows' switch: the solid ground and the key light's shadow.
+    h.get_by_label("Shadows").click();
+    h.run();
+    assert!(draw_options(&h.state().controls).shadows);
 }
 
 #[test]

@@ -405,9 +405,12 @@ impl Renderer {
             SkinningMethod::Blended if copies > 1 => SkinningMethod::Linear,
             s => s,
         };
-        let fit = self.fit_shadows(frame, copies);
+        let (fit, ground) = match self.fit_shadows(frame, copies) {
+            Some((fit, ground)) => (Some(fit), ground),
+            None => (None, self.ground),
+        };
         let slot = &mut self.views[view.index()];
-        let uniform = buffers::camera_uniform(frame, skinning, fit.as_ref(), self.ground);
+        let uniform = buffers::camera_uniform(frame, skinning, fit.as_ref(), ground);
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&uniform));
         slot.shadowed = fit.is_some();
         if let Some(fit) = fit {

@@ -23,7 +23,7 @@ use crate::render::pipelines::DEPTH_FORMAT;
 const SHADOW_BELOW: f32 = 0.25;
 
 /// Side of each shadow map in texels (or the device's largest texture side, if smaller).
-const MAP_SIDE: u32 = 2048;
+const MAP_SIDE: u32 = 1024;
 
 /// The contact darkening reaches this fraction of one character's bounds' diagonal.
 const CONTACT_FRACTION: f32 = 0.06;
@@ -225,6 +225,18 @@ impl Casters {
     }
 }
 
+/// The ground's square `ground` (centre x, height, centre z, half side) grown, about the same
+/// centre, until the casters' `bounds` lie inside the part that does not fade (`ground.wgsl`
+/// fades the outer 40%): a crowd wider than one character, or one walked away by root motion,
+/// still has ground under it.
+fn ground_holding(ground: Vec4, (lo, hi): (Vec3, Vec3)) -> Vec4 {
+    // The fade is circular: the bounds' farthest corner from the centre, in the ground's plane.
+    let dx = (lo.x - ground.x).abs().max((hi.x - ground.x).abs());
+    let dz = (lo.z - ground.z).abs().max((hi.z - ground.z).abs());
+    let reach = (dx * dx + dz * dz).sqrt();
+    Vec4::new(ground.x, ground.y, ground.z, ground.w.max(reach / 0.6))
+}
+
 fn origin_of(posed: &super::Posed<'_>, i: usize) -> Option<Vec3> {
     posed.world_from_mesh.get(i).map(|m| m.w_axis.truncate())
 }
@@ -316,12 +328,13 @@ impl ShadowFit {
 }
 
 impl Renderer {
-    /// The shadow maps' views for `frame` when it draws shadows, fitted to its posed casters.
+    /// The shadow maps' views for `frame` when it draws shadows, fitted to its posed casters,
+    /// and the ground's square grown to hold them (`ground_holding`).
     pub(super) fn fit_shadows(
         &self,
         frame: &super::FrameInput<'_>,
         copies: usize,
-    ) -> Option<ShadowFit> {
+    ) -> Option<(ShadowFit, Vec4)> {
         let options = frame.options;
         if !options.shadows || options.silhouette || !options.mesh {
             return None;
@@ -333,7 +346,8 @@ impl Renderer {
         let light = super::buffers::key_light();
         let radius = (hi - lo).length() * CONTACT_FRACTION;
         let side = self.shadow_maps.full_side;
-        Some(ShadowFit::new(all, light, side, self.ground.y, radius))
+        let fit = ShadowFit::new(all, light, side, self.ground.y, radius);
+        Some((fit, ground_holding(self.ground, all)))
     }
 
     /// Draws `view`'s shadow maps when its last `prepare` fitted them, from the skin pass's
@@ -465,6 +479,16 @@ mod tests {
         }
         let c = fit.below.project_point3(Vec3::new(0.0, 0.0, 0.15));
         assert!(c.x.abs() < 1e-5 && (c.y.abs() - 0.5).abs() < 1e-5, "{c}");
+        // The ground grows to hold casters beyond it, and keeps its size around those inside.
+        let square = Vec4::new(0.0, 0.0, 0.0, 1.0);
+        assert_eq!(ground_holding(square, bounds), square);
+        let far = (Vec3::new(2.0, 0.0, -0.5), Vec3::new(2.4, 1.8, 0.5));
+        let grown = ground_holding(square, far);
+        assert!(
+            (grown.w - (2.4f32 * 2.4 + 0.5 * 0.5).sqrt() / 0.6).abs() < 1e-5,
+            "{grown}"
+        );
+        assert_eq!(grown.truncate(), Vec3::ZERO);
         // A texel and a half of layer 0.
         assert!(
             fit.normal_offset > 1.5 * 1.8 / 2048.0 * 0.5 && fit.normal_offset < 1.5 * 2.5 / 2048.0
