@@ -768,16 +768,21 @@ fn begin_pass<'e>(
                 store: wgpu::StoreOp::Store,
             },
         })],
-        depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-            view: depth,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Clear(1.0),
-                store: wgpu::StoreOp::Store,
-            }),
-            stencil_ops: None,
-        }),
+        depth_stencil_attachment: Some(depth_cleared(depth)),
         timestamp_writes: None,
         occlusion_query_set: None,
         multiview_mask: None,
     })
+}
+
+/// `depth` as a pass's depth attachment, cleared to the far plane and kept.
+fn depth_cleared(depth: &wgpu::TextureView) -> wgpu::RenderPassDepthStencilAttachment<'_> {
+    wgpu::RenderPassDepthStencilAttachment {
+        view: depth,
+        depth_ops: Some(wgpu::Operations {
+            load: wgpu::LoadOp::Clear(1.0),
+            store: wgpu::StoreOp::Store,
+        }),
+        stencil_ops: None,
+    }
 }
