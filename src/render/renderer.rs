@@ -43,7 +43,6 @@ use buffers::{BufferSizes, FrameBuffers, ViewSlot, bind_group, entry};
 use options::max_copies_of;
 pub use options::{Capacity, DrawOptions, Painted, RendererStats};
 
-pub use shadow::ShadowFit;
 use shadow::{Casters, ShadowMaps};
 use skin_pass::SkinPassTargets;
 pub use skin_pass::{SkinPassError, SkinnedFrame, SkinnedSlot, SkinnedVertex};

@@ -42,6 +42,12 @@ pub struct DrawOptions {
 }
 
 impl DrawOptions {
+    /// Whether the meshes cast shadows this frame: shadows on, the meshes drawn, and not the
+    /// silhouette (which draws no ground either).
+    pub fn casts_shadows(&self) -> bool {
+        self.shadows && !self.silhouette && self.mesh
+    }
+
     /// Where `paint` means to skin and why: direct delta mush in the skin pass, the other
     /// methods where `skin_pass` resolves (`SkinPass::resolve`).
     pub fn skin_pass_wanted(&self) -> (SkinPass, &'static str) {
@@ -52,7 +58,7 @@ impl DrawOptions {
             );
         }
         // Where the user chose the vertex shader, the casters skin there too.
-        if self.shadows && !self.silhouette && self.mesh && self.skin_pass == SkinPass::Auto {
+        if self.casts_shadows() && self.skin_pass == SkinPass::Auto {
             return (
                 SkinPass::Compute,
                 "the shadows and the shaded pass read one skinning",

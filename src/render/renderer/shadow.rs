@@ -250,21 +250,21 @@ fn grow(bounds: &mut Option<(Vec3, Vec3)>, lo: Vec3, hi: Vec3) {
 
 /// The shadow maps' views for one frame, and what the shaders need to read them.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShadowFit {
+pub(super) struct ShadowFit {
     /// Clip space of layer 0 (seen from the key light) from world space.
-    pub key: Mat4,
+    pub(super) key: Mat4,
     /// Clip space of layer 1 (looking up from under the ground) from world space.
-    pub below: Mat4,
+    pub(super) below: Mat4,
     /// The receivers' offset along their normal: a texel and a half of layer 0, world units.
-    pub normal_offset: f32,
+    pub(super) normal_offset: f32,
     /// How far the contact darkening reaches, world units.
-    pub contact_radius: f32,
+    pub(super) contact_radius: f32,
 }
 
 impl ShadowFit {
     /// The views fitted to the casters' world `bounds`, for a key light travelling along
     /// `light` (unit), maps of `side` texels and a ground at height `ground`.
-    pub fn new(
+    pub(super) fn new(
         (lo, hi): (Vec3, Vec3),
         light: Vec3,
         side: u32,
@@ -336,7 +336,7 @@ impl Renderer {
         copies: usize,
     ) -> Option<(ShadowFit, Vec4)> {
         let options = frame.options;
-        if !options.shadows || options.silhouette || !options.mesh {
+        if !options.casts_shadows() {
             return None;
         }
         let instances = self.instance_meshes.len();
