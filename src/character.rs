@@ -391,7 +391,11 @@ impl Default for Material {
 pub struct Texture {
     pub width: u32,
     pub height: u32,
+    /// The full-size image (a KTX2's level 0, transcoded).
     pub rgba8: Vec<u8>,
+    /// KHR_texture_basisu's KTX2 image, which the renderer transcodes (mip chain included) to a
+    /// block format its adapter samples; `None` for PNG, JPEG and WebP.
+    pub basis: Option<crate::basis::Basis>,
     pub sampler: Sampler,
 }
 

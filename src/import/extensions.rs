@@ -5,7 +5,7 @@
 //! Read: KHR_mesh_quantization (integer and normalised attributes, read by the accessor layer),
 //! EXT_meshopt_compression (decoded with the `meshopt` crate, the library gltfpack encodes
 //! with), KHR_texture_transform (applied to the base colour's texture coordinates),
-//! EXT_texture_webp (the image crate's WebP decoder).
+//! EXT_texture_webp (the image crate's WebP decoder), KHR_texture_basisu (KTX2, `crate::basis`).
 
 use serde_json::{Value, json};
 
@@ -19,6 +19,7 @@ pub const SUPPORTED: &[&str] = &[
     "KHR_materials_unlit",
     "KHR_materials_emissive_strength",
     "EXT_texture_webp",
+    "KHR_texture_basisu",
     "KHR_draco_mesh_compression",
 ];
 
@@ -76,10 +77,7 @@ pub(crate) fn prepare(json: &mut Value, problems: &mut Problems) -> Meshopt {
         if !SUPPORTED.contains(&name.as_str()) {
             problems.error(
                 format!("/extensionsRequired/{i}"),
-                format!(
-                    "the file requires {name}, which this viewer does not support{}",
-                    hint(name)
-                ),
+                format!("the file requires {name}, which this viewer does not support"),
             );
         }
     }
@@ -100,15 +98,6 @@ pub(crate) fn prepare(json: &mut Value, problems: &mut Problems) -> Meshopt {
         *r = Value::Array(kept);
     }
     compressed_views(json, problems)
-}
-
-fn hint(name: &str) -> &'static str {
-    match name {
-        "KHR_texture_basisu" => {
-            " (KTX2 textures are not decoded yet; re-encode them as PNG, JPEG or WebP, e.g. `gltf-transform webp`, which this viewer reads)"
-        }
-        _ => "",
-    }
 }
 
 /// Points every EXT_meshopt_compression buffer view at a new buffer (filled by `decode`), and

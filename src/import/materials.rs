@@ -66,7 +66,19 @@ pub(super) fn read_material(
             .decoded
             .entry(image.index())
             .or_insert_with(|| match decode_image(document, &image, buffers, base) {
-                Ok(t) => Some(t),
+                Ok(t) => {
+                    if let Some(b) = &t.basis {
+                        problems.note(
+                            format!("/images/{}", image.index()),
+                            format!(
+                                "KTX2 ({}, {}x{}, {} mip levels), transcoded to the GPU's BC7, \
+                                 ASTC or ETC2 where it samples one, else RGBA8",
+                                b.codec, b.width, b.height, b.levels
+                            ),
+                        );
+                    }
+                    Some(t)
+                }
                 Err(message) => {
                     problems.warn(
                         format!("/images/{}", image.index()),
@@ -218,39 +230,46 @@ pub(super) fn decode_image(
             })?,
         (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
     };
+    if crate::basis::is_ktx2(&encoded) {
+        let (basis, rgba8) = crate::basis::Basis::read(encoded, MAX_IMAGE_SIDE)?;
+        return Ok(Texture {
+            width: basis.width,
+            height: basis.height,
+            rgba8,
+            basis: Some(basis),
+            sampler: Sampler::default(),
+        });
+    }
     let decoded = decode_bounded(&encoded)?;
     let rgba = decoded.to_rgba8();
     Ok(Texture {
         width: rgba.width(),
         height: rgba.height(),
         rgba8: rgba.into_raw(),
+        basis: None,
         sampler: Sampler::default(),
     })
 }
 
-/// The image a texture reads: EXT_texture_webp's when it names one (preferred over the
-/// fallback, as the Sample Viewer and three.js do where WebP decodes), else `source`.
+/// The image a texture reads: KHR_texture_basisu's (KTX2) or EXT_texture_webp's when it names
+/// one (preferred over the fallback, in that order, as three.js's GLTFLoader does where both
+/// decode), else `source`.
 fn image_of<'d>(
     texture: &gltf::Texture<'d>,
     document: &'d gltf::Document,
 ) -> Result<gltf::Image<'d>, String> {
-    if let Some(webp) = texture.extension_value("EXT_texture_webp") {
-        let index = webp.get("source").and_then(serde_json::Value::as_u64);
-        return index
-            .and_then(|i| document.images().nth(usize::try_from(i).ok()?))
-            .ok_or_else(|| {
-                format!(
-                    "EXT_texture_webp's source {} names no image",
-                    webp.get("source")
-                        .map_or("(none)".into(), |v| v.to_string())
-                )
-            });
-    }
-    if texture.extension_value("KHR_texture_basisu").is_some() && texture.source().is_none() {
-        return Err(
-            "its only image is KHR_texture_basisu's (KTX2), which this viewer does not decode"
-                .into(),
-        );
+    for name in ["KHR_texture_basisu", "EXT_texture_webp"] {
+        if let Some(ext) = texture.extension_value(name) {
+            let index = ext.get("source").and_then(serde_json::Value::as_u64);
+            return index
+                .and_then(|i| document.images().nth(usize::try_from(i).ok()?))
+                .ok_or_else(|| {
+                    format!(
+                        "{name}'s source {} names no image",
+                        ext.get("source").map_or("(none)".into(), |v| v.to_string())
+                    )
+                });
+        }
     }
     texture
         .source()

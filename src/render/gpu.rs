@@ -49,6 +49,13 @@ impl Gpu {
     /// A device without a window, on whatever adapter exists. Backends and debug flags follow the
     /// environment (`WGPU_BACKEND`, `WGPU_DEBUG`, `WGPU_VALIDATION`, ...).
     pub fn headless() -> Result<Self, GpuError> {
+        Self::headless_with(super::textures::TEXTURE_COMPRESSION)
+    }
+
+    /// `headless`, asking for the optional `features` (of `textures::TEXTURE_COMPRESSION`) the
+    /// adapter has; `Features::empty()` makes a device that samples no block format, as a GPU
+    /// without them would.
+    pub fn headless_with(features: wgpu::Features) -> Result<Self, GpuError> {
         let mut last = None;
         for backends in backend_choices() {
             let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
@@ -61,17 +68,21 @@ impl Gpu {
                 ..Default::default()
             };
             match pollster::block_on(instance.request_adapter(&options)) {
-                Ok(adapter) => return Self::on(instance, adapter),
+                Ok(adapter) => return Self::on(instance, adapter, features),
                 Err(source) => last = Some(GpuError::NoAdapter { backends, source }),
             }
         }
         Err(last.unwrap_or(GpuError::Readback("no backend to try".into())))
     }
 
-    fn on(instance: wgpu::Instance, adapter: wgpu::Adapter) -> Result<Self, GpuError> {
+    fn on(
+        instance: wgpu::Instance,
+        adapter: wgpu::Adapter,
+        features: wgpu::Features,
+    ) -> Result<Self, GpuError> {
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("skinscope"),
-            required_features: wgpu::Features::empty(),
+            required_features: adapter.features() & features & super::textures::TEXTURE_COMPRESSION,
             required_limits: wgpu::Limits::default(),
             ..Default::default()
         }))

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use wgpu::util::DeviceExt;
 
 use super::pipelines::{GpuVertex, Layouts};
+use super::textures::texture_view;
 use crate::character::{Character, Filter, Primitive, Sampler, Texture, Wrap};
 
 pub struct GpuPrimitive {
@@ -376,56 +377,9 @@ fn plain(rgba: &[u8; 4]) -> Texture {
         width: 1,
         height: 1,
         rgba8: rgba.to_vec(),
+        basis: None,
         sampler: Sampler::default(),
     }
-}
-
-/// An RGBA8 texture of `format` (sRGB or linear) holding `t`'s pixels and its whole mip chain
-/// (`mips::mip_chain`, averaged in linear light when sRGB), and a view of it.
-fn texture_view(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    t: &Texture,
-    format: wgpu::TextureFormat,
-) -> wgpu::TextureView {
-    let (width, height) = (t.width, t.height);
-    let extent = |width, height| wgpu::Extent3d {
-        width,
-        height,
-        depth_or_array_layers: 1,
-    };
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("material texture"),
-        size: extent(width, height),
-        mip_level_count: super::mips::level_count(width, height),
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let srgb = format.is_srgb();
-    let below = super::mips::mip_chain(width, height, &t.rgba8, srgb);
-    let levels = std::iter::once((width, height, &t.rgba8[..]))
-        .chain(below.iter().map(|(w, h, p)| (*w, *h, &p[..])));
-    for (level, (w, h, pixels)) in levels.enumerate() {
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            pixels,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(4 * w),
-                rows_per_image: Some(h),
-            },
-            extent(w, h),
-        );
-    }
-    texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
 fn vertices_of(p: &Primitive) -> Vec<GpuVertex> {

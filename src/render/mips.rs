@@ -31,11 +31,6 @@ fn to_srgb_table() -> Vec<u8> {
         .collect()
 }
 
-/// How many levels a `w` x `h` image's full chain has (1x1 included).
-pub fn level_count(w: u32, h: u32) -> u32 {
-    32 - w.max(h).max(1).leading_zeros()
-}
-
 /// The levels below `rgba` (`w` x `h` RGBA8), each half the size of the last (rounded down,
 /// at least 1), down to 1x1: (width, height, pixels).
 pub fn mip_chain(w: u32, h: u32, rgba: &[u8], srgb: bool) -> Vec<(u32, u32, Vec<u8>)> {
@@ -100,9 +95,10 @@ mod tests {
 
     #[test]
     fn a_chain_halves_to_one_pixel_rounding_down() {
-        assert_eq!(level_count(1, 1), 1);
-        assert_eq!(level_count(1024, 512), 11);
-        assert_eq!(level_count(5, 3), 3);
+        assert!(mip_chain(1, 1, &[9; 4], true).is_empty());
+        let wide = mip_chain(1024, 512, &vec![9; 1024 * 512 * 4], true);
+        assert_eq!(wide.len(), 10);
+        assert_eq!((wide[8].0, wide[8].1, wide[9].0, wide[9].1), (2, 1, 1, 1));
         let rgba = vec![200u8; 5 * 3 * 4];
         let chain = mip_chain(5, 3, &rgba, true);
         let sizes: Vec<(u32, u32)> = chain.iter().map(|l| (l.0, l.1)).collect();

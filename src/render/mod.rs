@@ -14,6 +14,7 @@ mod pipelines;
 pub mod renderer;
 pub mod shaders;
 pub mod skin_check;
+pub mod textures;
 pub mod ui_overlay;
 
 pub use pipelines::DEPTH_FORMAT;
