@@ -17,6 +17,15 @@ struct Camera {
     shadow: vec4<f32>,
     // The ground: centre x, height, centre z, half its side.
     ground: vec4<f32>,
+    // World space from clip space (the background's rays).
+    world_from_clip: mat4x4<f32>,
+    // x: 1 when a file's prefiltered maps light the scene (light.wgsl), 0 for the generated sky;
+    // y: the environment's rotation about +Y (radians); z: its intensity; w: the specular
+    // cube's last level (roughness 1).
+    environment: vec4<f32>,
+    // x: what the background shows, 0 the flat colour, 1 the environment; y: the roughness it is
+    // blurred to (0 sharp).
+    background: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> camera: Camera;

@@ -36,7 +36,7 @@ fn vs_ground(@builtin(vertex_index) i: u32) -> GroundOut {
     out.clip = camera.clip_from_world * vec4<f32>(out.world, 1.0);
     let n = vec3<f32>(0.0, 1.0, 0.0);
     out.direct = GROUND_ALBEDO / PI * camera.light_dir.w * max(dot(n, -camera.light_dir.xyz), 0.0);
-    out.ambient = GROUND_ALBEDO * sky_irradiance(n);
+    out.ambient = GROUND_ALBEDO * environment_diffuse(n);
     out.key = shadow_coords(0u, out.world + n * camera.shadow.y);
     out.below = shadow_coords(1u, out.world);
     return out;

@@ -1,7 +1,15 @@
-// The light every shaded pipeline shares (the meshes' and the ground's): the generated sky, its
-// irradiance, the split-sum specular fit and the tone maps. Composed after camera.wgsl.
+// The light every shaded pipeline shares (the meshes', the ground's and the background's): the
+// generated sky, its irradiance and the split-sum specular fit; or a file's environment,
+// prefiltered at load (environment.wgsl); and the tone maps. Composed after camera.wgsl.
 
 const PI: f32 = 3.14159265;
+
+// A file's environment (render/environment.rs): irradiance / PI, the GGX-prefiltered specular
+// levels, the split-sum table; 1x1 stand-ins under the generated sky.
+@group(0) @binding(4) var irradiance_map: texture_cube<f32>;
+@group(0) @binding(5) var specular_map: texture_cube<f32>;
+@group(0) @binding(6) var brdf_table: texture_2d<f32>;
+@group(0) @binding(7) var environment_sampler: sampler;
 
 // The environment the project generates: a sky from a bright horizon to a blue zenith over a
 // darker ground (linear RGB radiance).
@@ -30,6 +38,42 @@ fn env_brdf(roughness: f32, n_dot_v: f32) -> vec2<f32> {
     let r = roughness * c0 + c1;
     let a004 = min(r.x * r.x, exp2(-9.28 * n_dot_v)) * r.x + r.y;
     return vec2<f32>(-1.04, 1.04) * a004 + r.zw;
+}
+
+// Where direction `d` reads the environment, turned by its rotation about +Y.
+fn environment_direction(d: vec3<f32>) -> vec3<f32> {
+    let c = cos(camera.environment.y);
+    let s = sin(camera.environment.y);
+    return vec3<f32>(c * d.x - s * d.z, d.y, s * d.x + c * d.z);
+}
+
+// Irradiance / PI for a surface facing `n`.
+fn environment_diffuse(n: vec3<f32>) -> vec3<f32> {
+    if camera.environment.x > 0.5 {
+        let e = textureSampleLevel(irradiance_map, environment_sampler, environment_direction(n), 0.0);
+        return e.rgb * camera.environment.z;
+    }
+    return sky_irradiance(n) * camera.environment.z;
+}
+
+// Radiance from direction `r` through a GGX lobe of `roughness` (0: the environment itself).
+fn environment_specular(r: vec3<f32>, roughness: f32) -> vec3<f32> {
+    if camera.environment.x > 0.5 {
+        let level = roughness * camera.environment.w;
+        let l = textureSampleLevel(specular_map, environment_sampler, environment_direction(r), level);
+        return l.rgb * camera.environment.z;
+    }
+    return mix(sky(r), sky_irradiance(r), roughness) * camera.environment.z;
+}
+
+// The split-sum scale and bias: the prefiltered table with a file's environment, Karis's fit
+// with the generated sky.
+fn environment_brdf(roughness: f32, n_dot_v: f32) -> vec2<f32> {
+    if camera.environment.x > 0.5 {
+        let uv = vec2<f32>(n_dot_v, roughness);
+        return textureSampleLevel(brdf_table, environment_sampler, uv, 0.0).rg;
+    }
+    return env_brdf(roughness, n_dot_v);
 }
 
 fn tone_map(color: vec3<f32>) -> vec3<f32> {

@@ -127,7 +127,7 @@ fn uv_of(coord_set: u32, k: u32, in: VertexOut) -> vec2<f32> {
 }
 
 // Metallic-roughness PBR (glTF's BRDF: Lambert diffuse, GGX with height-correlated Smith
-// visibility, Schlick's Fresnel) lit by the generated sky and a key light (through the characters'
+// visibility, Schlick's Fresnel) lit by the environment (light.wgsl) and a key light (through the characters'
 // shadow when shadows are drawn); debug colours are
 // drawn with a plain diffuse light instead.
 @fragment
@@ -197,9 +197,9 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
 
     // The environment: diffuse irradiance, and the specular reflection blurred by roughness.
     let r = reflect(-v, n);
-    let specular_light = mix(sky(r), sky_irradiance(r), roughness);
-    let brdf = env_brdf(roughness, n_dot_v);
-    let ambient = (c_diff * sky_irradiance(n) + specular_light * (f0 * brdf.x + brdf.y)) * ao;
+    let specular_light = environment_specular(r, roughness);
+    let brdf = environment_brdf(roughness, n_dot_v);
+    let ambient = (c_diff * environment_diffuse(n) + specular_light * (f0 * brdf.x + brdf.y)) * ao;
 
     return vec4<f32>(tone_map(direct + ambient + emissive), alpha);
 }

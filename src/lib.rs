@@ -20,6 +20,7 @@ pub mod debug;
 pub mod deform;
 pub mod display;
 pub mod draw;
+pub mod environment;
 pub mod files;
 pub mod glb;
 pub mod graph;

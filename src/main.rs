@@ -75,6 +75,8 @@ fn run() -> ExitCode {
             size: cli.window_size,
             no_panel: cli.no_panel,
             mocap: cli.mocap_listen.zip(cli.mocap_skeleton),
+            environment_view: cli.environment.view(),
+            environment: cli.environment.environment,
         })
         .map_err(|e| e.to_string()),
     };

@@ -20,6 +20,7 @@ use crate::scene::Ground;
 
 mod controls;
 mod ddm;
+pub mod environment;
 mod matching;
 pub mod ml;
 mod mocap;
@@ -67,6 +68,8 @@ pub enum UiCommand {
     Ml(ml::MlCommand),
     /// Start or stop a recording of the view ("Record...").
     Record(record::RecordCommand),
+    /// Light with an HDR environment file, or the generated sky.
+    Environment(environment::EnvironmentCommand),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
     /// Ask the window for a file dialog.
@@ -170,6 +173,7 @@ pub struct Viewer {
     match_build: Option<matching::MatchBuild>,
     match_error: Option<String>,
     pub ddm: ddm::DdmState,
+    pub environment: environment::EnvironmentState,
     /// The recording under way ("Record..."), and how the last one ended.
     recording: Option<record::Recording>,
     record_status: Option<String>,
@@ -208,6 +212,7 @@ impl Viewer {
             match_build: None,
             match_error: None,
             ddm: Default::default(),
+            environment: Default::default(),
             recording: None,
             record_status: None,
             character,
@@ -300,6 +305,7 @@ impl Viewer {
             UiCommand::Muscles(m) => self.muscle_command(m),
             UiCommand::Ml(m) => self.ml_command(m),
             UiCommand::Record(r) => self.record_command(r),
+            UiCommand::Environment(e) => self.environment_command(e),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {
                     self.load_error = Some(e.to_string());

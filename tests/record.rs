@@ -438,6 +438,7 @@ fn recording_window(viewer: skinscope::viewer::Viewer) -> egui_kittest::Harness<
                     colors: None,
                     legend: None,
                     ddm: None,
+                    environment: None,
                 };
                 w.drawn_at.push(w.viewer.time_secs());
                 let v = &w.viewer;

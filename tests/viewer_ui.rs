@@ -855,3 +855,58 @@ fn direct_delta_mush_is_precomputed_once_per_parameters_and_shown() {
     assert!(!std::sync::Arc::ptr_eq(&first, &second));
     assert_eq!(second.params.alpha, 0.99);
 }
+
+#[test]
+fn the_environment_section_loads_a_file_turns_it_and_goes_back_to_the_sky() {
+    let mut h = harness();
+    let dir = common::temp_dir("panel-environment");
+    let sky = dir.join("sky.hdr");
+    let pixels = image::Rgb32FImage::from_pixel(16, 8, image::Rgb([0.5, 0.6, 0.7]));
+    image::DynamicImage::ImageRgb32F(pixels).save(&sky).unwrap();
+    h.get_by_label("Environment").click();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Lit by the generated sky")
+            .is_some()
+    );
+    // A file that is not an environment: the error shown, the sky kept.
+    let png = dir.join("sky.png");
+    h.state_mut().controls.environment_path = png.to_str().unwrap().to_owned();
+    h.run();
+    h.get_by_label("Load").click();
+    h.run();
+    assert!(h.state().environment.current.is_none());
+    assert!(h.query_by_label_contains(".hdr or OpenEXR .exr").is_some());
+    h.state_mut().controls.environment_path = sky.to_str().unwrap().to_owned();
+    h.run();
+    h.get_by_label("Load").click();
+    h.run();
+    let image = h.state().environment.current.clone().expect("loaded");
+    assert_eq!((image.width, image.height), (16, 8));
+    assert!(h.query_by_label_contains("Lit by sky.hdr").is_some());
+    // The background's choice and the sliders reach the render settings.
+    h.get_by_label("blurred").click();
+    h.run();
+    let options = draw_options(&h.state().controls);
+    assert_eq!(
+        options.environment.background,
+        skinscope::environment::Background::Blurred
+    );
+    h.state_mut().controls.environment.rotation_degrees = 90.0;
+    h.run();
+    assert_eq!(
+        draw_options(&h.state().controls)
+            .environment
+            .rotation_degrees,
+        90.0
+    );
+    let changes = h.state().environment.changes;
+    h.get_by_label("Generated sky").click();
+    h.run();
+    assert!(h.state().environment.current.is_none());
+    assert_eq!(h.state().environment.changes, changes + 1);
+    assert!(
+        h.query_by_label_contains("Lit by the generated sky")
+            .is_some()
+    );
+}

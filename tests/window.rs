@@ -203,16 +203,47 @@ fn a_jpeg_screenshot_is_written_as_jpeg() {
 
 #[test]
 fn the_window_and_render_draw_the_same_frame() {
-    // The window, panel hidden, draws 30 frames: a batch run steps its clocks 1/60 s a frame,
-    // so the walk is at 0.5 s. `render` poses walk at 0.5 s and frames its whole motion with the
-    // window's 40-degree orbit camera: both go through `draw` and one renderer, so the images
-    // agree within the golden-image tolerance.
+    window_and_render_agree("plain", &[]);
+}
+
+#[test]
+fn the_window_and_render_light_with_the_same_environment() {
+    // A warm half and a cool half, turned a quarter and shown behind: the window prefilters it
+    // as `render` does.
+    let dir = std::env::temp_dir().join(format!("skinscope-window-sky-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sky = dir.join("split.hdr");
+    let halves = image::Rgb32FImage::from_fn(128, 64, |x, _| {
+        image::Rgb(if x < 64 {
+            [0.2, 0.3, 1.6]
+        } else {
+            [1.6, 0.3, 0.2]
+        })
+    });
+    image::DynamicImage::ImageRgb32F(halves).save(&sky).unwrap();
+    let sky = sky.to_str().unwrap();
+    let args = ["--environment", sky, "--environment-rotation", "90"];
+    window_and_render_agree(
+        "sky",
+        &[&args[..], &["--background-shows", "environment"]].concat(),
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The window, panel hidden, draws 30 frames: a batch run steps its clocks 1/60 s a frame, so
+/// the walk is at 0.5 s. `render` poses walk at 0.5 s and frames its whole motion with the
+/// window's 40-degree orbit camera: both go through `draw` and one renderer, so the images
+/// agree within the golden-image tolerance; both are given `extra`.
+fn window_and_render_agree(name: &str, extra: &[&str]) {
     let (display, _xvfb) = display();
-    let dir = std::env::temp_dir().join(format!("skinscope-same-frame-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "skinscope-same-frame-{name}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let (window, render) = (dir.join("window.png"), dir.join("render.png"));
     let args = ["--frames", "30", "--no-panel", "--window-size", "320x240"];
-    let result = screenshot_with(&display, &args, &window);
+    let result = screenshot_with(&display, &[&args[..], extra].concat(), &window);
     assert!(
         result.status.success(),
         "{}",
@@ -232,6 +263,7 @@ fn the_window_and_render_draw_the_same_frame() {
             "--out",
             render.to_str().unwrap(),
         ])
+        .args(extra)
         .output()
         .unwrap();
     assert!(

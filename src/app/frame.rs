@@ -411,6 +411,7 @@ impl App {
             colors: colors.as_deref(),
             legend: None,
             ddm: viewer.ddm.current.as_deref(),
+            environment: viewer.environment.current.as_ref(),
         };
         let pixels = frames.draw(&gfx.gpu, &viewer.character, &viewer.pose, &drawn);
         self.viewer.recorded(pixels.map_err(|e| e.to_string()));

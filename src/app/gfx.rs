@@ -9,6 +9,7 @@ use winit::window::Window;
 use super::AppError;
 use super::surface::Surface;
 use crate::draw;
+use crate::render::environment::EnvironmentMaps;
 use crate::render::gpu::{Gpu, GpuError, backend_choices};
 use crate::render::renderer::Renderer;
 use crate::viewer::Viewer;
@@ -21,6 +22,10 @@ pub struct Gfx {
     pub renderer: Renderer,
     /// The viewer's `ddm.changes` the renderer's direct delta mush Ω was set from.
     pub ddm_shown: Option<u64>,
+    /// The viewer's `environment.changes` the renderer is lit from, and the maps prefiltered
+    /// for it (kept when the renderer is rebuilt for another character or crowd).
+    environment_shown: Option<u64>,
+    environment_maps: Option<(u64, Arc<EnvironmentMaps>)>,
     pub egui_ctx: egui::Context,
     pub egui_state: egui_winit::State,
     pub egui_renderer: egui_wgpu::Renderer,
@@ -128,6 +133,8 @@ impl Gfx {
             gpu,
             renderer,
             ddm_shown: None,
+            environment_shown: None,
+            environment_maps: None,
             egui_ctx,
             egui_state,
             egui_renderer,
@@ -151,6 +158,7 @@ impl Gfx {
             draw::capacity(&viewer.character, copies),
         );
         self.ddm_shown = None;
+        self.environment_shown = None;
     }
 
     /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed) and the
@@ -160,12 +168,33 @@ impl Gfx {
         (self.renderer).set_muscles(&self.gpu.device, &self.gpu.queue, muscles);
         let ml = viewer.pose.ml.as_ref().map(|m| &m.model);
         (self.renderer).set_ml(&self.gpu.device, &self.gpu.queue, ml);
+        self.sync_environment(viewer);
         if self.ddm_shown != Some(viewer.ddm.changes) {
             let data = viewer.ddm.current.as_deref();
             self.renderer
                 .set_ddm(&self.gpu.device, &self.gpu.queue, data);
             self.ddm_shown = Some(viewer.ddm.changes);
         }
+    }
+
+    /// The renderer lit by the viewer's environment: prefiltered once each time it changes.
+    fn sync_environment(&mut self, viewer: &Viewer) {
+        let changes = viewer.environment.changes;
+        if self.environment_shown == Some(changes) {
+            return;
+        }
+        let device = &self.gpu.device;
+        let maps = match (&viewer.environment.current, &self.environment_maps) {
+            (None, _) => Arc::new(EnvironmentMaps::placeholder(device)),
+            (Some(_), Some((made, maps))) if *made == changes => maps.clone(),
+            (Some(image), _) => {
+                let maps = Arc::new(EnvironmentMaps::prefilter(device, &self.gpu.queue, image));
+                self.environment_maps = Some((changes, maps.clone()));
+                maps
+            }
+        };
+        self.renderer.set_environment(device, maps);
+        self.environment_shown = Some(changes);
     }
 
     /// The renderer's buffers resized for `copies` copies of the same character: nothing is

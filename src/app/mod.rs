@@ -46,6 +46,9 @@ pub struct AppOptions {
     /// Listen for a live motion-capture stream at start: a loopback address and the BVH whose
     /// hierarchy its motion lines follow.
     pub mocap: Option<(String, PathBuf)>,
+    /// An HDR environment to light with at start, and how it is turned, scaled and shown.
+    pub environment: Option<PathBuf>,
+    pub environment_view: crate::environment::EnvironmentView,
 }
 
 /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
@@ -57,6 +60,7 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
         bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
         grid: c.grid,
         shadows: c.shadows,
+        environment: c.environment,
         vertex_colors: c.colors_shown(),
         tone_map: c.tone_map,
         exposure_ev: c.exposure_ev,
@@ -73,6 +77,8 @@ pub enum AppError {
     Open(#[from] crate::viewer::OpenError),
     #[error(transparent)]
     Mocap(#[from] crate::mocap::MocapError),
+    #[error("{0}")]
+    Environment(String),
     #[error("cannot open a window: {0}")]
     Window(String),
     #[error("cannot draw into the window: {0}")]
@@ -110,6 +116,13 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         }
     }
     viewer.controls.show_panel = !options.no_panel;
+    viewer.controls.environment = options.environment_view;
+    if let Some(path) = &options.environment {
+        // Asked for on the command line: one that does not load stops the start.
+        viewer
+            .load_environment(path)
+            .map_err(AppError::Environment)?;
+    }
     if let Some((address, skeleton)) = &options.mocap {
         // Asked for on the command line: a stream that cannot be listened to stops the start.
         viewer.listen(address, skeleton)?;

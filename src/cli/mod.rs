@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 mod ddm;
+pub mod environment;
 pub mod inspect;
 pub mod matching;
 pub mod ml;
@@ -57,6 +58,8 @@ pub struct Cli {
     /// The BVH whose hierarchy --mocap-listen's motion lines follow.
     #[arg(long, requires = "mocap_listen")]
     pub mocap_skeleton: Option<PathBuf>,
+    #[command(flatten)]
+    pub environment: environment::EnvironmentArgs,
 }
 
 #[derive(Subcommand)]

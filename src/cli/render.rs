@@ -50,6 +50,8 @@ pub struct RenderArgs {
     /// Background colour, R,G,B in 0..255.
     #[arg(long, value_parser = parse_rgb)]
     pub background: Option<[u8; 3]>,
+    #[command(flatten)]
+    pub environment: super::environment::EnvironmentArgs,
     /// One of the file's cameras, by name or index (instead of --eye).
     #[arg(long, conflicts_with = "eye")]
     pub camera: Option<String>,
@@ -220,6 +222,7 @@ impl RenderArgs {
                 ToneMapArg::None => ToneMap::None,
             },
             exposure_ev: self.exposure,
+            environment: self.environment.view(),
             skinning: self.skinning.into(),
             skin_pass: match self.skin_pass {
                 SkinPassArg::Auto => SkinPass::Auto,
@@ -308,6 +311,7 @@ impl RenderArgs {
             },
             legend: !args.no_legend,
             ddm: args.ddm.precompute(&character, args.skinning.into())?,
+            environment: args.environment.load()?,
         };
         Ok((character, request))
     }

@@ -1,13 +1,17 @@
 //! One frame drawn without a window: a `FrameRequest` (the pose request, a camera, how to draw) is
 //! posed, framed, drawn offscreen and read back as sRGB RGBA8 pixels.
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use super::{capacity, extract, extract_crowd, rest_bounds};
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView, Legend};
+use crate::environment::EnvironmentImage;
 use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest, motion_bounds};
 use crate::render::camera::Camera;
+use crate::render::environment::EnvironmentMaps;
 use crate::render::gpu::Gpu;
 use crate::render::offscreen::{COLOR_FORMAT, Offscreen};
 use crate::render::renderer::{DrawOptions, FrameInput, Renderer, View};
@@ -51,6 +55,9 @@ pub struct FrameRequest {
     pub legend: bool,
     /// Direct delta mush's Ω, for `options.skinning` = `SkinningMethod::DeltaMush`.
     pub ddm: Option<std::sync::Arc<crate::deform::DdmData>>,
+    /// The HDR environment that lights the frame (prefiltered when the first frame is drawn);
+    /// `None`: the generated sky.
+    pub environment: Option<Arc<EnvironmentImage>>,
 }
 
 impl Default for FrameRequest {
@@ -68,6 +75,7 @@ impl Default for FrameRequest {
             options: Default::default(),
             legend: true,
             ddm: None,
+            environment: None,
         }
     }
 }
@@ -215,6 +223,8 @@ pub fn render_frame_and_legend(
 /// target and the poses, made at the first frame and reused by every later one.
 pub struct Frames {
     renderer: Option<Renderer>,
+    /// The environment the renderer is lit by (`None`: the generated sky).
+    lit: Option<Arc<EnvironmentImage>>,
     target: Option<Offscreen>,
     pose: CharacterPose,
     compare: CharacterPose,
@@ -233,12 +243,15 @@ pub struct Drawn<'a> {
     pub legend: Option<&'a Legend>,
     /// Direct delta mush's Ω, uploaded with the renderer's first frame.
     pub ddm: Option<&'a crate::deform::DdmData>,
+    /// The HDR environment that lights it (`None`: the generated sky).
+    pub environment: Option<&'a Arc<EnvironmentImage>>,
 }
 
 impl Frames {
     pub fn new(character: &Character) -> Self {
         Self {
             renderer: None,
+            lit: None,
             target: None,
             pose: CharacterPose::new(character),
             compare: CharacterPose::new(character),
@@ -323,8 +336,9 @@ impl Frames {
             colors: colors.as_deref(),
             legend: drawn_legend,
             ddm: request.ddm.as_deref(),
+            environment: request.environment.as_ref(),
         };
-        let held = (&mut self.renderer, &mut self.target);
+        let held = (&mut self.renderer, &mut self.target, &mut self.lit);
         draw_posed(held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
     }
 
@@ -337,7 +351,7 @@ impl Frames {
         drawn: &Drawn<'_>,
     ) -> Result<Vec<u8>, FrameError> {
         draw_posed(
-            (&mut self.renderer, &mut self.target),
+            (&mut self.renderer, &mut self.target, &mut self.lit),
             gpu,
             character,
             pose,
@@ -349,7 +363,11 @@ impl Frames {
 /// `Frames::draw` on the renderer and target it holds (made at the first frame, the target
 /// again when the size changes).
 fn draw_posed(
-    (held_renderer, held_target): (&mut Option<Renderer>, &mut Option<Offscreen>),
+    (held_renderer, held_target, lit): (
+        &mut Option<Renderer>,
+        &mut Option<Offscreen>,
+        &mut Option<Arc<EnvironmentImage>>,
+    ),
     gpu: &Gpu,
     character: &Character,
     pose: &CharacterPose,
@@ -379,16 +397,16 @@ fn draw_posed(
         options: drawn.options,
     };
     let renderer = match held_renderer {
-        Some(renderer) => {
-            renderer.prepare(View::Main, &gpu.queue, &frame);
-            renderer
-        }
+        Some(renderer) => renderer,
         None => {
-            let mut renderer = prepared(gpu, character, &frame);
+            let mut renderer = made(gpu, character, 1);
             renderer.set_ddm(&gpu.device, &gpu.queue, drawn.ddm);
+            *lit = None;
             held_renderer.insert(renderer)
         }
     };
+    relight(gpu, renderer, lit, drawn.environment);
+    renderer.prepare(View::Main, &gpu.queue, &frame);
     renderer.set_muscles(
         &gpu.device,
         &gpu.queue,
@@ -413,18 +431,47 @@ pub fn turned(camera: Camera, degrees: f32) -> Camera {
     }
 }
 
-/// A renderer for one copy of the frame's character, with the frame prepared in its main view.
-fn prepared(gpu: &Gpu, character: &Character, frame: &FrameInput<'_>) -> Renderer {
-    let mut renderer = Renderer::with_cache(
+/// A renderer for `copies` of the character.
+fn made(gpu: &Gpu, character: &Character, copies: usize) -> Renderer {
+    Renderer::with_cache(
         &gpu.cache,
         &gpu.device,
         &gpu.queue,
         character,
         COLOR_FORMAT,
-        capacity(character, 1),
-    );
+        capacity(character, copies),
+    )
+}
+
+/// A renderer for one copy of the frame's character, with the frame prepared in its main view.
+fn prepared(gpu: &Gpu, character: &Character, frame: &FrameInput<'_>) -> Renderer {
+    let mut renderer = made(gpu, character, 1);
     renderer.prepare(View::Main, &gpu.queue, frame);
     renderer
+}
+
+/// Lights `renderer` with `wanted` (prefiltered here) unless `lit`, what it is lit by, is
+/// already that image.
+fn relight(
+    gpu: &Gpu,
+    renderer: &mut Renderer,
+    lit: &mut Option<Arc<EnvironmentImage>>,
+    wanted: Option<&Arc<EnvironmentImage>>,
+) {
+    let same = match (lit.as_ref(), wanted) {
+        (None, None) => true,
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        _ => false,
+    };
+    if same {
+        return;
+    }
+    let maps = match wanted {
+        Some(image) => EnvironmentMaps::prefilter(&gpu.device, &gpu.queue, image),
+        None => EnvironmentMaps::placeholder(&gpu.device),
+    };
+    renderer.set_environment(&gpu.device, Arc::new(maps));
+    *lit = wanted.cloned();
 }
 
 /// Paints what `prepare` wrote into `target`, checks the validation scope opened before, and
@@ -499,14 +546,8 @@ fn render_crowd(
         }
     };
     let camera = turned(camera, turn_degrees);
-    let mut renderer = Renderer::with_cache(
-        &gpu.cache,
-        &gpu.device,
-        &gpu.queue,
-        character,
-        COLOR_FORMAT,
-        capacity(character, members),
-    );
+    let mut renderer = made(gpu, character, members);
+    relight(gpu, &mut renderer, &mut None, request.environment.as_ref());
     let target = Offscreen::new(&gpu.device, request.size);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let start = std::time::Instant::now();

@@ -4,6 +4,7 @@
 //! `TextureView` it is given, so the window and headless rendering share every line.
 
 pub mod camera;
+pub mod environment;
 pub mod gpu;
 pub mod lines;
 mod meshes;

@@ -121,6 +121,8 @@ pub struct Pipelines {
     skin_pass: std::sync::OnceLock<wgpu::ComputePipeline>,
     /// The shadows' pipelines, built on first use (`ensure_shadows`).
     shadows: std::sync::OnceLock<ShadowPipelines>,
+    /// The environment behind the character, built on first use (`ensure_background`).
+    background: std::sync::OnceLock<wgpu::RenderPipeline>,
     mesh: Program,
     pub grid: wgpu::RenderPipeline,
     /// The bones overlay, drawn on top of everything.
@@ -224,6 +226,16 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
             count: None,
         };
+        let cube = |binding| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: fragment,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::Cube,
+                multisampled: false,
+            },
+            count: None,
+        };
         let camera_and_draws = [uniform_entry(0, both), storage_entry(1, both)];
         Self {
             scene: layout(
@@ -233,6 +245,11 @@ impl Layouts {
                     camera_and_draws[1],
                     shadow_maps,
                     comparison,
+                    // The environment's maps (light.wgsl).
+                    cube(4),
+                    cube(5),
+                    texture(6),
+                    sampler(7),
                 ],
             ),
             caster: layout("shadow caster", &camera_and_draws),
@@ -343,6 +360,7 @@ impl Pipelines {
             skinned: std::sync::OnceLock::new(),
             skin_pass: std::sync::OnceLock::new(),
             shadows: std::sync::OnceLock::new(),
+            background: std::sync::OnceLock::new(),
             mesh,
             // The grid hides behind the character; bones are drawn on top of everything.
             grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
@@ -406,6 +424,52 @@ impl Pipelines {
                 casters: ["vs_main", "vs_skinned"].map(|v| casters.caster(device, v)),
                 ground: ground.ground(device),
             }
+        });
+    }
+
+    /// The background's pipeline, if built.
+    pub fn background(&self) -> Option<&wgpu::RenderPipeline> {
+        self.background.get()
+    }
+
+    /// Builds the background's pipeline (`background.wgsl`), the first time: one triangle over
+    /// the view, behind everything (no depth test or write).
+    pub fn ensure_background(&self, device: &wgpu::Device, layouts: &Layouts) {
+        self.background.get_or_init(|| {
+            self.built
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let program = Program::new(
+                device,
+                "background.wgsl",
+                shaders::BACKGROUND,
+                &[Some(&layouts.scene)],
+                self.mesh.color_format,
+            );
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("background"),
+                layout: Some(&program.layout),
+                vertex: wgpu::VertexState {
+                    module: &program.module,
+                    entry_point: Some("vs_background"),
+                    compilation_options: Default::default(),
+                    buffers: &[],
+                },
+                primitive: Faces::Both.primitive_state(),
+                depth_stencil: Some(depth_state(false, wgpu::CompareFunction::Always)),
+                multisample: Default::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &program.module,
+                    entry_point: Some("fs_background"),
+                    compilation_options: Default::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: self.mesh.color_format,
+                        blend: None,
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
         });
     }
 

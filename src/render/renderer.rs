@@ -25,6 +25,7 @@ use glam::{Mat4, Vec3, Vec4};
 use wgpu::util::DeviceExt;
 
 use super::camera::Camera;
+use super::environment::EnvironmentMaps;
 use super::lines::{LineVertex, grid_lines, ground_square};
 use super::meshes::{self, GpuPrimitive};
 use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, PipelineCache, Pipelines};
@@ -35,6 +36,7 @@ pub use crate::display::{SkinPass, ToneMap};
 /// Frames the CPU may run ahead of the GPU: one set of buffers each, per view.
 mod buffers;
 mod draw_data;
+mod environment;
 mod options;
 mod shadow;
 mod skin_pass;
@@ -210,6 +212,8 @@ pub struct Renderer {
     /// The solid ground's square under the grid (`lines::ground_square`).
     ground: Vec4,
     shadow_maps: ShadowMaps,
+    /// The environment's maps (stand-ins under the generated sky; `set_environment`).
+    environment: std::sync::Arc<EnvironmentMaps>,
     /// What bounds the shadow casters, per draw slot.
     casters: Casters,
     bone_capacity: usize,
@@ -307,6 +311,7 @@ impl Renderer {
             grid: None,
             ground: Vec4::ZERO,
             shadow_maps: ShadowMaps::new(device, 1, ShadowMaps::side_for(&limits)),
+            environment: std::sync::Arc::new(EnvironmentMaps::placeholder(device)),
             casters,
             bone_capacity,
             depth: None,
@@ -343,7 +348,7 @@ impl Renderer {
                     &self.layouts,
                     sizes,
                     &self.primitives,
-                    (&self.placeholder, &self.shadow_maps),
+                    (&self.placeholder, &self.shadow_maps, &self.environment),
                 )
             })
             .collect();
@@ -409,7 +414,8 @@ impl Renderer {
             None => (None, self.ground),
         };
         let slot = &mut self.views[view.index()];
-        let uniform = buffers::camera_uniform(frame, skinning, fit.as_ref(), ground);
+        let environment = (ground, self.environment.prefiltered);
+        let uniform = buffers::camera_uniform(frame, skinning, fit.as_ref(), environment);
         queue.write_buffer(&slot.camera, 0, bytemuck::bytes_of(&uniform));
         slot.shadowed = fit.is_some();
         if let Some(fit) = fit {
@@ -516,6 +522,7 @@ impl Renderer {
             painted.shadows_from = self.cast_shadows(view, device, encoder, from_skin_pass);
         }
         self.ensure_depth(device, size);
+        self.ensure_background(device, options);
         let Some((depth, _)) = self.depth.as_ref() else {
             return painted;
         };
@@ -530,6 +537,7 @@ impl Renderer {
         }
         let slot = &self.views[view.index()];
         let frame = &slot.frames[slot.frame];
+        self.draw_background(&mut pass, &frame.scene_group, options);
         if let Some(ground) = self.pipelines.shadows().filter(|_| shadows) {
             // The solid ground replaces the grid's lines.
             pass.set_pipeline(&ground.ground);

@@ -84,6 +84,18 @@ pub const GROUND: &str = concat!(
     include_str!("../../shaders/ground.wgsl"),
 );
 
+/// The environment behind the character (`camera` + `light` + `background`).
+pub const BACKGROUND: &str = concat!(
+    include_str!("../../shaders/camera.wgsl"),
+    "\n",
+    include_str!("../../shaders/light.wgsl"),
+    "\n",
+    include_str!("../../shaders/background.wgsl"),
+);
+
+/// An HDR environment's prefiltering at load, on its own.
+pub const ENVIRONMENT: &str = include_str!("../../shaders/environment.wgsl");
+
 /// Bones overlay and grid (`camera` + `lines`).
 pub const LINES: &str = concat!(
     include_str!("../../shaders/camera.wgsl"),
@@ -133,6 +145,8 @@ pub const ALL: &[(&str, &str)] = &[
     ("shadow.wgsl", SHADOW),
     ("mesh.wgsl", MESH),
     ("ground.wgsl", GROUND),
+    ("background.wgsl", BACKGROUND),
+    ("environment.wgsl", ENVIRONMENT),
     ("lines.wgsl", LINES),
     ("skin_check.wgsl", SKIN_CHECK),
     ("skin_pass.wgsl", SKIN_PASS),

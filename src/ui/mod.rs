@@ -6,6 +6,7 @@ use egui::{Color32, RichText, Ui};
 use crate::viewer::{Compared, Controls, Shown, UiCommand, Viewer};
 
 mod drivers;
+mod environment;
 mod file;
 mod joints;
 mod layers;
@@ -133,6 +134,7 @@ pub fn panel(
     physics_section(ui, controls, shown, commands);
     ui.separator();
     view_section(ui, controls, shown, commands);
+    environment::environment_section(ui, controls, shown, commands);
     record_section(ui, controls, shown, commands);
     per_joint_section(ui, controls, shown);
     ddm_section(ui, controls, shown);

@@ -73,6 +73,10 @@ pub struct Controls {
     pub grid: bool,
     /// The key light's shadow on a solid ground, in place of the grid's lines.
     pub shadows: bool,
+    /// The environment's rotation and intensity, and what the background shows; the path
+    /// typed in the panel's Environment field.
+    pub environment: crate::environment::EnvironmentView,
+    pub environment_path: String,
     pub palette: PaletteMode,
     /// Selected skeleton joint.
     pub selected_joint: Option<usize>,
@@ -208,6 +212,8 @@ impl Controls {
             wireframe: false,
             grid: true,
             shadows: false,
+            environment: Default::default(),
+            environment_path: String::new(),
             palette: PaletteMode::Animated,
             selected_joint: None,
             color_view: ColorView::Material,

@@ -86,6 +86,8 @@ pub struct Shown<'a> {
     pub driver_weights: &'a [f32],
     /// The recording under way (frames written, of how many) and how the last one ended.
     pub recording: (Option<(usize, usize)>, Option<&'a str>),
+    /// The environment's file (`None`: the generated sky) and why the last one did not load.
+    pub environment: (Option<&'a std::path::Path>, Option<&'a str>),
 }
 
 impl Shown<'_> {
@@ -150,6 +152,10 @@ impl Viewer {
                     .as_ref()
                     .map(super::record::Recording::progress),
                 self.record_status.as_deref(),
+            ),
+            environment: (
+                self.environment.source.as_deref(),
+                self.environment.error.as_deref(),
             ),
         };
         (&mut self.controls, shown)

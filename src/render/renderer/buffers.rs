@@ -7,6 +7,8 @@ use glam::{Mat4, Vec3};
 use super::shadow::{ShadowFit, ShadowMaps};
 use super::{Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets, ToneMap};
 use crate::anim::SkinningMethod;
+use crate::environment::Background;
+use crate::render::environment::EnvironmentMaps;
 use crate::render::meshes::GpuPrimitive;
 use crate::render::pipelines::{Faces, Layouts};
 
@@ -98,7 +100,7 @@ impl ViewSlot {
         layouts: &Layouts,
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
-        (placeholder, shadow): (&wgpu::Buffer, &ShadowMaps),
+        (placeholder, shadow, environment): (&wgpu::Buffer, &ShadowMaps, &EnvironmentMaps),
     ) -> Self {
         let uniform = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -125,6 +127,7 @@ impl ViewSlot {
                     casters: &caster_cameras,
                     placeholder,
                     shadow,
+                    environment,
                 };
                 FrameBuffers::new(device, layouts, cameras, sizes, primitives, f)
             })
@@ -155,24 +158,29 @@ impl ViewSlot {
     }
 }
 
-/// What a frame's bind groups share with its view: the cameras, the skin pass's placeholder and
-/// the shadow maps.
+/// What a frame's bind groups share with its view: the cameras, the skin pass's placeholder,
+/// the shadow maps and the environment's maps.
 pub(super) struct Cameras<'a> {
     camera: &'a wgpu::Buffer,
     casters: &'a [wgpu::Buffer; 2],
     placeholder: &'a wgpu::Buffer,
     shadow: &'a ShadowMaps,
+    environment: &'a EnvironmentMaps,
 }
 
-/// A view's scene group (`camera.wgsl`, `draw.wgsl`, `shadow.wgsl`): its camera, a frame's
-/// per-draw data and the shadow maps.
+/// A view's scene group (`camera.wgsl`, `draw.wgsl`, `shadow.wgsl`, `light.wgsl`): its camera,
+/// a frame's per-draw data, the shadow maps and the environment's maps.
 pub(super) fn scene_group(
     device: &wgpu::Device,
     layouts: &Layouts,
     camera: &wgpu::Buffer,
     draws: &wgpu::Buffer,
-    shadow: &ShadowMaps,
+    (shadow, environment): (&ShadowMaps, &EnvironmentMaps),
 ) -> wgpu::BindGroup {
+    let view = |binding, view| wgpu::BindGroupEntry {
+        binding,
+        resource: wgpu::BindingResource::TextureView(view),
+    };
     let entries = [
         entry(0, camera),
         entry(1, draws),
@@ -183,6 +191,13 @@ pub(super) fn scene_group(
         wgpu::BindGroupEntry {
             binding: 3,
             resource: wgpu::BindingResource::Sampler(&shadow.sampler),
+        },
+        view(4, &environment.irradiance_view),
+        view(5, &environment.specular_view),
+        view(6, &environment.brdf_view),
+        wgpu::BindGroupEntry {
+            binding: 7,
+            resource: wgpu::BindingResource::Sampler(&environment.sampler),
         },
     ];
     bind_group(device, "scene", &layouts.scene, &entries)
@@ -223,7 +238,13 @@ impl FrameBuffers {
             )
         };
         Self {
-            scene_group: scene_group(device, layouts, cameras.camera, &draws, cameras.shadow),
+            scene_group: scene_group(
+                device,
+                layouts,
+                cameras.camera,
+                &draws,
+                (cameras.shadow, cameras.environment),
+            ),
             caster_groups: [caster(&cameras.casters[0]), caster(&cameras.casters[1])],
             palette_group: group(
                 "palette",
@@ -316,6 +337,9 @@ pub(super) struct CameraUniform {
     shadow_from_world: [[f32; 16]; 2],
     shadow: [f32; 4],
     ground: [f32; 4],
+    world_from_clip: [f32; 16],
+    environment: [f32; 4],
+    background: [f32; 4],
 }
 
 impl CameraUniform {
@@ -337,6 +361,9 @@ fn tone_map_code(t: ToneMap) -> u32 {
     }
 }
 
+/// The roughness a blurred background is the environment's lobe of (the Sample Viewer's blur).
+const BLURRED_ROUGHNESS: f32 = 0.5;
+
 /// The key light's intensity (radiance scale) beside the generated sky.
 const KEY_LIGHT: f32 = 2.5;
 
@@ -346,17 +373,21 @@ pub(super) fn key_light() -> Vec3 {
 }
 
 /// The camera uniform of `frame`, its skinning code `skinning`'s, with the shadow maps' views
-/// when shadows are drawn and the ground's square (centre x, height, centre z, half side).
+/// when shadows are drawn, the ground's square (centre x, height, centre z, half side) and the
+/// environment (`prefiltered`: a file's maps are bound).
 pub(super) fn camera_uniform(
     frame: &super::FrameInput<'_>,
     skinning: SkinningMethod,
     shadow: Option<&ShadowFit>,
-    ground: glam::Vec4,
+    (ground, prefiltered): (glam::Vec4, bool),
 ) -> CameraUniform {
     let light = key_light();
     let options = frame.options;
+    let clip_from_world = frame.camera.clip_from_world(frame.aspect);
+    let environment = options.environment;
+    let last_level = (crate::render::environment::SPECULAR_LEVELS - 1) as f32;
     CameraUniform {
-        clip_from_world: frame.camera.clip_from_world(frame.aspect).to_cols_array(),
+        clip_from_world: clip_from_world.to_cols_array(),
         eye: frame
             .camera
             .eye
@@ -375,5 +406,22 @@ pub(super) fn camera_uniform(
         ],
         shadow: shadow.map_or([0.0; 4], |s| s.row().to_array()),
         ground: ground.to_array(),
+        world_from_clip: clip_from_world.inverse().to_cols_array(),
+        environment: [
+            f32::from(u8::from(prefiltered)),
+            environment.rotation_degrees.to_radians(),
+            environment.intensity,
+            last_level,
+        ],
+        background: [
+            f32::from(u8::from(environment.background != Background::Flat)),
+            if environment.background == Background::Blurred {
+                BLURRED_ROUGHNESS
+            } else {
+                0.0
+            },
+            0.0,
+            0.0,
+        ],
     }
 }

@@ -18,8 +18,11 @@ pub struct DrawOptions {
     pub shadows: bool,
     /// Every mesh flat white on black; no grid, overlays or shading (mask comparisons).
     pub silhouette: bool,
-    /// Linear RGB.
+    /// Linear RGB: the flat background (`environment.background` may draw the environment over
+    /// it).
     pub background: [f64; 3],
+    /// The environment's rotation and intensity, and what the background shows.
+    pub environment: crate::environment::EnvironmentView,
     /// The part of the target the 3D view fills, in pixels (x, y, width, height); `None` is all
     /// of it. The background is cleared everywhere.
     pub viewport: Option<[f32; 4]>,
@@ -78,6 +81,7 @@ impl Default for DrawOptions {
             shadows: false,
             silhouette: false,
             background: [0.16, 0.17, 0.2],
+            environment: Default::default(),
             viewport: None,
             vertex_colors: false,
             clear: true,

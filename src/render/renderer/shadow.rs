@@ -399,7 +399,7 @@ impl Renderer {
                     &self.layouts,
                     &view.camera,
                     &frame.draws,
-                    &self.shadow_maps,
+                    (&self.shadow_maps, &self.environment),
                 );
             }
         }

@@ -1,0 +1,283 @@
+//! HDR environments (`--environment FILE.hdr|.exr`): an equirectangular (latitude-longitude)
+//! image of linear RGB radiance, +Y up, its top row the zenith; read within bounds, and halved
+//! on the CPU into the mip chain the GPU's prefiltering samples (`render::environment`). CPU
+//! only; the default light, when no file is given, stays the project's generated sky
+//! (`shaders/light.wgsl`).
+//!
+//! A direction d reads the image at u = 1/2 + atan2(d.z, d.x) / 2π, v = acos(d.y) / π (the
+//! Khronos Sample Viewer's panorama mapping).
+
+use std::f32::consts::PI;
+use std::path::Path;
+
+use glam::Vec3;
+
+/// The widest image kept: wider ones are halved at load (the prefiltered maps' 128-texel faces
+/// read at most a quarter of it).
+pub const MAX_WIDTH: u32 = 2048;
+
+/// The largest side a file may declare, and the most its decoding may allocate.
+const MAX_SIDE: u32 = 16_384;
+const MAX_DECODE_BYTES: u64 = 2 << 30;
+
+/// The largest radiance kept (half-float's largest finite value); NaN reads as 0.
+const MAX_RADIANCE: f32 = 65_504.0;
+
+/// Linear RGB radiance per texel, row by row from the zenith.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnvironmentImage {
+    pub width: u32,
+    pub height: u32,
+    pub texels: Vec<[f32; 3]>,
+}
+
+/// How the environment is turned and scaled, and what is drawn behind the character.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EnvironmentView {
+    /// About +Y, in degrees: the environment turned by this much (a direction d reads the image
+    /// at d turned back by it).
+    pub rotation_degrees: f32,
+    /// Scales the environment's radiance (the generated sky's too).
+    pub intensity: f32,
+    pub background: Background,
+}
+
+impl Default for EnvironmentView {
+    fn default() -> Self {
+        Self {
+            rotation_degrees: 0.0,
+            intensity: 1.0,
+            background: Background::Flat,
+        }
+    }
+}
+
+/// What is drawn where no surface is: the flat colour (`DrawOptions::background`), the
+/// environment itself, or the environment blurred (its prefiltered level at roughness 0.5, as
+/// the Sample Viewer's "blur").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Background {
+    #[default]
+    Flat,
+    Environment,
+    Blurred,
+}
+
+impl Background {
+    pub const ALL: [Background; 3] = [
+        Background::Flat,
+        Background::Environment,
+        Background::Blurred,
+    ];
+
+    /// Its name on the command line and in the panel.
+    pub fn name(self) -> &'static str {
+        match self {
+            Background::Flat => "flat",
+            Background::Environment => "environment",
+            Background::Blurred => "blurred",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|b| b.name() == name)
+    }
+}
+
+impl EnvironmentImage {
+    /// `width` x `height` texels of `radiance(direction)`, each read at its centre.
+    pub fn from_fn(width: u32, height: u32, radiance: impl Fn(Vec3) -> Vec3) -> Self {
+        let texels = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .map(|(x, y)| radiance(texel_direction(x, y, width, height)).to_array())
+            .collect();
+        Self {
+            width,
+            height,
+            texels,
+        }
+    }
+
+    /// Reads a Radiance `.hdr` or OpenEXR `.exr` file (by its extension): at most 16,384
+    /// texels a side; NaN read as 0, infinities and overflows clamped to half-float's largest;
+    /// halved until at most `MAX_WIDTH` wide. Errors name the file.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let name = path.display();
+        let extension = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        let format = match extension.as_deref() {
+            Some("hdr") => image::ImageFormat::Hdr,
+            Some("exr") => image::ImageFormat::OpenExr,
+            _ => {
+                return Err(format!(
+                    "{name}: an environment is a Radiance .hdr or OpenEXR .exr image"
+                ));
+            }
+        };
+        let mut reader = image::ImageReader::open(path)
+            .map_err(|e| format!("{name}: cannot open the environment: {e}"))?;
+        reader.set_format(format);
+        let mut limits = image::Limits::default();
+        limits.max_image_width = Some(MAX_SIDE);
+        limits.max_image_height = Some(MAX_SIDE);
+        limits.max_alloc = Some(MAX_DECODE_BYTES);
+        reader.limits(limits);
+        let decoded = reader
+            .decode()
+            .map_err(|e| format!("{name}: cannot decode the environment: {e}"))?
+            .into_rgb32f();
+        let (width, height) = decoded.dimensions();
+        if width < 2 || height < 1 {
+            return Err(format!(
+                "{name}: the environment is {width}x{height}; it needs at least 2x1 texels"
+            ));
+        }
+        let clean = |v: f32| {
+            if v.is_nan() {
+                0.0
+            } else {
+                v.clamp(0.0, MAX_RADIANCE)
+            }
+        };
+        let texels = decoded
+            .pixels()
+            .map(|p| [clean(p[0]), clean(p[1]), clean(p[2])])
+            .collect();
+        let mut image = Self {
+            width,
+            height,
+            texels,
+        };
+        while image.width > MAX_WIDTH {
+            image = image.halved();
+        }
+        Ok(image)
+    }
+
+    /// The image at half the size (rounded down, at least 1), each texel the mean of the 2x2
+    /// (or fewer, at an odd edge) above it.
+    pub fn halved(&self) -> Self {
+        let (w, h) = ((self.width / 2).max(1), (self.height / 2).max(1));
+        let at = |x: u32, y: u32| {
+            let (x, y) = (x.min(self.width - 1), y.min(self.height - 1));
+            Vec3::from(self.texels[(y * self.width + x) as usize])
+        };
+        let texels = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .map(|(x, y)| {
+                let (sx, sy) = (2 * x, 2 * y);
+                ((at(sx, sy) + at(sx + 1, sy) + at(sx, sy + 1) + at(sx + 1, sy + 1)) / 4.0)
+                    .to_array()
+            })
+            .collect();
+        Self {
+            width: w,
+            height: h,
+            texels,
+        }
+    }
+
+    /// Its mip chain: itself, then each half of the last down to one texel high.
+    pub fn chain(&self) -> Vec<Self> {
+        let mut chain = vec![self.clone()];
+        while chain.last().is_some_and(|l| l.width > 1 || l.height > 1) {
+            let next = chain.last().map(Self::halved);
+            chain.extend(next);
+        }
+        chain
+    }
+
+    /// Irradiance / π at a surface facing `n` (unit): each texel's radiance times its solid
+    /// angle times the cosine, summed over the image (the CPU's reference for the GPU's map).
+    pub fn irradiance(&self, n: Vec3) -> Vec3 {
+        let mut sum = Vec3::ZERO;
+        for y in 0..self.height {
+            let theta = PI * (y as f32 + 0.5) / self.height as f32;
+            let solid_angle =
+                (2.0 * PI / self.width as f32) * (PI / self.height as f32) * theta.sin();
+            for x in 0..self.width {
+                let cosine = n.dot(texel_direction(x, y, self.width, self.height));
+                if cosine > 0.0 {
+                    let radiance = Vec3::from(self.texels[(y * self.width + x) as usize]);
+                    sum += radiance * cosine * solid_angle;
+                }
+            }
+        }
+        sum / PI
+    }
+}
+
+/// The direction through the centre of texel (x, y) of a `width` x `height` equirectangular
+/// image.
+pub fn texel_direction(x: u32, y: u32, width: u32, height: u32) -> Vec3 {
+    let phi = 2.0 * PI * ((x as f32 + 0.5) / width as f32 - 0.5);
+    let theta = PI * (y as f32 + 0.5) / height as f32;
+    Vec3::new(
+        theta.sin() * phi.cos(),
+        theta.cos(),
+        theta.sin() * phi.sin(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_texel_s_direction_maps_back_to_it() {
+        let (w, h) = (64, 32);
+        for (x, y) in [(0, 0), (17, 5), (32, 16), (63, 31)] {
+            let d = texel_direction(x, y, w, h);
+            let u = 0.5 + d.z.atan2(d.x) / (2.0 * PI);
+            let v = d.y.clamp(-1.0, 1.0).acos() / PI;
+            assert!(
+                (u * w as f32 - (x as f32 + 0.5)).abs() < 1e-3,
+                "{x} {y}: u {u}"
+            );
+            assert!(
+                (v * h as f32 - (y as f32 + 0.5)).abs() < 1e-3,
+                "{x} {y}: v {v}"
+            );
+        }
+    }
+
+    #[test]
+    fn irradiance_of_a_uniform_and_of_a_half_sky() {
+        // A uniform radiance L gives irradiance π L (so L after dividing by π); a sky of 1 over
+        // the upper hemisphere and 0 below gives (1 + n.y) / 2.
+        let uniform = EnvironmentImage::from_fn(128, 64, |_| Vec3::splat(2.0));
+        let half = EnvironmentImage::from_fn(256, 128, |d| Vec3::splat(f32::from(d.y > 0.0)));
+        for n in [
+            Vec3::Y,
+            Vec3::X,
+            Vec3::new(0.3, -0.5, 0.8).normalize(),
+            -Vec3::Y,
+        ] {
+            let e = uniform.irradiance(n);
+            assert!(
+                (e - Vec3::splat(2.0)).abs().max_element() < 0.01,
+                "{n}: {e}"
+            );
+            let e = half.irradiance(n).x;
+            assert!((e - (1.0 + n.y) / 2.0).abs() < 0.01, "{n}: {e}");
+        }
+    }
+
+    #[test]
+    fn halving_averages_and_the_chain_ends_at_one_texel() {
+        let image = EnvironmentImage {
+            width: 4,
+            height: 2,
+            texels: (0..8).map(|i| [i as f32, 0.0, 1.0]).collect(),
+        };
+        let half = image.halved();
+        assert_eq!((half.width, half.height), (2, 1));
+        assert_eq!(half.texels, vec![[2.5, 0.0, 1.0], [4.5, 0.0, 1.0]]);
+        let chain = image.chain();
+        let sizes: Vec<_> = chain.iter().map(|l| (l.width, l.height)).collect();
+        assert_eq!(sizes, vec![(4, 2), (2, 1), (1, 1)]);
+        assert_eq!(chain[2].texels, vec![[3.5, 0.0, 1.0]]);
+    }
+}
