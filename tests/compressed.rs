@@ -35,23 +35,31 @@ fn posed(c: &Character, request: &PoseRequest) -> CharacterPose {
     pose
 }
 
-/// A silhouette seen by `camera`, as a mask.
-fn mask(gpu: &Gpu, c: &Character, request: &PoseRequest, camera: CameraSpec) -> Vec<bool> {
+/// A 256x192 frame (RGBA8) seen by `camera`: shaded, or the silhouette.
+fn frame(
+    gpu: &Gpu,
+    c: &Character,
+    request: &PoseRequest,
+    camera: CameraSpec,
+    silhouette: bool,
+) -> Vec<u8> {
     let frame = FrameRequest {
         size: (256, 192),
         pose: request.clone(),
         camera,
         options: DrawOptions {
-            silhouette: true,
+            silhouette,
             ..Default::default()
         },
         ..Default::default()
     };
-    render_frame(gpu, c, &frame)
-        .unwrap()
-        .chunks_exact(4)
-        .map(|p| p[0] > 127)
-        .collect()
+    render_frame(gpu, c, &frame).unwrap()
+}
+
+/// A silhouette seen by `camera`, as a mask.
+fn mask(gpu: &Gpu, c: &Character, request: &PoseRequest, camera: CameraSpec) -> Vec<bool> {
+    let pixels = frame(gpu, c, request, camera, true);
+    pixels.chunks_exact(4).map(|p| p[0] > 127).collect()
 }
 
 /// The fraction of pixels whose value some pixel within one pixel of it in the other mask has.
@@ -425,17 +433,6 @@ fn ktx2_of(original: &Path, options: &[&str], dir: &Path, name: &str) -> PathBuf
     path
 }
 
-/// A shaded frame (RGBA8) and its silhouette, seen by `camera`.
-fn shaded(gpu: &Gpu, c: &Character, request: &PoseRequest, camera: CameraSpec) -> Vec<u8> {
-    let frame = FrameRequest {
-        size: (256, 192),
-        pose: request.clone(),
-        camera,
-        ..Default::default()
-    };
-    render_frame(gpu, c, &frame).unwrap()
-}
-
 /// The mean absolute difference, in 8-bit levels per channel, of two frames' RGB where both
 /// silhouettes cover the pixel; and how many such pixels there are.
 fn mean_colour_difference(a: &[u8], b: &[u8], inside: &[bool]) -> (f64, usize) {
@@ -471,7 +468,7 @@ fn ktx2_textures_render_like_their_originals() {
         };
         let request = PoseRequest::clip(0, 0.5);
         let silhouette = mask(&blocks, &a, &request, spec);
-        let reference = shaded(&blocks, &a, &request, spec);
+        let reference = frame(&blocks, &a, &request, spec, false);
         // gltfpack -tc's codec (ETC1S, BasisLZ) and glTF-Transform uastc's (UASTC level 2,
         // Zstandard level 18): the mean differences they leave, in 8-bit levels, at level 0 and
         // drawn. Drawn, most of it is basisu's Kaiser-filtered mip levels against the box-filtered
@@ -526,7 +523,7 @@ fn ktx2_textures_render_like_their_originals() {
                 assert!(fraction >= 0.999, "{name}: silhouette {fraction}");
                 let (mean, n) = mean_colour_difference(
                     &reference,
-                    &shaded(gpu, &b, &request, spec),
+                    &frame(gpu, &b, &request, spec, false),
                     &silhouette,
                 );
                 assert!(n > 2000, "{name}: {n} pixels");

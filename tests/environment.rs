@@ -461,3 +461,41 @@ fn bad_environments_and_options_are_refused_naming_the_file() {
         assert!(err.contains(option), "{err}");
     }
 }
+
+#[test]
+fn the_shadowed_ground_takes_the_environment_s_light() {
+    // The ground's ambient is worked per vertex from the irradiance cube: under a sky that is
+    // blue above, the ground away from the character is bluer than under the generated sky.
+    let gpu = Gpu::headless().unwrap();
+    let c = import::load(&common::shared("Fox/Fox.glb")).unwrap();
+    let blue = Arc::new(EnvironmentImage::from_fn(64, 32, |d| {
+        Vec3::new(0.1, 0.1, 0.4 + 1.2 * d.y.max(0.0))
+    }));
+    let frame = |environment: Option<Arc<EnvironmentImage>>| {
+        let request = FrameRequest {
+            size: (160, 120),
+            options: DrawOptions {
+                shadows: true,
+                ..Default::default()
+            },
+            environment,
+            ..Default::default()
+        };
+        render_frame(&gpu, &c, &request).unwrap()
+    };
+    let (sky, lit) = (frame(None), frame(Some(blue)));
+    // The bottom rows: ground in front of the Fox.
+    let blueness = |p: &[u8]| {
+        let rows = &p[4 * 160 * 110..];
+        rows.chunks_exact(4)
+            .map(|q| q[2] as f32 - q[0] as f32)
+            .sum::<f32>()
+            / (rows.len() / 4) as f32
+    };
+    assert!(
+        blueness(&lit) > blueness(&sky) + 10.0,
+        "{} against {}",
+        blueness(&lit),
+        blueness(&sky)
+    );
+}

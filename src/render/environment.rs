@@ -37,13 +37,19 @@ pub struct EnvironmentMaps {
     pub sampler: wgpu::Sampler,
 }
 
-fn cube_texture(device: &wgpu::Device, label: &str, side: u32, levels: u32) -> wgpu::Texture {
+/// A half-float texture of `layers` square layers (6: a cube) the compute passes write.
+fn map_texture(
+    device: &wgpu::Device,
+    label: &str,
+    side: u32,
+    (layers, levels): (u32, u32),
+) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some(label),
         size: wgpu::Extent3d {
             width: side,
             height: side,
-            depth_or_array_layers: 6,
+            depth_or_array_layers: layers,
         },
         mip_level_count: levels,
         sample_count: 1,
@@ -56,6 +62,10 @@ fn cube_texture(device: &wgpu::Device, label: &str, side: u32, levels: u32) -> w
     })
 }
 
+fn cube_texture(device: &wgpu::Device, label: &str, side: u32, levels: u32) -> wgpu::Texture {
+    map_texture(device, label, side, (6, levels))
+}
+
 fn cube_view(texture: &wgpu::Texture) -> wgpu::TextureView {
     texture.create_view(&wgpu::TextureViewDescriptor {
         dimension: Some(wgpu::TextureViewDimension::Cube),
@@ -64,22 +74,7 @@ fn cube_view(texture: &wgpu::Texture) -> wgpu::TextureView {
 }
 
 fn plain_texture(device: &wgpu::Device, label: &str, side: u32) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
-        size: wgpu::Extent3d {
-            width: side,
-            height: side,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::STORAGE_BINDING
-            | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
+    map_texture(device, label, side, (1, 1))
 }
 
 fn sampler(device: &wgpu::Device, label: &str, u: wgpu::AddressMode) -> wgpu::Sampler {

@@ -226,14 +226,22 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
             count: None,
         };
-        let cube = |binding| wgpu::BindGroupLayoutEntry {
+        // The environment's maps, read by fragments and by the ground's vertices (its ambient).
+        let environment = |binding, view_dimension| wgpu::BindGroupLayoutEntry {
             binding,
-            visibility: fragment,
+            visibility: both,
             ty: wgpu::BindingType::Texture {
                 sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension: wgpu::TextureViewDimension::Cube,
+                view_dimension,
                 multisampled: false,
             },
+            count: None,
+        };
+        let cube = wgpu::TextureViewDimension::Cube;
+        let environment_sampler = wgpu::BindGroupLayoutEntry {
+            binding: 7,
+            visibility: both,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
             count: None,
         };
         let camera_and_draws = [uniform_entry(0, both), storage_entry(1, both)];
@@ -246,10 +254,10 @@ impl Layouts {
                     shadow_maps,
                     comparison,
                     // The environment's maps (light.wgsl).
-                    cube(4),
-                    cube(5),
-                    texture(6),
-                    sampler(7),
+                    environment(4, cube),
+                    environment(5, cube),
+                    environment(6, wgpu::TextureViewDimension::D2),
+                    environment_sampler,
                 ],
             ),
             caster: layout("shadow caster", &camera_and_draws),
@@ -445,31 +453,8 @@ impl Pipelines {
                 &[Some(&layouts.scene)],
                 self.mesh.color_format,
             );
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("background"),
-                layout: Some(&program.layout),
-                vertex: wgpu::VertexState {
-                    module: &program.module,
-                    entry_point: Some("vs_background"),
-                    compilation_options: Default::default(),
-                    buffers: &[],
-                },
-                primitive: Faces::Both.primitive_state(),
-                depth_stencil: Some(depth_state(false, wgpu::CompareFunction::Always)),
-                multisample: Default::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &program.module,
-                    entry_point: Some("fs_background"),
-                    compilation_options: Default::default(),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: self.mesh.color_format,
-                        blend: None,
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
+            let behind = depth_state(false, wgpu::CompareFunction::Always);
+            program.vertexless(device, ["vs_background", "fs_background"], behind, None)
         });
     }
 
@@ -641,25 +626,39 @@ impl Program {
     /// The ground's pipeline: six vertices from the camera uniform, blended at its fading edge,
     /// writing depth so the characters drawn after it stand on it.
     fn ground(&self, device: &wgpu::Device) -> wgpu::RenderPipeline {
+        let depth = depth_state(true, wgpu::CompareFunction::Less);
+        let blend = Some(wgpu::BlendState::ALPHA_BLENDING);
+        self.vertexless(device, ["vs_ground", "fs_ground"], depth, blend)
+    }
+
+    /// A pipeline whose vertex shader makes its vertices from the uniforms (no vertex buffers),
+    /// both faces drawn, with `entries` (vertex, fragment), `depth` and `blend`.
+    fn vertexless(
+        &self,
+        device: &wgpu::Device,
+        [vertex, fragment]: [&str; 2],
+        depth: wgpu::DepthStencilState,
+        blend: Option<wgpu::BlendState>,
+    ) -> wgpu::RenderPipeline {
         device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("ground"),
+            label: Some(vertex),
             layout: Some(&self.layout),
             vertex: wgpu::VertexState {
                 module: &self.module,
-                entry_point: Some("vs_ground"),
+                entry_point: Some(vertex),
                 compilation_options: Default::default(),
                 buffers: &[],
             },
             primitive: Faces::Both.primitive_state(),
-            depth_stencil: Some(depth_state(true, wgpu::CompareFunction::Less)),
+            depth_stencil: Some(depth),
             multisample: Default::default(),
             fragment: Some(wgpu::FragmentState {
                 module: &self.module,
-                entry_point: Some("fs_ground"),
+                entry_point: Some(fragment),
                 compilation_options: Default::default(),
                 targets: &[Some(wgpu::ColorTargetState {
                     format: self.color_format,
-                    blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+                    blend,
                     write_mask: wgpu::ColorWrites::ALL,
                 })],
             }),
