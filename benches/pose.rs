@@ -14,8 +14,8 @@ use skinscope::anim::{
     Skeleton, Skin, SkinPalette, Track, Transform,
 };
 use skinscope::character::Character;
-use skinscope::pose::Crowd;
 use skinscope::pose::{CharacterPose, PoseRequest};
+use skinscope::pose::{Crowd, CrowdLod};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -202,6 +202,7 @@ const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("crowd/fox1000_blend_2thread", 24_000, None),
     ("crowd/fox10000_blend_1thread", 240_000, None),
     ("crowd/fox10000_blend_2thread", 240_000, None),
+    ("crowd/fox100000_blend_2thread_lod", 2_400_000, None),
     ("stage/sample", 67, Some(12.7)),
     ("stage/blend", 67, Some(2.2)),
     ("stage/local_to_model", 67, Some(5.3)),
@@ -368,6 +369,31 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
+    // 100,000 with level of detail, seen from the middle of one edge of their grid at a
+    // character's height: members beyond 10, 20 and 40 heights posed every 2nd, 4th, 8th frame.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let spacing = skinscope::draw::crowd_spacing(&fox, (survey, walk));
+    let mut crowd = Crowd::new(&fox, 100_000, (survey, walk), spacing);
+    let height = skinscope::pose::character_height(&fox);
+    let (lo, _) = crowd.bounds((Vec3::ZERO, Vec3::ZERO));
+    let eye = Vec3::new(0.0, height, lo.z - 2.0 * spacing);
+    let lod = CrowdLod::for_height(height);
+    let mut clock = 0.0;
+    pool.install(|| crowd.update_lod(&fox, clock, eye, lod));
+    let posed: f64 = crowd.rates.iter().map(|&r| 1.0 / f64::from(r)).sum();
+    eprintln!(
+        "crowd/fox100000_blend_2thread_lod: {:.0} of 100000 members posed a frame on average",
+        posed
+    );
+    threads.bench_function("fox100000_blend_2thread_lod", |b| {
+        b.iter(|| {
+            clock += DT;
+            pool.install(|| crowd.update_lod(&fox, black_box(clock), eye, lod));
+        })
+    });
     threads.finish();
 
     let d = dense(67);

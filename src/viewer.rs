@@ -19,6 +19,7 @@ use crate::pose::{CharacterPose, Crowd, Derived, PoseRequest};
 use crate::scene::Ground;
 
 mod controls;
+mod crowd;
 mod ddm;
 pub mod environment;
 mod matching;
@@ -138,6 +139,9 @@ pub struct Viewer {
     /// `Controls::crowd` is clamped to it).
     pub crowd_limit: usize,
     crowd_clock: f32,
+    /// Where the window's camera is (set by the window each frame): what the crowd's level of
+    /// detail measures distances from.
+    pub camera_eye: Option<glam::Vec3>,
     pub controls: Controls,
     /// Where the character came from (`None`: built in).
     pub source: Option<PathBuf>,
@@ -192,6 +196,7 @@ impl Viewer {
             crowd: None,
             crowd_limit: MAX_PANEL_CROWD,
             crowd_clock: 0.0,
+            camera_eye: None,
             controls,
             source,
             performer,
@@ -677,34 +682,6 @@ impl Viewer {
             self.slide_plot.pop_front();
         }
         self.last_ankles = ankles;
-    }
-
-    /// Makes, remakes or drops the crowd as `Controls::crowd` asks, and poses it.
-    fn pose_crowd(&mut self) {
-        let c = &self.character;
-        self.controls.crowd = self.controls.crowd.min(self.crowd_limit);
-        let members = self.controls.crowd;
-        if members == 0 {
-            if self.crowd.take().is_some() {
-                // Back to one character: frame it again.
-                self.window_requests.push(WindowRequest::FrameCamera);
-            }
-            return;
-        }
-        if self
-            .crowd
-            .as_ref()
-            .is_none_or(|crowd| crowd.len() != members)
-        {
-            let clips = (self.controls.blend_a, self.controls.blend_b);
-            let spacing = crate::draw::crowd_spacing(c, clips);
-            self.crowd = Some(Crowd::new(c, members, clips, spacing));
-            self.window_requests.push(WindowRequest::FrameCamera);
-        }
-        if let Some(crowd) = self.crowd.as_mut() {
-            crowd.compressed = self.controls.compressed;
-            crowd.update(c, self.crowd_clock);
-        }
     }
 
     /// Whether the compared palette is in use (split view or displacement colours; not for a

@@ -73,6 +73,7 @@ impl App {
         } else {
             self.steer = super::input::SteerKeys::default();
         }
+        self.viewer.camera_eye = self.camera.map(|c| c.eye());
         self.viewer.frame(commands, step);
         self.window_requests();
         // 5. Render what was posed.

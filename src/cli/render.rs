@@ -85,6 +85,10 @@ pub struct RenderArgs {
     /// of --clip and --blend's clip (or of --clip alone).
     #[arg(long, value_parser = parse_crowd, allow_hyphen_values = true)]
     pub crowd: Option<usize>,
+    /// Level of detail for --crowd over a sequence (--to): members beyond 10, 20 and 40
+    /// character heights from the camera are posed every 2nd, 4th and 8th frame, held between.
+    #[arg(long, requires = "crowd")]
+    pub crowd_lod: bool,
     /// What `--color-by displacement` compares with (only that view): a palette (default
     /// bind), or `clips`: the same frame from the other clips (the compressed ones, or the raw
     /// ones when playing compressed clips): where the compression error lands.
@@ -303,6 +307,7 @@ impl RenderArgs {
             },
             compare_clips: matches!(compare, CompareArg::Clips),
             crowd: args.crowd,
+            crowd_lod: args.crowd_lod,
             camera: args.camera(&character)?,
             options: DrawOptions {
                 // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.

@@ -9,7 +9,7 @@ use super::{capacity, extract, extract_crowd, rest_bounds};
 use crate::character::Character;
 use crate::debug::colors::{self, ColorView, Legend};
 use crate::environment::EnvironmentImage;
-use crate::pose::{CharacterPose, Crowd, PaletteMode, PoseRequest, motion_bounds};
+use crate::pose::{CharacterPose, Crowd, CrowdLod, PaletteMode, PoseRequest, motion_bounds};
 use crate::render::camera::Camera;
 use crate::render::environment::EnvironmentMaps;
 use crate::render::gpu::Gpu;
@@ -48,6 +48,9 @@ pub struct FrameRequest {
     /// Draw this many copies on a grid, each at its own phase and blend of the request's clip
     /// and its blend's clip (instanced from one palette buffer).
     pub crowd: Option<usize>,
+    /// Pose the crowd's far members every 2nd, 4th or 8th frame of a sequence (`CrowdLod`, from
+    /// the camera), held between.
+    pub crowd_lod: bool,
     pub camera: CameraSpec,
     pub options: DrawOptions,
     /// Draw the colouring's legend into the image (images at least `legend::MIN_IMAGE_SIDE`
@@ -69,6 +72,7 @@ impl Default for FrameRequest {
             compare: PaletteMode::Bind,
             compare_clips: false,
             crowd: None,
+            crowd_lod: false,
             camera: CameraSpec::Auto {
                 fov_y_degrees: 45.0,
             },
@@ -225,6 +229,8 @@ pub struct Frames {
     renderer: Option<Renderer>,
     /// The environment the renderer is lit by (`None`: the generated sky).
     lit: Option<Arc<EnvironmentImage>>,
+    /// A crowd's members and its renderer, kept from frame to frame of a sequence.
+    crowd: Option<HeldCrowd>,
     target: Option<Offscreen>,
     pose: CharacterPose,
     compare: CharacterPose,
@@ -252,6 +258,7 @@ impl Frames {
         Self {
             renderer: None,
             lit: None,
+            crowd: None,
             target: None,
             pose: CharacterPose::new(character),
             compare: CharacterPose::new(character),
@@ -274,7 +281,9 @@ impl Frames {
             return Err(FrameError::Size(w, h));
         }
         if let Some(members) = request.crowd {
-            return render_crowd(gpu, character, request, members, turn_degrees).map(|p| (p, None));
+            let held = &mut self.crowd;
+            return render_crowd(gpu, character, request, (members, held), turn_degrees)
+                .map(|p| (p, None));
         }
         let camera = pose_and_frame_with(character, &mut self.pose, request, &mut self.bounds)?;
         let camera = turned(camera, turn_degrees);
@@ -505,12 +514,22 @@ fn paint_and_read(
     Ok(target.read_rgba(&gpu.device, &gpu.queue)?)
 }
 
-/// A crowd of `members` copies: posed in parallel, drawn instanced, timed (logged at info level).
+/// A sequence's crowd: its members (posed from frame to frame, so level of detail holds and
+/// events count across frames), its renderer, and the environment that renderer is lit by.
+struct HeldCrowd {
+    crowd: Crowd,
+    clips: (usize, usize),
+    renderer: Renderer,
+    lit: Option<Arc<EnvironmentImage>>,
+}
+
+/// A crowd of `members` copies: posed in parallel (with level of detail when the request asks),
+/// drawn instanced, timed (logged at info level); kept in `held` for the next frame.
 fn render_crowd(
     gpu: &Gpu,
     character: &Character,
     request: &FrameRequest,
-    members: usize,
+    (members, held): (usize, &mut Option<HeldCrowd>),
     turn_degrees: f32,
 ) -> Result<Vec<u8>, FrameError> {
     if members == 0 || members > MAX_CROWD {
@@ -528,16 +547,27 @@ fn render_crowd(
     let b = request.pose.blend.map_or(a, |blend| blend.b);
     let time_secs = request.pose.clip.map_or(0.0, |c| c.time_secs);
     let one = rest_bounds(character);
-    let mut crowd = Crowd::new(
-        character,
-        members,
-        (a, b),
-        super::crowd_spacing(character, (a, b)),
-    );
-    crowd.compressed = request.pose.compressed;
-    let start = std::time::Instant::now();
-    crowd.update(character, time_secs);
-    let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
+    if held
+        .as_ref()
+        .is_none_or(|h| h.crowd.len() != members || h.clips != (a, b))
+    {
+        let spacing = super::crowd_spacing(character, (a, b));
+        *held = Some(HeldCrowd {
+            crowd: Crowd::new(character, members, (a, b), spacing),
+            clips: (a, b),
+            renderer: made(gpu, character, members),
+            lit: None,
+        });
+    }
+    let Some(HeldCrowd {
+        crowd,
+        renderer,
+        lit,
+        ..
+    }) = held.as_mut()
+    else {
+        return Err(FrameError::CrowdSize(members));
+    };
     let camera = match request.camera {
         CameraSpec::Auto { .. } => camera_for(request, crowd.bounds(one)),
         CameraSpec::Explicit { .. } | CameraSpec::File(_) => {
@@ -546,8 +576,16 @@ fn render_crowd(
         }
     };
     let camera = turned(camera, turn_degrees);
-    let mut renderer = made(gpu, character, members);
-    relight(gpu, &mut renderer, &mut None, request.environment.as_ref());
+    crowd.compressed = request.pose.compressed;
+    let start = std::time::Instant::now();
+    if request.crowd_lod {
+        let lod = CrowdLod::for_height(crate::pose::character_height(character));
+        crowd.update_lod(character, time_secs, camera.eye, lod);
+    } else {
+        crowd.update(character, time_secs);
+    }
+    let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
+    relight(gpu, renderer, lit, request.environment.as_ref());
     let target = Offscreen::new(&gpu.device, request.size);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let start = std::time::Instant::now();
@@ -561,14 +599,14 @@ fn render_crowd(
         View::Main,
         &gpu.queue,
         &FrameInput {
-            posed: extract_crowd(&crowd),
+            posed: extract_crowd(crowd),
             camera: &camera,
             aspect: request.size.0 as f32 / request.size.1.max(1) as f32,
             bones: &[],
             options: &options,
         },
     );
-    let pixels = paint_and_read(gpu, &mut renderer, &target, scope, &options, None)?;
+    let pixels = paint_and_read(gpu, renderer, &target, scope, &options, None)?;
     log::info!(
         "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
         uploaded.palette_bytes,

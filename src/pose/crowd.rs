@@ -1,6 +1,12 @@
 //! A crowd: many copies of one character on a grid, each at its own phase of a two-clip blend
 //! (idle/walk style) and its own weight. Every member's palettes go into one array (one storage
 //! buffer on the GPU, indexed by instance), posed in parallel over the cores.
+//!
+//! Level of detail (`update_lod`): members far from the camera are posed every 2nd, 4th or 8th
+//! frame, staggered by member so each frame poses about as many, their palettes held between
+//! (Unreal's update rate optimisation without interpolation). Events still fire once per time
+//! the member's playhead crosses them, at their clip time, whatever the rate: a member posed
+//! after a long gap fires what the gap crossed, once per loop.
 
 use glam::{Mat4, Vec3};
 use rayon::prelude::*;
@@ -43,6 +49,59 @@ pub struct Crowd {
     pub compressed: bool,
     /// One pose scratch per block of members, made once: a frame allocates nothing.
     scratch: Vec<CharacterPose>,
+    /// Each member's unwrapped cycle ratio (laps plus phase) when last posed; NaN before its
+    /// first pose (which fires nothing).
+    last_ratio: Vec<f64>,
+    /// Each member's rate at the last update (1: every frame; 2, 4, 8).
+    pub rates: Vec<u8>,
+    /// Frames updated so far (what staggers the members' turns).
+    frame: u64,
+    /// The events the last update fired, members in order; and each block's, gathered.
+    pub fired: Vec<CrowdEvent>,
+    block_fired: Vec<Vec<CrowdEvent>>,
+}
+
+/// One event a crowd member's playhead crossed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdEvent {
+    pub member: u32,
+    /// The clip whose event it is (the member's heavier clip, its sync group's leader as in
+    /// Unreal), and the event's index among that clip's events.
+    pub clip: u32,
+    pub event: u32,
+    /// The event's clip time.
+    pub time_secs: f32,
+}
+
+/// How often members are posed by their distance from the camera: every frame nearer than
+/// `distances[0]`, every 2nd frame nearer than `distances[1]`, every 4th nearer than
+/// `distances[2]`, every 8th beyond.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdLod {
+    pub distances: [f32; 3],
+}
+
+impl CrowdLod {
+    /// At 10, 20 and 40 character heights: where a character is about a tenth, a twentieth and
+    /// a fortieth of a 45-degree view's height.
+    pub fn for_height(height: f32) -> Self {
+        Self {
+            distances: [10.0, 20.0, 40.0].map(|k| k * height),
+        }
+    }
+
+    /// Every member every frame.
+    pub fn full() -> Self {
+        Self {
+            distances: [f32::INFINITY; 3],
+        }
+    }
+
+    /// The rate at `distance`: 1, 2, 4 or 8.
+    pub fn rate(&self, distance: f32) -> u8 {
+        let beyond = self.distances.iter().filter(|&&d| distance >= d).count();
+        1 << beyond
+    }
 }
 
 /// Members posed by one task (one scratch pose). 64 rather than 16: a quarter of the scratch
@@ -87,6 +146,11 @@ impl Crowd {
             scratch: (0..count.div_ceil(BLOCK))
                 .map(|_| CharacterPose::new(c))
                 .collect(),
+            last_ratio: vec![f64::NAN; count],
+            rates: vec![1; count],
+            frame: 0,
+            fired: Vec::new(),
+            block_fired: vec![Vec::new(); count.div_ceil(BLOCK)],
         }
     }
 
@@ -106,65 +170,64 @@ impl Crowd {
     /// Poses every member at shared clock `time_secs`, in parallel over rayon's threads (set
     /// their number with a `rayon::ThreadPool` around the call, or RAYON_NUM_THREADS).
     pub fn update(&mut self, c: &Character, time_secs: f32) {
+        self.update_lod(c, time_secs, Vec3::ZERO, CrowdLod::full());
+    }
+
+    /// `update` with level of detail: each member's rate from its distance to `eye` (its grid
+    /// position plus `centre`'s), posed this frame when its turn comes (frame + member index a
+    /// multiple of the rate), held otherwise; `fired` lists the events crossed since each posed
+    /// member was last posed.
+    pub fn update_lod(&mut self, c: &Character, time_secs: f32, eye: Vec3, lod: CrowdLod) {
         let (a, b) = self.clips;
         let (Some(clip_a), Some(clip_b)) = (c.clips.get(a), c.clips.get(b)) else {
             return;
         };
-        let da = clip_a.duration_secs();
-        let db = clip_b.duration_secs();
+        let shared = Shared {
+            c,
+            clips: [(a, clip_a), (b, clip_b)],
+            time_secs,
+            eye,
+            lod,
+            frame: self.frame,
+            instances: self.instances,
+            compressed: self.compressed,
+        };
         let members = &self.members;
-        let instances = self.instances;
-        let palette_len = self.palette_len;
-        let stride = self.morph_stride;
-        let compressed = self.compressed;
+        let (palette_len, stride) = (self.palette_len, self.morph_stride);
+        let instances = self.instances.max(1);
         self.palette
             .par_chunks_mut(palette_len * BLOCK)
-            .zip(
-                self.world_from_mesh
-                    .par_chunks_mut(instances.max(1) * BLOCK),
-            )
+            .zip(self.world_from_mesh.par_chunks_mut(instances * BLOCK))
             .zip(self.morph_weights.par_chunks_mut(stride * BLOCK))
             .zip(self.scratch.par_iter_mut())
+            .zip(self.last_ratio.par_chunks_mut(BLOCK))
+            .zip(self.rates.par_chunks_mut(BLOCK))
+            .zip(self.block_fired.par_iter_mut())
             .enumerate()
-            .for_each(|(block, (((palettes, worlds), morphs), pose))| {
-                for (i, ((palette, world), morph)) in palettes
-                    .chunks_mut(palette_len)
-                    .zip(worlds.chunks_mut(instances.max(1)))
-                    .zip(morphs.chunks_mut(stride))
-                    .enumerate()
-                {
-                    let m = members[block * BLOCK + i];
-                    // Both clips at the same ratio of their cycle, whose length follows the weight.
-                    let cycle = da + (db - da) * m.weight;
-                    let ratio = if cycle > 0.0 {
-                        wrap_time(time_secs / cycle + m.phase, 1.0)
-                    } else {
-                        0.0
-                    };
-                    let request = PoseRequest::clip(a, ratio * da)
-                        .with_blend(b, m.weight)
-                        .with_compressed(compressed);
-                    // Written straight into the crowd's arrays; a member that fails to pose (it
-                    // cannot: the buffers were sized from this character) keeps its last frame.
-                    if pose
-                        .evaluate_into(c, &request, palette, &mut world[..instances])
-                        .is_ok()
-                    {
-                        // Mat4::from_translation(offset) * w without the full product: each
-                        // column gains `offset` times its w.
-                        for w in world.iter_mut() {
-                            for col in [&mut w.x_axis, &mut w.y_axis, &mut w.z_axis, &mut w.w_axis]
-                            {
-                                *col += (m.offset * col.w).extend(0.0);
-                            }
-                        }
-                        if !pose.morph.is_empty() {
-                            let weights = &pose.morph.weights;
-                            morph[..weights.len()].copy_from_slice(weights);
-                        }
+            .for_each(
+                |(block, ((((((palettes, worlds), morphs), pose), last), rates), fired))| {
+                    fired.clear();
+                    let outputs = palettes
+                        .chunks_mut(palette_len)
+                        .zip(worlds.chunks_mut(instances))
+                        .zip(morphs.chunks_mut(stride));
+                    for (i, ((palette, world), morph)) in outputs.enumerate() {
+                        let k = block * BLOCK + i;
+                        let member = MemberState {
+                            k,
+                            m: members[k],
+                            last: &mut last[i],
+                            rate: &mut rates[i],
+                        };
+                        shared.pose_member(member, pose, (palette, world, morph), fired);
                     }
-                }
-            });
+                },
+            );
+        self.frame += 1;
+        self.fired.clear();
+        for block in &self.block_fired {
+            self.fired.extend_from_slice(block);
+        }
     }
 
     /// Bounds of the grid of characters, given one character's bounds.
@@ -174,5 +237,125 @@ impl Crowd {
             .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), m| {
                 (lo.min(one.0 + m.offset), hi.max(one.1 + m.offset))
             })
+    }
+}
+
+/// What every member's pose in one update shares.
+struct Shared<'c> {
+    c: &'c Character,
+    /// Clips A and B: index and data.
+    clips: [(usize, &'c crate::character::ClipData); 2],
+    time_secs: f32,
+    eye: Vec3,
+    lod: CrowdLod,
+    frame: u64,
+    instances: usize,
+    compressed: bool,
+}
+
+/// One member and what the crowd keeps of it between updates.
+struct MemberState<'a> {
+    k: usize,
+    m: Member,
+    last: &'a mut f64,
+    rate: &'a mut u8,
+}
+
+impl Shared<'_> {
+    /// Poses member `s` into its slices of the crowd's arrays when its turn comes, with the
+    /// events crossed since its last pose.
+    fn pose_member(
+        &self,
+        s: MemberState<'_>,
+        pose: &mut CharacterPose,
+        (palette, world, morph): (&mut [Mat4], &mut [Mat4], &mut [f32]),
+        fired: &mut Vec<CrowdEvent>,
+    ) {
+        let [(a, clip_a), (b, clip_b)] = self.clips;
+        let (da, db) = (clip_a.duration_secs(), clip_b.duration_secs());
+        let m = s.m;
+        // Both clips at the same ratio of their cycle, whose length follows the weight.
+        let cycle = da + (db - da) * m.weight;
+        let (ratio, unwrapped) = if cycle > 0.0 {
+            (
+                wrap_time(self.time_secs / cycle + m.phase, 1.0),
+                f64::from(self.time_secs) / f64::from(cycle) + f64::from(m.phase),
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        // Every member is posed at the crowd's first update (nothing to hold yet), and its
+        // events count from there.
+        let first = s.last.is_nan();
+        if first {
+            *s.last = unwrapped;
+        }
+        *s.rate = self.lod.rate(self.eye.distance(m.offset));
+        if !first && !(self.frame + s.k as u64).is_multiple_of(u64::from(*s.rate)) {
+            return;
+        }
+        let leader = self.clips[usize::from(m.weight >= 0.5)];
+        crossed_events(s.k, leader, (*s.last, unwrapped), fired);
+        *s.last = unwrapped;
+        let request = PoseRequest::clip(a, ratio * da)
+            .with_blend(b, m.weight)
+            .with_compressed(self.compressed);
+        // Written straight into the crowd's arrays; a member that fails to pose (it cannot: the
+        // buffers were sized from this character) keeps its last frame.
+        let instances = self.instances;
+        if pose
+            .evaluate_into(self.c, &request, palette, &mut world[..instances])
+            .is_ok()
+        {
+            // Mat4::from_translation(offset) * w without the full product: each column gains
+            // `offset` times its w.
+            for w in world.iter_mut() {
+                for col in [&mut w.x_axis, &mut w.y_axis, &mut w.z_axis, &mut w.w_axis] {
+                    *col += (m.offset * col.w).extend(0.0);
+                }
+            }
+            if !pose.morph.is_empty() {
+                let weights = &pose.morph.weights;
+                morph[..weights.len()].copy_from_slice(weights);
+            }
+        }
+    }
+}
+
+/// The most laps one update fires events for (a clock that jumps further fires these, not
+/// millions).
+const MOST_LAPS: f64 = 10_000.0;
+
+/// Pushes member `k`'s events of `clip` crossed going from unwrapped cycle ratio `from` to `to`
+/// (forward only: the crowd's clock runs forward), in the order met: event e at ratio r fires
+/// once for each whole n with from < n + r <= to, so a gap of several loops fires it once per
+/// loop (at most `MOST_LAPS` laps).
+fn crossed_events(
+    k: usize,
+    (index, clip): (usize, &crate::character::ClipData),
+    (from, to): (f64, f64),
+    fired: &mut Vec<CrowdEvent>,
+) {
+    let duration = f64::from(clip.duration_secs());
+    let events = clip.clip.events();
+    if from.is_nan() || to <= from || duration <= 0.0 || events.is_empty() {
+        return;
+    }
+    let first = from.floor();
+    let last = to.floor().min(first + MOST_LAPS);
+    let mut lap = first;
+    while lap <= last {
+        for (e, event) in events.iter().enumerate() {
+            let at = lap + f64::from(event.time_secs) / duration;
+            if from < at && at <= to {
+                fired.push(CrowdEvent {
+                    member: k as u32,
+                    clip: index as u32,
+                    event: e as u32,
+                    time_secs: event.time_secs,
+                });
+            }
+        }
+        lap += 1.0;
     }
 }

@@ -30,7 +30,7 @@ pub use bounds::{MOTION_SAMPLES, motion_bounds};
 pub use compression::{
     DEFAULT_TOLERANCE_OF_HEIGHT, character_height, compress_clips, compression_settings, skin_reach,
 };
-pub use crowd::Crowd;
+pub use crowd::{Crowd, CrowdEvent, CrowdLod};
 pub use derived::{Derived, rest_bounds, upper_body_roots};
 pub use drivers::{
     BoundDriver, DriverFileError, DriverOutput, DriverSet, MAX_DRIVERS, MAX_OUTPUTS,

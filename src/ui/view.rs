@@ -42,6 +42,9 @@ pub(super) fn view_section(
         .on_hover_text(format!(
             "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
         ));
+        ui.checkbox(&mut c.crowd_lod, "Level of detail").on_hover_text(
+            "pose members beyond 10, 20 and 40 heights from the camera every 2nd, 4th and 8th frame, held between; their events still fire once per crossing",
+        );
     });
     camera_and_scene(ui, controls, shown, commands);
     let c = &mut *controls;

@@ -112,6 +112,8 @@ pub struct Controls {
     /// Copies drawn on a grid (0: just the character), each at its own phase and weight of the
     /// blend's clips A and B.
     pub crowd: usize,
+    /// Pose far crowd members every 2nd, 4th or 8th frame (`CrowdLod::for_height`).
+    pub crowd_lod: bool,
     /// The path typed in the panel's file field.
     pub path: String,
     /// Show the side panel (H toggles it); hidden, the 3D view fills the window.
@@ -229,6 +231,7 @@ impl Controls {
             joint_methods: Some(std::sync::Arc::from(crate::pose::auto_methods(c))),
             skin_pass: crate::display::SkinPass::Auto,
             crowd: 0,
+            crowd_lod: false,
             path: String::new(),
             show_panel: true,
             file_camera: None,
