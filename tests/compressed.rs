@@ -35,6 +35,21 @@ fn posed(c: &Character, request: &PoseRequest) -> CharacterPose {
     pose
 }
 
+/// A 40-degree camera framing `c`'s rest pose at 256x192, and the rest bounds' diagonal.
+fn framed(c: &Character) -> (CameraSpec, f32) {
+    let rest = PoseRequest::rest(PaletteMode::Bind);
+    let (lo, hi) = posed(c, &rest).world_bounds(c).unwrap();
+    let camera = skinscope::render::camera::Camera::framing(lo, hi, 40.0, 256.0 / 192.0);
+    let spec = CameraSpec::Explicit {
+        eye: camera.eye,
+        target: Some(camera.target),
+        fov_y_degrees: 40.0,
+        near: Some(camera.near),
+        far: Some(camera.far * 2.0),
+    };
+    (spec, (hi - lo).length())
+}
+
 /// A 256x192 frame (RGBA8) seen by `camera`: shaded, or the silhouette.
 fn frame(
     gpu: &Gpu,
@@ -100,16 +115,7 @@ fn compressed_characters_render_and_pose_like_their_originals() {
             clip_name.to_owned()
         };
         let rest = PoseRequest::rest(PaletteMode::Bind);
-        let (lo, hi) = posed(&a, &rest).world_bounds(&a).unwrap();
-        let diagonal = (hi - lo).length();
-        let camera = skinscope::render::camera::Camera::framing(lo, hi, 40.0, 256.0 / 192.0);
-        let spec = CameraSpec::Explicit {
-            eye: camera.eye,
-            target: Some(camera.target),
-            fov_y_degrees: 40.0,
-            near: Some(camera.near),
-            far: Some(camera.far * 2.0),
-        };
+        let (spec, diagonal) = framed(&a);
         for (ra, rb) in [
             (rest.clone(), rest.clone()),
             (
@@ -456,16 +462,7 @@ fn ktx2_textures_render_like_their_originals() {
     let plain = Gpu::headless_with(wgpu::Features::empty()).unwrap();
     for original in ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb"] {
         let a = import::load(&shared(original)).unwrap();
-        let rest = PoseRequest::rest(PaletteMode::Bind);
-        let (lo, hi) = posed(&a, &rest).world_bounds(&a).unwrap();
-        let camera = skinscope::render::camera::Camera::framing(lo, hi, 40.0, 256.0 / 192.0);
-        let spec = CameraSpec::Explicit {
-            eye: camera.eye,
-            target: Some(camera.target),
-            fov_y_degrees: 40.0,
-            near: Some(camera.near),
-            far: Some(camera.far * 2.0),
-        };
+        let (spec, _) = framed(&a);
         let request = PoseRequest::clip(0, 0.5);
         let silhouette = mask(&blocks, &a, &request, spec);
         let reference = frame(&blocks, &a, &request, spec, false);

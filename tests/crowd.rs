@@ -211,6 +211,27 @@ fn far_members_are_posed_in_turn_and_held_between() {
         assert_eq!(posed, if frame == 0 { 40 } else { 5 }, "frame {frame}");
         held.clone_from(&far.palette);
     }
+    // A crowd of 16 blocks of 64 takes turns by block: 2 whole blocks a frame.
+    let (_, mut big) = walkers(1024);
+    for frame in 0..4u64 {
+        let before = big.palette.clone();
+        big.update_lod(&c, frame as f32 / 60.0, eye, lod);
+        let len = big.palette_len();
+        let changed: Vec<usize> = (0..1024)
+            .filter(|k| big.palette[k * len..(k + 1) * len] != before[k * len..(k + 1) * len])
+            .collect();
+        if frame > 0 {
+            let blocks: std::collections::BTreeSet<usize> =
+                changed.iter().map(|k| k / 64).collect();
+            assert_eq!(changed.len(), 128, "frame {frame}");
+            let expected = [(8 - frame as usize) % 8, 16 - frame as usize];
+            assert_eq!(
+                blocks.into_iter().collect::<Vec<_>>(),
+                expected,
+                "frame {frame}"
+            );
+        }
+    }
     // Near the eye, the rate falls back to every frame.
     let near = CrowdLod::for_height(1.8);
     assert_eq!(

@@ -3,7 +3,8 @@
 //! buffer on the GPU, indexed by instance), posed in parallel over the cores.
 //!
 //! Level of detail (`update_lod`): members far from the camera are posed every 2nd, 4th or 8th
-//! frame, staggered by member so each frame poses about as many, their palettes held between
+//! frame, staggered by block of 64 members (by member in a crowd of fewer than 8 blocks) so each
+//! frame poses about as many, their palettes held between
 //! (Unreal's update rate optimisation without interpolation). Events still fire once per time
 //! the member's playhead crosses them, at their clip time, whatever the rate: a member posed
 //! after a long gap fires what the gap crossed, once per loop.
@@ -173,9 +174,9 @@ impl Crowd {
         self.update_lod(c, time_secs, Vec3::ZERO, CrowdLod::full());
     }
 
-    /// `update` with level of detail: each member's rate from its distance to `eye` (its grid
-    /// position plus `centre`'s), posed this frame when its turn comes (frame + member index a
-    /// multiple of the rate), held otherwise; `fired` lists the events crossed since each posed
+    /// `update` with level of detail: each member's rate from its distance to `eye` (from its
+    /// grid position), posed this frame when its turn comes (frame + its block's index, or its
+    /// own in a small crowd, a multiple of the rate), held otherwise; `fired` lists the events crossed since each posed
     /// member was last posed.
     pub fn update_lod(&mut self, c: &Character, time_secs: f32, eye: Vec3, lod: CrowdLod) {
         let (a, b) = self.clips;
@@ -185,12 +186,14 @@ impl Crowd {
         let shared = Shared {
             c,
             clips: [(a, clip_a), (b, clip_b)],
+            durations: (clip_a.duration_secs(), clip_b.duration_secs()),
             time_secs,
             eye,
             lod,
             frame: self.frame,
             instances: self.instances,
             compressed: self.compressed,
+            blocks: self.members.len().div_ceil(BLOCK),
         };
         let members = &self.members;
         let (palette_len, stride) = (self.palette_len, self.morph_stride);
@@ -245,12 +248,16 @@ struct Shared<'c> {
     c: &'c Character,
     /// Clips A and B: index and data.
     clips: [(usize, &'c crate::character::ClipData); 2],
+    /// Their durations.
+    durations: (f32, f32),
     time_secs: f32,
     eye: Vec3,
     lod: CrowdLod,
     frame: u64,
     instances: usize,
     compressed: bool,
+    /// Blocks of `BLOCK` members in the crowd.
+    blocks: usize,
 }
 
 /// One member and what the crowd keeps of it between updates.
@@ -262,6 +269,17 @@ struct MemberState<'a> {
 }
 
 impl Shared<'_> {
+    /// What staggers member `k`'s turns: its block of `BLOCK` members in a crowd of 8 blocks
+    /// or more (whole blocks posed together, their scratch pose and clips' keys kept in cache),
+    /// else the member itself (a small crowd's cost spread evenly too).
+    fn turn_slot(&self, k: usize) -> u64 {
+        if self.blocks >= 8 {
+            (k / BLOCK) as u64
+        } else {
+            k as u64
+        }
+    }
+
     /// Poses member `s` into its slices of the crowd's arrays when its turn comes, with the
     /// events crossed since its last pose.
     fn pose_member(
@@ -271,9 +289,16 @@ impl Shared<'_> {
         (palette, world, morph): (&mut [Mat4], &mut [Mat4], &mut [f32]),
         fired: &mut Vec<CrowdEvent>,
     ) {
-        let [(a, clip_a), (b, clip_b)] = self.clips;
-        let (da, db) = (clip_a.duration_secs(), clip_b.duration_secs());
         let m = s.m;
+        // Every member is posed at the crowd's first update (nothing to hold yet); after it, a
+        // member whose turn has not come costs its distance and nothing more.
+        let first = s.last.is_nan();
+        *s.rate = self.lod.rate(self.eye.distance(m.offset));
+        if !first && !(self.frame + self.turn_slot(s.k)).is_multiple_of(u64::from(*s.rate)) {
+            return;
+        }
+        let [(a, _), (b, _)] = self.clips;
+        let (da, db) = self.durations;
         // Both clips at the same ratio of their cycle, whose length follows the weight.
         let cycle = da + (db - da) * m.weight;
         let (ratio, unwrapped) = if cycle > 0.0 {
@@ -284,15 +309,9 @@ impl Shared<'_> {
         } else {
             (0.0, 0.0)
         };
-        // Every member is posed at the crowd's first update (nothing to hold yet), and its
-        // events count from there.
-        let first = s.last.is_nan();
+        // Its events count from there.
         if first {
             *s.last = unwrapped;
-        }
-        *s.rate = self.lod.rate(self.eye.distance(m.offset));
-        if !first && !(self.frame + s.k as u64).is_multiple_of(u64::from(*s.rate)) {
-            return;
         }
         let leader = self.clips[usize::from(m.weight >= 0.5)];
         crossed_events(s.k, leader, (*s.last, unwrapped), fired);
