@@ -194,6 +194,7 @@ impl Scratch {
 const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("pose/fox_single", 24, Some(15.4)),
     ("pose/fox_blend", 24, Some(31.5)),
+    ("pose/fox_single_all_tracks", 24, Some(15.4)),
     ("pose/dense67_single", 67, Some(21.0)),
     ("pose/dense67_compressed_single", 67, Some(21.0)),
     ("pose/dense67_blend", 67, Some(36.2)),
@@ -262,6 +263,42 @@ fn full_pipeline_request(fox: &Character, survey: usize, walk: usize) -> PoseReq
     request
 }
 
+/// The Fox with clip `clip` given a track for every joint's translation, rotation and scale:
+/// the undriven ones one key each at the rest value, as gltf2ozz fills them.
+fn every_track(fox: &Character, clip: usize) -> Character {
+    use skinscope::anim::Property;
+    let mut every = fox.clone();
+    let original = &fox.clips[clip].clip;
+    let mut tracks = original.tracks().to_vec();
+    for (joint, rest) in fox.skeleton.rest().iter().enumerate() {
+        for property in [Property::Translation, Property::Rotation, Property::Scale] {
+            if tracks
+                .iter()
+                .any(|t| t.joint == joint && t.channel.property() == property)
+            {
+                continue;
+            }
+            let linear = Interpolation::Linear;
+            let channel = match property {
+                Property::Translation => Channel::Translation(
+                    Track::new(vec![0.0], vec![rest.translation], linear).unwrap(),
+                ),
+                Property::Rotation => {
+                    Channel::Rotation(Track::new(vec![0.0], vec![rest.rotation], linear).unwrap())
+                }
+                Property::Scale => {
+                    Channel::Scale(Track::new(vec![0.0], vec![rest.scale], linear).unwrap())
+                }
+            };
+            tracks.push(JointTrack { joint, channel });
+        }
+    }
+    let joints = original.joint_count();
+    every.clips[clip].clip =
+        Clip::new(original.name(), joints, tracks, original.events().to_vec()).unwrap();
+    every
+}
+
 fn benches(c: &mut Criterion) {
     let fox = fox();
     let survey = fox
@@ -282,6 +319,19 @@ fn benches(c: &mut Criterion) {
             t = anim::wrap_time(t + DT, fox.clips[walk].duration_secs());
             pose.evaluate(&fox, &PoseRequest::at(Some(walk), black_box(t)))
                 .unwrap();
+        })
+    });
+    // Like for like with ozz: gltf2ozz gives every joint a translation, rotation and scale
+    // track, filling the ones the file leaves undriven with their rest value; ours samples only
+    // the driven ones. This row samples them all.
+    let (every, walk_every) = (every_track(&fox, walk), walk);
+    let mut pose_every = CharacterPose::new(&every);
+    let mut t_every = 0.0;
+    group.bench_function("fox_single_all_tracks", |b| {
+        b.iter(|| {
+            t_every = anim::wrap_time(t_every + DT, every.clips[walk_every].duration_secs());
+            let request = PoseRequest::at(Some(walk_every), black_box(t_every));
+            pose_every.evaluate(&every, &request).unwrap();
         })
     });
     let mut ratio = 0.0;
