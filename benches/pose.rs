@@ -299,6 +299,60 @@ fn every_track(fox: &Character, clip: usize) -> Character {
     every
 }
 
+/// `pose/fox_single_all_tracks`: the Fox's walk sampled from every T/R/S track.
+fn fox_all_tracks(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    fox: &Character,
+    walk: usize,
+) {
+    // Like for like with ozz: gltf2ozz gives every joint a translation, rotation and scale
+    // track, filling the ones the file leaves undriven with their rest value; ours samples only
+    // the driven ones. This row samples them all.
+    let (every, walk_every) = (every_track(fox, walk), walk);
+    let mut pose_every = CharacterPose::new(&every);
+    let mut t_every = 0.0;
+    group.bench_function("fox_single_all_tracks", |b| {
+        b.iter(|| {
+            t_every = anim::wrap_time(t_every + DT, every.clips[walk_every].duration_secs());
+            let request = PoseRequest::at(Some(walk_every), black_box(t_every));
+            pose_every.evaluate(&every, &request).unwrap();
+        })
+    });
+}
+
+/// `crowd/fox100000_blend_2thread_lod`.
+fn crowd_lod(
+    threads: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    fox: &Character,
+    (survey, walk): (usize, usize),
+) {
+    // 100,000 with level of detail, seen from the middle of one edge of their grid at a
+    // character's height: members beyond 10, 20 and 40 heights posed every 2nd, 4th, 8th frame.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let spacing = skinscope::draw::crowd_spacing(fox, (survey, walk));
+    let mut crowd = Crowd::new(fox, 100_000, (survey, walk), spacing);
+    let height = skinscope::pose::character_height(fox);
+    let (lo, _) = crowd.bounds((Vec3::ZERO, Vec3::ZERO));
+    let eye = Vec3::new(0.0, height, lo.z - 2.0 * spacing);
+    let lod = CrowdLod::for_height(height);
+    let mut clock = 0.0;
+    pool.install(|| crowd.update_lod(fox, clock, eye, lod));
+    let posed: f64 = crowd.rates.iter().map(|&r| 1.0 / f64::from(r)).sum();
+    eprintln!(
+        "crowd/fox100000_blend_2thread_lod: {:.0} of 100000 members posed a frame on average",
+        posed
+    );
+    threads.bench_function("fox100000_blend_2thread_lod", |b| {
+        b.iter(|| {
+            clock += DT;
+            pool.install(|| crowd.update_lod(fox, black_box(clock), eye, lod));
+        })
+    });
+}
+
 fn benches(c: &mut Criterion) {
     let fox = fox();
     let survey = fox
@@ -321,19 +375,7 @@ fn benches(c: &mut Criterion) {
                 .unwrap();
         })
     });
-    // Like for like with ozz: gltf2ozz gives every joint a translation, rotation and scale
-    // track, filling the ones the file leaves undriven with their rest value; ours samples only
-    // the driven ones. This row samples them all.
-    let (every, walk_every) = (every_track(&fox, walk), walk);
-    let mut pose_every = CharacterPose::new(&every);
-    let mut t_every = 0.0;
-    group.bench_function("fox_single_all_tracks", |b| {
-        b.iter(|| {
-            t_every = anim::wrap_time(t_every + DT, every.clips[walk_every].duration_secs());
-            let request = PoseRequest::at(Some(walk_every), black_box(t_every));
-            pose_every.evaluate(&every, &request).unwrap();
-        })
-    });
+    fox_all_tracks(&mut group, &fox, walk);
     let mut ratio = 0.0;
     group.bench_function("fox_blend", |b| {
         b.iter(|| {
@@ -419,31 +461,7 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
-    // 100,000 with level of detail, seen from the middle of one edge of their grid at a
-    // character's height: members beyond 10, 20 and 40 heights posed every 2nd, 4th, 8th frame.
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    let spacing = skinscope::draw::crowd_spacing(&fox, (survey, walk));
-    let mut crowd = Crowd::new(&fox, 100_000, (survey, walk), spacing);
-    let height = skinscope::pose::character_height(&fox);
-    let (lo, _) = crowd.bounds((Vec3::ZERO, Vec3::ZERO));
-    let eye = Vec3::new(0.0, height, lo.z - 2.0 * spacing);
-    let lod = CrowdLod::for_height(height);
-    let mut clock = 0.0;
-    pool.install(|| crowd.update_lod(&fox, clock, eye, lod));
-    let posed: f64 = crowd.rates.iter().map(|&r| 1.0 / f64::from(r)).sum();
-    eprintln!(
-        "crowd/fox100000_blend_2thread_lod: {:.0} of 100000 members posed a frame on average",
-        posed
-    );
-    threads.bench_function("fox100000_blend_2thread_lod", |b| {
-        b.iter(|| {
-            clock += DT;
-            pool.install(|| crowd.update_lod(&fox, black_box(clock), eye, lod));
-        })
-    });
+    crowd_lod(&mut threads, &fox, (survey, walk));
     threads.finish();
 
     let d = dense(67);

@@ -132,6 +132,33 @@ pub struct Pipelines {
     built: std::sync::atomic::AtomicU32,
 }
 
+/// The scene group's environment maps (bindings 4 to 7: irradiance and specular cubes, the BRDF
+/// table, their sampler), read by fragments and by the ground's vertices (its ambient).
+fn environment_entries(visibility: wgpu::ShaderStages) -> [wgpu::BindGroupLayoutEntry; 4] {
+    let texture = |binding, view_dimension| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+            view_dimension,
+            multisampled: false,
+        },
+        count: None,
+    };
+    let cube = wgpu::TextureViewDimension::Cube;
+    [
+        texture(4, cube),
+        texture(5, cube),
+        texture(6, wgpu::TextureViewDimension::D2),
+        wgpu::BindGroupLayoutEntry {
+            binding: 7,
+            visibility,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        },
+    ]
+}
+
 fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
         binding,
@@ -226,25 +253,8 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
             count: None,
         };
-        // The environment's maps, read by fragments and by the ground's vertices (its ambient).
-        let environment = |binding, view_dimension| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: both,
-            ty: wgpu::BindingType::Texture {
-                sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                view_dimension,
-                multisampled: false,
-            },
-            count: None,
-        };
-        let cube = wgpu::TextureViewDimension::Cube;
-        let environment_sampler = wgpu::BindGroupLayoutEntry {
-            binding: 7,
-            visibility: both,
-            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-            count: None,
-        };
         let camera_and_draws = [uniform_entry(0, both), storage_entry(1, both)];
+        let environment_entries = environment_entries(both);
         Self {
             scene: layout(
                 "scene",
@@ -254,10 +264,10 @@ impl Layouts {
                     shadow_maps,
                     comparison,
                     // The environment's maps (light.wgsl).
-                    environment(4, cube),
-                    environment(5, cube),
-                    environment(6, wgpu::TextureViewDimension::D2),
-                    environment_sampler,
+                    environment_entries[0],
+                    environment_entries[1],
+                    environment_entries[2],
+                    environment_entries[3],
                 ],
             ),
             caster: layout("shadow caster", &camera_and_draws),
