@@ -515,11 +515,12 @@ fn paint_and_read(
 }
 
 /// A sequence's crowd: its members (posed from frame to frame, so level of detail holds and
-/// events count across frames), its renderer, and the environment that renderer is lit by.
+/// events count across frames), its renderer and target, and the environment it is lit by.
 struct HeldCrowd {
     crowd: Crowd,
     clips: (usize, usize),
     renderer: Renderer,
+    target: Offscreen,
     lit: Option<Arc<EnvironmentImage>>,
 }
 
@@ -547,21 +548,22 @@ fn render_crowd(
     let b = request.pose.blend.map_or(a, |blend| blend.b);
     let time_secs = request.pose.clip.map_or(0.0, |c| c.time_secs);
     let one = rest_bounds(character);
-    if held
-        .as_ref()
-        .is_none_or(|h| h.crowd.len() != members || h.clips != (a, b))
-    {
+    if held.as_ref().is_none_or(|h| {
+        h.crowd.len() != members || h.clips != (a, b) || h.target.size != request.size
+    }) {
         let spacing = super::crowd_spacing(character, (a, b));
         *held = Some(HeldCrowd {
             crowd: Crowd::new(character, members, (a, b), spacing),
             clips: (a, b),
             renderer: made(gpu, character, members),
+            target: Offscreen::new(&gpu.device, request.size),
             lit: None,
         });
     }
     let Some(HeldCrowd {
         crowd,
         renderer,
+        target,
         lit,
         ..
     }) = held.as_mut()
@@ -586,7 +588,6 @@ fn render_crowd(
     }
     let pose_ms = start.elapsed().as_secs_f64() * 1000.0;
     relight(gpu, renderer, lit, request.environment.as_ref());
-    let target = Offscreen::new(&gpu.device, request.size);
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let start = std::time::Instant::now();
     let options = DrawOptions {
@@ -606,7 +607,7 @@ fn render_crowd(
             options: &options,
         },
     );
-    let pixels = paint_and_read(gpu, renderer, &target, scope, &options, None)?;
+    let pixels = paint_and_read(gpu, renderer, target, scope, &options, None)?;
     log::info!(
         "crowd of {members}: pose {pose_ms:.2} ms, upload {} bytes, GPU frame and read-back {:.1} ms",
         uploaded.palette_bytes,

@@ -111,24 +111,19 @@ fn panorama(device: &wgpu::Device, queue: &wgpu::Queue, image: &EnvironmentImage
             .iter()
             .flat_map(|t| [t[0], t[1], t[2], 1.0].map(f16::from_f32))
             .collect();
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            bytemuck::cast_slice(&halves),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(8 * l.width),
-                rows_per_image: Some(l.height),
-            },
-            wgpu::Extent3d {
-                width: l.width,
-                height: l.height,
-                depth_or_array_layers: 1,
-            },
+        let size = wgpu::Extent3d {
+            width: l.width,
+            height: l.height,
+            depth_or_array_layers: 1,
+        };
+        let bytes = bytemuck::cast_slice(&halves);
+        super::textures::write_level(
+            queue,
+            &texture,
+            level as u32,
+            bytes,
+            (8 * l.width, l.height),
+            size,
         );
     }
     texture

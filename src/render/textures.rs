@@ -71,28 +71,31 @@ pub(super) fn texture_view(
     format: wgpu::TextureFormat,
 ) -> wgpu::TextureView {
     let srgb = format.is_srgb();
-    let (format, target, levels) = t
+    let transcoded = t
         .basis
         .as_ref()
-        .and_then(|b| basis_levels(device, t, b, srgb))
-        .unwrap_or_else(|| {
-            let below = super::mips::mip_chain(t.width, t.height, &t.rgba8, srgb);
-            let full = Level {
-                width: t.width,
-                height: t.height,
-                data: t.rgba8.clone(),
-            };
-            let chain = std::iter::once(full).chain(below.into_iter().map(|(w, h, data)| Level {
-                width: w,
-                height: h,
-                data,
-            }));
-            (format, Target::Rgba8, chain.collect())
-        });
-    let extent = |width, height| wgpu::Extent3d {
-        width,
-        height,
-        depth_or_array_layers: 1,
+        .and_then(|b| basis_levels(device, t, b, srgb));
+    let below;
+    // (width, height, bytes) per level, borrowed from the transcode or from `t` and its chain.
+    let (format, target, levels): (_, _, Vec<(u32, u32, &[u8])>) = match &transcoded {
+        Some((format, target, levels)) => (
+            *format,
+            *target,
+            levels
+                .iter()
+                .map(|l| (l.width, l.height, &l.data[..]))
+                .collect(),
+        ),
+        None => {
+            below = super::mips::mip_chain(t.width, t.height, &t.rgba8, srgb);
+            let chain = below.iter().map(|(w, h, data)| (*w, *h, &data[..]));
+            let full = (t.width, t.height, &t.rgba8[..]);
+            (
+                format,
+                Target::Rgba8,
+                std::iter::once(full).chain(chain).collect(),
+            )
+        }
     };
     let texture = device.create_texture(&wgpu::TextureDescriptor {
         label: Some("material texture"),
@@ -105,24 +108,53 @@ pub(super) fn texture_view(
         view_formats: &[],
     });
     let side = target.block_side();
-    for (level, l) in levels.iter().enumerate() {
+    for (level, &(width, height, data)) in levels.iter().enumerate() {
         // A level's rows of blocks; its copy covers whole blocks (its physical size).
-        let (across, down) = (l.width.div_ceil(side), l.height.div_ceil(side));
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level as u32,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            &l.data,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(across * target.block_bytes()),
-                rows_per_image: Some(down),
-            },
+        let (across, down) = (width.div_ceil(side), height.div_ceil(side));
+        let row = across * target.block_bytes();
+        write_level(
+            queue,
+            &texture,
+            level as u32,
+            data,
+            (row, down),
             extent(across * side, down * side),
         );
     }
     texture.create_view(&wgpu::TextureViewDescriptor::default())
+}
+
+fn extent(width: u32, height: u32) -> wgpu::Extent3d {
+    wgpu::Extent3d {
+        width,
+        height,
+        depth_or_array_layers: 1,
+    }
+}
+
+/// Writes `data` into mip level `level` of `texture`: `rows` rows of `row_bytes` bytes (texel
+/// or block rows), covering `size`.
+pub(super) fn write_level(
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    level: u32,
+    data: &[u8],
+    (row_bytes, rows): (u32, u32),
+    size: wgpu::Extent3d,
+) {
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: level,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        data,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(row_bytes),
+            rows_per_image: Some(rows),
+        },
+        size,
+    );
 }

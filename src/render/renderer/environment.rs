@@ -27,11 +27,6 @@ impl Renderer {
         }
     }
 
-    /// Whether a file's prefiltered environment lights the scene.
-    pub fn environment_prefiltered(&self) -> bool {
-        self.environment.prefiltered
-    }
-
     /// Builds the background's pipeline when `options` first shows the environment.
     pub(super) fn ensure_background(&self, device: &wgpu::Device, options: &super::DrawOptions) {
         if options.environment.background != Background::Flat {
