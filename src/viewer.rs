@@ -36,7 +36,7 @@ pub use ddm::{DdmState, DdmStatus};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
-pub use shown::{LoggedEvent, Shown, Stats};
+pub use shown::{CpuTimes, LoggedEvent, Shown, Stats};
 
 /// The largest crowd the panel offers before the window has asked its device
 /// (`draw::crowd_limit`, which `render --crowd` obeys too).

@@ -910,3 +910,22 @@ fn the_environment_section_loads_a_file_turns_it_and_goes_back_to_the_sky() {
             .is_some()
     );
 }
+
+#[test]
+fn the_statistics_show_the_windows_cpu_time_by_part() {
+    let mut h = harness();
+    h.state_mut().stats.cpu = skinscope::viewer::CpuTimes {
+        panel_ms: 0.52,
+        pose_ms: 0.03,
+        overlay_ms: 0.01,
+        upload_ms: 0.36,
+        total_ms: 0.96,
+    };
+    h.run();
+    for part in [
+        "CPU 0.96 ms a frame: panel 0.52, pose 0.03,",
+        "overlays 0.01, uploads 0.36",
+    ] {
+        assert!(h.query_by_label_contains(part).is_some(), "{part}");
+    }
+}

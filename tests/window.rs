@@ -105,6 +105,47 @@ fn the_window_shows_the_panel_and_the_character() {
     assert!(skin > 500, "no head or hands: {skin} skin-coloured pixels");
 }
 
+/// The figures of the window's "CPU ms a frame: ..." line on stderr: total, then its parts.
+fn cpu_times(stderr: &str) -> Vec<f32> {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("skinscope: window CPU time a frame"))
+        .unwrap_or_else(|| panic!("no CPU time reported: {stderr}"));
+    let figures = line.split(':').nth(2).unwrap();
+    figures
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|w| w.contains('.'))
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_window_measures_its_cpu_time_a_frame_by_part() {
+    let (display, _xvfb) = display();
+    let out = std::env::temp_dir().join(format!("skinscope-cpu-{}.png", std::process::id()));
+    let result = screenshot(&display, "30", "640x480", &out);
+    std::fs::remove_file(&out).ok();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    let t = cpu_times(&stderr);
+    let [total, panel, pose, overlays, uploads] = t[..] else {
+        panic!("five figures expected: {t:?}")
+    };
+    // Every part was measured (a debug build on lavapipe takes well over a microsecond for each
+    // but the overlays, which are empty without bones), and the parts fit in the whole.
+    assert!(panel > 0.01 && pose > 0.001 && uploads > 0.01, "{t:?}");
+    assert!(overlays >= 0.0, "{t:?}");
+    let parts = panel + pose + overlays + uploads;
+    assert!(
+        parts <= total * 1.001 + 0.001,
+        "parts {parts} of {total}: {t:?}"
+    );
+    assert!(
+        parts > 0.5 * total,
+        "the parts leave most of the frame out: {t:?}"
+    );
+}
+
 #[test]
 fn a_file_from_the_command_line_opens_and_joins_the_recent_files() {
     let (display, _xvfb) = display();

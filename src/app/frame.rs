@@ -1,34 +1,24 @@
 //! One frame of the window, in order: input and panel -> apply commands -> advance clocks ->
 //! pose once -> render. Each step is one function here.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use winit::event_loop::ActiveEventLoop;
 
 use super::gfx::Gfx;
+use super::panel::PanelOutput;
 use super::surface::Acquired;
 use super::{App, DialogFor, draw_options};
 use crate::draw;
 use crate::render::camera::{Camera, OrbitCamera};
 use crate::render::offscreen::Offscreen;
 use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
-use crate::ui;
 use crate::viewer::record::RecordCommand;
-use crate::viewer::{Compared, UiCommand, WindowRequest};
+use crate::viewer::{Compared, CpuTimes, WindowRequest};
 
 /// The clocks' step per frame in a batch run: the command line's 60 Hz.
 pub const BATCH_STEP_SECS: f32 = 1.0 / 60.0;
-
-/// What the panel step leaves for the render step.
-struct PanelOutput {
-    shapes: Vec<egui::epaint::ClippedShape>,
-    pixels_per_point: f32,
-    /// The rect left for the 3D view, in points.
-    view_rect: egui::Rect,
-    /// egui textures to free once this frame is drawn.
-    textures_to_free: Vec<egui::TextureId>,
-}
 
 /// The 3D view's layout this frame, in physical pixels: the main view, and the compared one
 /// beside it in a split view.
@@ -46,6 +36,7 @@ impl App {
         let now = Instant::now();
         let dt = (now - self.last_frame).as_secs_f32().min(0.25);
         self.last_frame = now;
+        self.cpu = CpuClock::started(now);
         if self.recover_lost_device(event_loop) {
             return;
         }
@@ -55,9 +46,10 @@ impl App {
             return;
         }
         // 1. Input (queued by the event handlers) and the panel.
-        let panel = self.run_panel();
+        let panel_commands = self.run_panel(now);
+        self.cpu.panel = now.elapsed();
         let mut commands = std::mem::take(&mut self.commands);
-        commands.extend(panel.1);
+        commands.extend(panel_commands);
         // 2-4. Commands, clocks, and the pose, once. A batch run (--frames) steps the clocks by
         // 1/60 s a frame whatever the machine's speed, so its frames are reproducible (they are
         // `render --simulate`'s and `--time`'s).
@@ -74,10 +66,15 @@ impl App {
             self.steer = super::input::SteerKeys::default();
         }
         self.viewer.camera_eye = self.camera.map(|c| c.eye());
+        let posing = Instant::now();
         self.viewer.frame(commands, step);
+        self.cpu.pose = posing.elapsed();
         self.window_requests();
         // 5. Render what was posed.
-        self.render(event_loop, panel.0, dt);
+        if let Some(mut panel) = self.panel.take() {
+            self.render(event_loop, &mut panel, dt);
+            self.panel = Some(panel);
+        }
     }
 
     /// A lost device is rebuilt for the same window (the viewer's state stays). Returns whether
@@ -100,57 +97,6 @@ impl App {
             }
         }
         true
-    }
-
-    /// Runs the panel (and the joint names over the 3D view, placed with last frame's camera)
-    /// and applies egui's texture updates. Returns what the render step needs and the panel's
-    /// commands.
-    fn run_panel(&mut self) -> (PanelOutput, Vec<UiCommand>) {
-        let Some(gfx) = self.gfx.as_mut() else {
-            unreachable!("run_panel is called with graphics")
-        };
-        let raw_input = gfx.egui_state.take_egui_input(&gfx.window);
-        let mut commands = Vec::new();
-        let mut view_rect = egui::Rect::NOTHING;
-        let viewer = &mut self.viewer;
-        let last = self.last_view.map(|(_, camera, _)| camera);
-        let full_output = gfx.egui_ctx.run_ui(raw_input, |ui| {
-            let (c, rect) = ui::show(ui, viewer);
-            commands = c;
-            view_rect = rect;
-            if let (true, Some(camera)) = (viewer.controls.show_joint_names, last) {
-                // The names label the main (left, when split) view.
-                let main = if viewer.controls.compared() != Compared::Off {
-                    let size = egui::vec2(rect.width() * 0.5, rect.height());
-                    egui::Rect::from_min_size(rect.min, size)
-                } else {
-                    rect
-                };
-                let aspect = main.width() / main.height().max(1.0);
-                let posed = (&viewer.character, &viewer.pose);
-                ui::overlay::paint_joint_names(ui, posed, camera.clip_from_world(aspect), main);
-            }
-        });
-        gfx.egui_state
-            .handle_platform_output(&gfx.window, full_output.platform_output);
-        // egui's texture changes are applied now and freed after drawing (dropping them
-        // unhandled panics in debug builds).
-        let mut textures_delta = full_output.textures_delta;
-        for (id, deltas) in &textures_delta.set {
-            for delta in deltas {
-                gfx.egui_renderer
-                    .update_texture(&gfx.gpu.device, &gfx.gpu.queue, *id, delta);
-            }
-        }
-        let textures_to_free = textures_delta.free.iter().copied().collect();
-        textures_delta.clear();
-        let output = PanelOutput {
-            shapes: full_output.shapes,
-            pixels_per_point: full_output.pixels_per_point,
-            view_rect,
-            textures_to_free,
-        };
-        (output, commands)
     }
 
     /// What the viewer asked of the window this frame: the file dialog, saving the recent files,
@@ -333,17 +279,21 @@ impl App {
     }
 
     /// Step 5: the 3D views, then egui, into the window (and an offscreen copy for a screenshot).
-    fn render(&mut self, event_loop: &ActiveEventLoop, mut panel: PanelOutput, dt: f32) {
-        let viewports = self.viewports(&panel);
+    fn render(&mut self, event_loop: &ActiveEventLoop, panel: &mut PanelOutput, dt: f32) {
+        let viewports = self.viewports(panel);
         let camera = self.update_camera(viewports.aspect);
         self.last_view = Some((viewports.main_rect, camera, viewports.aspect));
         self.update_stats(dt);
         let Some(gfx) = self.gfx.as_mut() else { return };
         let size = gfx.surface.size();
-        let surface_texture = match gfx.surface.acquire(&gfx.gpu.device, gfx.window_size()) {
+        let acquiring = Instant::now();
+        let acquired = gfx.surface.acquire(&gfx.gpu.device, gfx.window_size());
+        self.cpu.waited += acquiring.elapsed();
+        let uploading = Instant::now();
+        let surface_texture = match acquired {
             Acquired::Texture(t) => t,
             Acquired::Skip => {
-                gfx.free_textures(&panel.textures_to_free);
+                panel.free_textures(gfx);
                 return;
             }
             Acquired::Failed(e) => {
@@ -365,14 +315,23 @@ impl App {
         }
         let mut encoder = gfx.gpu.device.create_command_encoder(&Default::default());
         self.paint_views(&mut encoder, &targets, &viewports, &camera);
+        let recording = Instant::now();
         self.record_frame(&camera);
+        let recorded = recording.elapsed();
+        self.cpu.waited += recorded;
         let Some(gfx) = self.gfx.as_mut() else { return };
-        let shapes = std::mem::take(&mut panel.shapes);
-        paint_egui(gfx, &mut encoder, &targets, shapes, &panel, size);
+        let linear: Vec<_> = targets.iter().map(|t| &t.linear).collect();
+        panel.paint(gfx, &mut encoder, &linear, size);
         gfx.gpu.queue.submit([encoder.finish()]);
+        let uploaded = uploading.elapsed().saturating_sub(recorded);
         gfx.window.pre_present_notify();
+        let presenting = Instant::now();
         gfx.gpu.queue.present(surface_texture);
-        gfx.free_textures(&panel.textures_to_free);
+        self.cpu.waited += presenting.elapsed();
+        let cpu = self.cpu.times(uploaded);
+        self.viewer.stats.cpu.average_in(cpu);
+        let Some(gfx) = self.gfx.as_mut() else { return };
+        panel.free_textures(gfx);
         self.frames_drawn += 1;
         if let Some(o) = offscreen {
             if let Some(path) = &self.options.screenshot {
@@ -478,7 +437,9 @@ impl App {
             gfx.sync_ddm(&self.viewer);
         }
         for (view, options) in [Some((View::Main, main)), compared].into_iter().flatten() {
+            let overlay = Instant::now();
             self.bone_lines(view == View::Compared);
+            self.cpu.overlay += overlay.elapsed();
             let Some(gfx) = self.gfx.as_mut() else { return };
             let posed = match (&self.viewer.crowd, view) {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
@@ -526,6 +487,42 @@ impl App {
     }
 }
 
+/// The window frame's CPU time so far, by part, and the time spent waiting (for the surface's
+/// next image, a recording's read-back, presenting), which is not CPU work.
+pub(super) struct CpuClock {
+    start: Instant,
+    panel: Duration,
+    pose: Duration,
+    overlay: Duration,
+    waited: Duration,
+}
+
+impl CpuClock {
+    pub(super) fn started(start: Instant) -> Self {
+        Self {
+            start,
+            panel: Duration::ZERO,
+            pose: Duration::ZERO,
+            overlay: Duration::ZERO,
+            waited: Duration::ZERO,
+        }
+    }
+
+    /// The frame's figures once it is presented; `uploaded` is the time from the image acquired
+    /// to the submit, of which the overlays' lines are their own figure.
+    fn times(&self, uploaded: Duration) -> CpuTimes {
+        let ms = |d: Duration| d.as_secs_f32() * 1000.0;
+        let total = self.start.elapsed().saturating_sub(self.waited);
+        CpuTimes {
+            panel_ms: ms(self.panel),
+            pose_ms: ms(self.pose),
+            overlay_ms: ms(self.overlay),
+            upload_ms: ms(uploaded.saturating_sub(self.overlay)),
+            total_ms: ms(total),
+        }
+    }
+}
+
 /// A texture's two views: sRGB for the 3D view, linear for egui.
 struct Targets {
     srgb: wgpu::TextureView,
@@ -541,38 +538,6 @@ impl Targets {
                 ..Default::default()
             }),
         }
-    }
-}
-
-/// The panel, over everything, into each target.
-fn paint_egui(
-    gfx: &mut Gfx,
-    encoder: &mut wgpu::CommandEncoder,
-    targets: &[Targets],
-    shapes: Vec<egui::epaint::ClippedShape>,
-    panel: &PanelOutput,
-    size: (u32, u32),
-) {
-    let paint_jobs = gfx.egui_ctx.tessellate(shapes, panel.pixels_per_point);
-    let screen = egui_wgpu::ScreenDescriptor {
-        size_in_pixels: [size.0, size.1],
-        pixels_per_point: panel.pixels_per_point,
-    };
-    gfx.egui_renderer.update_buffers(
-        &gfx.gpu.device,
-        &gfx.gpu.queue,
-        encoder,
-        &paint_jobs,
-        &screen,
-    );
-    for t in targets {
-        crate::render::ui_overlay::render_pass(
-            &gfx.egui_renderer,
-            encoder,
-            &t.linear,
-            &paint_jobs,
-            &screen,
-        );
     }
 }
 

@@ -4,12 +4,14 @@
 //! - `surface`: the window's surface (acquire, reconfigure on resize or loss);
 //! - `gfx`: the device, the character renderer and egui's;
 //! - `frame`: one frame, in order: input and panel -> commands -> clocks -> pose once -> render;
+//! - `panel`: the panel laid out (or its last layout kept) and drawn over the 3D view;
 //! - `input`: keys, camera drags and picking clicks;
 //! - `recent`: the recent-files list between sessions.
 
 mod frame;
 mod gfx;
 pub mod input;
+mod panel;
 mod recent;
 mod surface;
 
@@ -151,8 +153,18 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         saved_recent,
         skinned_in: crate::display::SkinPass::Vertex,
         camera_requests: Vec::new(),
+        cpu: frame::CpuClock::started(Instant::now()),
+        panel: None,
     };
     event_loop.run_app(&mut app)?;
+    if app.options.frames.is_some() && app.result.is_ok() {
+        // A batch run reports what the panel's statistics showed last, for testers.
+        let c = app.viewer.stats.cpu;
+        eprintln!(
+            "skinscope: window CPU time a frame (averaged): {:.3} ms; panel {:.3}, pose {:.3}, overlays {:.3}, uploads {:.3}",
+            c.total_ms, c.panel_ms, c.pose_ms, c.overlay_ms, c.upload_ms
+        );
+    }
     app.result
 }
 
@@ -182,6 +194,10 @@ struct App {
     commands: Vec<UiCommand>,
     bones: Vec<LineVertex>,
     result: Result<(), AppError>,
+    /// The panel's last layout (drawn again while it is current).
+    panel: Option<panel::PanelOutput>,
+    /// This frame's CPU time so far (the panel's statistics).
+    cpu: frame::CpuClock,
     /// The viewer's camera requests of this frame, for the render step.
     camera_requests: Vec<crate::viewer::WindowRequest>,
     /// Where the main view's last frame was skinned (what a click picks from).

@@ -77,11 +77,17 @@ pub(super) fn stats_section(ui: &mut Ui, shown: &Shown<'_>) {
         Some(true) => "by the compute pass",
         Some(false) => "by the compute pass (unchanged: not run)",
     };
+    let cpu = s.cpu;
     ui.monospace(format!(
-        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}\n({})",
+        "{:.0} fps, frame {:.2} ms, pose {:.3} ms\nCPU {:.2} ms a frame: panel {:.2}, pose {:.2},\n  overlays {:.2}, uploads {:.2}\n{} joints, {} vertices\npalette upload {} bytes\nskinned {skinned}\n({})",
         s.fps,
         s.frame_ms,
         s.pose_ms,
+        cpu.total_ms,
+        cpu.panel_ms,
+        cpu.pose_ms,
+        cpu.overlay_ms,
+        cpu.upload_ms,
         joints,
         shown.character.vertex_count(),
         s.palette_bytes,

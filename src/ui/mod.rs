@@ -46,6 +46,38 @@ pub const PANEL_WIDTH: f32 = 330.0;
 /// widen the panel, and with it the next frame's sliders).
 pub const SLIDER_WIDTH: f32 = 130.0;
 
+/// One run of egui for the window's frame: the panel (`show`), then each skin joint's name over
+/// the main 3D view when asked, placed with `clip_from_world` (last frame's camera, given the
+/// view's aspect). Returns egui's output, the panel's commands and the rect left for the 3D view.
+/// The window and the viewer's frame benchmark both run the panel through it.
+pub fn run(
+    ctx: &egui::Context,
+    input: egui::RawInput,
+    viewer: &mut Viewer,
+    clip_from_world: Option<&dyn Fn(f32) -> glam::Mat4>,
+) -> (egui::FullOutput, Vec<UiCommand>, egui::Rect) {
+    let mut commands = Vec::new();
+    let mut view_rect = egui::Rect::NOTHING;
+    let output = ctx.run_ui(input, |ui| {
+        let (c, rect) = show(ui, viewer);
+        commands = c;
+        view_rect = rect;
+        if let (true, Some(clip_from_world)) = (viewer.controls.show_joint_names, clip_from_world) {
+            // The names label the main (left, when split) view.
+            let main = if viewer.controls.compared() != Compared::Off {
+                let size = egui::vec2(rect.width() * 0.5, rect.height());
+                egui::Rect::from_min_size(rect.min, size)
+            } else {
+                rect
+            };
+            let aspect = main.width() / main.height().max(1.0);
+            let posed = (&viewer.character, &viewer.pose);
+            overlay::paint_joint_names(ui, posed, clip_from_world(aspect), main);
+        }
+    });
+    (output, commands, view_rect)
+}
+
 /// The whole viewer UI for one frame: the side panel, then joint names over the 3D view when
 /// asked. Returns the commands to apply and the rect left for the 3D view.
 pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {

@@ -30,6 +30,45 @@ pub struct Stats {
     pub skin_pass_ran: Option<bool>,
     /// Why the vertices were skinned where they were (the skin pass's `Auto`, or the choice).
     pub skin_pass_why: &'static str,
+    /// The window's CPU time a frame, averaged over the last frames.
+    pub cpu: CpuTimes,
+}
+
+/// The window's CPU work in a frame, outside the GPU, in ms. Waiting for the surface's next
+/// image and presenting it are not counted (they wait for the GPU or the display), nor is a
+/// recording's extra offscreen frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CpuTimes {
+    /// egui's run of the panel (every open section) and the joint names over the view.
+    pub panel_ms: f32,
+    /// The commands, the clocks and the pose once (the crowd's included).
+    pub pose_ms: f32,
+    /// The overlays' lines: the bones, the selected joint's marker and the scene's lines.
+    pub overlay_ms: f32,
+    /// The uploads (palettes, the views' uniforms, egui's tessellated shapes and textures) and
+    /// the GPU commands recorded.
+    pub upload_ms: f32,
+    /// The whole frame's: the above and the rest (window requests, the camera, the submit).
+    pub total_ms: f32,
+}
+
+impl CpuTimes {
+    /// Each figure moved a tenth of the way toward this frame's (the first frame's taken as it is).
+    pub fn average_in(&mut self, frame: CpuTimes) {
+        if self.total_ms == 0.0 {
+            *self = frame;
+            return;
+        }
+        for (mean, new) in [
+            (&mut self.panel_ms, frame.panel_ms),
+            (&mut self.pose_ms, frame.pose_ms),
+            (&mut self.overlay_ms, frame.overlay_ms),
+            (&mut self.upload_ms, frame.upload_ms),
+            (&mut self.total_ms, frame.total_ms),
+        ] {
+            *mean += 0.1 * (new - *mean);
+        }
+    }
 }
 
 /// What the panel shows but does not edit, gathered once per frame (`Viewer::panel_parts`):
