@@ -205,6 +205,10 @@ const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("crowd/fox10000_blend_2thread", 240_000, None),
     ("crowd/fox100000_blend_2thread_lod", 2_400_000, None),
     ("stage/sample", 67, Some(12.7)),
+    ("stage/sample_compressed", 67, Some(12.7)),
+    ("stage/sample_compressed_between_keys", 67, Some(12.7)),
+    ("stage/fox_walk_sample", 24, None),
+    ("stage/fox_walk_sample_compressed", 24, None),
     ("stage/blend", 67, Some(2.2)),
     ("stage/local_to_model", 67, Some(5.3)),
     ("stage/palette", 67, Some(3.1)),
@@ -481,6 +485,8 @@ fn benches(c: &mut Criterion) {
             .unwrap();
         })
     });
+    sample_compressed(&mut stages, &d, &mut s.a);
+    fox_walk_sample(&mut stages, &fox, walk);
     stages.bench_function("blend", |b| {
         b.iter(|| {
             let layers = [
@@ -506,6 +512,67 @@ fn benches(c: &mut Criterion) {
         })
     });
     stages.finish();
+}
+
+/// The dense67 clip compressed (as `pose/dense67_compressed_single`), sampled at 60 Hz (a new
+/// row of keys decoded every other frame) and at one time (between the same keys: the frame's
+/// own cost, as a raw clip's).
+fn sample_compressed(
+    stages: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    d: &Dense,
+    pose: &mut LocalPose,
+) {
+    let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, 67);
+    let (packed, _) = anim::compress_clip(&d.skeleton, &d.clips[0], &settings);
+    let mut cursor = ClipCursor::for_compressed(&packed);
+    let mut time = 0.0;
+    stages.bench_function("sample_compressed", |b| {
+        b.iter(|| {
+            time = anim::wrap_time(time + DT, packed.duration_secs());
+            anim::sample_compressed(&d.skeleton, &packed, black_box(time), &mut cursor, pose)
+                .unwrap();
+        })
+    });
+    stages.bench_function("sample_compressed_between_keys", |b| {
+        b.iter(|| {
+            anim::sample_compressed(&d.skeleton, &packed, black_box(0.51), &mut cursor, pose)
+                .unwrap();
+        })
+    });
+}
+
+/// The Fox's walk sampled at 60 Hz, raw and compressed as the viewer's `--compressed` does
+/// (`compression_settings`: 1e-4 of its height at each joint's skin reach).
+fn fox_walk_sample(
+    stages: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    fox: &Character,
+    walk: usize,
+) {
+    let clip = &fox.clips[walk].clip;
+    let settings = skinscope::pose::compression_settings(fox, None);
+    let (packed, _) = anim::compress_clip(&fox.skeleton, clip, &settings);
+    let mut pose = LocalPose::rest(&fox.skeleton);
+    let (mut raw, mut cursor) = (ClipCursor::new(clip), ClipCursor::for_compressed(&packed));
+    let mut time = 0.0;
+    stages.bench_function("fox_walk_sample", |b| {
+        b.iter(|| {
+            time = anim::wrap_time(time + DT, clip.duration_secs());
+            anim::sample_clip(&fox.skeleton, clip, black_box(time), &mut raw, &mut pose).unwrap();
+        })
+    });
+    stages.bench_function("fox_walk_sample_compressed", |b| {
+        b.iter(|| {
+            time = anim::wrap_time(time + DT, clip.duration_secs());
+            anim::sample_compressed(
+                &fox.skeleton,
+                &packed,
+                black_box(time),
+                &mut cursor,
+                &mut pose,
+            )
+            .unwrap();
+        })
+    });
 }
 
 criterion_group!(pose_benches, benches);

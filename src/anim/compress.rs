@@ -428,7 +428,8 @@ fn pack_group(
                 let keys = if 3.8e-5 * lever <= budget {
                     Ok(kept.iter().map(|&i| quantize_rotation(values[i])).collect())
                 } else {
-                    Err(kept.iter().map(|&i| values[i]).collect())
+                    // Unit length, as the sampler's arcs need (`Clip::new` refuses zero ones).
+                    Err(kept.iter().map(|&i| values[i].normalize()).collect())
                 };
                 rotations.push((*joint, keys));
             }

@@ -10,7 +10,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::sample::{locate_key, slerp_terms};
+use super::sample::locate_key;
 
 /// Key times: frame numbers on the clip's frame grid (`CompressedClip::frame_secs`), or seconds
 /// where the clip has no grid.
@@ -187,7 +187,9 @@ pub(super) fn dequantize_rotation(key: [u16; 4]) -> Quat {
 }
 
 pub(super) fn dequantize_vector(min: Vec3, extent: Vec3, key: [u16; 3]) -> Vec3 {
-    min + extent * Vec3::new(f32::from(key[0]), f32::from(key[1]), f32::from(key[2])) / Q16
+    // A product, not a division per component: decoding is most of a compressed clip's cost.
+    min + extent
+        * (Vec3::new(f32::from(key[0]), f32::from(key[1]), f32::from(key[2])) * (1.0 / Q16))
 }
 
 impl CompressedClip {
@@ -233,19 +235,18 @@ impl CompressedClip {
             scale_joints: &group.scales.joints,
             scales: (&cursor.scales[0], &cursor.scales[1]),
             rotation_joints: &group.rotations.joints,
-            rotations: (&cursor.rotations[0], &cursor.rotations[1]),
-            slerp: super::runtime::Slerp::Series {
-                norm2: (&cursor.norm2[0], &cursor.norm2[1]),
-                xm1: &cursor.xm1,
-                terms: cursor.terms,
-            },
+            rotations: &cursor.rotations[0],
+            theta: &cursor.theta,
+            perp: &cursor.perp,
         }
         .interpolate(u, next != i, pose);
     }
 }
 
 /// One group's decoded rows in a sampling context: rows `rows.0` and `rows.1` of the group, as
-/// `Rows` reads them. Moving on by one interval decodes one row; anything else decodes both.
+/// `Rows` reads them, with the interval's arcs worked out when the rows are decoded (the raw
+/// clip's are worked out at load), so a frame between the same keys costs what a raw clip's
+/// does. Moving on by one interval decodes one row; anything else decodes both.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupCursor {
     /// The decoded rows (`usize::MAX` before the first sample).
@@ -254,10 +255,11 @@ pub(crate) struct GroupCursor {
     pub(super) hint: u32,
     pub(super) translations: [Vec<Vec3>; 2],
     pub(super) scales: [Vec<Vec3>; 2],
+    /// Unit quaternions (to rounding); the end row in the start row's hemisphere.
     pub(super) rotations: [Vec<Vec4>; 2],
-    pub(super) norm2: [Vec<f32>; 2],
-    pub(super) xm1: Vec<f32>,
-    pub(super) terms: usize,
+    /// Per rotation track, the arc from the start row to the end row (`runtime::arcs`).
+    pub(super) theta: Vec<f32>,
+    pub(super) perp: Vec<Vec4>,
 }
 
 impl GroupCursor {
@@ -274,9 +276,8 @@ impl GroupCursor {
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
             rotations: [vec![Vec4::W; r], vec![Vec4::W; r]],
-            norm2: [vec![1.0; r], vec![1.0; r]],
-            xm1: vec![0.0; r],
-            terms: 1,
+            theta: vec![0.0; r],
+            perp: vec![Vec4::ZERO; r],
         }
     }
 
@@ -289,23 +290,13 @@ impl GroupCursor {
             self.translations.swap(0, 1);
             self.scales.swap(0, 1);
             self.rotations.swap(0, 1);
-            self.norm2.swap(0, 1);
         } else {
             self.decode_row(group, i, 0);
         }
         self.decode_row(group, next, 1);
-        // The end row in the start row's hemisphere, and the interval's slerp terms.
-        self.terms = 1;
+        // The end row in the start row's hemisphere, and the interval's arcs.
         let [a, b] = &mut self.rotations;
-        for ((a, b), xm1) in a.iter().zip(b.iter_mut()).zip(&mut self.xm1) {
-            let mut d = a.dot(*b);
-            if d < 0.0 {
-                *b = -*b;
-                d = -d;
-            }
-            *xm1 = (d - 1.0).min(0.0);
-            self.terms = self.terms.max(slerp_terms(*xm1));
-        }
+        super::runtime::arcs(a, b, &mut self.theta, &mut self.perp);
         self.rows = (i, next);
     }
 
@@ -329,8 +320,7 @@ impl GroupCursor {
         for (o, key) in out[q..].iter_mut().zip(&r.f_rows[row * f..row * f + f]) {
             *o = Vec4::from(*key);
         }
-        for (n, q) in self.norm2[into].iter_mut().zip(out.iter()) {
-            *n = q.length_squared();
-        }
+        // Both unit length, as the arcs need: float keys are stored normalised, and a quantized
+        // key's largest component is what makes it unit.
     }
 }

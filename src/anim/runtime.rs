@@ -14,7 +14,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
-use super::sample::{eberly, locate_key};
+use super::sample::locate_key;
 use super::{Channel, Interpolation, JointTrack, Transform};
 
 /// Tracks sharing key times and interpolation.
@@ -92,47 +92,36 @@ impl KeyGroup {
             scale_joints: &self.scale_joints,
             scales: rows(&self.scales, n_s, &row),
             rotation_joints: &self.rotation_joints,
-            rotations: rows(&self.rotations, n_r, &row),
-            slerp: Slerp::Arc {
-                theta: self
-                    .rotation_theta
-                    .get(interval * n_r..interval * n_r + n_r)
-                    .unwrap_or(&[]),
-                perp: self
-                    .rotation_perp
-                    .get(interval * n_r..interval * n_r + n_r)
-                    .unwrap_or(&[]),
-            },
+            rotations: rows(&self.rotations, n_r, &row).0,
+            theta: self
+                .rotation_theta
+                .get(interval * n_r..interval * n_r + n_r)
+                .unwrap_or(&[]),
+            perp: self
+                .rotation_perp
+                .get(interval * n_r..interval * n_r + n_r)
+                .unwrap_or(&[]),
         }
         .interpolate(row.u, row.interpolating, pose);
     }
 }
 
 /// Two rows of a group's keys, ready to interpolate: per kind, the joints and the values at the
-/// interval's start and end (rotations sign-continuous, with their squared lengths, the
-/// interval's `dot - 1` per track and the slerp terms it needs). Raw groups lend their stored
-/// rows; compressed groups their decoded ones.
+/// interval's start and end (rotations unit and sign-continuous, with each track's arc). Raw
+/// groups lend their stored rows and the arcs worked out at load; compressed groups their decoded
+/// rows and the arcs worked out at decode.
 pub(crate) struct Rows<'a> {
     pub translation_joints: &'a [u32],
     pub translations: (&'a [Vec3], &'a [Vec3]),
     pub scale_joints: &'a [u32],
     pub scales: (&'a [Vec3], &'a [Vec3]),
     pub rotation_joints: &'a [u32],
-    pub rotations: (&'a [Vec4], &'a [Vec4]),
-    pub slerp: Slerp<'a>,
-}
-
-/// How a `Rows` slerps its rotations.
-pub(crate) enum Slerp<'a> {
-    /// Eberly's series from the two rows (decoded compressed rows): each track's `dot - 1`, the
-    /// terms the widest step needs and the keys' squared lengths, to renormalise.
-    Series {
-        norm2: (&'a [f32], &'a [f32]),
-        xm1: &'a [f32],
-        terms: usize,
-    },
-    /// Each track's arc, worked out once (raw rows): `start cos(u theta) + perp sin(u theta)`.
-    Arc { theta: &'a [f32], perp: &'a [Vec4] },
+    /// The start row's rotations: the end row is in the arcs.
+    pub rotations: &'a [Vec4],
+    /// Each rotation track's arc (see `arcs`): the slerp is `start cos(u theta) + perp sin(u
+    /// theta)`.
+    pub theta: &'a [f32],
+    pub perp: &'a [Vec4],
 }
 
 impl Rows<'_> {
@@ -156,7 +145,7 @@ impl Rows<'_> {
         lerp_into(self.translation_joints, self.translations, pose, false);
         lerp_into(self.scale_joints, self.scales, pose, true);
 
-        let (a, b) = self.rotations;
+        let a = self.rotations;
         if !interpolating {
             // Held or STEP: the key itself.
             for (&j, &q) in self.rotation_joints.iter().zip(a) {
@@ -165,51 +154,27 @@ impl Rows<'_> {
             return;
         }
         // Up to four values in lanes (a whole block without a memcpy call).
-        let lanes = |x: &[f32], pad: f32| match x {
+        let lanes = |x: &[f32]| match x {
             &[a, b, c, d] => Vec4::new(a, b, c, d),
             _ => {
-                let mut l = [pad; 4];
+                let mut l = [0.0; 4];
                 for (l, &x) in l.iter_mut().zip(x) {
                     *l = x;
                 }
                 Vec4::from(l)
             }
         };
-        match &self.slerp {
-            Slerp::Arc { theta, perp } => {
-                for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
-                    let r = k * 4..k * 4 + joints.len();
-                    let (sin, cos) = sin_cos(lanes(&theta[r.clone()], 0.0) * u);
-                    let (sin, cos) = (sin.to_array(), cos.to_array());
-                    for (lane, ((&j, &a), &p)) in
-                        joints.iter().zip(&a[r.clone()]).zip(&perp[r]).enumerate()
-                    {
-                        pose[j as usize].rotation = Quat::from_vec4(a * cos[lane] + p * sin[lane]);
-                    }
-                }
-            }
-            Slerp::Series { norm2, xm1, terms } => {
-                let (na, nb) = *norm2;
-                let (ua, ub) = (Vec4::splat(v), Vec4::splat(u));
-                for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
-                    let r = k * 4..k * 4 + joints.len();
-                    let x = lanes(&xm1[r.clone()], 0.0);
-                    let wa = eberly(ua, x, *terms);
-                    let wb = eberly(ub, x, *terms);
-                    // |a wa + b wb|^2 from the keys' lengths and dot, four tracks at once: the
-                    // slerp renormalised without a per-quaternion length.
-                    let dot = x + Vec4::ONE;
-                    let norm2 = wa * wa * lanes(&na[r.clone()], 1.0)
-                        + wb * wb * lanes(&nb[r.clone()], 1.0)
-                        + 2.0 * wa * wb * dot;
-                    let inv = Vec4::ONE / norm2.max(Vec4::splat(f32::MIN_POSITIVE)).sqrt();
-                    let (wa, wb) = ((wa * inv).to_array(), (wb * inv).to_array());
-                    for (lane, ((&j, &a), &b)) in
-                        joints.iter().zip(&a[r.clone()]).zip(&b[r]).enumerate()
-                    {
-                        pose[j as usize].rotation = Quat::from_vec4(a * wa[lane] + b * wb[lane]);
-                    }
-                }
+        for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
+            let r = k * 4..k * 4 + joints.len();
+            let (sin, cos) = sin_cos(lanes(&self.theta[r.clone()]) * u);
+            let (sin, cos) = (sin.to_array(), cos.to_array());
+            for (lane, ((&j, &a), &p)) in joints
+                .iter()
+                .zip(&a[r.clone()])
+                .zip(&self.perp[r])
+                .enumerate()
+            {
+                pose[j as usize].rotation = Quat::from_vec4(a * cos[lane] + p * sin[lane]);
             }
         }
     }
@@ -234,6 +199,67 @@ fn sin_cos(x: Vec4) -> (Vec4, Vec4) {
     let c = c * x2 + Vec4::splat(-0.5);
     let c = c * x2 + Vec4::ONE;
     (s, c)
+}
+
+/// The arcs from `a[k]` to `b[k]` (unit quaternions), four tracks at a time: `b[k]` flipped
+/// into `a[k]`'s hemisphere, the angle `theta[k]` between them in 4D (at most pi/2) and the unit
+/// quaternion `perp[k]` orthogonal to `a[k]` in their plane (zero where they coincide), so that
+/// the slerp is `a cos(u theta) + perp sin(u theta)`. `KeyGroup::fill` works the same out in f64
+/// at load; this is for keys decoded at run time.
+pub(crate) fn arcs(a: &[Vec4], b: &mut [Vec4], theta: &mut [f32], perp: &mut [Vec4]) {
+    let blocks = a
+        .chunks(4)
+        .zip(b.chunks_mut(4))
+        .zip(theta.chunks_mut(4).zip(perp.chunks_mut(4)));
+    for ((a, b), (theta, perp)) in blocks {
+        let mut diff = [0.0; 4];
+        for (lane, (&a, b)) in a.iter().zip(b.iter_mut()).enumerate() {
+            if a.dot(*b) < 0.0 {
+                *b = -*b;
+            }
+            diff[lane] = (a - *b).length_squared();
+        }
+        // The chord, accurate for small and large steps alike: |a - b| = 2 sin(theta / 2), at
+        // most 2 sin(pi / 4) after the flip.
+        let half_chord = Vec4::from(diff).sqrt() * 0.5;
+        let angle = asin_to_half(half_chord) * 2.0;
+        // |b - a (a.b)| = sin theta = 2 sin(theta / 2) cos(theta / 2) for unit keys. Dividing by
+        // it rather than by the rounded length leaves perp's length off by rounding over theta,
+        // which sin(u theta) scales back to rounding.
+        let sin = half_chord * 2.0 * (Vec4::ONE - half_chord * half_chord).sqrt();
+        let inv_sin = Vec4::select(sin.cmpgt(Vec4::splat(1e-30)), Vec4::ONE / sin, Vec4::ZERO);
+        let (angle, inv_sin) = (angle.to_array(), inv_sin.to_array());
+        for (lane, ((&a, &b), (theta, perp))) in a
+            .iter()
+            .zip(b.iter())
+            .zip(theta.iter_mut().zip(perp.iter_mut()))
+            .enumerate()
+        {
+            *theta = angle[lane];
+            *perp = (b - a * a.dot(b)) * inv_sin[lane];
+        }
+    }
+}
+
+/// `asin x` for each lane's `x` in [0, sin(pi / 4)]: Cephes' `asinf` (relative error about
+/// 2.5e-7); past 0.5 (keys more than 120 degrees of rotation apart), its
+/// `pi / 2 - 2 asin(sqrt((1 - x) / 2))`.
+#[inline(always)]
+fn asin_to_half(x: Vec4) -> Vec4 {
+    let poly = |x: Vec4| {
+        let z = x * x;
+        let p = Vec4::splat(4.216_320_8e-2) * z + Vec4::splat(2.418_131_3e-2);
+        let p = p * z + Vec4::splat(4.547_002_6e-2);
+        let p = p * z + Vec4::splat(7.495_300_3e-2);
+        let p = p * z + Vec4::splat(1.666_675_2e-1);
+        p * z * x + x
+    };
+    let wide = x.cmpgt(Vec4::splat(0.5));
+    if !wide.any() {
+        return poly(x);
+    }
+    let folded = std::f32::consts::FRAC_PI_2 - 2.0 * poly(((Vec4::ONE - x) * 0.5).sqrt());
+    Vec4::select(wide, folded, poly(x))
 }
 
 /// A raw clip's key groups, plus its CUBICSPLINE tracks (indices into the clip's tracks).
@@ -394,5 +420,82 @@ impl KeyGroup {
             }
         }
         self.rotations = rows;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{DVec4, Quat, Vec3, Vec4};
+
+    use super::{arcs, sin_cos};
+
+    /// Slerp by the textbook formula in f64: `(sin((1 - u) theta) a + sin(u theta) b) / sin theta`
+    /// along the shorter arc.
+    fn slerp_f64(a: DVec4, b: DVec4, u: f64) -> DVec4 {
+        let b = if a.dot(b) < 0.0 { -b } else { b };
+        let theta = a.dot(b).clamp(-1.0, 1.0).acos();
+        if theta < 1e-12 {
+            return a;
+        }
+        (a * ((1.0 - u) * theta).sin() + b * (u * theta).sin()) / theta.sin()
+    }
+
+    #[test]
+    fn decoded_arcs_slerp_like_the_textbook_from_a_microradian_to_a_right_angle() {
+        // Steps from 1e-6 rad to just under 180 degrees of rotation (pi/2 in 4D), some with the
+        // end key in the far hemisphere, six tracks (a block of four and a part block).
+        let angles = [1e-6_f32, 1e-3, 0.05, 0.7, 2.0, 3.1];
+        let axis = Vec3::new(0.3, -0.8, 0.52).normalize();
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        for (k, &angle) in angles.iter().enumerate() {
+            let start = Quat::from_euler(glam::EulerRot::YXZ, 0.4 * k as f32, -0.3, 1.1);
+            let end = start * Quat::from_axis_angle(axis, angle);
+            a.push(Vec4::from(start));
+            b.push(if k % 2 == 1 {
+                -Vec4::from(end)
+            } else {
+                Vec4::from(end)
+            });
+        }
+        let ends = b.clone();
+        let (mut theta, mut perp) = (vec![0.0; 6], vec![Vec4::ZERO; 6]);
+        arcs(&a, &mut b, &mut theta, &mut perp);
+        for k in 0..6 {
+            // theta is half the rotation's angle, and the end is flipped into a's hemisphere.
+            assert!(
+                (theta[k] - angles[k] / 2.0).abs() < 2e-6,
+                "{k}: {}",
+                theta[k]
+            );
+            assert!(a[k].dot(b[k]) >= 0.0);
+            assert!((b[k] + ends[k]).length() < 1e-7 || (b[k] - ends[k]).length() < 1e-7);
+            // Orthogonal to a as far as it shows: perp is scaled by sin(u theta) <= theta.
+            assert!(
+                (perp[k].dot(a[k]) * theta[k]).abs() < 2e-7,
+                "{k}: not orthogonal"
+            );
+            for u in [0.0, 0.25, 0.5, 0.9, 1.0] {
+                let (s, c) = sin_cos(Vec4::splat(theta[k] * u));
+                let ours = a[k] * c.x + perp[k] * s.x;
+                let want = slerp_f64(a[k].as_dvec4(), ends[k].as_dvec4(), f64::from(u));
+                let err = (ours.as_dvec4() - want).length();
+                assert!(
+                    err < 1e-6,
+                    "track {k} at u = {u}: {ours} against {want} ({err:.2e})"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn equal_keys_have_no_arc() {
+        let q = Vec4::from(Quat::from_rotation_y(0.8));
+        let (mut b, mut theta, mut perp) = (vec![q], vec![1.0], vec![Vec4::ONE]);
+        arcs(&[q], &mut b, &mut theta, &mut perp);
+        assert_eq!(theta[0], 0.0);
+        assert!(perp[0].length() <= 1.0 + 1e-6 && perp[0].is_finite());
+        let (s, c) = sin_cos(Vec4::splat(theta[0] * 0.5));
+        assert_eq!(q * c.x + perp[0] * s.x, q);
     }
 }
