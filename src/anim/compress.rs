@@ -12,16 +12,20 @@
 //!    clustered by the keys each would keep alone, and a cluster shares its reduced key times.
 //!    CUBICSPLINE tracks are first resampled as LINEAR keys (8 per source interval, twice as many
 //!    at each retry).
-//! 2. **Quantization**: translations and scales as 16-bit fractions of the track's range,
-//!    rotations as the three smallest components in 16 bits each plus the index of the largest
-//!    (8 bytes a key; the largest is rebuilt from unit length).
+//! 2. **Quantization** (ACL's variable bit rates): each track's keys as whole steps of its own
+//!    range, the widest component in the fewest of 3 to 19 bits whose error at the joint's reach
+//!    stays within the track's share, each other component in as many as keep its steps no
+//!    coarser (none when it holds still). Rotations are stored as x, y and z with w made positive
+//!    (w rebuilt from unit length), their ranges as 16-bit fractions of [-1, 1]; a track that
+//!    would need more than 19 bits keeps f32 keys.
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
-//!    exceeds the tolerance, the shares are halved and the clip compressed again (at most ten
-//!    times); the report gives the error measured on the clip that is kept.
+//!    exceeds the tolerance, the shares shrink by 0.7 and the clip is compressed again (at most 20
+//!    times). This runs twice, with half the tolerance for key reduction and with none (every key
+//!    kept), and the smaller clip within the tolerance is kept; the report gives its error.
 //!
 //! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
-//! are), else f32 seconds; a track whose lever arm would show 16-bit steps keeps float keys.
+//! are), else f32 seconds.
 //!
 //! Each cluster's keys are stored key-major, like a raw clip's groups (runtime.rs). A sampling
 //! context (`ClipCursor::for_compressed`, `sample_compressed`) keeps each cluster's two rows
@@ -33,9 +37,9 @@ use glam::{Affine3A, Quat, Vec3, Vec4};
 use super::clip::next_key_source_id;
 use super::compress_error::{measure_error, raw_bytes};
 use super::compressed::{
-    CompressedClip, CompressedGroup, Q16, RANGE_BYTES, RotationTracks, Times, VectorTracks,
-    quantize_rotation, quantize_unit,
+    CompressedClip, CompressedGroup, RotationTracks, Times, VectorTracks, rotation_from_xyz,
 };
+use super::quantize::{Quantized, Range, fewest_bits, pack};
 use super::sample::sample_track;
 use super::{
     Channel, Clip, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track, local_to_model,
@@ -298,7 +302,7 @@ fn frame_of(t: f32, step: f32) -> Option<u16> {
     (exact && (0.0..=f32::from(u16::MAX)).contains(&k)).then_some(k as u16)
 }
 
-/// A track's share of the error: for key reduction (`tolerance`) and for 16-bit quantization
+/// A track's share of the error: for key reduction (`tolerance`) and for quantization
 /// (`budget`), both model-space distances; and how finely cubic splines are resampled (LINEAR
 /// keys per source interval, before reduction).
 #[derive(Clone, Copy)]
@@ -361,13 +365,11 @@ fn track_groups(
     groups
 }
 
-/// A vector track's kept keys: 16-bit (range minimum, extent, keys) or floats.
-type VectorKeys = Result<(Vec3, Vec3, Vec<[u16; 3]>), Vec<Vec3>>;
-/// A rotation track's kept keys: 16-bit smallest-three or floats.
-type RotationKeys = Result<Vec<[u16; 4]>, Vec<Quat>>;
+/// One kind's tracks of a group: (joint, packed keys or float keys).
+type KindTracks = Vec<(u32, Result<Quantized, Vec<Vec4>>)>;
 
-/// A group's kept keys, quantized to 16 bits per track where the quantization error at the
-/// joint's reach stays within `budget` (and saves bytes), else kept as floats.
+/// A group's kept keys, each track in the fewest bits whose quantization error at the joint's
+/// reach stays within `budget` (and saves bytes), else kept as floats.
 fn pack_group(
     times: &[f32],
     step: bool,
@@ -382,9 +384,8 @@ fn pack_group(
         Some(frames) => Times::Frames(frames),
         None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
     };
-    // Per kind: (joint, 16-bit keys or float keys), 16-bit tracks first.
-    let mut vectors: [Vec<(u32, VectorKeys)>; 2] = [Vec::new(), Vec::new()];
-    let mut rotations: Vec<(u32, RotationKeys)> = Vec::new();
+    // Per kind (translations, scales, rotations): (joint, packed keys or float keys).
+    let mut kinds: [KindTracks; 3] = Default::default();
     for track in tracks {
         match track {
             TrackKeys::Vector {
@@ -394,28 +395,13 @@ fn pack_group(
                 gain,
                 ..
             } => {
-                let (min, max) = kept.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), &i| {
-                    (lo.min(values[i]), hi.max(values[i]))
-                });
-                let extent = max - min;
-                // Half a step per component, and 16 bits only where the range (24 bytes) pays.
-                let error16 = (extent / Q16 * 0.5).length() * gain;
-                let keys = if error16 <= budget && RANGE_BYTES + 6 * kept.len() < 12 * kept.len() {
-                    let unit = extent.max(Vec3::splat(f32::MIN_POSITIVE));
-                    Ok((
-                        min,
-                        extent,
-                        kept.iter()
-                            .map(|&i| {
-                                let r = (values[i] - min) / unit;
-                                [quantize_unit(r.x), quantize_unit(r.y), quantize_unit(r.z)]
-                            })
-                            .collect(),
-                    ))
-                } else {
-                    Err(kept.iter().map(|&i| values[i]).collect())
-                };
-                vectors[usize::from(*scale)].push((*joint, keys));
+                let kept: Vec<Vec3> = kept.iter().map(|&i| values[i]).collect();
+                // Half a step per component at the joint's gain.
+                let keys = fewest_bits(&kept, (Range::Float, 12), |q| {
+                    (q.step * 0.5).length() * gain <= budget
+                })
+                .ok_or_else(|| kept.iter().map(|v| v.extend(0.0)).collect());
+                kinds[usize::from(*scale)].push((*joint, keys));
             }
             TrackKeys::Rotation {
                 joint,
@@ -423,64 +409,63 @@ fn pack_group(
                 lever,
                 ..
             } => {
-                // 16-bit smallest-three: each component within 1.1e-5, the rotation within
-                // 3.8e-5 radians.
-                let keys = if 3.8e-5 * lever <= budget {
-                    Ok(kept.iter().map(|&i| quantize_rotation(values[i])).collect())
-                } else {
-                    // Unit length, as the sampler's arcs need (`Clip::new` refuses zero ones).
-                    Err(kept.iter().map(|&i| values[i].normalize()).collect())
+                // Unit, w made positive (q and -q are one rotation).
+                let unit: Vec<Vec4> = kept
+                    .iter()
+                    .map(|&i| {
+                        let q = Vec4::from(values[i].normalize());
+                        if q.w < 0.0 { -q } else { q }
+                    })
+                    .collect();
+                let xyz: Vec<Vec3> = unit.iter().map(|q| q.truncate()).collect();
+                let fits = |q: &Quantized| {
+                    unit.iter().enumerate().all(|(k, &want)| {
+                        let got = rotation_from_xyz(q.value(k));
+                        rotation_error(Quat::from_vec4(want), Quat::from_vec4(got)) * lever
+                            <= budget
+                    })
                 };
-                rotations.push((*joint, keys));
+                // Float keys stored unit, as the sampler's arcs need (`Clip::new` refuses zero
+                // ones).
+                let keys = fewest_bits(&xyz, (Range::Unit16, 16), fits).ok_or(unit);
+                kinds[2].push((*joint, keys));
             }
         }
     }
     let n = kept.len();
-    let vector_tracks = |mut list: Vec<(u32, VectorKeys)>| {
+    // Packed tracks first, then the float ones, each kind's rows key-major.
+    let split = |mut list: KindTracks, range: Range| {
         list.sort_by_key(|(_, k)| k.is_err());
-        let quantized = list.iter().filter(|(_, k)| k.is_ok()).count();
-        let mut v = VectorTracks {
-            joints: list.iter().map(|(j, _)| *j).collect(),
-            quantized,
-            ..VectorTracks::default()
-        };
-        for row in 0..n {
-            for (_, keys) in &list {
-                match keys {
-                    Ok((_, _, q)) => v.q_rows.push(q[row]),
-                    Err(f) => v.f_rows.push(f[row]),
-                }
-            }
-        }
-        for (_, keys) in &list {
-            if let Ok((min, extent, _)) = keys {
-                v.min.push(*min);
-                v.extent.push(*extent);
-            }
-        }
-        v
+        let joints: Vec<u32> = list.iter().map(|(j, _)| *j).collect();
+        let (packed, floats): (Vec<_>, Vec<_>) =
+            list.into_iter().map(|(_, k)| k).partition(Result::is_ok);
+        let packed: Vec<Quantized> = packed.into_iter().filter_map(Result::ok).collect();
+        let floats: Vec<Vec<Vec4>> = floats.into_iter().filter_map(Result::err).collect();
+        let f_rows: Vec<Vec4> = (0..n)
+            .flat_map(|row| floats.iter().map(move |f| f[row]))
+            .collect();
+        (joints, pack(&packed, n, range), f_rows)
     };
-    rotations.sort_by_key(|(_, k)| k.is_err());
-    let mut r = RotationTracks {
-        joints: rotations.iter().map(|(j, _)| *j).collect(),
-        quantized: rotations.iter().filter(|(_, k)| k.is_ok()).count(),
-        ..RotationTracks::default()
-    };
-    for row in 0..n {
-        for (_, keys) in &rotations {
-            match keys {
-                Ok(q) => r.q_rows.push(q[row]),
-                Err(f) => r.f_rows.push(f[row]),
-            }
+    let [translations, scales, rotations] = kinds;
+    let vectors = |list| {
+        let (joints, packed, f_rows) = split(list, Range::Float);
+        VectorTracks {
+            joints,
+            packed,
+            f_rows: f_rows.iter().map(|v| v.truncate()).collect(),
         }
-    }
-    let [translations, scales] = vectors;
+    };
+    let (joints, packed, f_rows) = split(rotations, Range::Unit16);
     CompressedGroup {
         times,
         step,
-        translations: vector_tracks(translations),
-        scales: vector_tracks(scales),
-        rotations: r,
+        translations: vectors(translations),
+        scales: vectors(scales),
+        rotations: RotationTracks {
+            joints,
+            packed,
+            f_rows: f_rows.into_iter().map(Quat::from_vec4).collect(),
+        },
     }
 }
 
@@ -558,35 +543,51 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
         id: next_key_source_id(),
     }
 }
-/// Compresses `clip` for `skeleton` within `settings`, measuring the result; halves every track's
-/// share of the tolerance while the measured error exceeds it (at most ten times).
+/// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
+/// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
+/// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
+/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times); the
+/// smallest clip within the tolerance is kept (else the one closest to it).
 pub fn compress_clip(
     skeleton: &Skeleton,
     clip: &Clip,
     settings: &CompressionSettings,
 ) -> (CompressedClip, CompressionReport) {
     let reach = reach(skeleton, &settings.distances);
-    // First try: half the tolerance for key reduction, and 16-bit keys wherever their worst
-    // step at the joint's reach is within the whole tolerance. While the measured error is over,
-    // both shares halve (fewer keys dropped, more tracks kept as floats) and cubic splines are
-    // resampled twice as finely.
-    let mut share = Budget {
-        tolerance: 0.5 * settings.tolerance,
-        budget: settings.tolerance,
-        cubic_steps: 8,
-    };
-    let mut compressed = compress_with_share(clip, share, &reach);
-    let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
-    for _ in 0..10 {
-        if error <= settings.tolerance {
-            break;
+    let attempt = |reduction: f32| {
+        // Each track's keys within its share of the tolerance at the joint's reach, both for
+        // reduction and quantization. While the measured error is over, both shares shrink
+        // (fewer keys dropped, more bits) and cubic splines are resampled twice as finely.
+        let mut share = Budget {
+            tolerance: reduction * settings.tolerance,
+            budget: settings.tolerance,
+            cubic_steps: 8,
+        };
+        let mut compressed = compress_with_share(clip, share, &reach);
+        let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
+        for _ in 0..20 {
+            if error <= settings.tolerance {
+                break;
+            }
+            share.tolerance *= 0.7;
+            share.budget *= 0.7;
+            share.cubic_steps = (share.cubic_steps * 2).min(256);
+            compressed = compress_with_share(clip, share, &reach);
+            error = measure_error(skeleton, clip, &compressed, &settings.distances);
         }
-        share.tolerance *= 0.5;
-        share.budget *= 0.5;
-        share.cubic_steps = (share.cubic_steps * 2).min(256);
-        compressed = compress_with_share(clip, share, &reach);
-        error = measure_error(skeleton, clip, &compressed, &settings.distances);
-    }
+        (compressed, error)
+    };
+    let within = |e: f32| e <= settings.tolerance;
+    let (compressed, error) = [0.5, 0.0]
+        .into_iter()
+        .map(attempt)
+        .min_by(|(a, ea), (b, eb)| match (within(*ea), within(*eb)) {
+            (true, true) => a.bytes().cmp(&b.bytes()),
+            (true, false) => std::cmp::Ordering::Less,
+            (false, true) => std::cmp::Ordering::Greater,
+            (false, false) => ea.total_cmp(eb),
+        })
+        .unwrap_or_else(|| attempt(0.5));
     let report = CompressionReport {
         clip: clip.name().to_string(),
         duration_secs: clip.duration_secs(),

@@ -4,9 +4,9 @@
 //! a compressed clip is `compress.rs`; measuring its error is `compress_error.rs`.
 //!
 //! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
-//! are), else f32 seconds. Rotations are the three smallest components in 16 bits each plus the
-//! index of the largest (8 bytes a key); translations and scales 16-bit fractions of the track's
-//! range, or floats where 16-bit steps would show.
+//! are), else f32 seconds. Translations, scales and rotations (x, y and z with w positive) are
+//! whole steps of each track's range in 3 to 19 bits a component, the width chosen per track
+//! (`Packed`), or floats where 19 bits would show.
 
 use glam::{Quat, Vec3, Vec4};
 
@@ -43,25 +43,101 @@ impl Times {
     }
 }
 
-/// The translation or scale tracks of a group, key-major: each row holds the 16-bit tracks (a
-/// fraction of each track's range) then the float ones.
+/// Quantized tracks of a group: three components a key, each a whole number of steps above
+/// the track's minimum. The widest component takes 3 to 19 bits, chosen per track by the error
+/// it leaves at the joint's reach (as ACL chooses its bit rates); the others as many as keep
+/// their steps no coarser (none for a component that holds still). Packed key-major: row `r` is
+/// `row_bits` bits from bit `r * row_bits` of `stream`, low bits first (eight spare bytes at the
+/// end, so a track's 8-byte read never runs off it).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Packed {
+    pub(super) min: Vec<Vec3>,
+    /// The track's range over `2^bits - 1`: what one step is worth.
+    pub(super) step: Vec<Vec3>,
+    /// Bits of each component.
+    pub(super) bits: Vec<[u8; 3]>,
+    /// Bytes each track's range takes stored (`RANGE_BYTES` or `UNIT_RANGE_BYTES`).
+    pub(super) range_bytes: usize,
+    pub(super) row_bits: usize,
+    pub(super) stream: Vec<u8>,
+}
+
+/// Fewest and most bits the widest component of a quantized track takes.
+pub(super) const MIN_BITS: u8 = 3;
+pub(super) const MAX_BITS: u8 = 19;
+
+impl Packed {
+    pub(super) fn len(&self) -> usize {
+        self.bits.len()
+    }
+
+    /// Bytes as stored: each track's range and the rows' bits.
+    pub(super) fn bytes(&self, rows: usize) -> usize {
+        self.len() * self.range_bytes + (self.row_bits * rows).div_ceil(8)
+    }
+
+    /// Decodes row `row` into `out` (one value per track, in track order).
+    #[inline]
+    pub(super) fn decode(&self, row: usize, out: &mut [Vec3]) {
+        let mut bit = row * self.row_bits;
+        for (((o, &min), &step), &[bx, by, bz]) in out
+            .iter_mut()
+            .zip(&self.min)
+            .zip(&self.step)
+            .zip(&self.bits)
+        {
+            // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it
+            // whatever its bit offset (at most 7) within its first byte.
+            let window = read_window(&self.stream, bit);
+            let (bx, by, bz) = (u32::from(bx), u32::from(by), u32::from(bz));
+            let field = |shift: u32, bits: u32| ((window >> shift) & ((1u64 << bits) - 1)) as f32;
+            let (x, y, z) = (field(0, bx), field(bx, by), field(bx + by, bz));
+            bit += (bx + by + bz) as usize;
+            *o = min + step * Vec3::new(x, y, z);
+        }
+    }
+}
+
+/// The 57 or more bits of `bytes` from bit `at`, low bits first.
+#[inline(always)]
+fn read_window(bytes: &[u8], at: usize) -> u64 {
+    let b = at / 8;
+    // The spare bytes make this the whole window; past them (never built) it reads zeros.
+    let eight = match bytes.get(b..b + 8) {
+        Some(eight) => <[u8; 8]>::try_from(eight).unwrap_or([0; 8]),
+        None => [0; 8],
+    };
+    u64::from_le_bytes(eight) >> (at % 8)
+}
+
+/// Writes `bits` bits of `value` at bit `at` of `bytes` (grown as needed, keeping eight spare
+/// bytes past the last bit written).
+pub(super) fn write_bits(bytes: &mut Vec<u8>, at: usize, value: u32, bits: u8) {
+    bytes.resize(bytes.len().max((at + usize::from(bits)).div_ceil(8) + 8), 0);
+    for k in 0..usize::from(bits) {
+        if value >> k & 1 == 1 {
+            let bit = at + k;
+            bytes[bit / 8] |= 1 << (bit % 8);
+        }
+    }
+}
+
+/// The translation or scale tracks of a group, key-major: the packed tracks, then the float
+/// ones.
 #[derive(Clone, Debug, Default)]
 pub(super) struct VectorTracks {
-    /// The 16-bit tracks' joints, then the float tracks'.
+    /// The packed tracks' joints, then the float tracks'.
     pub(super) joints: Vec<u32>,
-    pub(super) quantized: usize,
-    pub(super) min: Vec<Vec3>,
-    pub(super) extent: Vec<Vec3>,
-    pub(super) q_rows: Vec<[u16; 3]>,
+    pub(super) packed: Packed,
     pub(super) f_rows: Vec<Vec3>,
 }
 
-/// The rotation tracks of a group, key-major: smallest-three 16-bit tracks, then float ones.
+/// The rotation tracks of a group, key-major: packed tracks (x, y and z of the quaternion with
+/// w made positive, w rebuilt from unit length, as ACL stores them), then float ones.
 #[derive(Clone, Debug, Default)]
 pub(super) struct RotationTracks {
     pub(super) joints: Vec<u32>,
-    pub(super) quantized: usize,
-    pub(super) q_rows: Vec<[u16; 4]>,
+    pub(super) packed: Packed,
     pub(super) f_rows: Vec<Quat>,
 }
 
@@ -77,26 +153,25 @@ pub(super) struct CompressedGroup {
 }
 
 /// Bytes of a group's header (key count, interpolation, track counts: 8) and of each track's
-/// (joint, kind and precision: 4); 16-bit vector tracks add their range (24).
+/// (joint, kind and bit widths: 4); packed tracks add their range: f32 minimum and extent for
+/// translations and scales (24), 16-bit fractions of [-1, 1] for rotations (12).
 pub(super) const GROUP_HEADER_BYTES: usize = 8;
 pub(super) const TRACK_HEADER_BYTES: usize = 4;
 pub(super) const RANGE_BYTES: usize = 24;
+pub(super) const UNIT_RANGE_BYTES: usize = 12;
 
 impl CompressedGroup {
     pub(super) fn bytes(&self) -> usize {
-        let vectors = |v: &VectorTracks| {
-            v.joints.len() * TRACK_HEADER_BYTES
-                + v.quantized * RANGE_BYTES
-                + v.q_rows.len() * 6
-                + v.f_rows.len() * 12
-        };
+        let rows = self.times.len();
         let r = &self.rotations;
         GROUP_HEADER_BYTES
             + self.times.bytes()
-            + vectors(&self.translations)
-            + vectors(&self.scales)
-            + r.joints.len() * TRACK_HEADER_BYTES
-            + r.q_rows.len() * 8
+            + (self.translations.joints.len() + self.scales.joints.len() + r.joints.len())
+                * TRACK_HEADER_BYTES
+            + self.translations.packed.bytes(rows)
+            + self.scales.packed.bytes(rows)
+            + r.packed.bytes(rows)
+            + (self.translations.f_rows.len() + self.scales.f_rows.len()) * 12
             + r.f_rows.len() * 16
     }
 
@@ -149,47 +224,6 @@ impl CompressedClip {
     pub fn on_frame_grid(&self) -> bool {
         self.frame_secs > 0.0
     }
-}
-
-pub(super) const Q16: f32 = 65535.0;
-pub(super) const INV_SQRT2: f32 = std::f32::consts::FRAC_1_SQRT_2;
-
-pub(super) fn quantize_unit(x: f32) -> u16 {
-    (x.clamp(0.0, 1.0) * Q16).round() as u16
-}
-
-pub(super) fn quantize_rotation(q: Quat) -> [u16; 4] {
-    let v = Vec4::from(q).normalize();
-    let a = v.abs().to_array();
-    let largest = (0..4).fold(0, |m, i| if a[i] > a[m] { i } else { m });
-    // q and -q are one rotation: keep the largest component positive.
-    let v = if v[largest] < 0.0 { -v } else { v };
-    let mut out = [0u16; 4];
-    for (k, i) in (0..4).filter(|&i| i != largest).enumerate() {
-        out[k] = quantize_unit(v[i] / INV_SQRT2 * 0.5 + 0.5);
-    }
-    out[3] = largest as u16;
-    out
-}
-
-pub(super) fn dequantize_rotation(key: [u16; 4]) -> Quat {
-    let c = |k: u16| (f32::from(k) * (2.0 / Q16) - 1.0) * INV_SQRT2;
-    let (a, b, d) = (c(key[0]), c(key[1]), c(key[2]));
-    // The largest component from unit length (the sampler renormalises what rounding leaves).
-    let w = (1.0 - a * a - b * b - d * d).max(0.0).sqrt();
-    let (x, y, z, s) = match key[3] & 3 {
-        0 => (w, a, b, d),
-        1 => (a, w, b, d),
-        2 => (a, b, w, d),
-        _ => (a, b, d, w),
-    };
-    Quat::from_xyzw(x, y, z, s)
-}
-
-pub(super) fn dequantize_vector(min: Vec3, extent: Vec3, key: [u16; 3]) -> Vec3 {
-    // A product, not a division per component: decoding is most of a compressed clip's cost.
-    min + extent
-        * (Vec3::new(f32::from(key[0]), f32::from(key[1]), f32::from(key[2])) * (1.0 / Q16))
 }
 
 impl CompressedClip {
@@ -257,6 +291,8 @@ pub(crate) struct GroupCursor {
     pub(super) scales: [Vec<Vec3>; 2],
     /// Unit quaternions (to rounding); the end row in the start row's hemisphere.
     pub(super) rotations: [Vec<Vec4>; 2],
+    /// Scratch for the packed rotations' x, y and z.
+    pub(super) xyz: Vec<Vec3>,
     /// Per rotation track, the arc from the start row to the end row (`runtime::arcs`).
     pub(super) theta: Vec<f32>,
     pub(super) perp: Vec<Vec4>,
@@ -276,6 +312,7 @@ impl GroupCursor {
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
             rotations: [vec![Vec4::W; r], vec![Vec4::W; r]],
+            xyz: vec![Vec3::ZERO; r],
             theta: vec![0.0; r],
             perp: vec![Vec4::ZERO; r],
         }
@@ -302,25 +339,35 @@ impl GroupCursor {
 
     pub(super) fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {
         let vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
-            let (q, f) = (v.quantized, v.joints.len() - v.quantized);
-            let q_row = &v.q_rows[row * q..row * q + q];
-            for (((o, key), min), extent) in out.iter_mut().zip(q_row).zip(&v.min).zip(&v.extent) {
-                *o = dequantize_vector(*min, *extent, *key);
-            }
+            let (q, f) = (v.packed.len(), v.joints.len() - v.packed.len());
+            v.packed.decode(row, &mut out[..q]);
             out[q..].copy_from_slice(&v.f_rows[row * f..row * f + f]);
         };
         vectors(&group.translations, &mut self.translations[into]);
         vectors(&group.scales, &mut self.scales[into]);
         let r = &group.rotations;
-        let (q, f) = (r.quantized, r.joints.len() - r.quantized);
+        let (q, f) = (r.packed.len(), r.joints.len() - r.packed.len());
+        let xyz = &mut self.xyz;
+        r.packed.decode(row, &mut xyz[..q]);
         let out = &mut self.rotations[into];
-        for (o, key) in out.iter_mut().zip(&r.q_rows[row * q..row * q + q]) {
-            *o = Vec4::from(dequantize_rotation(*key));
+        for (o, &v) in out.iter_mut().zip(xyz.iter()) {
+            *o = rotation_from_xyz(v);
         }
+        // Float keys are stored normalised: both kinds are unit, as the arcs need.
         for (o, key) in out[q..].iter_mut().zip(&r.f_rows[row * f..row * f + f]) {
             *o = Vec4::from(*key);
         }
-        // Both unit length, as the arcs need: float keys are stored normalised, and a quantized
-        // key's largest component is what makes it unit.
+    }
+}
+
+/// The unit quaternion whose x, y and z are `v` and whose w is positive (rebuilt from unit
+/// length; a `v` longer than one from rounding is brought back to it, with w zero).
+#[inline]
+pub(super) fn rotation_from_xyz(v: Vec3) -> Vec4 {
+    let n2 = v.length_squared();
+    if n2 <= 1.0 {
+        v.extend((1.0 - n2).sqrt())
+    } else {
+        (v / n2.sqrt()).extend(0.0)
     }
 }

@@ -43,6 +43,7 @@ mod motion_match;
 mod muscle;
 mod playback;
 mod pose;
+mod quantize;
 mod retarget;
 mod root_motion;
 mod runtime;

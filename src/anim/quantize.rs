@@ -1,0 +1,219 @@
+//! Quantizing a compressed clip's tracks (compress.rs's second step, ACL's variable bit rates):
+//! each track's keys as whole steps of its own range, the widest component in the fewest bits
+//! its error allows, the others no coarser, and the tracks bit-packed key-major (`Packed`).
+
+use glam::Vec3;
+
+use super::compressed::{MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, UNIT_RANGE_BYTES, write_bits};
+
+/// How a quantized track's range is stored: f32 minimum and extent (translations and scales,
+/// in the file's units), or 16-bit fractions of [-1, 1] (quaternion components).
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Range {
+    Float,
+    Unit16,
+}
+
+impl Range {
+    fn bytes(self) -> usize {
+        match self {
+            Range::Float => RANGE_BYTES,
+            Range::Unit16 => UNIT_RANGE_BYTES,
+        }
+    }
+}
+
+/// One track's kept keys quantized: each key's three components in steps of `step` above `min`,
+/// in `bits` bits each.
+pub(super) struct Quantized {
+    min: Vec3,
+    pub(super) step: Vec3,
+    bits: [u8; 3],
+    range: Range,
+    keys: Vec<[u32; 3]>,
+}
+
+/// `values` over their own range, the widest component in `bits` bits and each other in as
+/// many as keep its step no coarser (none where it holds still).
+pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
+    let (min, max) = values.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), v| {
+        (lo.min(*v), hi.max(*v))
+    });
+    let (min, max) = match range {
+        Range::Float => (min, max),
+        // Stored as 16-bit fractions of [-1, 1], rounded outwards so the keys stay inside.
+        Range::Unit16 => {
+            let grid = |x: Vec3, round: fn(f32) -> f32| {
+                ((x + 1.0) * 0.5 * 65535.0)
+                    .map(round)
+                    .clamp(Vec3::ZERO, Vec3::splat(65535.0))
+                    / 65535.0
+                    * 2.0
+                    - 1.0
+            };
+            (grid(min, f32::floor), grid(max, f32::ceil))
+        }
+    };
+    let extent = (max - min).to_array();
+    let finest = extent.iter().fold(0.0f32, |a, &e| a.max(e)) / ((1u32 << bits) - 1) as f32;
+    let widths = extent.map(|e| {
+        if e <= 0.0 {
+            0
+        } else {
+            // The fewest bits whose 2^b - 1 steps span e in steps of at most `finest`.
+            (1..=bits)
+                .find(|&b| e / ((1u32 << b) - 1) as f32 <= finest)
+                .unwrap_or(bits)
+        }
+    });
+    let steps: [f32; 3] = std::array::from_fn(|c| match widths[c] {
+        0 => 0.0,
+        b => extent[c] / ((1u32 << b) - 1) as f32,
+    });
+    let at = |v: f32, c: usize| {
+        if steps[c] > 0.0 {
+            let top = ((1u32 << widths[c]) - 1) as f32;
+            ((v - min[c]) / steps[c]).round().clamp(0.0, top) as u32
+        } else {
+            0
+        }
+    };
+    let keys = values
+        .iter()
+        .map(|v| [at(v.x, 0), at(v.y, 1), at(v.z, 2)])
+        .collect();
+    Quantized {
+        min,
+        step: Vec3::from(steps),
+        bits: widths,
+        range,
+        keys,
+    }
+}
+
+impl Quantized {
+    pub(super) fn value(&self, k: usize) -> Vec3 {
+        let [x, y, z] = self.keys[k];
+        self.min + self.step * Vec3::new(x as f32, y as f32, z as f32)
+    }
+
+    fn key_bits(&self) -> usize {
+        self.bits.iter().map(|&b| usize::from(b)).sum()
+    }
+
+    /// Whether these keys take fewer bytes than `float_bytes` a key as floats.
+    fn saves(&self, float_bytes: usize) -> bool {
+        let n = self.keys.len();
+        8 * self.range.bytes() + self.key_bits() * n < 8 * float_bytes * n
+    }
+}
+
+/// The fewest bits (3 to 19 for the widest component) whose quantization of `values` passes
+/// `fits`, if any saves bytes over floats.
+pub(super) fn fewest_bits(
+    values: &[Vec3],
+    (range, float_bytes): (Range, usize),
+    fits: impl Fn(&Quantized) -> bool,
+) -> Option<Quantized> {
+    (MIN_BITS..=MAX_BITS)
+        .map(|bits| quantize(values, bits, range))
+        .find(|q| fits(q))
+        .filter(|q| q.saves(float_bytes))
+}
+
+/// Tracks' quantized keys packed key-major (`Packed`).
+pub(super) fn pack(tracks: &[Quantized], rows: usize, range: Range) -> Packed {
+    let row_bits: usize = tracks.iter().map(Quantized::key_bits).sum();
+    let mut bytes = vec![0u8; (row_bits * rows).div_ceil(8) + 8];
+    let mut at = 0;
+    for row in 0..rows {
+        for t in tracks {
+            for (c, bits) in t.keys[row].into_iter().zip(t.bits) {
+                write_bits(&mut bytes, at, c, bits);
+                at += usize::from(bits);
+            }
+        }
+    }
+    Packed {
+        min: tracks.iter().map(|t| t.min).collect(),
+        step: tracks.iter().map(|t| t.step).collect(),
+        bits: tracks.iter().map(|t| t.bits).collect(),
+        range_bytes: range.bytes(),
+        row_bits,
+        stream: bytes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::super::compressed::{Packed, write_bits};
+    use super::{Quantized, Range, pack, quantize};
+
+    #[test]
+    fn bits_cross_word_boundaries_and_come_back() {
+        // Widths 0 to 19 laid end to end, so fields straddle every word boundary.
+        let fields: Vec<(u32, u8)> = (0..200u32)
+            .map(|k| {
+                let bits = (k % 20) as u8;
+                let value = k.wrapping_mul(2_654_435_761) & ((1u32 << bits) - 1);
+                (value, bits)
+            })
+            .collect();
+        let mut bytes = Vec::new();
+        let mut at = 0;
+        for &(value, bits) in &fields {
+            write_bits(&mut bytes, at, value, bits);
+            at += usize::from(bits);
+        }
+        // One track per field, read back through the decoder's own path: x holds the field.
+        let tracks: Vec<Quantized> = fields
+            .iter()
+            .map(|&(value, bits)| Quantized {
+                min: Vec3::ZERO,
+                step: Vec3::new(1.0, 0.0, 0.0),
+                bits: [bits, 0, 0],
+                range: Range::Float,
+                keys: vec![[value, 0, 0]],
+            })
+            .collect();
+        let packed: Packed = pack(&tracks, 1, Range::Float);
+        assert_eq!(packed.row_bits, at);
+        assert_eq!(packed.stream, bytes);
+        let mut out = vec![Vec3::ONE; fields.len()];
+        packed.decode(0, &mut out);
+        for (k, (&(value, _), o)) in fields.iter().zip(&out).enumerate() {
+            assert_eq!(*o, Vec3::new(value as f32, 0.0, 0.0), "field {k}");
+        }
+    }
+
+    #[test]
+    fn a_component_that_holds_still_costs_no_bits_and_the_others_keep_the_step() {
+        // x spans 1.0, y 0.25, z not at all.
+        let values: Vec<Vec3> = (0..9)
+            .map(|k| Vec3::new(k as f32 / 8.0, 0.5 + (k % 3) as f32 / 8.0, -2.0))
+            .collect();
+        let q = quantize(&values, 8, Range::Float);
+        // x: 8 bits, 255 steps of 1/255 = 0.00392; y: the fewest bits whose steps are no
+        // coarser: 0.25 over 63 steps (6 bits) is 0.00397, just coarser; over 127 (7 bits)
+        // 0.00197.
+        assert_eq!(q.bits, [8, 7, 0]);
+        for (k, v) in values.iter().enumerate() {
+            let err = (q.value(k) - *v).abs();
+            assert!(
+                err.x <= 0.5 / 255.0 + 1e-6 && err.y <= 0.5 * 0.25 / 127.0 + 1e-6,
+                "{k}: {err}"
+            );
+            assert_eq!(q.value(k).z, -2.0);
+        }
+        // Rotation ranges on the 16-bit grid of [-1, 1] still hold every value.
+        let q = quantize(
+            &[Vec3::new(0.1234, -0.5, 0.0), Vec3::new(0.3, 0.25, 0.0)],
+            12,
+            Range::Unit16,
+        );
+        assert!(q.min.x <= 0.1234 && q.min.x > 0.1234 - 2.0 / 65535.0);
+        assert!(q.min.x + q.step.x * 4095.0 >= 0.3 - 1e-6);
+    }
+}
