@@ -546,8 +546,9 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
 /// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
 /// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
-/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times); the
-/// smallest clip within the tolerance is kept (else the one closest to it).
+/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times), then one
+/// share between the last two is tried; the smallest clip within the tolerance is kept (else the
+/// one closest to it).
 pub fn compress_clip(
     skeleton: &Skeleton,
     clip: &Clip,
@@ -574,6 +575,20 @@ pub fn compress_clip(
             share.cubic_steps = (share.cubic_steps * 2).min(256);
             compressed = compress_with_share(clip, share, &reach);
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
+        }
+        // Between the last share over the bound and the first within it: one try halfway (in
+        // ratio), kept when it holds and is smaller.
+        if error <= settings.tolerance && share.budget < settings.tolerance {
+            let between = Budget {
+                tolerance: share.tolerance / 0.85,
+                budget: share.budget / 0.85,
+                ..share
+            };
+            let tried = compress_with_share(clip, between, &reach);
+            let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
+            if tried_error <= settings.tolerance && tried.bytes() < compressed.bytes() {
+                return (tried, tried_error);
+            }
         }
         (compressed, error)
     };
