@@ -92,7 +92,8 @@ impl KeyGroup {
             scale_joints: &self.scale_joints,
             scales: rows(&self.scales, n_s, &row),
             rotation_joints: &self.rotation_joints,
-            rotations: rows(&self.rotations, n_r, &row).0,
+            // The start row: the end row is in the arcs.
+            rotations: &self.rotations[row.i * n_r..row.i * n_r + n_r],
             theta: self
                 .rotation_theta
                 .get(interval * n_r..interval * n_r + n_r)
