@@ -21,11 +21,15 @@
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
 //!    exceeds the tolerance, the shares shrink by 0.7 and the clip is compressed again (at most 20
-//!    times). This runs twice, with half the tolerance for key reduction and with none (every key
-//!    kept), and the smaller clip within the tolerance is kept; the report gives its error.
+//!    times); then three halvings (in ratio) between the last share over and the first within
+//!    look for a larger share that holds. This runs twice, with half the tolerance for key
+//!    reduction and with none (every key kept), and the smaller clip within the tolerance is
+//!    kept; the report gives its error.
 //!
-//! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
-//! are), else f32 seconds.
+//! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are; the
+//! grid may be a whole fraction of the shortest interval, as for a 120 Hz bake keyed at 24 Hz):
+//! nothing but the first frame when every frame is keyed (uniform sampling), else each in as
+//! many bits as the last frame needs. Without a grid they are f32 seconds.
 //!
 //! Each cluster's keys are stored key-major, like a raw clip's groups (runtime.rs). A sampling
 //! context (`ClipCursor::for_compressed`, `sample_compressed`) keeps each cluster's two rows
@@ -270,8 +274,9 @@ fn rotation_error(a: Quat, b: Quat) -> f32 {
 }
 
 /// The grid every key time of `clip` lies on, in seconds per frame: the clip's duration over a
-/// whole number of frames near its shortest key interval, when every key time is a whole number
-/// of frames (to float precision: exporters write `frame / rate`) below 65536 frames.
+/// whole number of frames near its shortest key interval or a whole fraction of it (down to an
+/// eighth: a 120 Hz bake keyed at 24 Hz with a gap), when every key time is a whole number of
+/// frames (to float precision: exporters write `frame / rate`) below 65536 frames.
 fn frame_grid(clip: &Clip) -> Option<f32> {
     let mut shortest = f32::INFINITY;
     for jt in clip.tracks() {
@@ -283,16 +288,20 @@ fn frame_grid(clip: &Clip) -> Option<f32> {
     if !(shortest.is_finite() && shortest > 0.0 && duration > 0.0) {
         return None;
     }
-    let frames = (duration / f64::from(shortest)).round().max(1.0);
-    let step = (duration / frames) as f32;
-    let on_grid = frames <= f64::from(u16::MAX)
-        && clip.tracks().iter().all(|jt| {
-            jt.channel
-                .times()
-                .iter()
-                .all(|&t| frame_of(t, step).is_some())
-        });
-    on_grid.then_some(step)
+    (1..=8).find_map(|split| {
+        let frames = (duration * f64::from(split) / f64::from(shortest))
+            .round()
+            .max(1.0);
+        let step = (duration / frames) as f32;
+        let on_grid = frames <= f64::from(u16::MAX)
+            && clip.tracks().iter().all(|jt| {
+                jt.channel
+                    .times()
+                    .iter()
+                    .all(|&t| frame_of(t, step).is_some())
+            });
+        on_grid.then_some(step)
+    })
 }
 
 /// The frame `t` falls on with frames `step` seconds apart, if it lies on one (to 8 ulps).
@@ -381,7 +390,7 @@ fn pack_group(
     let frames: Option<Vec<u16>> =
         frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
     let times = match frames {
-        Some(frames) => Times::Frames(frames),
+        Some(frames) => Times::frames(&frames),
         None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
     };
     // Per kind (translations, scales, rotations): (joint, packed keys or float keys).
@@ -546,9 +555,9 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
 /// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
 /// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
-/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times), then one
-/// share between the last two is tried; the smallest clip within the tolerance is kept (else the
-/// one closest to it).
+/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times), then three
+/// halvings between the last two look for a larger one that holds; the smallest clip within the
+/// tolerance is kept (else the one closest to it).
 pub fn compress_clip(
     skeleton: &Skeleton,
     clip: &Clip,
@@ -576,18 +585,27 @@ pub fn compress_clip(
             compressed = compress_with_share(clip, share, &reach);
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
         }
-        // Between the last share over the bound and the first within it: one try halfway (in
-        // ratio), kept when it holds and is smaller.
+        // Between the last share over the bound and the first within it: a bisection (in
+        // ratio, three halvings), keeping the smallest clip that holds.
         if error <= settings.tolerance && share.budget < settings.tolerance {
-            let between = Budget {
-                tolerance: share.tolerance / 0.85,
-                budget: share.budget / 0.85,
-                ..share
-            };
-            let tried = compress_with_share(clip, between, &reach);
-            let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
-            if tried_error <= settings.tolerance && tried.bytes() < compressed.bytes() {
-                return (tried, tried_error);
+            let (mut within, mut over) = (1.0f32, 1.0 / 0.7);
+            for _ in 0..3 {
+                let mid = (within * over).sqrt();
+                let tried_share = Budget {
+                    tolerance: share.tolerance * mid,
+                    budget: share.budget * mid,
+                    ..share
+                };
+                let tried = compress_with_share(clip, tried_share, &reach);
+                let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
+                if tried_error <= settings.tolerance {
+                    within = mid;
+                    if tried.bytes() < compressed.bytes() {
+                        (compressed, error) = (tried, tried_error);
+                    }
+                } else {
+                    over = mid;
+                }
             }
         }
         (compressed, error)

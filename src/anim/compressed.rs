@@ -3,8 +3,9 @@
 //! per-cluster decoding cursor a sampling context keeps (`ClipCursor::for_compressed`). Building
 //! a compressed clip is `compress.rs`; measuring its error is `compress_error.rs`.
 //!
-//! Key times are 16-bit frame numbers when the clip is keyed on a frame grid (exporters' clips
-//! are), else f32 seconds. Translations, scales and rotations (x, y and z with w positive) are
+//! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are):
+//! only the first when every frame is keyed, else in as many bits as the last one needs; without
+//! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w positive) are
 //! whole steps of each track's range in 3 to 19 bits a component, the width chosen per track
 //! (`Packed`), or floats where 19 bits would show.
 
@@ -12,33 +13,91 @@ use glam::{Quat, Vec3, Vec4};
 
 use super::sample::locate_key;
 
-/// Key times: frame numbers on the clip's frame grid (`CompressedClip::frame_secs`), or seconds
-/// where the clip has no grid.
+/// Key times: every frame from `first` on (ACL's uniform sampling: the group's key count says
+/// how many, and the key for a time is found by dividing), frame numbers on the clip's frame
+/// grid (`CompressedClip::frame_secs`) in as many bits as the last one needs, or seconds where
+/// the clip has no grid.
 #[derive(Clone, Debug)]
 pub(super) enum Times {
-    Frames(Vec<u16>),
+    Uniform {
+        first: u16,
+        count: usize,
+    },
+    Frames {
+        count: usize,
+        bits: u8,
+        /// `bits` bits a frame, low bits first, with eight spare bytes (`read_window`).
+        stream: Vec<u8>,
+    },
     Seconds(Vec<f32>),
 }
 
 impl Times {
+    /// Frame numbers: uniform times when they are consecutive, else packed.
+    pub(super) fn frames(frames: &[u16]) -> Self {
+        let consecutive = frames
+            .iter()
+            .zip(frames.iter().skip(1))
+            .all(|(&a, &b)| u32::from(b) == u32::from(a) + 1);
+        match frames.first() {
+            Some(&first) if consecutive => Times::Uniform {
+                first,
+                count: frames.len(),
+            },
+            _ => {
+                let last = frames.last().copied().unwrap_or(0);
+                let bits = (u16::BITS - last.leading_zeros()).max(1) as u8;
+                let mut stream = Vec::new();
+                for (i, &f) in frames.iter().enumerate() {
+                    write_bits(&mut stream, i * usize::from(bits), u32::from(f), bits);
+                }
+                Times::Frames {
+                    count: frames.len(),
+                    bits,
+                    stream,
+                }
+            }
+        }
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
-            Times::Frames(f) => f.len(),
+            Times::Uniform { count, .. } | Times::Frames { count, .. } => *count,
             Times::Seconds(s) => s.len(),
         }
     }
 
+    /// Bytes stored: the first frame of uniform times (the count is the group header's); the
+    /// width and the bits of packed frames.
     pub(super) fn bytes(&self) -> usize {
         match self {
-            Times::Frames(f) => f.len() * 2,
+            Times::Uniform { .. } => 2,
+            Times::Frames { count, bits, .. } => 1 + (count * usize::from(*bits)).div_ceil(8),
             Times::Seconds(s) => s.len() * 4,
         }
     }
 
+    #[inline]
     pub(super) fn at(&self, i: usize, frame_secs: f32) -> f32 {
         match self {
-            Times::Frames(f) => f32::from(f[i]) * frame_secs,
+            Times::Uniform { first, .. } => (f32::from(*first) + i as f32) * frame_secs,
+            Times::Frames { bits, stream, .. } => {
+                let window = read_window(stream, i * usize::from(*bits));
+                (window & ((1u64 << bits) - 1)) as f32 * frame_secs
+            }
             Times::Seconds(s) => s[i],
+        }
+    }
+
+    /// The interval `t` falls in, worked out where the times are uniform (`locate_key` checks
+    /// it, so rounding at a key costs one more look).
+    fn guess(&self, t: f32, frame_secs: f32) -> Option<usize> {
+        match self {
+            Times::Uniform { first, .. } if frame_secs > 0.0 && t.is_finite() => {
+                let frame = (t / frame_secs).floor() - f32::from(*first);
+                (frame >= 0.0).then_some(frame as usize)
+            }
+            _ => None,
         }
     }
 }
@@ -220,7 +279,7 @@ impl CompressedClip {
             .sum()
     }
 
-    /// Whether key times are stored as 16-bit frame numbers (the clip is keyed on a frame grid).
+    /// Whether key times are stored as frame numbers (the clip is keyed on a frame grid).
     pub fn on_frame_grid(&self) -> bool {
         self.frame_secs > 0.0
     }
@@ -254,7 +313,7 @@ impl CompressedClip {
             |i| times.at(i, self.frame_secs),
             t,
             &mut cursor.hint,
-            None,
+            times.guess(t, self.frame_secs),
         );
         let i = at.i as usize;
         let (next, u) = if at.hold || group.step {
@@ -369,5 +428,45 @@ pub(super) fn rotation_from_xyz(v: Vec3) -> Vec4 {
         v.extend((1.0 - n2).sqrt())
     } else {
         (v / n2.sqrt()).extend(0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Times;
+
+    #[test]
+    fn consecutive_frames_are_uniform_and_others_pack_in_the_last_ones_bits() {
+        let secs = 1.0 / 120.0;
+        let uniform = Times::frames(&[7, 8, 9, 10]);
+        assert!(matches!(uniform, Times::Uniform { first: 7, count: 4 }));
+        assert_eq!(uniform.bytes(), 2);
+        assert_eq!(uniform.at(2, secs), 9.0 * secs);
+        // 0.5 of the way from frame 8 to 9 is interval 1; before the first frame, none.
+        assert_eq!(uniform.guess(8.5 * secs, secs), Some(1));
+        assert_eq!(uniform.guess(3.0 * secs, secs), None);
+
+        // A 24 Hz bake on a 120 Hz grid with a gap (the Fox's Run): 0, 5, ..., 80, 104, ...
+        let frames: Vec<u16> = (0..17)
+            .map(|k| k * 5)
+            .chain((0..8).map(|k| 104 + k * 5))
+            .collect();
+        let packed = Times::frames(&frames);
+        // 139 takes 8 bits: 25 frames in 25 bytes, and one for the width.
+        assert!(matches!(packed, Times::Frames { bits: 8, .. }));
+        assert_eq!(packed.bytes(), 1 + 25);
+        assert_eq!(packed.len(), 25);
+        for (i, &f) in frames.iter().enumerate() {
+            assert_eq!(packed.at(i, secs), f32::from(f) * secs, "key {i}");
+        }
+        assert_eq!(packed.guess(0.5, secs), None);
+        // Widths that are not whole bytes: frames to 1000 take 10 bits.
+        let wide: Vec<u16> = (0..50).map(|k| k * 20 + k % 3).collect();
+        let packed = Times::frames(&wide);
+        assert!(matches!(packed, Times::Frames { bits: 10, .. }));
+        assert_eq!(packed.bytes(), 1 + (50 * 10usize).div_ceil(8));
+        for (i, &f) in wide.iter().enumerate() {
+            assert_eq!(packed.at(i, 1.0), f32::from(f), "key {i}");
+        }
     }
 }
