@@ -119,6 +119,18 @@ pub(super) struct Packed {
     pub(super) range_bytes: usize,
     pub(super) row_bits: usize,
     pub(super) stream: Vec<u8>,
+    /// Where each track's fields sit in a row, worked out from `bits` (`Packed::fields`; not
+    /// stored).
+    pub(super) fields: Vec<Fields>,
+}
+
+/// One track's place in a row: its first bit, and each component's shift and mask within the
+/// 64 bits read from there. Worked out once, so that a row's tracks decode independently.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Fields {
+    offset: u32,
+    shift: [u32; 3],
+    mask: [u32; 3],
 }
 
 /// Fewest and most bits the widest component of a quantized track takes.
@@ -135,27 +147,41 @@ impl Packed {
         self.len() * self.range_bytes + (self.row_bits * rows).div_ceil(8)
     }
 
+    /// Each track's `Fields`, from the widths of its components.
+    pub(super) fn fields(bits: &[[u8; 3]]) -> Vec<Fields> {
+        let mut offset = 0;
+        bits.iter()
+            .map(|&[bx, by, bz]| {
+                let (bx, by, bz) = (u32::from(bx), u32::from(by), u32::from(bz));
+                let mask = |b: u32| ((1u64 << b) - 1) as u32;
+                let fields = Fields {
+                    offset,
+                    shift: [0, bx, bx + by],
+                    mask: [mask(bx), mask(by), mask(bz)],
+                };
+                offset += bx + by + bz;
+                fields
+            })
+            .collect()
+    }
+
     /// Decodes row `row` into `out` (one value per track, in track order).
     #[inline]
     pub(super) fn decode(&self, row: usize, out: &mut [Vec3]) {
-        let mut bit = row * self.row_bits;
-        for (((o, &min), &step), &[bx, by, bz]) in out
+        let base = row * self.row_bits;
+        for (((o, &min), &step), f) in out
             .iter_mut()
             .zip(&self.min)
             .zip(&self.step)
-            .zip(&self.bits)
+            .zip(&self.fields)
         {
             // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it
             // whatever its bit offset (at most 7) within its first byte.
-            let window = read_window(&self.stream, bit);
-            let (bx, by, bz) = (u32::from(bx), u32::from(by), u32::from(bz));
+            let window = read_window(&self.stream, base + f.offset as usize);
             // At most 19 bits: through i32, which converts to f32 in one instruction (u64 does
             // not on x86).
-            let field =
-                |shift: u32, bits: u32| ((window >> shift) & ((1u64 << bits) - 1)) as i32 as f32;
-            let (x, y, z) = (field(0, bx), field(bx, by), field(bx + by, bz));
-            bit += (bx + by + bz) as usize;
-            *o = min + step * Vec3::new(x, y, z);
+            let field = |c: usize| ((window >> f.shift[c]) as u32 & f.mask[c]) as i32 as f32;
+            *o = min + step * Vec3::new(field(0), field(1), field(2));
         }
     }
 }

@@ -134,10 +134,12 @@ pub(super) fn pack(tracks: &[Quantized], rows: usize, range: Range) -> Packed {
             }
         }
     }
+    let bits: Vec<[u8; 3]> = tracks.iter().map(|t| t.bits).collect();
     Packed {
         min: tracks.iter().map(|t| t.min).collect(),
         step: tracks.iter().map(|t| t.step).collect(),
-        bits: tracks.iter().map(|t| t.bits).collect(),
+        fields: Packed::fields(&bits),
+        bits,
         range_bytes: range.bytes(),
         row_bits,
         stream: bytes,
