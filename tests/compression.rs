@@ -171,8 +171,8 @@ fn the_seeds_worked_clip_lands_within_a_fifth() {
     assert!(report.max_error <= 1.8e-4, "{}", report.max_error);
     // The seeds' "a fifth to a tenth" (issue 32: at or under 20% of 252,000 = 50,400 bytes).
     // Each track's bits are chosen by its error at the skin's reach, and the components that
-    // hold still (x and y of a rotation about z, the translations' x and z) cost none: 20,504
-    // bytes here, 8.1% (16-bit keys only gave 87,964, 35%).
+    // hold still (x and y of a rotation about z, the translations' x and z) cost none: 18,069
+    // bytes here, 7.2% (16-bit keys only gave 87,964, 35%).
     assert!(
         report.compressed_bytes * 5 <= 252_000,
         "{} bytes: more than a fifth of 252,000",

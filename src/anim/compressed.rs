@@ -242,7 +242,7 @@ pub(super) struct CompressedGroup {
 
 /// Bytes of a group's header (key count, interpolation, track counts: 8) and of each track's
 /// (joint, kind and bit widths: 4); packed tracks add their range: f32 minimum and extent for
-/// translations and scales (24), 16-bit fractions of [-1, 1] for rotations (12).
+/// translations and scales (24), 16-bit steps of [-1, 1] for rotations (12).
 pub(super) const GROUP_HEADER_BYTES: usize = 8;
 pub(super) const TRACK_HEADER_BYTES: usize = 4;
 pub(super) const RANGE_BYTES: usize = 24;

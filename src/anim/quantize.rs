@@ -7,7 +7,7 @@ use glam::Vec3;
 use super::compressed::{MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, UNIT_RANGE_BYTES, write_bits};
 
 /// How a quantized track's range is stored: f32 minimum and extent (translations and scales,
-/// in the file's units), or 16-bit fractions of [-1, 1] (quaternion components).
+/// in the file's units), or 16-bit steps of [-1, 1] (quaternion components).
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Range {
     Float,
@@ -41,14 +41,15 @@ pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
     });
     let (min, max) = match range {
         Range::Float => (min, max),
-        // Stored as 16-bit fractions of [-1, 1], rounded outwards so the keys stay inside.
+        // Stored as 16-bit steps of [-1, 1], rounded outwards so the keys stay inside: 65,534
+        // steps of 1/32,767, so that -1, 0 and 1 lie on the grid (a component that holds still
+        // at 0, as most do, comes back as 0).
         Range::Unit16 => {
             let grid = |x: Vec3, round: fn(f32) -> f32| {
-                ((x + 1.0) * 0.5 * 65535.0)
+                ((x + 1.0) * 32767.0)
                     .map(round)
-                    .clamp(Vec3::ZERO, Vec3::splat(65535.0))
-                    / 65535.0
-                    * 2.0
+                    .clamp(Vec3::ZERO, Vec3::splat(65534.0))
+                    / 32767.0
                     - 1.0
             };
             (grid(min, f32::floor), grid(max, f32::ceil))
@@ -215,7 +216,11 @@ mod tests {
             12,
             Range::Unit16,
         );
-        assert!(q.min.x <= 0.1234 && q.min.x > 0.1234 - 2.0 / 65535.0);
+        assert!(q.min.x <= 0.1234 && q.min.x > 0.1234 - 1.0 / 32767.0);
         assert!(q.min.x + q.step.x * 4095.0 >= 0.3 - 1e-6);
+        // A component that holds still at 0 (here z) is stored and comes back as 0 exactly.
+        assert_eq!(q.bits[2], 0);
+        assert_eq!(q.value(0).z, 0.0);
+        assert_eq!(q.value(1).z, 0.0);
     }
 }
