@@ -5,9 +5,9 @@
 //!
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are):
 //! only the first when every frame is keyed, else in as many bits as the last one needs; without
-//! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w positive) are
-//! whole steps of each track's range in 3 to 19 bits a component, the width chosen per track
-//! (`Packed`), or floats where 19 bits would show.
+//! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
+//! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
+//! chosen per track (`Packed`), or floats where 19 bits would show.
 
 use glam::{Quat, Vec3, Vec4};
 
