@@ -552,6 +552,9 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
         id: next_key_source_id(),
     }
 }
+/// What every track's share is multiplied by while the measured error is over the bound.
+const SHRINK: f32 = 0.7;
+
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
 /// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
 /// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
@@ -579,8 +582,8 @@ pub fn compress_clip(
             if error <= settings.tolerance {
                 break;
             }
-            share.tolerance *= 0.7;
-            share.budget *= 0.7;
+            share.tolerance *= SHRINK;
+            share.budget *= SHRINK;
             share.cubic_steps = (share.cubic_steps * 2).min(256);
             compressed = compress_with_share(clip, share, &reach);
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
@@ -588,7 +591,7 @@ pub fn compress_clip(
         // Between the last share over the bound and the first within it: a bisection (in
         // ratio, three halvings), keeping the smallest clip that holds.
         if error <= settings.tolerance && share.budget < settings.tolerance {
-            let (mut within, mut over) = (1.0f32, 1.0 / 0.7);
+            let (mut within, mut over) = (1.0f32, 1.0 / SHRINK);
             for _ in 0..3 {
                 let mid = (within * over).sqrt();
                 let tried_share = Budget {

@@ -113,14 +113,12 @@ pub(super) struct Packed {
     pub(super) min: Vec<Vec3>,
     /// The track's range over `2^bits - 1`: what one step is worth.
     pub(super) step: Vec<Vec3>,
-    /// Bits of each component.
-    pub(super) bits: Vec<[u8; 3]>,
     /// Bytes each track's range takes stored (`RANGE_BYTES` or `UNIT_RANGE_BYTES`).
     pub(super) range_bytes: usize,
     pub(super) row_bits: usize,
     pub(super) stream: Vec<u8>,
-    /// Where each track's fields sit in a row, worked out from `bits` (`Packed::fields`; not
-    /// stored).
+    /// Where each track's fields sit in a row, worked out from its components' widths
+    /// (`Packed::fields`; the widths are what the track's header stores).
     pub(super) fields: Vec<Fields>,
 }
 
@@ -139,7 +137,7 @@ pub(super) const MAX_BITS: u8 = 19;
 
 impl Packed {
     pub(super) fn len(&self) -> usize {
-        self.bits.len()
+        self.fields.len()
     }
 
     /// Bytes as stored: each track's range and the rows' bits.

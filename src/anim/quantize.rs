@@ -140,7 +140,6 @@ pub(super) fn pack(tracks: &[Quantized], rows: usize, range: Range) -> Packed {
         min: tracks.iter().map(|t| t.min).collect(),
         step: tracks.iter().map(|t| t.step).collect(),
         fields: Packed::fields(&bits),
-        bits,
         range_bytes: range.bytes(),
         row_bits,
         stream: bytes,
