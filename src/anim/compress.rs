@@ -552,21 +552,23 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
         id: next_key_source_id(),
     }
 }
+
 /// What every track's share is multiplied by while the measured error is over the bound.
 const SHRINK: f32 = 0.7;
 
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
 /// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
 /// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
-/// shrinks by 0.7 while the measured error exceeds the tolerance (at most 20 times), then three
-/// halvings between the last two look for a larger one that holds; the smallest clip within the
-/// tolerance is kept (else the one closest to it).
+/// shrinks by `SHRINK` while the measured error exceeds the tolerance (at most 20 times), then
+/// three halvings between the last two look for a larger one that holds; the smallest clip
+/// within the tolerance is kept (else the one closest to it).
 pub fn compress_clip(
     skeleton: &Skeleton,
     clip: &Clip,
     settings: &CompressionSettings,
 ) -> (CompressedClip, CompressionReport) {
     let reach = reach(skeleton, &settings.distances);
+    let within = |e: f32| e <= settings.tolerance;
     let attempt = |reduction: f32| {
         // Each track's keys within its share of the tolerance at the joint's reach, both for
         // reduction and quantization. While the measured error is over, both shares shrink
@@ -579,7 +581,7 @@ pub fn compress_clip(
         let mut compressed = compress_with_share(clip, share, &reach);
         let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
         for _ in 0..20 {
-            if error <= settings.tolerance {
+            if within(error) {
                 break;
             }
             share.tolerance *= SHRINK;
@@ -590,10 +592,10 @@ pub fn compress_clip(
         }
         // Between the last share over the bound and the first within it: a bisection (in
         // ratio, three halvings), keeping the smallest clip that holds.
-        if error <= settings.tolerance && share.budget < settings.tolerance {
-            let (mut within, mut over) = (1.0f32, 1.0 / SHRINK);
+        if within(error) && share.budget < settings.tolerance {
+            let (mut held, mut over) = (1.0f32, 1.0 / SHRINK);
             for _ in 0..3 {
-                let mid = (within * over).sqrt();
+                let mid = (held * over).sqrt();
                 let tried_share = Budget {
                     tolerance: share.tolerance * mid,
                     budget: share.budget * mid,
@@ -601,8 +603,8 @@ pub fn compress_clip(
                 };
                 let tried = compress_with_share(clip, tried_share, &reach);
                 let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
-                if tried_error <= settings.tolerance {
-                    within = mid;
+                if within(tried_error) {
+                    held = mid;
                     if tried.bytes() < compressed.bytes() {
                         (compressed, error) = (tried, tried_error);
                     }
@@ -613,7 +615,6 @@ pub fn compress_clip(
         }
         (compressed, error)
     };
-    let within = |e: f32| e <= settings.tolerance;
     let (compressed, error) = [0.5, 0.0]
         .into_iter()
         .map(attempt)
