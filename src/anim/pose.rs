@@ -246,10 +246,22 @@ pub fn local_to_model(
     for (m, t) in models[done..].iter_mut().zip(chunks.remainder()) {
         *m = t.to_affine();
     }
+    // The joint just composed stays in registers: in a chain (a spine, a limb) its child comes
+    // next, and reading it back from memory would wait on the store it was just written by.
+    let mut last = Affine3A::IDENTITY;
     for (joint, parent) in skeleton.parents().iter().enumerate() {
         // Skeleton::new guarantees parent < joint, so the parent is already composed.
         if let Some(parent) = *parent {
-            models[joint] = models[usize::from(parent)] * models[joint];
+            let parent = usize::from(parent);
+            let model_from_parent = if parent + 1 == joint {
+                last
+            } else {
+                models[parent]
+            };
+            last = model_from_parent * models[joint];
+            models[joint] = last;
+        } else {
+            last = models[joint];
         }
     }
     Ok(())
