@@ -320,6 +320,51 @@ fn mesh_from_model_is_applied_on_the_left() {
     }
 }
 
+/// The fast paths (the chain's parent kept in registers, the palette's product worked in its
+/// output lanes) give the textbook products to the bit: each joint's model transform is its
+/// parent's times its own, and each skin matrix is `Mat4::from(model * joint_from_bind)`.
+#[test]
+fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
+    // Chains (parent just before) and branches (parent further back), odd counts past a
+    // four-joint block, scales that are not one.
+    let parents = vec![None, Some(0), Some(1), Some(1), Some(3), Some(0), Some(5), Some(2), None];
+    let transform = |i: usize| {
+        let f = i as f32;
+        Transform {
+            translation: Vec3::new(0.3 * f - 1.0, 1.0 + 0.17 * f, -0.2 * f),
+            rotation: Quat::from_euler(glam::EulerRot::XYZ, 0.3 * f, -0.7 + 0.1 * f, 0.2),
+            scale: Vec3::new(1.0 + 0.05 * f, 0.9, 1.1 - 0.03 * f),
+        }
+    };
+    let rest: Vec<Transform> = (0..parents.len()).map(transform).collect();
+    let skeleton = Skeleton::new(names(parents.len()), parents.clone(), rest).unwrap();
+    let joint_from_bind: Vec<Mat4> = (0..parents.len())
+        .map(|i| transform(i + 3).to_affine().inverse().into())
+        .collect();
+    let skin = Skin::all_joints(&skeleton, joint_from_bind.clone()).unwrap();
+    let mut local = LocalPose::rest(&skeleton);
+    for (i, t) in local.as_mut_slice().iter_mut().enumerate() {
+        t.rotation = (t.rotation * rot_z(11.0 * i as f32)).normalize();
+    }
+    let mut model = ModelPose::new(&skeleton);
+    local_to_model(&skeleton, &local, &mut model).unwrap();
+    let mut expected = Vec::<glam::Affine3A>::new();
+    for (j, t) in local.as_slice().iter().enumerate() {
+        let own = t.to_affine();
+        expected.push(parents[j].map_or(own, |p| expected[p] * own));
+    }
+    let bits = |m: Mat4| m.to_cols_array().map(f32::to_bits);
+    for (j, (got, want)) in model.as_slice().iter().zip(&expected).enumerate() {
+        assert_eq!(bits((*got).into()), bits((*want).into()), "model of joint {j}");
+    }
+    let mut palette = SkinPalette::new(&skin);
+    build_palette(&model, &skin, Mat4::IDENTITY, &mut palette).unwrap();
+    for (j, got) in palette.as_slice().iter().enumerate() {
+        let want = Mat4::from(expected[j] * glam::Affine3A::from_mat4(joint_from_bind[j]));
+        assert_eq!(bits(*got), bits(want), "skin matrix of joint {j}");
+    }
+}
+
 fn pose_of(rotation: Quat, translation: Vec3) -> LocalPose {
     LocalPose::from_transforms(vec![Transform {
         translation,

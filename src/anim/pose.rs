@@ -361,16 +361,16 @@ pub fn build_palette_into(
         // Affine products (3x4): what every valid glTF file gets.
         (Some(joint_from_bind), true) => {
             let mesh_from_model = Affine3A::from_mat4(mesh_from_model);
-            let identity = mesh_from_model == Affine3A::IDENTITY;
-            for ((out, &joint), joint_from_bind) in
-                out.iter_mut().zip(skin.joints()).zip(joint_from_bind)
-            {
-                let model_from_bind = models[usize::from(joint)] * *joint_from_bind;
-                *out = Mat4::from(if identity {
-                    model_from_bind
-                } else {
-                    mesh_from_model * model_from_bind
-                });
+            let pairs = out.iter_mut().zip(skin.joints()).zip(joint_from_bind);
+            if mesh_from_model == Affine3A::IDENTITY {
+                for ((out, &joint), joint_from_bind) in pairs {
+                    *out = affine_product_mat4(&models[usize::from(joint)], joint_from_bind);
+                }
+            } else {
+                for ((out, &joint), joint_from_bind) in pairs {
+                    let model_from_bind = models[usize::from(joint)] * *joint_from_bind;
+                    *out = Mat4::from(mesh_from_model * model_from_bind);
+                }
             }
         }
         _ => {
@@ -384,6 +384,42 @@ pub fn build_palette_into(
         }
     }
     Ok(())
+}
+
+/// `Mat4::from(a * b)` to the bit, with the product's columns worked in the lanes they are
+/// returned in: the bottom row is set by a mask, not by rebuilding each column around it.
+#[inline(always)]
+fn affine_product_mat4(a: &Affine3A, b: &Affine3A) -> Mat4 {
+    use glam::{BVec4A, Vec3A, Vec4};
+    let (x, y, z, t) = (
+        lanes(a.matrix3.x_axis),
+        lanes(a.matrix3.y_axis),
+        lanes(a.matrix3.z_axis),
+        lanes(a.translation),
+    );
+    // Mat3A's column product, in its order of operations.
+    let column = |c: Vec3A| x * c.x + y * c.y + z * c.z;
+    let xyz = BVec4A::new(true, true, true, false);
+    Mat4::from_cols(
+        Vec4::select(xyz, column(b.matrix3.x_axis), Vec4::ZERO),
+        Vec4::select(xyz, column(b.matrix3.y_axis), Vec4::ZERO),
+        Vec4::select(xyz, column(b.matrix3.z_axis), Vec4::ZERO),
+        Vec4::select(xyz, column(b.translation) + t, Vec4::W),
+    )
+}
+
+/// A `Vec3A`'s four lanes as they lie (the fourth whatever it holds): no shuffle where glam
+/// keeps it in an SSE register.
+#[inline(always)]
+fn lanes(v: glam::Vec3A) -> glam::Vec4 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        glam::Vec4::from(core::arch::x86_64::__m128::from(v))
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        v.extend(0.0)
+    }
 }
 
 /// The skin matrix of one vertex: the weighted sum of its joints' palette entries, as the vertex
