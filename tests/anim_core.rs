@@ -327,7 +327,17 @@ fn mesh_from_model_is_applied_on_the_left() {
 fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
     // Chains (parent just before) and branches (parent further back), odd counts past a
     // four-joint block, scales that are not one.
-    let parents = vec![None, Some(0), Some(1), Some(1), Some(3), Some(0), Some(5), Some(2), None];
+    let parents = vec![
+        None,
+        Some(0),
+        Some(1),
+        Some(1),
+        Some(3),
+        Some(0),
+        Some(5),
+        Some(2),
+        None,
+    ];
     let transform = |i: usize| {
         let f = i as f32;
         Transform {
@@ -355,7 +365,11 @@ fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
     }
     let bits = |m: Mat4| m.to_cols_array().map(f32::to_bits);
     for (j, (got, want)) in model.as_slice().iter().zip(&expected).enumerate() {
-        assert_eq!(bits((*got).into()), bits((*want).into()), "model of joint {j}");
+        assert_eq!(
+            bits((*got).into()),
+            bits((*want).into()),
+            "model of joint {j}"
+        );
     }
     let mut palette = SkinPalette::new(&skin);
     build_palette(&model, &skin, Mat4::IDENTITY, &mut palette).unwrap();
