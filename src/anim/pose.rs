@@ -155,7 +155,16 @@ pub fn blend_poses(
     // loop.
     if let [a, b] = layers {
         let (wa, wb) = (weight_of(a) / total, weight_of(b) / total);
-        for (((out, ta), tb), rest) in out.0.iter_mut().zip(&a.pose.0).zip(&b.pose.0).zip(&rest.0) {
+        let blocks = out.0.chunks_exact_mut(4).zip(a.pose.0.chunks_exact(4));
+        for ((out, ta), (tb, rest)) in
+            blocks.zip(b.pose.0.chunks_exact(4).zip(rest.0.chunks_exact(4)))
+        {
+            let fallback = |k: usize| rest[k].rotation;
+            nlerp_four(out, ta, tb, wa, wb, fallback);
+        }
+        let done = joint_count - joint_count % 4;
+        let tail = out.0[done..].iter_mut().zip(&a.pose.0[done..]);
+        for ((out, ta), (tb, rest)) in tail.zip(b.pose.0[done..].iter().zip(&rest.0[done..])) {
             *out = nlerp_pair(ta, tb, wa, wb, rest.rotation);
         }
         return Ok(());
@@ -210,6 +219,62 @@ fn nlerp_pair(ta: &Transform, tb: &Transform, wa: f32, wb: f32, fallback: glam::
     }
 }
 
+/// `nlerp_pair` of four joints (`out[k] = nlerp_pair(a[k], b[k], .., fallback(k))`, four
+/// lanes at a time), with the four rotations' squared lengths summed in lanes after a transpose
+/// and one packed square root and division for the four: the divider's throughput, not the
+/// arithmetic, bounds a joint at a time.
+#[inline(always)]
+fn nlerp_four(
+    out: &mut [Transform],
+    a: &[Transform],
+    b: &[Transform],
+    wa: f32,
+    wb: f32,
+    fallback: impl Fn(usize) -> glam::Quat,
+) {
+    use glam::{Vec4, Vec4Swizzles};
+    let qa = |k: usize| Vec4::from(a[k].rotation);
+    let qb = |k: usize| Vec4::from(b[k].rotation);
+    let products = Mat4::from_cols(qa(0) * qb(0), qa(1) * qb(1), qa(2) * qb(2), qa(3) * qb(3));
+    let products = products.transpose();
+    let dots = products.x_axis + products.y_axis + products.z_axis + products.w_axis;
+    let signed = Vec4::select(dots.cmplt(Vec4::ZERO), Vec4::splat(-wb), Vec4::splat(wb));
+    let q = [
+        qa(0) * wa + qb(0) * signed.xxxx(),
+        qa(1) * wa + qb(1) * signed.yyyy(),
+        qa(2) * wa + qb(2) * signed.zzzz(),
+        qa(3) * wa + qb(3) * signed.wwww(),
+    ];
+    for (k, out) in out.iter_mut().enumerate().take(4) {
+        let (ta, tb) = (&a[k], &b[k]);
+        out.translation = ta.translation * wa + tb.translation * wb;
+        out.scale = ta.scale * wa + tb.scale * wb;
+    }
+    let squares = Mat4::from_cols(q[0] * q[0], q[1] * q[1], q[2] * q[2], q[3] * q[3]).transpose();
+    let n2 = squares.x_axis + squares.y_axis + squares.z_axis + squares.w_axis;
+    let inv = Vec4::ONE / n2.sqrt();
+    let keep = n2.cmpgt(Vec4::splat(f32::EPSILON));
+    let scaled = [
+        q[0] * inv.xxxx(),
+        q[1] * inv.yyyy(),
+        q[2] * inv.zzzz(),
+        q[3] * inv.wwww(),
+    ];
+    if keep.all() {
+        for (out, q) in out.iter_mut().zip(scaled) {
+            out.rotation = glam::Quat::from_vec4(q);
+        }
+        return;
+    }
+    for (k, (out, q)) in out.iter_mut().zip(scaled).enumerate() {
+        out.rotation = if keep.test(k) {
+            glam::Quat::from_vec4(q)
+        } else {
+            fallback(k)
+        };
+    }
+}
+
 /// `blend_poses` of two poses written into the first: `a = a * (1 - weight) + b * weight`, the
 /// same arithmetic as a two-pose `blend_poses` (weight clamped to 0..1; non-finite counts as 0).
 pub fn blend_pair(a: &mut LocalPose, b: &LocalPose, weight: f32) -> Result<(), PoseError> {
@@ -219,7 +284,12 @@ pub fn blend_pair(a: &mut LocalPose, b: &LocalPose, weight: f32) -> Result<(), P
     } else {
         0.0
     };
-    for (ta, tb) in a.0.iter_mut().zip(&b.0) {
+    let n = a.len();
+    for (out, tb) in a.0.chunks_exact_mut(4).zip(b.0.chunks_exact(4)) {
+        let ta = [out[0], out[1], out[2], out[3]];
+        nlerp_four(out, &ta, tb, 1.0 - wb, wb, |k| ta[k].rotation);
+    }
+    for (ta, tb) in a.0[n - n % 4..].iter_mut().zip(&b.0[n - n % 4..]) {
         *ta = nlerp_pair(ta, tb, 1.0 - wb, wb, ta.rotation);
     }
     Ok(())
