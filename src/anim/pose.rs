@@ -235,9 +235,13 @@ fn nlerp_four(
     use glam::{Vec4, Vec4Swizzles};
     let qa = |k: usize| Vec4::from(a[k].rotation);
     let qb = |k: usize| Vec4::from(b[k].rotation);
-    let products = Mat4::from_cols(qa(0) * qb(0), qa(1) * qb(1), qa(2) * qb(2), qa(3) * qb(3));
-    let products = products.transpose();
-    let dots = products.x_axis + products.y_axis + products.z_axis + products.w_axis;
+    // Each column's sum of lanes, four columns at once (four dot products after the multiply).
+    let lane_sums = |columns: [Vec4; 4]| {
+        let [c0, c1, c2, c3] = columns;
+        let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
+        rows.x_axis + rows.y_axis + rows.z_axis + rows.w_axis
+    };
+    let dots = lane_sums([qa(0) * qb(0), qa(1) * qb(1), qa(2) * qb(2), qa(3) * qb(3)]);
     let signed = Vec4::select(dots.cmplt(Vec4::ZERO), Vec4::splat(-wb), Vec4::splat(wb));
     let q = [
         qa(0) * wa + qb(0) * signed.xxxx(),
@@ -250,8 +254,7 @@ fn nlerp_four(
         out.translation = ta.translation * wa + tb.translation * wb;
         out.scale = ta.scale * wa + tb.scale * wb;
     }
-    let squares = Mat4::from_cols(q[0] * q[0], q[1] * q[1], q[2] * q[2], q[3] * q[3]).transpose();
-    let n2 = squares.x_axis + squares.y_axis + squares.z_axis + squares.w_axis;
+    let n2 = lane_sums(q.map(|q| q * q));
     let inv = Vec4::ONE / n2.sqrt();
     let keep = n2.cmpgt(Vec4::splat(f32::EPSILON));
     let scaled = [
