@@ -17,7 +17,10 @@
 //!    stays within the track's share, each other component in as many as keep its steps no
 //!    coarser (none when it holds still). Rotations are stored as x, y and z with w made positive
 //!    (w rebuilt from unit length), their ranges as 16-bit steps of [-1, 1] (of 1/32,767: 0 is
-//!    exact); a track that would need more than 19 bits keeps f32 keys.
+//!    exact); a track that would need more than 19 bits keeps f32 keys. Each kind of a group's
+//!    tracks is packed whole and in ACL's segments of 16 and of 32 keys (balanced), each
+//!    segment over its own ranges and widths, and the fewest bytes kept; the whole clip is
+//!    compressed with and without segments and the smaller kept.
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
 //!    exceeds the tolerance, the shares shrink by 0.7 and the clip is compressed again (at most 20
@@ -41,9 +44,10 @@ use glam::{Affine3A, Quat, Vec3, Vec4};
 use super::clip::next_key_source_id;
 use super::compress_error::{measure_error, raw_bytes};
 use super::compressed::{
-    CompressedClip, CompressedGroup, RotationTracks, Times, VectorTracks, rotation_from_xyz,
+    CompressedClip, CompressedGroup, RotationTracks, Segments, Times, VectorTracks,
+    rotation_from_xyz,
 };
-use super::quantize::{Quantized, Range, fewest_bits, pack};
+use super::quantize::{Quantized, Range, fewest_bits, pack_segments};
 use super::sample::sample_track;
 use super::{
     Channel, Clip, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track, local_to_model,
@@ -57,6 +61,9 @@ pub struct CompressionSettings {
     pub tolerance: f32,
     /// Per skeleton joint: how far its virtual vertices sit from it, in the file's units.
     pub distances: Vec<f32>,
+    /// Whether a group's tracks may be split into segments of 16 to 32 keys (ACL's segments),
+    /// each quantized over its own range, where that stores them in fewer bytes.
+    pub segments: bool,
 }
 
 impl CompressionSettings {
@@ -65,6 +72,7 @@ impl CompressionSettings {
         Self {
             tolerance,
             distances: vec![distance; joints],
+            segments: true,
         }
     }
 }
@@ -82,6 +90,8 @@ pub struct CompressionReport {
     pub raw_bytes: usize,
     /// Quantized keys and times plus each track's header.
     pub compressed_bytes: usize,
+    /// Quantized tracks stored in segments (ACL's), each over its own range.
+    pub segmented_tracks: usize,
     /// The largest virtual-vertex error measured over the clip, in the file's units.
     pub max_error: f32,
     pub settings: CompressionSettings,
@@ -374,43 +384,52 @@ fn track_groups(
     groups
 }
 
-/// One kind's tracks of a group: (joint, packed keys or float keys).
-type KindTracks = Vec<(u32, Result<Quantized, Vec<Vec4>>)>;
+/// One kind's tracks of a group, packed tracks first: their joints, the packed tracks' segments
+/// and the float tracks' rows, key-major.
+#[derive(Default)]
+struct KindKeys {
+    joints: Vec<u32>,
+    packed: Segments,
+    f_rows: Vec<Vec4>,
+}
 
-/// A group's kept keys, each track in the fewest bits whose quantization error at the joint's
-/// reach stays within `budget` (and saves bytes), else kept as floats.
-fn pack_group(
-    times: &[f32],
-    step: bool,
-    tracks: &[TrackKeys],
-    kept: &[usize],
-    frame_secs: Option<f32>,
-    budget: f32,
-) -> CompressedGroup {
-    let frames: Option<Vec<u16>> =
-        frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
-    let times = match frames {
-        Some(frames) => Times::frames(&frames),
-        None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
-    };
-    // Per kind (translations, scales, rotations): (joint, packed keys or float keys).
-    let mut kinds: [KindTracks; 3] = Default::default();
-    for track in tracks {
-        match track {
+/// A track's keys: quantized segments, or floats (unit quaternions for rotations).
+type TrackPacking = Result<Vec<Quantized>, Vec<Vec4>>;
+
+/// Rows a segment may take in a group of `n` keys: all of them, and ACL's 32 and 16 keys a
+/// segment, balanced (as many segments as those take, of equal length) where they split it.
+fn segment_lengths(n: usize) -> Vec<usize> {
+    let mut lengths = vec![n.max(1)];
+    for target in [32, 16] {
+        let count = n.div_ceil(target);
+        let rows = n.div_ceil(count.max(1));
+        if count > 1 && !lengths.contains(&rows) {
+            lengths.push(rows);
+        }
+    }
+    lengths
+}
+
+/// The kept keys of one kind's `tracks`, in segments of `rows` rows: each track in the fewest
+/// bits per segment whose quantization error at the joint's reach stays within `budget` (if
+/// that saves bytes), else as floats.
+fn kind_keys(tracks: &[&TrackKeys], kept: &[usize], rows: usize, budget: f32) -> KindKeys {
+    let mut range = Range::Float;
+    let mut list: Vec<(u32, TrackPacking)> = (tracks.iter())
+        .map(|track| match track {
             TrackKeys::Vector {
                 joint,
-                scale,
                 values,
                 gain,
                 ..
             } => {
                 let kept: Vec<Vec3> = kept.iter().map(|&i| values[i]).collect();
                 // Half a step per component at the joint's gain.
-                let keys = fewest_bits(&kept, (Range::Float, 12), |q| {
+                let keys = fewest_bits(&kept, rows, (Range::Float, 12), |q, _| {
                     (q.step * 0.5).length() * gain <= budget
                 })
                 .ok_or_else(|| kept.iter().map(|v| v.extend(0.0)).collect());
-                kinds[usize::from(*scale)].push((*joint, keys));
+                (*joint, keys)
             }
             TrackKeys::Rotation {
                 joint,
@@ -418,6 +437,7 @@ fn pack_group(
                 lever,
                 ..
             } => {
+                range = Range::Unit16;
                 // Unit, w made positive (q and -q are one rotation).
                 let unit: Vec<Vec4> = kept
                     .iter()
@@ -427,8 +447,9 @@ fn pack_group(
                     })
                     .collect();
                 let xyz: Vec<Vec3> = unit.iter().map(|q| q.truncate()).collect();
-                let fits = |q: &Quantized| {
-                    unit.iter().enumerate().all(|(k, &want)| {
+                let fits = |q: &Quantized, first: usize| {
+                    let segment = unit[first..].iter().take(q.len());
+                    segment.enumerate().all(|(k, &want)| {
                         let got = rotation_from_xyz(q.value(k));
                         rotation_error(Quat::from_vec4(want), Quat::from_vec4(got)) * lever
                             <= budget
@@ -436,49 +457,86 @@ fn pack_group(
                 };
                 // Float keys stored unit, as the sampler's arcs need (`Clip::new` refuses zero
                 // ones).
-                let keys = fewest_bits(&xyz, (Range::Unit16, 16), fits).ok_or(unit);
-                kinds[2].push((*joint, keys));
+                let keys = fewest_bits(&xyz, rows, (Range::Unit16, 16), fits).ok_or(unit);
+                (*joint, keys)
             }
-        }
-    }
-    let n = kept.len();
+        })
+        .collect();
     // Packed tracks first, then the float ones, each kind's rows key-major.
-    let split = |mut list: KindTracks, range: Range| {
-        list.sort_by_key(|(_, k)| k.is_err());
-        let joints: Vec<u32> = list.iter().map(|(j, _)| *j).collect();
-        let (packed, floats): (Vec<_>, Vec<_>) =
-            list.into_iter().map(|(_, k)| k).partition(Result::is_ok);
-        let packed: Vec<Quantized> = packed.into_iter().filter_map(Result::ok).collect();
-        let floats: Vec<Vec<Vec4>> = floats.into_iter().filter_map(Result::err).collect();
-        let f_rows: Vec<Vec4> = (0..n)
-            .flat_map(|row| floats.iter().map(move |f| f[row]))
-            .collect();
-        (joints, pack(&packed, n, range), f_rows)
+    list.sort_by_key(|(_, k)| k.is_err());
+    let joints: Vec<u32> = list.iter().map(|(j, _)| *j).collect();
+    let (packed, floats): (Vec<_>, Vec<_>) =
+        list.into_iter().map(|(_, k)| k).partition(Result::is_ok);
+    let packed: Vec<Vec<Quantized>> = packed.into_iter().filter_map(Result::ok).collect();
+    let floats: Vec<Vec<Vec4>> = floats.into_iter().filter_map(Result::err).collect();
+    let f_rows = (0..kept.len())
+        .flat_map(|row| floats.iter().map(move |f| f[row]))
+        .collect();
+    KindKeys {
+        joints,
+        packed: pack_segments(&packed, rows, range),
+        f_rows,
+    }
+}
+
+/// A group's kept keys, each kind (translations, scales, rotations) in the segment length
+/// (`segment_lengths`, with `segments`) that stores it in the fewest bytes.
+fn pack_group(
+    times: &[f32],
+    step: bool,
+    tracks: &[TrackKeys],
+    kept: &[usize],
+    frame_secs: Option<f32>,
+    (budget, segments): (f32, bool),
+) -> CompressedGroup {
+    let frames: Option<Vec<u16>> =
+        frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
+    let times = match frames {
+        Some(frames) => Times::frames(&frames),
+        None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
     };
-    let [translations, scales, rotations] = kinds;
-    let vectors = |list| {
-        let (joints, packed, f_rows) = split(list, Range::Float);
-        VectorTracks {
-            joints,
-            packed,
-            f_rows: f_rows.iter().map(|v| v.truncate()).collect(),
-        }
+    let n = kept.len();
+    let kind_of = |t: &TrackKeys| match t {
+        TrackKeys::Vector { scale, .. } => usize::from(*scale),
+        TrackKeys::Rotation { .. } => 2,
     };
-    let (joints, packed, f_rows) = split(rotations, Range::Unit16);
+    let [translations, scales, rotations] = [0, 1, 2].map(|kind| {
+        let of_kind: Vec<&TrackKeys> = tracks.iter().filter(|t| kind_of(t) == kind).collect();
+        let float_bytes = if kind == 2 { 16 } else { 12 };
+        let lengths = if segments {
+            segment_lengths(n)
+        } else {
+            vec![n.max(1)]
+        };
+        (lengths.into_iter())
+            .map(|rows| kind_keys(&of_kind, kept, rows, budget))
+            .min_by_key(|k| k.packed.bytes(n) + k.f_rows.len() * float_bytes)
+            .unwrap_or_default()
+    });
+    let vectors = |k: KindKeys| VectorTracks {
+        joints: k.joints,
+        packed: k.packed,
+        f_rows: k.f_rows.iter().map(|v| v.truncate()).collect(),
+    };
     CompressedGroup {
         times,
         step,
         translations: vectors(translations),
         scales: vectors(scales),
         rotations: RotationTracks {
-            joints,
-            packed,
-            f_rows: f_rows.into_iter().map(Quat::from_vec4).collect(),
+            joints: rotations.joints,
+            packed: rotations.packed,
+            f_rows: rotations.f_rows.into_iter().map(Quat::from_vec4).collect(),
         },
     }
 }
 
-fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedClip {
+fn compress_with_share(
+    clip: &Clip,
+    share: Budget,
+    reach: &Reach,
+    segments: bool,
+) -> CompressedClip {
     let frame_secs = frame_grid(clip);
     let mut groups = Vec::new();
     for (times, step, tracks) in track_groups(clip, share, reach) {
@@ -527,7 +585,7 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
                 list,
                 kept,
                 frame_secs,
-                share.budget,
+                (share.budget, segments),
             ));
         }
         for (_, list) in &clusters {
@@ -538,7 +596,7 @@ fn compress_with_share(clip: &Clip, share: Budget, reach: &Reach) -> CompressedC
                 list,
                 &kept,
                 frame_secs,
-                share.budget,
+                (share.budget, segments),
             ));
         }
     }
@@ -569,7 +627,7 @@ pub fn compress_clip(
 ) -> (CompressedClip, CompressionReport) {
     let reach = reach(skeleton, &settings.distances);
     let within = |e: f32| e <= settings.tolerance;
-    let attempt = |reduction: f32| {
+    let attempt = |(reduction, segments): (f32, bool)| {
         // Each track's keys within its share of the tolerance at the joint's reach, both for
         // reduction and quantization. While the measured error is over, both shares shrink
         // (fewer keys dropped, more bits) and cubic splines are resampled twice as finely.
@@ -578,7 +636,7 @@ pub fn compress_clip(
             budget: settings.tolerance,
             cubic_steps: 8,
         };
-        let mut compressed = compress_with_share(clip, share, &reach);
+        let mut compressed = compress_with_share(clip, share, &reach, segments);
         let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
         for _ in 0..20 {
             if within(error) {
@@ -587,7 +645,7 @@ pub fn compress_clip(
             share.tolerance *= SHRINK;
             share.budget *= SHRINK;
             share.cubic_steps = (share.cubic_steps * 2).min(256);
-            compressed = compress_with_share(clip, share, &reach);
+            compressed = compress_with_share(clip, share, &reach, segments);
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
         }
         // Between the last share over the bound and the first within it: a bisection (in
@@ -601,7 +659,7 @@ pub fn compress_clip(
                     budget: share.budget * mid,
                     ..share
                 };
-                let tried = compress_with_share(clip, tried_share, &reach);
+                let tried = compress_with_share(clip, tried_share, &reach, segments);
                 let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
                 if within(tried_error) {
                     held = mid;
@@ -615,8 +673,12 @@ pub fn compress_clip(
         }
         (compressed, error)
     };
-    let (compressed, error) = [0.5, 0.0]
+    // Whole-group packing, and with segments where allowed: a segment that saves bytes at one
+    // share can leave more error and cost a smaller share (more bits) elsewhere.
+    let segments = [false, true]
         .into_iter()
+        .filter(|&s| !s || settings.segments);
+    let (compressed, error) = (segments.flat_map(|s| [(0.5, s), (0.0, s)]))
         .map(attempt)
         .min_by(|(a, ea), (b, eb)| match (within(*ea), within(*eb)) {
             (true, true) => a.bytes().cmp(&b.bytes()),
@@ -624,7 +686,7 @@ pub fn compress_clip(
             (false, true) => std::cmp::Ordering::Greater,
             (false, false) => ea.total_cmp(eb),
         })
-        .unwrap_or_else(|| attempt(0.5));
+        .unwrap_or_else(|| attempt((0.5, false)));
     let report = CompressionReport {
         clip: clip.name().to_string(),
         duration_secs: clip.duration_secs(),
@@ -637,6 +699,7 @@ pub fn compress_clip(
         kept_keys: compressed.key_count(),
         raw_bytes: raw_bytes(clip),
         compressed_bytes: compressed.bytes(),
+        segmented_tracks: compressed.segmented_tracks(),
         max_error: error,
         settings: settings.clone(),
     };

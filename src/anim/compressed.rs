@@ -7,7 +7,8 @@
 //! only the first when every frame is keyed, else in as many bits as the last one needs; without
 //! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
 //! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
-//! chosen per track (`Packed`), or floats where 19 bits would show.
+//! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
+//! into segments of 16 to 32 keys, each with its own ranges and widths (`Segments`).
 
 use glam::{Quat, Vec3, Vec4};
 
@@ -184,6 +185,65 @@ impl Packed {
     }
 }
 
+/// A kind's packed tracks in segments of `rows` rows (ACL's segments; the last may be shorter),
+/// each quantizing the tracks over its own rows: a track quiet over a segment takes few bits or
+/// none there. One segment spans the whole group where that is smaller.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Segments {
+    pub(super) rows: usize,
+    pub(super) parts: Vec<Packed>,
+}
+
+/// Bytes a segment after the first adds per packed track besides its range: the three widths,
+/// 5 bits each (the first segment's are in the track's header).
+pub(super) const SEGMENT_WIDTHS_BYTES: usize = 2;
+/// Bytes of a kind's segment length, stored when it has more than one segment.
+pub(super) const SEGMENT_HEADER_BYTES: usize = 1;
+
+impl Segments {
+    /// Packed tracks (each segment has all of them).
+    pub(super) fn len(&self) -> usize {
+        self.parts.first().map_or(0, Packed::len)
+    }
+
+    /// Bytes as stored for a group of `rows` rows: each segment's ranges and bits, the later
+    /// segments' widths, and the segment length when there is more than one.
+    pub(super) fn bytes(&self, rows: usize) -> usize {
+        let per = self.rows.max(1);
+        let parts: usize = (self.parts.iter().enumerate())
+            .map(|(s, p)| {
+                let widths = if s > 0 {
+                    p.len() * SEGMENT_WIDTHS_BYTES
+                } else {
+                    0
+                };
+                p.bytes(rows.saturating_sub(s * per).min(per)) + widths
+            })
+            .sum();
+        parts
+            + if self.parts.len() > 1 {
+                SEGMENT_HEADER_BYTES
+            } else {
+                0
+            }
+    }
+
+    /// Decodes row `row` of the group into `out` (one value per packed track).
+    #[inline]
+    pub(super) fn decode(&self, row: usize, out: &mut [Vec3]) {
+        match self.parts.as_slice() {
+            // One segment (the most common): no division.
+            [whole] => whole.decode(row, out),
+            parts => {
+                let per = self.rows.max(1);
+                if let Some(part) = parts.get(row / per) {
+                    part.decode(row % per, out);
+                }
+            }
+        }
+    }
+}
+
 /// The 57 or more bits of `bytes` from bit `at`, low bits first.
 #[inline(always)]
 fn read_window(bytes: &[u8], at: usize) -> u64 {
@@ -214,7 +274,7 @@ pub(super) fn write_bits(bytes: &mut Vec<u8>, at: usize, value: u32, bits: u8) {
 pub(super) struct VectorTracks {
     /// The packed tracks' joints, then the float tracks'.
     pub(super) joints: Vec<u32>,
-    pub(super) packed: Packed,
+    pub(super) packed: Segments,
     pub(super) f_rows: Vec<Vec3>,
 }
 
@@ -223,7 +283,7 @@ pub(super) struct VectorTracks {
 #[derive(Clone, Debug, Default)]
 pub(super) struct RotationTracks {
     pub(super) joints: Vec<u32>,
-    pub(super) packed: Packed,
+    pub(super) packed: Segments,
     pub(super) f_rows: Vec<Quat>,
 }
 
@@ -304,6 +364,22 @@ impl CompressedClip {
             .iter()
             .map(|g| g.times.len() * g.track_count())
             .sum()
+    }
+
+    /// Quantized tracks stored in more than one segment (each over its own range).
+    pub fn segmented_tracks(&self) -> usize {
+        let kinds = |g: &CompressedGroup| {
+            [
+                &g.translations.packed,
+                &g.scales.packed,
+                &g.rotations.packed,
+            ]
+            .into_iter()
+            .filter(|p| p.parts.len() > 1)
+            .map(Segments::len)
+            .sum::<usize>()
+        };
+        self.groups.iter().map(kinds).sum()
     }
 
     /// Whether key times are stored as frame numbers (the clip is keyed on a frame grid).

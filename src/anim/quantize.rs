@@ -4,7 +4,10 @@
 
 use glam::Vec3;
 
-use super::compressed::{MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, UNIT_RANGE_BYTES, write_bits};
+use super::compressed::{
+    MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, SEGMENT_WIDTHS_BYTES, Segments, UNIT_RANGE_BYTES,
+    write_bits,
+};
 
 /// How a quantized track's range is stored: f32 minimum and extent (translations and scales,
 /// in the file's units), or 16-bit steps of [-1, 1] (quaternion components).
@@ -29,7 +32,6 @@ pub(super) struct Quantized {
     min: Vec3,
     pub(super) step: Vec3,
     bits: [u8; 3],
-    range: Range,
     keys: Vec<[u32; 3]>,
 }
 
@@ -87,7 +89,6 @@ pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
         min,
         step: Vec3::from(steps),
         bits: widths,
-        range,
         keys,
     }
 }
@@ -98,33 +99,59 @@ impl Quantized {
         self.min + self.step * Vec3::new(x as f32, y as f32, z as f32)
     }
 
+    /// Keys quantized.
+    pub(super) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
     fn key_bits(&self) -> usize {
         self.bits.iter().map(|&b| usize::from(b)).sum()
     }
-
-    /// Whether these keys take fewer bytes than `float_bytes` a key as floats.
-    fn saves(&self, float_bytes: usize) -> bool {
-        let n = self.keys.len();
-        8 * self.range.bytes() + self.key_bits() * n < 8 * float_bytes * n
-    }
 }
 
-/// The fewest bits (3 to 19 for the widest component) whose quantization of `values` passes
-/// `fits`, if any saves bytes over floats.
+/// `values` in segments of `rows` keys (ACL's segments; the last may be shorter), each in the
+/// fewest bits (3 to 19 for its widest component) whose quantization passes `fits(q, first)`,
+/// where `first` is the segment's first key; `None` if a segment has no such bits or the
+/// segments take no fewer bytes than `float_bytes` a key as floats.
 pub(super) fn fewest_bits(
     values: &[Vec3],
+    rows: usize,
     (range, float_bytes): (Range, usize),
-    fits: impl Fn(&Quantized) -> bool,
-) -> Option<Quantized> {
-    (MIN_BITS..=MAX_BITS)
-        .map(|bits| quantize(values, bits, range))
-        .find(|q| fits(q))
-        .filter(|q| q.saves(float_bytes))
+    fits: impl Fn(&Quantized, usize) -> bool,
+) -> Option<Vec<Quantized>> {
+    let rows = rows.max(1);
+    let segments: Vec<Quantized> = (values.chunks(rows).enumerate())
+        .map(|(s, part)| {
+            (MIN_BITS..=MAX_BITS)
+                .map(|bits| quantize(part, bits, range))
+                .find(|q| fits(q, s * rows))
+        })
+        .collect::<Option<_>>()?;
+    let bits: usize = (segments.iter().enumerate())
+        .map(|(s, q)| {
+            let widths = if s > 0 { SEGMENT_WIDTHS_BYTES } else { 0 };
+            8 * (range.bytes() + widths) + q.key_bits() * q.keys.len()
+        })
+        .sum();
+    (bits < 8 * float_bytes * values.len()).then_some(segments)
+}
+
+/// Tracks' quantized segments (`fewest_bits` with the same `rows`: each track has as many)
+/// packed segment by segment.
+pub(super) fn pack_segments(tracks: &[Vec<Quantized>], rows: usize, range: Range) -> Segments {
+    let count = tracks.first().map_or(1, Vec::len);
+    let parts = (0..count)
+        .map(|s| {
+            let part: Vec<&Quantized> = tracks.iter().filter_map(|t| t.get(s)).collect();
+            pack(&part, part.first().map_or(0, |q| q.keys.len()), range)
+        })
+        .collect();
+    Segments { rows, parts }
 }
 
 /// Tracks' quantized keys packed key-major (`Packed`).
-pub(super) fn pack(tracks: &[Quantized], rows: usize, range: Range) -> Packed {
-    let row_bits: usize = tracks.iter().map(Quantized::key_bits).sum();
+pub(super) fn pack(tracks: &[&Quantized], rows: usize, range: Range) -> Packed {
+    let row_bits: usize = tracks.iter().map(|t| t.key_bits()).sum();
     let mut bytes = vec![0u8; (row_bits * rows).div_ceil(8) + 8];
     let mut at = 0;
     for row in 0..rows {
@@ -151,7 +178,7 @@ mod tests {
     use glam::Vec3;
 
     use super::super::compressed::{Packed, write_bits};
-    use super::{Quantized, Range, pack, quantize};
+    use super::{Quantized, Range, fewest_bits, pack, pack_segments, quantize};
 
     #[test]
     fn bits_cross_word_boundaries_and_come_back() {
@@ -176,11 +203,11 @@ mod tests {
                 min: Vec3::ZERO,
                 step: Vec3::new(1.0, 0.0, 0.0),
                 bits: [bits, 0, 0],
-                range: Range::Float,
                 keys: vec![[value, 0, 0]],
             })
             .collect();
-        let packed: Packed = pack(&tracks, 1, Range::Float);
+        let refs: Vec<&Quantized> = tracks.iter().collect();
+        let packed: Packed = pack(&refs, 1, Range::Float);
         assert_eq!(packed.row_bits, at);
         assert_eq!(packed.stream, bytes);
         let mut out = vec![Vec3::ONE; fields.len()];
@@ -221,5 +248,48 @@ mod tests {
         assert_eq!(q.bits[2], 0);
         assert_eq!(q.value(0).z, 0.0);
         assert_eq!(q.value(1).z, 0.0);
+    }
+
+    #[test]
+    fn segments_decode_each_row_from_their_own_range_and_count_their_bytes() {
+        // Two tracks of 40 keys: x ramps over [0, 1] for 16 keys, then wiggles by sin / 64
+        // around 0.5 (a range of 1.94 / 64 over keys 16-31, 1.99 / 64 over 32-39); y holds
+        // still. With steps of at most 1/255: 8 bits over the ramp, and over the wiggles the
+        // fewest b with 2 / 64 / (2^b - 1) <= 1/255: 4.
+        let track = |phase: f32| -> Vec<Vec3> {
+            (0..40)
+                .map(|k| {
+                    let x = if k < 16 {
+                        k as f32 / 15.0
+                    } else {
+                        0.5 + (k as f32 + phase).sin() / 64.0
+                    };
+                    Vec3::new(x, 0.25, 0.0)
+                })
+                .collect()
+        };
+        let values = [track(0.0), track(1.0)];
+        let quantized: Vec<Vec<Quantized>> = (values.iter())
+            .map(|v| fewest_bits(v, 16, (Range::Float, 12), |q, _| q.step.x <= 1.0 / 255.0))
+            .collect::<Option<_>>()
+            .unwrap();
+        for q in &quantized {
+            let bits: Vec<[u8; 3]> = q.iter().map(|s| s.bits).collect();
+            assert_eq!(bits, [[8, 0, 0], [4, 0, 0], [4, 0, 0]]);
+        }
+        let segments = pack_segments(&quantized, 16, Range::Float);
+        // Segment 0: two 24-byte ranges and 16 rows of 16 bits (80); segment 1: the ranges, 2
+        // bytes of widths a track and 16 rows of 8 bits (68); segment 2: 52 and 8 rows (60);
+        // and a byte of segment length.
+        assert_eq!(segments.bytes(40), 80 + 68 + 60 + 1);
+        let mut out = [Vec3::ZERO; 2];
+        for row in 0..40 {
+            segments.decode(row, &mut out);
+            for (t, o) in out.iter().enumerate() {
+                let q = &quantized[t][row / 16];
+                assert_eq!(*o, q.value(row % 16), "track {t} row {row}");
+                assert!((o.x - values[t][row].x).abs() <= 0.5 / 255.0 + 1e-6);
+            }
+        }
     }
 }

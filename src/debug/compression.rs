@@ -39,6 +39,8 @@ pub struct ClipCompression {
     /// joints: 844 per joint-second).
     pub raw_bytes_per_joint_second: f32,
     pub compressed_bytes_per_joint_second: f32,
+    /// Quantized tracks stored in segments of 16 to 32 keys (ACL's), each over its own range.
+    pub segmented_tracks: usize,
 }
 
 impl CompressionSection {
@@ -90,7 +92,7 @@ impl CompressionSection {
         );
         let _ = writeln!(
             s,
-            "  {:<20} {:>8} {:>6} {:>13} {:>10} {:>10} {:>6} {:>11} {:>17}",
+            "  {:<20} {:>8} {:>6} {:>13} {:>10} {:>10} {:>6} {:>11} {:>17} {:>9}",
             "clip",
             "seconds",
             "joints",
@@ -99,12 +101,13 @@ impl CompressionSection {
             "packed B",
             "ratio",
             "max error",
-            "B/joint-s raw>pkd"
+            "B/joint-s raw>pkd",
+            "segmented"
         );
         for c in &self.clips {
             let _ = writeln!(
                 s,
-                "  {:<20} {:>8.3} {:>6} {:>13} {:>10} {:>10} {:>6.2} {:>11.3e} {:>17}{}",
+                "  {:<20} {:>8.3} {:>6} {:>13} {:>10} {:>10} {:>6.2} {:>11.3e} {:>17} {:>9}{}",
                 format!("{:?}", c.name),
                 c.duration_secs,
                 c.animated_joints,
@@ -117,6 +120,7 @@ impl CompressionSection {
                     "{:.0}>{:.0}",
                     c.raw_bytes_per_joint_second, c.compressed_bytes_per_joint_second
                 ),
+                c.segmented_tracks,
                 if c.within_tolerance {
                     ""
                 } else {
@@ -151,6 +155,7 @@ impl ClipCompression {
             within_tolerance: r.max_error <= r.settings.tolerance,
             raw_bytes_per_joint_second: per(r.raw_bytes),
             compressed_bytes_per_joint_second: per(r.compressed_bytes),
+            segmented_tracks: r.segmented_tracks,
         }
     }
 }

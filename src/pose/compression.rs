@@ -98,6 +98,7 @@ pub fn compression_settings(c: &Character, tolerance: Option<f32>) -> Compressio
             .into_iter()
             .map(|d| d.clamp(0.01 * height, height))
             .collect(),
+        segments: true,
     }
 }
 
