@@ -61,7 +61,7 @@ pub struct CompressionSettings {
     pub tolerance: f32,
     /// Per skeleton joint: how far its virtual vertices sit from it, in the file's units.
     pub distances: Vec<f32>,
-    /// Whether a group's tracks may be split into segments of 16 to 32 keys (ACL's segments),
+    /// Whether a group's tracks may be split into segments of about 16 or 32 keys (ACL's),
     /// each quantized over its own range, where that stores them in fewer bytes.
     pub segments: bool,
 }

@@ -8,7 +8,7 @@
 //! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
 //! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
 //! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
-//! into segments of 16 to 32 keys, each with its own ranges and widths (`Segments`).
+//! into segments of about 16 or 32 keys, each with its own ranges and widths (`Segments`).
 
 use glam::{Quat, Vec3, Vec4};
 

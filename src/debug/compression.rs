@@ -39,7 +39,7 @@ pub struct ClipCompression {
     /// joints: 844 per joint-second).
     pub raw_bytes_per_joint_second: f32,
     pub compressed_bytes_per_joint_second: f32,
-    /// Quantized tracks stored in segments of 16 to 32 keys (ACL's), each over its own range.
+    /// Quantized tracks stored in segments of about 16 or 32 keys (ACL's), each over its own range.
     pub segmented_tracks: usize,
 }
 
