@@ -413,8 +413,12 @@ fn segment_lengths(n: usize) -> Vec<usize> {
 /// The kept keys of one kind's `tracks`, in segments of `rows` rows: each track in the fewest
 /// bits per segment whose quantization error at the joint's reach stays within `budget` (if
 /// that saves bytes), else as floats.
-fn kind_keys(tracks: &[&TrackKeys], kept: &[usize], rows: usize, budget: f32) -> KindKeys {
-    let mut range = Range::Float;
+fn kind_keys(
+    tracks: &[&TrackKeys],
+    kept: &[usize],
+    (rows, range): (usize, Range),
+    budget: f32,
+) -> KindKeys {
     let mut list: Vec<(u32, TrackPacking)> = (tracks.iter())
         .map(|track| match track {
             TrackKeys::Vector {
@@ -425,7 +429,7 @@ fn kind_keys(tracks: &[&TrackKeys], kept: &[usize], rows: usize, budget: f32) ->
             } => {
                 let kept: Vec<Vec3> = kept.iter().map(|&i| values[i]).collect();
                 // Half a step per component at the joint's gain.
-                let keys = fewest_bits(&kept, rows, (Range::Float, 12), |q, _| {
+                let keys = fewest_bits(&kept, rows, (range, 12), |q, _| {
                     (q.step * 0.5).length() * gain <= budget
                 })
                 .ok_or_else(|| kept.iter().map(|v| v.extend(0.0)).collect());
@@ -437,7 +441,6 @@ fn kind_keys(tracks: &[&TrackKeys], kept: &[usize], rows: usize, budget: f32) ->
                 lever,
                 ..
             } => {
-                range = Range::Unit16;
                 // Unit, w made positive (q and -q are one rotation).
                 let unit: Vec<Vec4> = kept
                     .iter()
@@ -457,7 +460,7 @@ fn kind_keys(tracks: &[&TrackKeys], kept: &[usize], rows: usize, budget: f32) ->
                 };
                 // Float keys stored unit, as the sampler's arcs need (`Clip::new` refuses zero
                 // ones).
-                let keys = fewest_bits(&xyz, rows, (Range::Unit16, 16), fits).ok_or(unit);
+                let keys = fewest_bits(&xyz, rows, (range, 16), fits).ok_or(unit);
                 (*joint, keys)
             }
         })
@@ -502,14 +505,18 @@ fn pack_group(
     };
     let [translations, scales, rotations] = [0, 1, 2].map(|kind| {
         let of_kind: Vec<&TrackKeys> = tracks.iter().filter(|t| kind_of(t) == kind).collect();
-        let float_bytes = if kind == 2 { 16 } else { 12 };
+        let (range, float_bytes) = if kind == 2 {
+            (Range::Unit16, 16)
+        } else {
+            (Range::Float, 12)
+        };
         let lengths = if segments {
             segment_lengths(n)
         } else {
             vec![n.max(1)]
         };
         (lengths.into_iter())
-            .map(|rows| kind_keys(&of_kind, kept, rows, budget))
+            .map(|rows| kind_keys(&of_kind, kept, (rows, range), budget))
             .min_by_key(|k| k.packed.bytes(n) + k.f_rows.len() * float_bytes)
             .unwrap_or_default()
     });

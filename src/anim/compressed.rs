@@ -194,9 +194,11 @@ pub(super) struct Segments {
     pub(super) parts: Vec<Packed>,
 }
 
-/// Bytes a segment after the first adds per packed track besides its range: the three widths,
-/// 5 bits each (the first segment's are in the track's header).
-pub(super) const SEGMENT_WIDTHS_BYTES: usize = 2;
+/// Bytes segment `segment` of a kind stores per packed track besides its range and keys: the
+/// three widths, 5 bits each, after the first segment (whose widths are in the track's header).
+pub(super) const fn segment_widths_bytes(segment: usize) -> usize {
+    if segment > 0 { 2 } else { 0 }
+}
 /// Bytes of a kind's segment length, stored when it has more than one segment.
 pub(super) const SEGMENT_HEADER_BYTES: usize = 1;
 
@@ -212,12 +214,7 @@ impl Segments {
         let per = self.rows.max(1);
         let parts: usize = (self.parts.iter().enumerate())
             .map(|(s, p)| {
-                let widths = if s > 0 {
-                    p.len() * SEGMENT_WIDTHS_BYTES
-                } else {
-                    0
-                };
-                p.bytes(rows.saturating_sub(s * per).min(per)) + widths
+                p.bytes(rows.saturating_sub(s * per).min(per)) + p.len() * segment_widths_bytes(s)
             })
             .sum();
         parts

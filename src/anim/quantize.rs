@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::compressed::{
-    MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, SEGMENT_WIDTHS_BYTES, Segments, UNIT_RANGE_BYTES,
+    MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, Segments, UNIT_RANGE_BYTES, segment_widths_bytes,
     write_bits,
 };
 
@@ -128,10 +128,7 @@ pub(super) fn fewest_bits(
         })
         .collect::<Option<_>>()?;
     let bits: usize = (segments.iter().enumerate())
-        .map(|(s, q)| {
-            let widths = if s > 0 { SEGMENT_WIDTHS_BYTES } else { 0 };
-            8 * (range.bytes() + widths) + q.key_bits() * q.keys.len()
-        })
+        .map(|(s, q)| 8 * (range.bytes() + segment_widths_bytes(s)) + q.key_bits() * q.len())
         .sum();
     (bits < 8 * float_bytes * values.len()).then_some(segments)
 }
@@ -143,7 +140,7 @@ pub(super) fn pack_segments(tracks: &[Vec<Quantized>], rows: usize, range: Range
     let parts = (0..count)
         .map(|s| {
             let part: Vec<&Quantized> = tracks.iter().filter_map(|t| t.get(s)).collect();
-            pack(&part, part.first().map_or(0, |q| q.keys.len()), range)
+            pack(&part, part.first().map_or(0, |q| q.len()), range)
         })
         .collect();
     Segments { rows, parts }
