@@ -12,6 +12,7 @@
 
 use glam::{Quat, Vec3, Vec4};
 
+use super::runtime::{Block, IDENTITY_BLOCK, blocks};
 use super::sample::locate_key;
 
 /// Key times: every frame from `first` on (ACL's uniform sampling: the group's key count says
@@ -121,6 +122,42 @@ pub(super) struct Packed {
     /// Where each track's fields sit in a row, worked out from its components' widths
     /// (`Packed::fields`; the widths are what the track's header stores).
     pub(super) fields: Vec<Fields>,
+    /// How a decoded row lies (`Layout`), and each track's minimum and step component by
+    /// component in that order, spare places zero: worked out at pack, not stored.
+    pub(super) layout: Layout,
+    pub(super) lane_min: Vec<f32>,
+    pub(super) lane_step: Vec<f32>,
+}
+
+/// How a decoded row's components lie: translations and scales track after track (x, y and z:
+/// a row of `Vec3`), rotations four tracks a block (x, y and z of a `runtime::Block`). A row is
+/// decoded in two passes: each component's whole number of steps into its place
+/// (`Packed::decode_steps`), then four components at a time into values (`Packed::values`,
+/// `Packed::rotations`), with no shuffle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) enum Layout {
+    #[default]
+    Tracks,
+    Blocks,
+}
+
+impl Layout {
+    /// Where component `c` of track `k` lies.
+    #[inline(always)]
+    fn place(self, k: usize, c: usize) -> usize {
+        match self {
+            Layout::Tracks => 3 * k + c,
+            Layout::Blocks => (k / 4) * 12 + c * 4 + k % 4,
+        }
+    }
+
+    /// Places a row of `n` tracks takes: whole groups of four.
+    pub(super) fn len(self, n: usize) -> usize {
+        match self {
+            Layout::Tracks => (3 * n).next_multiple_of(4),
+            Layout::Blocks => blocks(n) * 12,
+        }
+    }
 }
 
 /// One track's place in a row: its first bit, and each component's shift and mask within the
@@ -164,24 +201,101 @@ impl Packed {
             .collect()
     }
 
-    /// Decodes row `row` into `out` (one value per track, in track order).
-    #[inline]
+    /// Each track's `min` and `step` laid out as `layout` decodes a row.
+    pub(super) fn lay_out(&mut self, layout: Layout) {
+        let n = self.len();
+        self.layout = layout;
+        self.lane_min = vec![0.0; layout.len(n)];
+        self.lane_step = vec![0.0; layout.len(n)];
+        for (k, (min, step)) in self.min.iter().zip(&self.step).enumerate() {
+            for c in 0..3 {
+                self.lane_min[layout.place(k, c)] = min[c];
+                self.lane_step[layout.place(k, c)] = step[c];
+            }
+        }
+    }
+
+    /// Decodes row `row` into `out` (one value per track, in track order), a track at a time:
+    /// the reference the two passes are tested against.
+    #[cfg(test)]
     pub(super) fn decode(&self, row: usize, out: &mut [Vec3]) {
         let base = row * self.row_bits;
-        for (((o, &min), &step), f) in out
-            .iter_mut()
-            .zip(&self.min)
-            .zip(&self.step)
-            .zip(&self.fields)
-        {
-            // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it
-            // whatever its bit offset (at most 7) within its first byte.
+        let tracks = self.min.iter().zip(&self.step).zip(&self.fields);
+        for (o, ((&min, &step), f)) in out.iter_mut().zip(tracks) {
             let window = read_window(&self.stream, base + f.offset as usize);
-            // At most 19 bits: through i32, which converts to f32 in one instruction (u64 does
-            // not on x86).
             let field = |c: usize| ((window >> f.shift[c]) as u32 & f.mask[c]) as i32 as f32;
             *o = min + step * Vec3::new(field(0), field(1), field(2));
         }
+    }
+
+    /// The first pass of decoding row `row`: each component's whole number of steps, into its
+    /// place in `steps` (`Layout`; at least `layout.len(self.len())` long).
+    #[inline]
+    pub(super) fn decode_steps(&self, row: usize, steps: &mut [i32]) {
+        let base = row * self.row_bits;
+        let layout = self.layout;
+        for (k, f) in self.fields.iter().enumerate() {
+            // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it
+            // whatever its bit offset (at most 7) within its first byte.
+            let window = read_window(&self.stream, base + f.offset as usize);
+            for c in 0..3 {
+                // At most 19 bits: an i32, which converts to f32 in one instruction.
+                steps[layout.place(k, c)] = ((window >> f.shift[c]) as u32 & f.mask[c]) as i32;
+            }
+        }
+    }
+
+    /// The second pass for `Layout::Tracks`: `min + step * steps`, four components at a time,
+    /// into `out` (the row's values track after track).
+    #[inline]
+    pub(super) fn values(&self, steps: &[i32], out: &mut [Vec3]) {
+        let out: &mut [f32] = bytemuck::cast_slice_mut(out);
+        let mut chunks = out.chunks_exact_mut(4);
+        let lanes = steps.chunks_exact(4).zip(self.lane_min.chunks_exact(4));
+        let mut lanes = lanes.zip(self.lane_step.chunks_exact(4));
+        for (o, ((s, min), step)) in chunks.by_ref().zip(lanes.by_ref()) {
+            let v = four(min) + four(step) * to_f32(s);
+            o.copy_from_slice(&v.to_array());
+        }
+        let tail = chunks.into_remainder();
+        if let Some(((s, min), step)) = lanes.next() {
+            let v = (four(min) + four(step) * to_f32(s)).to_array();
+            tail.copy_from_slice(&v[..tail.len()]);
+        }
+    }
+
+    /// The second pass for `Layout::Blocks`: the rotations' x, y and z four tracks at a time,
+    /// and w rebuilt from unit length (`rotations_from_xyz`), into `out`'s first blocks.
+    #[inline]
+    pub(super) fn rotations(&self, steps: &[i32], out: &mut [Block]) {
+        let blocks = (steps.chunks_exact(12).zip(self.lane_min.chunks_exact(12)))
+            .zip(self.lane_step.chunks_exact(12));
+        for (o, ((s, min), step)) in out.iter_mut().zip(blocks) {
+            let c = |c: usize| {
+                let at = 4 * c..4 * c + 4;
+                four(&min[at.clone()]) + four(&step[at.clone()]) * to_f32(&s[at])
+            };
+            *o = rotations_from_xyz([c(0), c(1), c(2), Vec4::ZERO]);
+        }
+    }
+}
+
+/// Four floats (from a slice of four) in lanes.
+#[inline(always)]
+fn four(x: &[f32]) -> Vec4 {
+    match x {
+        &[a, b, c, d] => Vec4::new(a, b, c, d),
+        _ => Vec4::ZERO,
+    }
+}
+
+/// Four i32 (from a slice of four) converted to f32 in lanes (one instruction on x86: the
+/// compiler joins the four conversions).
+#[inline(always)]
+fn to_f32(x: &[i32]) -> Vec4 {
+    match x {
+        &[a, b, c, d] => Vec4::new(a as f32, b as f32, c as f32, d as f32),
+        _ => Vec4::ZERO,
     }
 }
 
@@ -225,17 +339,24 @@ impl Segments {
             }
     }
 
-    /// Decodes row `row` of the group into `out` (one value per packed track).
-    #[inline]
+    /// Decodes row `row` of the group into `out` (one value per packed track), a track at a
+    /// time (`Packed::decode`).
+    #[cfg(test)]
     pub(super) fn decode(&self, row: usize, out: &mut [Vec3]) {
+        if let Some((part, row)) = self.part(row) {
+            part.decode(row, out);
+        }
+    }
+
+    /// The segment holding row `row` of the group, and the row within it.
+    #[inline]
+    pub(super) fn part(&self, row: usize) -> Option<(&Packed, usize)> {
         match self.parts.as_slice() {
             // One segment (the most common): no division.
-            [whole] => whole.decode(row, out),
+            [whole] => Some((whole, row)),
             parts => {
                 let per = self.rows.max(1);
-                if let Some(part) = parts.get(row / per) {
-                    part.decode(row % per, out);
-                }
+                parts.get(row / per).map(|part| (part, row % per))
             }
         }
     }
@@ -448,13 +569,15 @@ pub(crate) struct GroupCursor {
     pub(super) hint: u32,
     pub(super) translations: [Vec<Vec3>; 2],
     pub(super) scales: [Vec<Vec3>; 2],
-    /// Unit quaternions (to rounding); the end row in the start row's hemisphere.
-    pub(super) rotations: [Vec<Vec4>; 2],
-    /// Scratch for the packed rotations' x, y and z.
-    pub(super) xyz: Vec<Vec3>,
-    /// Per rotation track, the arc from the start row to the end row (`runtime::arcs`).
-    pub(super) theta: Vec<f32>,
-    pub(super) perp: Vec<Vec4>,
+    /// Unit quaternions (to rounding), four tracks a block (`runtime::Block`); the end row in
+    /// the start row's hemisphere.
+    pub(super) rotations: [Vec<Block>; 2],
+    /// Per block of rotation tracks, the arcs from the start row to the end row
+    /// (`runtime::arcs`).
+    pub(super) theta: Vec<Vec4>,
+    pub(super) perp: Vec<Block>,
+    /// Scratch for a row's whole numbers of steps (`Packed::decode_steps`).
+    pub(super) steps: Vec<i32>,
 }
 
 impl GroupCursor {
@@ -470,10 +593,13 @@ impl GroupCursor {
             hint: 0,
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
-            rotations: [vec![Vec4::W; r], vec![Vec4::W; r]],
-            xyz: vec![Vec3::ZERO; r],
-            theta: vec![0.0; r],
-            perp: vec![Vec4::ZERO; r],
+            rotations: [
+                vec![IDENTITY_BLOCK; blocks(r)],
+                vec![IDENTITY_BLOCK; blocks(r)],
+            ],
+            theta: vec![Vec4::ZERO; blocks(r)],
+            perp: vec![[Vec4::ZERO; 4]; blocks(r)],
+            steps: vec![0; Layout::Tracks.len(t.max(s)).max(Layout::Blocks.len(r))],
         }
     }
 
@@ -497,26 +623,44 @@ impl GroupCursor {
     }
 
     pub(super) fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {
-        let vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
+        let steps = &mut self.steps;
+        let mut vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
             let (q, f) = (v.packed.len(), v.joints.len() - v.packed.len());
-            v.packed.decode(row, &mut out[..q]);
+            if let Some((part, row)) = v.packed.part(row) {
+                part.decode_steps(row, steps);
+                part.values(steps, &mut out[..q]);
+            }
             out[q..].copy_from_slice(&v.f_rows[row * f..row * f + f]);
         };
         vectors(&group.translations, &mut self.translations[into]);
         vectors(&group.scales, &mut self.scales[into]);
         let r = &group.rotations;
         let (q, f) = (r.packed.len(), r.joints.len() - r.packed.len());
-        let xyz = &mut self.xyz;
-        r.packed.decode(row, &mut xyz[..q]);
         let out = &mut self.rotations[into];
-        for (o, &v) in out.iter_mut().zip(xyz.iter()) {
-            *o = rotation_from_xyz(v);
+        if let Some((part, row)) = r.packed.part(row) {
+            part.decode_steps(row, steps);
+            part.rotations(steps, out);
         }
         // Float keys are stored normalised: both kinds are unit, as the arcs need.
-        for (o, key) in out[q..].iter_mut().zip(&r.f_rows[row * f..row * f + f]) {
-            *o = Vec4::from(*key);
+        for (k, key) in (q..).zip(&r.f_rows[row * f..row * f + f]) {
+            let block = &mut out[k / 4];
+            for (c, value) in key.to_array().into_iter().enumerate() {
+                block[c][k % 4] = value;
+            }
         }
     }
+}
+
+/// `rotation_from_xyz` of each lane of a block (its w lanes are ignored): the same operations,
+/// four tracks at a time.
+#[inline(always)]
+fn rotations_from_xyz([x, y, z, _]: Block) -> Block {
+    let n2 = x * x + y * y + z * z;
+    let unit = n2.cmple(Vec4::ONE);
+    let length = n2.sqrt();
+    let scaled = |c: Vec4| Vec4::select(unit, c, c / length);
+    let w = Vec4::select(unit, (Vec4::ONE - n2).sqrt(), Vec4::ZERO);
+    [scaled(x), scaled(y), scaled(z), w]
 }
 
 /// The unit quaternion whose x, y and z are `v` and whose w is positive (rebuilt from unit

@@ -69,7 +69,7 @@ pub fn sample_clip(
     prepare(skeleton, clip.joint_count(), out, cursor, clip.id(), || {
         ClipCursor::new(clip)
     })?;
-    sample_raw(clip, time_secs, cursor, out.as_mut_slice());
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), true);
     Ok(())
 }
 
@@ -110,14 +110,43 @@ pub fn sample_clip_over(
         // Made afresh: its `covers_all` may not hold for `out`, so the rest pose goes down too.
         return sample_clip(skeleton, clip, time_secs, cursor, out);
     }
-    sample_raw(clip, time_secs, cursor, out.as_mut_slice());
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), true);
     Ok(())
 }
 
-/// Every track of a raw clip into `pose` (sized and checked by the caller).
-fn sample_raw(clip: &Clip, time_secs: f32, cursor: &mut ClipCursor, pose: &mut [Transform]) {
+/// `sample_clip` into a pose that holds `clip`'s last sample (by any of these functions) and
+/// nothing written since: the rest pose where the clip drives nothing and the clip's constant
+/// tracks (every key one value) are already there, so only the tracks that move are sampled.
+pub fn resample_clip(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    time_secs: f32,
+    cursor: &mut ClipCursor,
+    out: &mut LocalPose,
+) -> Result<(), PoseError> {
+    check_len("sampled pose", skeleton.joint_count(), out.len())?;
+    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
+    if cursor.source != clip.id() {
+        return sample_clip(skeleton, clip, time_secs, cursor, out);
+    }
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), false);
+    Ok(())
+}
+
+/// The tracks of a raw clip into `pose` (sized and checked by the caller): all of them, or
+/// without the constant ones.
+fn sample_raw(
+    clip: &Clip,
+    time_secs: f32,
+    cursor: &mut ClipCursor,
+    pose: &mut [Transform],
+    constants: bool,
+) {
     // Clip::new checked every joint against the clip's joint count, equal to the pose's.
     let runtime = clip.runtime();
+    if constants {
+        runtime.write_constants(pose);
+    }
     runtime.sample_groups(time_secs, &mut cursor.hints, pose);
     for (k, hint) in runtime.cubic_tracks(&mut cursor.hints) {
         let jt = &clip.tracks()[k];

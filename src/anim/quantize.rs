@@ -5,8 +5,8 @@
 use glam::Vec3;
 
 use super::compressed::{
-    MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, Segments, UNIT_RANGE_BYTES, segment_widths_bytes,
-    write_bits,
+    Layout, MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, Segments, UNIT_RANGE_BYTES,
+    segment_widths_bytes, write_bits,
 };
 
 /// How a quantized track's range is stored: f32 minimum and extent (translations and scales,
@@ -160,14 +160,21 @@ pub(super) fn pack(tracks: &[&Quantized], rows: usize, range: Range) -> Packed {
         }
     }
     let bits: Vec<[u8; 3]> = tracks.iter().map(|t| t.bits).collect();
-    Packed {
+    let mut packed = Packed {
         min: tracks.iter().map(|t| t.min).collect(),
         step: tracks.iter().map(|t| t.step).collect(),
         fields: Packed::fields(&bits),
         range_bytes: range.bytes(),
         row_bits,
         stream: bytes,
-    }
+        ..Packed::default()
+    };
+    // Ranges of [-1, 1] are a unit quaternion's x, y and z: decoded four tracks a block.
+    packed.lay_out(match range {
+        Range::Float => Layout::Tracks,
+        Range::Unit16 => Layout::Blocks,
+    });
+    packed
 }
 
 #[cfg(test)]
@@ -175,7 +182,7 @@ mod tests {
     use glam::Vec3;
 
     use super::super::compressed::{Packed, write_bits};
-    use super::{Quantized, Range, fewest_bits, pack, pack_segments, quantize};
+    use super::{Layout, Quantized, Range, fewest_bits, pack, pack_segments, quantize};
 
     #[test]
     fn bits_cross_word_boundaries_and_come_back() {
@@ -286,6 +293,68 @@ mod tests {
                 let q = &quantized[t][row / 16];
                 assert_eq!(*o, q.value(row % 16), "track {t} row {row}");
                 assert!((o.x - values[t][row].x).abs() <= 0.5 / 255.0 + 1e-6);
+            }
+        }
+    }
+
+    #[test]
+    fn rows_decoded_four_components_at_a_time_are_the_track_at_a_time_values() {
+        use super::super::compressed::rotation_from_xyz;
+        use super::super::runtime::{Block, IDENTITY_BLOCK};
+        // Seven tracks (a block and a part block) of 5 keys, widths 3 to 19 bits and a
+        // component that holds still; vectors over their own ranges, rotations' x, y and z on
+        // the unit grid (one of them a little over unit length, as rounding leaves it).
+        for (range, layout) in [
+            (Range::Float, Layout::Tracks),
+            (Range::Unit16, Layout::Blocks),
+        ] {
+            let tracks: Vec<Quantized> = (0..7)
+                .map(|t| {
+                    let values: Vec<Vec3> = (0..5)
+                        .map(|k| {
+                            let f = (t * 5 + k) as f32;
+                            let v = Vec3::new((0.7 * f).sin(), (1.3 * f).cos(), 0.25);
+                            if t == 6 && k == 2 {
+                                v.normalize() * 1.0001
+                            } else {
+                                v * 0.57
+                            }
+                        })
+                        .collect();
+                    quantize(&values, 3 + (t as u8 * 3) % 17, range)
+                })
+                .collect();
+            let refs: Vec<&Quantized> = tracks.iter().collect();
+            let packed = pack(&refs, 5, range);
+            assert_eq!(packed.layout, layout);
+            let mut steps = vec![0; layout.len(7)];
+            for row in 0..5 {
+                let mut want = [Vec3::ZERO; 7];
+                packed.decode(row, &mut want);
+                packed.decode_steps(row, &mut steps);
+                if layout == Layout::Tracks {
+                    let mut got = [Vec3::ONE; 7];
+                    packed.values(&steps, &mut got);
+                    assert_eq!(got, want, "row {row}");
+                    continue;
+                }
+                let mut got: [Block; 2] = [IDENTITY_BLOCK; 2];
+                packed.rotations(&steps, &mut got);
+                for (k, want) in want.iter().enumerate() {
+                    let block = &got[k / 4];
+                    let lane = glam::Vec4::new(
+                        block[0][k % 4],
+                        block[1][k % 4],
+                        block[2][k % 4],
+                        block[3][k % 4],
+                    );
+                    let want = rotation_from_xyz(*want);
+                    assert_eq!(
+                        lane.to_array().map(f32::to_bits),
+                        want.to_array().map(f32::to_bits),
+                        "row {row} track {k}"
+                    );
+                }
             }
         }
     }

@@ -12,7 +12,7 @@
 //! cosine polynomial for four tracks per SIMD register and no renormalisation. CUBICSPLINE tracks
 //! (rare) keep the per-track sampler.
 
-use glam::{Quat, Vec3, Vec4};
+use glam::{Mat4, Quat, Vec3, Vec4};
 
 use super::sample::locate_key;
 use super::{Channel, Interpolation, JointTrack, Transform};
@@ -30,12 +30,26 @@ struct KeyGroup {
     scale_joints: Vec<u32>,
     scales: Vec<Vec3>,
     rotation_joints: Vec<u32>,
-    /// `times.len()` rows of `rotation_joints.len()` unit quaternions, sign-continuous.
-    rotations: Vec<Vec4>,
-    /// Per interval (`times.len() - 1` rows), per rotation track: the arc from key i to key
-    /// i + 1 (its angle in 4D, at most pi/2, and the unit quaternion orthogonal to key i).
-    rotation_theta: Vec<f32>,
-    rotation_perp: Vec<Vec4>,
+    /// `times.len()` rows of `rotation_joints.len().div_ceil(4)` blocks: unit quaternions,
+    /// sign-continuous, four tracks a block in lanes (`Block`).
+    rotations: Vec<Block>,
+    /// Per interval (`times.len() - 1` rows), per block of rotation tracks: the arcs from key i
+    /// to key i + 1 (their angles in 4D, at most pi/2, and the unit quaternions orthogonal to
+    /// key i).
+    rotation_theta: Vec<Vec4>,
+    rotation_perp: Vec<Block>,
+}
+
+/// Four quaternions side by side: their x, y, z and w, each with one quaternion a lane (ozz's
+/// `SoaQuaternion`). A part block's spare lanes hold the identity.
+pub(crate) type Block = [Vec4; 4];
+
+/// A block of identities.
+pub(crate) const IDENTITY_BLOCK: Block = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+
+/// Blocks of four for `n` tracks.
+pub(crate) fn blocks(n: usize) -> usize {
+    n.div_ceil(4)
 }
 
 /// Where a group's time falls: row `i`, and `u` of the way to row `next`.
@@ -83,7 +97,7 @@ impl KeyGroup {
         let (n_t, n_s, n_r) = (
             self.translation_joints.len(),
             self.scale_joints.len(),
-            self.rotation_joints.len(),
+            blocks(self.rotation_joints.len()),
         );
         let interval = row.i.min(self.times.len().saturating_sub(2));
         Rows {
@@ -117,12 +131,11 @@ pub(crate) struct Rows<'a> {
     pub scale_joints: &'a [u32],
     pub scales: (&'a [Vec3], &'a [Vec3]),
     pub rotation_joints: &'a [u32],
-    /// The start row's rotations: the end row is in the arcs.
-    pub rotations: &'a [Vec4],
-    /// Each rotation track's arc (see `arcs`): the slerp is `start cos(u theta) + perp sin(u
-    /// theta)`.
-    pub theta: &'a [f32],
-    pub perp: &'a [Vec4],
+    /// The start row's rotations, four tracks a block: the end row is in the arcs.
+    pub rotations: &'a [Block],
+    /// Each block's arcs (see `arcs`): the slerp is `start cos(u theta) + perp sin(u theta)`.
+    pub theta: &'a [Vec4],
+    pub perp: &'a [Block],
 }
 
 impl Rows<'_> {
@@ -146,37 +159,36 @@ impl Rows<'_> {
         lerp_into(self.translation_joints, self.translations, pose, false);
         lerp_into(self.scale_joints, self.scales, pose, true);
 
-        let a = self.rotations;
+        // Four tracks at a time, in lanes; each block turned back into four quaternions.
+        #[inline(always)]
+        fn write(joints: &[u32], [x, y, z, w]: Block, pose: &mut [Transform]) {
+            let q = Mat4::from_cols(x, y, z, w).transpose();
+            let q = [q.x_axis, q.y_axis, q.z_axis, q.w_axis];
+            if let &[a, b, c, d] = joints {
+                for (j, q) in [a, b, c, d].into_iter().zip(q) {
+                    pose[j as usize].rotation = Quat::from_vec4(q);
+                }
+            } else {
+                for (&j, q) in joints.iter().zip(q) {
+                    pose[j as usize].rotation = Quat::from_vec4(q);
+                }
+            }
+        }
+        let blocks = self.rotation_joints.chunks(4).zip(self.rotations);
         if !interpolating {
             // Held or STEP: the key itself.
-            for (&j, &q) in self.rotation_joints.iter().zip(a) {
-                pose[j as usize].rotation = Quat::from_vec4(q);
+            for (joints, &a) in blocks {
+                write(joints, a, pose);
             }
             return;
         }
-        // Up to four values in lanes (a whole block without a memcpy call).
-        let lanes = |x: &[f32]| match x {
-            &[a, b, c, d] => Vec4::new(a, b, c, d),
-            _ => {
-                let mut l = [0.0; 4];
-                for (l, &x) in l.iter_mut().zip(x) {
-                    *l = x;
-                }
-                Vec4::from(l)
-            }
-        };
-        for (k, joints) in self.rotation_joints.chunks(4).enumerate() {
-            let r = k * 4..k * 4 + joints.len();
-            let (sin, cos) = sin_cos(lanes(&self.theta[r.clone()]) * u);
-            let (sin, cos) = (sin.to_array(), cos.to_array());
-            for (lane, ((&j, &a), &p)) in joints
-                .iter()
-                .zip(&a[r.clone()])
-                .zip(&self.perp[r])
-                .enumerate()
-            {
-                pose[j as usize].rotation = Quat::from_vec4(a * cos[lane] + p * sin[lane]);
-            }
+        for ((joints, a), (&theta, p)) in blocks.zip(self.theta.iter().zip(self.perp)) {
+            let (sin, cos) = sin_cos(theta * u);
+            write(
+                joints,
+                std::array::from_fn(|c| a[c] * cos + p[c] * sin),
+                pose,
+            );
         }
     }
 }
@@ -202,43 +214,30 @@ fn sin_cos(x: Vec4) -> (Vec4, Vec4) {
     (s, c)
 }
 
-/// The arcs from `a[k]` to `b[k]` (unit quaternions), four tracks at a time: `b[k]` flipped
-/// into `a[k]`'s hemisphere, the angle `theta[k]` between them in 4D (at most pi/2) and the unit
-/// quaternion `perp[k]` orthogonal to `a[k]` in their plane (zero where they coincide), so that
-/// the slerp is `a cos(u theta) + perp sin(u theta)`. `KeyGroup::fill` works the same out in f64
-/// at load; this is for keys decoded at run time.
-pub(crate) fn arcs(a: &[Vec4], b: &mut [Vec4], theta: &mut [f32], perp: &mut [Vec4]) {
-    let blocks = a
-        .chunks(4)
-        .zip(b.chunks_mut(4))
-        .zip(theta.chunks_mut(4).zip(perp.chunks_mut(4)));
-    for ((a, b), (theta, perp)) in blocks {
-        let mut diff = [0.0; 4];
-        for (lane, (&a, b)) in a.iter().zip(b.iter_mut()).enumerate() {
-            if a.dot(*b) < 0.0 {
-                *b = -*b;
-            }
-            diff[lane] = (a - *b).length_squared();
-        }
+/// The arcs from the quaternions of `a` to those of `b` (unit, four tracks a block in lanes):
+/// each of `b` flipped into its start's hemisphere, the angle `theta` between them in 4D (at
+/// most pi/2) and the unit quaternion `perp` orthogonal to the start in their plane (zero where
+/// they coincide), so that the slerp is `a cos(u theta) + perp sin(u theta)`. `KeyGroup::fill`
+/// works the same out in f64 at load; this is for keys decoded at run time. Dot products are
+/// summed in glam's order, `(x + z) + (y + w)`.
+pub(crate) fn arcs(a: &[Block], b: &mut [Block], theta: &mut [Vec4], perp: &mut [Block]) {
+    let dot = |p: &Block, q: &Block| (p[0] * q[0] + p[2] * q[2]) + (p[1] * q[1] + p[3] * q[3]);
+    for ((a, b), (theta, perp)) in a.iter().zip(b).zip(theta.iter_mut().zip(perp)) {
+        let d = dot(a, b);
+        let flip = d.cmplt(Vec4::ZERO);
+        *b = b.map(|c| Vec4::select(flip, -c, c));
+        let d = Vec4::select(flip, -d, d);
+        let diff: Block = std::array::from_fn(|c| a[c] - b[c]);
         // The chord, accurate for small and large steps alike: |a - b| = 2 sin(theta / 2), at
         // most 2 sin(pi / 4) after the flip.
-        let half_chord = Vec4::from(diff).sqrt() * 0.5;
-        let angle = asin_to_half(half_chord) * 2.0;
+        let half_chord = dot(&diff, &diff).sqrt() * 0.5;
+        *theta = asin_to_half(half_chord) * 2.0;
         // |b - a (a.b)| = sin theta = 2 sin(theta / 2) cos(theta / 2) for unit keys. Dividing by
         // it rather than by the rounded length leaves perp's length off by rounding over theta,
         // which sin(u theta) scales back to rounding.
         let sin = half_chord * 2.0 * (Vec4::ONE - half_chord * half_chord).sqrt();
         let inv_sin = Vec4::select(sin.cmpgt(Vec4::splat(1e-30)), Vec4::ONE / sin, Vec4::ZERO);
-        let (angle, inv_sin) = (angle.to_array(), inv_sin.to_array());
-        for (lane, ((&a, &b), (theta, perp))) in a
-            .iter()
-            .zip(b.iter())
-            .zip(theta.iter_mut().zip(perp.iter_mut()))
-            .enumerate()
-        {
-            *theta = angle[lane];
-            *perp = (b - a * a.dot(b)) * inv_sin[lane];
-        }
+        *perp = std::array::from_fn(|c| (b[c] - a[c] * d) * inv_sin);
     }
 }
 
@@ -263,10 +262,68 @@ fn asin_to_half(x: Vec4) -> Vec4 {
     Vec4::select(wide, folded, poly(x))
 }
 
-/// A raw clip's key groups, plus its CUBICSPLINE tracks (indices into the clip's tracks).
+/// Tracks whose every key is the same value (one key, or all equal; LINEAR or STEP): their
+/// value at every time, written once where the pose does not already hold it (ACL's constant
+/// tracks; exporters often key every channel of every bone, most of them still).
+#[derive(Clone, Debug, Default)]
+struct Constants {
+    translation_joints: Vec<u32>,
+    translations: Vec<Vec3>,
+    rotation_joints: Vec<u32>,
+    /// Unit quaternions: the key normalised, as a held key of a group is sampled.
+    rotations: Vec<Quat>,
+    scale_joints: Vec<u32>,
+    scales: Vec<Vec3>,
+}
+
+impl Constants {
+    /// Takes `jt` if its keys are all one value.
+    fn take(&mut self, jt: &JointTrack) -> bool {
+        fn same<T: PartialEq + Copy>(values: &[T]) -> Option<T> {
+            let first = *values.first()?;
+            values.iter().all(|v| *v == first).then_some(first)
+        }
+        if jt.channel.interpolation() == Interpolation::CubicSpline {
+            return false;
+        }
+        let joint = jt.joint as u32;
+        match &jt.channel {
+            Channel::Translation(t) => same(t.values()).map(|v| {
+                self.translation_joints.push(joint);
+                self.translations.push(v);
+            }),
+            Channel::Scale(t) => same(t.values()).map(|v| {
+                self.scale_joints.push(joint);
+                self.scales.push(v);
+            }),
+            Channel::Rotation(t) => same(t.values()).map(|q| {
+                self.rotation_joints.push(joint);
+                self.rotations
+                    .push(Quat::from_vec4(Vec4::from(q).normalize()));
+            }),
+        }
+        .is_some()
+    }
+
+    fn write(&self, pose: &mut [Transform]) {
+        for (&j, &v) in self.translation_joints.iter().zip(&self.translations) {
+            pose[j as usize].translation = v;
+        }
+        for (&j, &q) in self.rotation_joints.iter().zip(&self.rotations) {
+            pose[j as usize].rotation = q;
+        }
+        for (&j, &v) in self.scale_joints.iter().zip(&self.scales) {
+            pose[j as usize].scale = v;
+        }
+    }
+}
+
+/// A raw clip's key groups, its constant tracks, plus its CUBICSPLINE tracks (indices into the
+/// clip's tracks).
 #[derive(Clone, Debug)]
 pub(crate) struct RuntimeClip {
     groups: Vec<KeyGroup>,
+    constants: Constants,
     cubic: Vec<u32>,
     /// Whether the clip drives every property of every joint (no rest pose to lay down first).
     covers_all: bool,
@@ -278,10 +335,14 @@ impl RuntimeClip {
         let mut groups: Vec<KeyGroup> = Vec::new();
         let mut members: Vec<Vec<usize>> = Vec::new();
         let mut cubic = Vec::new();
+        let mut constants = Constants::default();
         let mut driven = vec![[false; 3]; joint_count];
         for (k, jt) in tracks.iter().enumerate() {
             if let Some(d) = driven.get_mut(jt.joint) {
                 d[jt.channel.property() as usize] = true;
+            }
+            if constants.take(jt) {
+                continue;
             }
             let interpolation = jt.channel.interpolation();
             if interpolation == Interpolation::CubicSpline {
@@ -322,6 +383,7 @@ impl RuntimeClip {
         }
         Self {
             groups,
+            constants,
             cubic,
             covers_all: driven.iter().all(|d| d.iter().all(|&x| x)),
         }
@@ -336,8 +398,13 @@ impl RuntimeClip {
         self.covers_all
     }
 
-    /// Samples every group at `t` into `pose`; cubic tracks are left to the caller
-    /// (`cubic_tracks`), with `hints[groups..]`.
+    /// Writes the constant tracks' values into `pose`.
+    pub fn write_constants(&self, pose: &mut [Transform]) {
+        self.constants.write(pose);
+    }
+
+    /// Samples every group at `t` into `pose`; constant tracks (`write_constants`) and cubic
+    /// tracks (`cubic_tracks`, with `hints[groups..]`) are left to the caller.
     pub fn sample_groups(&self, t: f32, hints: &mut [u32], pose: &mut [Transform]) {
         for (group, hint) in self.groups.iter().zip(hints.iter_mut()) {
             group.sample(t, hint, pose);
@@ -405,30 +472,89 @@ impl KeyGroup {
         }
         // Each interval's arc, in f64.
         let intervals = n_keys.saturating_sub(1);
-        self.rotation_theta = vec![0.0; intervals * n];
-        self.rotation_perp = vec![Vec4::ZERO; intervals * n];
+        let mut theta = vec![0.0; intervals * n];
+        let mut perp = vec![Vec4::ZERO; intervals * n];
         for i in 0..intervals {
             for k in 0..n {
                 let (a, b) = (rows[i * n + k].as_dvec4(), rows[(i + 1) * n + k].as_dvec4());
                 // Half-angle form: accurate for small and large steps alike.
-                let theta = 2.0 * (a - b).length().atan2((a + b).length());
-                let perp = b - a * theta.cos();
-                let len = perp.length();
-                self.rotation_theta[i * n + k] = theta as f32;
+                let angle = 2.0 * (a - b).length().atan2((a + b).length());
+                let p = b - a * angle.cos();
+                let len = p.length();
+                theta[i * n + k] = angle as f32;
                 if len > 1e-12 {
-                    self.rotation_perp[i * n + k] = (perp / len).as_vec4();
+                    perp[i * n + k] = (p / len).as_vec4();
                 }
             }
         }
-        self.rotations = rows;
+        self.rotations = to_blocks(&rows, n, Vec4::W);
+        self.rotation_perp = to_blocks(&perp, n, Vec4::ZERO);
+        self.rotation_theta = (theta.chunks(n.max(1)))
+            .flat_map(|row| row.chunks(4).map(|four| Vec4::from(lanes(four, 0.0))))
+            .collect();
     }
+}
+
+/// Up to four values in lanes, `spare` in the rest.
+fn lanes<T: Copy>(four: &[T], spare: T) -> [T; 4] {
+    std::array::from_fn(|k| four.get(k).copied().unwrap_or(spare))
+}
+
+/// Rows of `n` quaternions (one after another) as rows of blocks (`Block`), spare lanes
+/// `spare` (the identity for keys, zero for arcs' perpendiculars: a zero arc).
+fn to_blocks(rows: &[Vec4], n: usize, spare: Vec4) -> Vec<Block> {
+    (rows.chunks(n.max(1)))
+        .flat_map(|row| {
+            row.chunks(4).map(|four| {
+                let [a, b, c, d] = lanes(four, spare);
+                let q = Mat4::from_cols(a, b, c, d).transpose();
+                [q.x_axis, q.y_axis, q.z_axis, q.w_axis]
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use glam::{DVec4, Quat, Vec3, Vec4};
 
-    use super::{arcs, sin_cos};
+    use super::{Block, sin_cos, to_blocks};
+
+    /// `super::arcs` over quaternions one after another (the tests' layout): `b`, `theta` and
+    /// `perp` written back track by track.
+    fn arcs(a: &[Vec4], b: &mut [Vec4], theta: &mut [f32], perp: &mut [Vec4]) {
+        let n = a.len();
+        let (a_blocks, mut b_blocks) = (to_blocks(a, n, Vec4::W), to_blocks(b, n, Vec4::W));
+        let mut theta_blocks = vec![Vec4::ZERO; a_blocks.len()];
+        let mut perp_blocks = vec![[Vec4::ZERO; 4]; a_blocks.len()];
+        super::arcs(
+            &a_blocks,
+            &mut b_blocks,
+            &mut theta_blocks,
+            &mut perp_blocks,
+        );
+        let lane = |blocks: &[Block], k: usize| {
+            let block = &blocks[k / 4];
+            Vec4::new(
+                block[0][k % 4],
+                block[1][k % 4],
+                block[2][k % 4],
+                block[3][k % 4],
+            )
+        };
+        for k in 0..n {
+            b[k] = lane(&b_blocks, k);
+            perp[k] = lane(&perp_blocks, k);
+            theta[k] = theta_blocks[k / 4][k % 4];
+        }
+        // Spare lanes (the identity to itself) have no arc.
+        for k in n..theta_blocks.len() * 4 {
+            assert_eq!(
+                (theta_blocks[k / 4][k % 4], lane(&perp_blocks, k)),
+                (0.0, Vec4::ZERO)
+            );
+        }
+    }
 
     /// Slerp by the textbook formula in f64: `(sin((1 - u) theta) a + sin(u theta) b) / sin theta`
     /// along the shorter arc.

@@ -34,7 +34,8 @@ enum Scratch {
 enum Outside {
     /// The rest pose everywhere (as made, or reset to it).
     Rest,
-    /// The clip with this id was sampled into it: at rest wherever that clip drives nothing.
+    /// The clip with this id was sampled into it, and nothing written since: at rest wherever
+    /// that clip drives nothing, and holding its constant tracks (`anim::resample_clip`).
     Sampled(u64),
     /// Anything else (a copy of a blended pose).
     Other,
@@ -690,9 +691,11 @@ fn sample_clip_data(
         *state = Outside::Other;
         return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
     }
-    let at_rest_elsewhere = state.at_rest_outside(data.clip.id());
-    *state = Outside::Sampled(data.clip.id());
-    if at_rest_elsewhere {
+    let id = data.clip.id();
+    let before = std::mem::replace(state, Outside::Sampled(id));
+    if before == Outside::Sampled(id) {
+        anim::resample_clip(&c.skeleton, &data.clip, time_secs, cursor, out)
+    } else if before.at_rest_outside(id) {
         anim::sample_clip_over(&c.skeleton, &data.clip, time_secs, cursor, out)
     } else {
         anim::sample_clip(&c.skeleton, &data.clip, time_secs, cursor, out)
