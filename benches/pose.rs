@@ -212,6 +212,7 @@ const ROWS: &[(&str, usize, Option<f64>)] = &[
     ("stage/blend", 67, Some(2.2)),
     ("stage/local_to_model", 67, Some(5.3)),
     ("stage/palette", 67, Some(3.1)),
+    ("stage/local_to_model_and_palette", 67, Some(8.4)),
 ];
 
 /// Every stage at once on the Fox (see `fox_full_pipeline`).
@@ -509,6 +510,20 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             anim::build_palette(black_box(&s.model), &d.skin, Mat4::IDENTITY, &mut s.palette)
                 .unwrap()
+        })
+    });
+    let plan = anim::PalettePlan::new([(&d.skin, 0)]).unwrap();
+    let mut palette = vec![Mat4::IDENTITY; d.skin.len()];
+    stages.bench_function("local_to_model_and_palette", |b| {
+        b.iter(|| {
+            anim::local_to_model_and_palette(
+                &d.skeleton,
+                black_box(&s.blended),
+                &mut s.model,
+                &plan,
+                &mut palette,
+            )
+            .unwrap()
         })
     });
     stages.finish();

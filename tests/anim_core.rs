@@ -377,6 +377,88 @@ fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
         let want = Mat4::from(expected[j] * glam::Affine3A::from_mat4(joint_from_bind[j]));
         assert_eq!(bits(*got), bits(want), "skin matrix of joint {j}");
     }
+
+    // Both at once, for two skins in one palette: the second uses joints out of order and one
+    // twice, after an identity entry and the first skin.
+    let subset = [7, 2, 5, 2];
+    let subset_binds: Vec<Mat4> = subset.iter().map(|&j| joint_from_bind[j]).collect();
+    let second = Skin::new(&skeleton, subset.to_vec(), subset_binds).unwrap();
+    let plan = PalettePlan::new([(&skin, 1), (&second, 1 + skin.len())]).unwrap();
+    let mut fused = vec![Mat4::ZERO; 1 + skin.len() + second.len()];
+    let mut fused_model = ModelPose::new(&skeleton);
+    local_to_model_and_palette(&skeleton, &local, &mut fused_model, &plan, &mut fused).unwrap();
+    assert_eq!(fused_model, model);
+    let mut second_palette = SkinPalette::new(&second);
+    build_palette(&model, &second, Mat4::IDENTITY, &mut second_palette).unwrap();
+    let plain: Vec<&Mat4> = (palette.as_slice().iter())
+        .chain(second_palette.as_slice())
+        .collect();
+    assert_eq!(
+        bits(fused[0]),
+        bits(Mat4::ZERO),
+        "entry 0 is not the plan's"
+    );
+    for (e, (got, want)) in fused[1..].iter().zip(plain).enumerate() {
+        assert_eq!(bits(*got), bits(*want), "fused entry {}", e + 1);
+    }
+    // A mesh node away from the origin: the entries brought into its space as build_palette
+    // brings them.
+    let mesh_from_model = transform(4).to_affine().inverse();
+    let mut moved = SkinPalette::new(&second);
+    build_palette(&model, &second, mesh_from_model.into(), &mut moved).unwrap();
+    let entries = &mut fused[1 + skin.len()..];
+    bring_into_mesh_space(mesh_from_model, entries);
+    for (e, (got, want)) in entries.iter().zip(moved.as_slice()).enumerate() {
+        assert_eq!(bits(*got), bits(*want), "moved entry {e}");
+    }
+    // Too small a palette for the plan is an error, not a panic.
+    let mut short = vec![Mat4::ZERO; skin.len()];
+    assert!(
+        local_to_model_and_palette(&skeleton, &local, &mut fused_model, &plan, &mut short).is_err()
+    );
+
+    // Four poses at once (a crowd's four members), each the same as alone.
+    let locals: [LocalPose; 4] = std::array::from_fn(|lane| {
+        let mut pose = local.clone();
+        for (i, t) in pose.as_mut_slice().iter_mut().enumerate() {
+            t.rotation = (t.rotation * rot_z(7.0 * lane as f32 + i as f32)).normalize();
+            t.translation.y += 0.1 * lane as f32;
+            t.scale.x *= 1.0 + 0.02 * lane as f32;
+        }
+        pose
+    });
+    let n = fused.len();
+    let mut four = [
+        vec![Mat4::ZERO; n],
+        vec![Mat4::ZERO; n],
+        vec![Mat4::ZERO; n],
+        vec![Mat4::ZERO; n],
+    ];
+    let mut models4 = ModelPoses4::new(&skeleton);
+    let [a, b, c, d] = &mut four;
+    local_to_model_and_palette4(
+        &skeleton,
+        [&locals[0], &locals[1], &locals[2], &locals[3]],
+        &mut models4,
+        &plan,
+        [a, b, c, d],
+    )
+    .unwrap();
+    for (lane, (local, got)) in locals.iter().zip(&four).enumerate() {
+        let mut want = vec![Mat4::ZERO; n];
+        local_to_model_and_palette(&skeleton, local, &mut fused_model, &plan, &mut want).unwrap();
+        for (e, (got, want)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(bits(*got), bits(*want), "pose {lane}, entry {e}");
+        }
+        for (j, want) in fused_model.as_slice().iter().enumerate() {
+            let got = models4.model(lane, j).unwrap();
+            assert_eq!(
+                bits(got.into()),
+                bits((*want).into()),
+                "pose {lane}, joint {j}"
+            );
+        }
+    }
 }
 
 fn pose_of(rotation: Quat, translation: Vec3) -> LocalPose {

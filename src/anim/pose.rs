@@ -305,6 +305,280 @@ pub fn local_to_model(
     local: &LocalPose,
     out: &mut ModelPose,
 ) -> Result<(), PoseError> {
+    compose(skeleton, local, out, |_, _| {})
+}
+
+/// Which palette entries read each joint, and their `joint_from_bind`: every skin of a
+/// character at once, entries in joint order, so the palette is written by
+/// `local_to_model_and_palette` as each joint is composed. Built once per character.
+#[derive(Clone, Debug, Default)]
+pub struct PalettePlan {
+    /// Per entry, in joint order: the skeleton joint and the palette index it writes.
+    joints: Vec<u32>,
+    outs: Vec<u32>,
+    joint_from_bind: Vec<SplatAffine>,
+    /// One more than the largest joint and the largest palette index (0 when empty).
+    needs_joints: usize,
+    needs_entries: usize,
+}
+
+impl PalettePlan {
+    /// A plan for `skins`, each `(skin, first palette index)`; `None` when a skin's inverse
+    /// bind matrices are not all affine (then `build_palette` does the general product).
+    pub fn new<'a>(skins: impl IntoIterator<Item = (&'a Skin, usize)>) -> Option<Self> {
+        let mut entries = Vec::new();
+        for (skin, base) in skins {
+            let affine = skin.joint_from_bind_affine()?;
+            for (k, (&joint, jfb)) in skin.joints().iter().zip(affine).enumerate() {
+                entries.push((u32::from(joint), (base + k) as u32, *jfb));
+            }
+        }
+        // Stable: entries of one joint keep their palette order.
+        entries.sort_by_key(|e| e.0);
+        Some(Self {
+            needs_joints: entries.last().map_or(0, |e| e.0 as usize + 1),
+            needs_entries: entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0),
+            joints: entries.iter().map(|e| e.0).collect(),
+            outs: entries.iter().map(|e| e.1).collect(),
+            joint_from_bind: entries.iter().map(|e| SplatAffine::new(&e.2)).collect(),
+        })
+    }
+}
+
+/// `local_to_model`, and each entry of `plan` written into `palette` as its joint is composed:
+/// `palette[out] = model_from_joint * joint_from_bind`, the same to the bit as `build_palette`
+/// with the identity `mesh_from_model`. The model transform is still in registers, and the
+/// palette's products (independent of one another) fill the time a chain of joints waits on
+/// each parent's product.
+pub fn local_to_model_and_palette(
+    skeleton: &Skeleton,
+    local: &LocalPose,
+    out: &mut ModelPose,
+    plan: &PalettePlan,
+    palette: &mut [Mat4],
+) -> Result<(), PoseError> {
+    if plan.needs_joints > skeleton.joint_count() {
+        return Err(PoseError::LengthMismatch {
+            what: "model pose",
+            expected: plan.needs_joints,
+            actual: skeleton.joint_count(),
+        });
+    }
+    if plan.needs_entries > palette.len() {
+        return Err(PoseError::LengthMismatch {
+            what: "skin palette",
+            expected: plan.needs_entries,
+            actual: palette.len(),
+        });
+    }
+    let mut next = 0;
+    let (joints, outs, jfb) = (&plan.joints, &plan.outs, &plan.joint_from_bind);
+    compose(skeleton, local, out, |joint, model| {
+        while joints.get(next).is_some_and(|&j| j as usize == joint) {
+            if let Some(entry) = palette.get_mut(outs[next] as usize) {
+                *entry = affine_product_splat(model, &jfb[next]);
+            }
+            next += 1;
+        }
+    })
+}
+
+/// Four model poses of one skeleton side by side (four crowd members): per joint, the twelve
+/// entries of its `model_from_joint` (x, y and z axes, then the translation, as
+/// `SplatAffine`), each with one pose a lane. Sized once (`ModelPoses4::new`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModelPoses4(Vec<[glam::Vec4; 12]>);
+
+impl ModelPoses4 {
+    pub fn new(skeleton: &Skeleton) -> Self {
+        Self(vec![[glam::Vec4::ZERO; 12]; skeleton.joint_count()])
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Pose `lane`'s `model_from_joint` of `joint` (`None` past the skeleton or the lanes).
+    pub fn model(&self, lane: usize, joint: usize) -> Option<Affine3A> {
+        let m = self.0.get(joint)?;
+        (lane < 4).then(|| Affine3A::from_cols_array(&m.map(|v| v[lane])))
+    }
+}
+
+/// `local_to_model_and_palette` of four poses of one skeleton at once, each joint's four
+/// transforms side by side in SIMD lanes (ozz's structure-of-arrays, across poses rather than
+/// joints): the quaternions turned into matrices, the products with the parent and with
+/// `joint_from_bind` worked four poses an instruction with nothing to broadcast, and each
+/// palette entry turned back into four matrices. The same operations in the same order as
+/// `local_to_model_and_palette`, so the same to the bit: `palettes[lane]` is pose `lane`'s
+/// palette.
+pub fn local_to_model_and_palette4(
+    skeleton: &Skeleton,
+    locals: [&LocalPose; 4],
+    out: &mut ModelPoses4,
+    plan: &PalettePlan,
+    palettes: [&mut [Mat4]; 4],
+) -> Result<(), PoseError> {
+    use glam::Vec4;
+    let joints = skeleton.joint_count();
+    for local in locals {
+        check_len("local pose", joints, local.len())?;
+    }
+    check_len("model poses", joints, out.len())?;
+    if plan.needs_joints > joints {
+        return Err(PoseError::LengthMismatch {
+            what: "model pose",
+            expected: plan.needs_joints,
+            actual: joints,
+        });
+    }
+    for palette in &palettes {
+        if plan.needs_entries > palette.len() {
+            return Err(PoseError::LengthMismatch {
+                what: "skin palette",
+                expected: plan.needs_entries,
+                actual: palette.len(),
+            });
+        }
+    }
+    let [p0, p1, p2, p3] = palettes;
+    let mut next = 0;
+    let (plan_joints, outs, jfb) = (&plan.joints, &plan.outs, &plan.joint_from_bind);
+    let models = &mut out.0;
+    for (joint, parent) in skeleton.parents().iter().enumerate() {
+        let t = locals.map(|l| &l.0[joint]);
+        let [x_axes, y_axes, z_axes] = axes4(t);
+        let lanes = |f: fn(&Transform) -> f32| Vec4::new(f(t[0]), f(t[1]), f(t[2]), f(t[3]));
+        let local = [
+            x_axes[0],
+            x_axes[1],
+            x_axes[2],
+            y_axes[0],
+            y_axes[1],
+            y_axes[2],
+            z_axes[0],
+            z_axes[1],
+            z_axes[2],
+            lanes(|t| t.translation.x),
+            lanes(|t| t.translation.y),
+            lanes(|t| t.translation.z),
+        ];
+        // Skeleton::new guarantees parent < joint, so the parent is already composed.
+        let model = match parent {
+            Some(parent) => {
+                let p = &models[usize::from(*parent)];
+                // Column c, row r: (x_r * l_c.x + y_r * l_c.y) + z_r * l_c.z, glam's order.
+                let column = |c: usize, r: usize| {
+                    p[r] * local[3 * c] + p[3 + r] * local[3 * c + 1] + p[6 + r] * local[3 * c + 2]
+                };
+                let mut m = [Vec4::ZERO; 12];
+                for c in 0..3 {
+                    for r in 0..3 {
+                        m[3 * c + r] = column(c, r);
+                    }
+                }
+                for r in 0..3 {
+                    m[9 + r] = column(3, r) + p[9 + r];
+                }
+                m
+            }
+            None => local,
+        };
+        models[joint] = model;
+        while plan_joints.get(next).is_some_and(|&j| j as usize == joint) {
+            let b = &jfb[next].0;
+            let column = |c: usize, r: usize| {
+                model[r] * b[3 * c] + model[3 + r] * b[3 * c + 1] + model[6 + r] * b[3 * c + 2]
+            };
+            let cols = [
+                Mat4::from_cols(column(0, 0), column(0, 1), column(0, 2), Vec4::ZERO).transpose(),
+                Mat4::from_cols(column(1, 0), column(1, 1), column(1, 2), Vec4::ZERO).transpose(),
+                Mat4::from_cols(column(2, 0), column(2, 1), column(2, 2), Vec4::ZERO).transpose(),
+                Mat4::from_cols(
+                    column(3, 0) + model[9],
+                    column(3, 1) + model[10],
+                    column(3, 2) + model[11],
+                    Vec4::ONE,
+                )
+                .transpose(),
+            ];
+            let at = outs[next] as usize;
+            for (lane, palette) in [&mut *p0, &mut *p1, &mut *p2, &mut *p3]
+                .into_iter()
+                .enumerate()
+            {
+                if let Some(entry) = palette.get_mut(at) {
+                    *entry = Mat4::from_cols(
+                        cols[0].col(lane),
+                        cols[1].col(lane),
+                        cols[2].col(lane),
+                        cols[3].col(lane),
+                    );
+                }
+            }
+            next += 1;
+        }
+    }
+    Ok(())
+}
+
+/// The rotation-scale columns of four transforms side by side: `[x_axes, y_axes, z_axes]`, each
+/// axis's x, y and z with one transform a lane (glam's formula and order of operations, as
+/// `affines4`).
+#[inline(always)]
+fn axes4(t: [&Transform; 4]) -> [[glam::Vec4; 3]; 3] {
+    use glam::Vec4;
+    let q = Mat4::from_cols(
+        t[0].rotation.into(),
+        t[1].rotation.into(),
+        t[2].rotation.into(),
+        t[3].rotation.into(),
+    )
+    .transpose();
+    let (x, y, z, w) = (q.x_axis, q.y_axis, q.z_axis, q.w_axis);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let lanes = |f: fn(&Transform) -> f32| Vec4::new(f(t[0]), f(t[1]), f(t[2]), f(t[3]));
+    let (sx, sy, sz) = (
+        lanes(|t| t.scale.x),
+        lanes(|t| t.scale.y),
+        lanes(|t| t.scale.z),
+    );
+    let one = Vec4::ONE;
+    [
+        [(one - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx],
+        [(xy - wz) * sy, (one - (xx + zz)) * sy, (yz + wx) * sy],
+        [(xz + wy) * sz, (yz - wx) * sz, (one - (xx + yy)) * sz],
+    ]
+}
+
+/// `entries[k] = mesh_from_model * entries[k]`: palette entries written for the identity
+/// `mesh_from_model` (`local_to_model_and_palette`) brought into a mesh node's space, the same
+/// to the bit as `build_palette` with that `mesh_from_model`.
+pub fn bring_into_mesh_space(mesh_from_model: Affine3A, entries: &mut [Mat4]) {
+    if mesh_from_model == Affine3A::IDENTITY {
+        return;
+    }
+    for entry in entries {
+        *entry = Mat4::from(mesh_from_model * Affine3A::from_mat4(*entry));
+    }
+}
+
+/// The hierarchy's forward pass, handing each joint's `model_from_joint` to `composed` as soon
+/// as it is known.
+#[inline(always)]
+fn compose(
+    skeleton: &Skeleton,
+    local: &LocalPose,
+    out: &mut ModelPose,
+    mut composed: impl FnMut(usize, &Affine3A),
+) -> Result<(), PoseError> {
     check_len("local pose", skeleton.joint_count(), local.len())?;
     check_len("model pose", skeleton.joint_count(), out.len())?;
     // Pass 1: every joint's parent_from_joint, four at a time; pass 2: composed in place.
@@ -336,6 +610,7 @@ pub fn local_to_model(
         } else {
             last = models[joint];
         }
+        composed(joint, &last);
     }
     Ok(())
 }
@@ -346,47 +621,10 @@ pub fn local_to_model(
 #[inline]
 fn affines4(t: &[Transform; 4]) -> [Affine3A; 4] {
     use glam::{Mat3A, Vec3A, Vec4};
-    let q = Mat4::from_cols(
-        t[0].rotation.into(),
-        t[1].rotation.into(),
-        t[2].rotation.into(),
-        t[3].rotation.into(),
-    )
-    .transpose();
-    let (x, y, z, w) = (q.x_axis, q.y_axis, q.z_axis, q.w_axis);
-    let (x2, y2, z2) = (x + x, y + y, z + z);
-    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
-    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
-    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
-    let lanes = |f: fn(&Transform) -> f32| Vec4::new(f(&t[0]), f(&t[1]), f(&t[2]), f(&t[3]));
-    let (sx, sy, sz) = (
-        lanes(|t| t.scale.x),
-        lanes(|t| t.scale.y),
-        lanes(|t| t.scale.z),
-    );
-    let one = Vec4::ONE;
+    let [x, y, z] = axes4([&t[0], &t[1], &t[2], &t[3]]);
     // Row r of each transposed matrix is joint r's axis.
-    let x_axes = Mat4::from_cols(
-        (one - (yy + zz)) * sx,
-        (xy + wz) * sx,
-        (xz - wy) * sx,
-        Vec4::ZERO,
-    )
-    .transpose();
-    let y_axes = Mat4::from_cols(
-        (xy - wz) * sy,
-        (one - (xx + zz)) * sy,
-        (yz + wx) * sy,
-        Vec4::ZERO,
-    )
-    .transpose();
-    let z_axes = Mat4::from_cols(
-        (xz + wy) * sz,
-        (yz - wx) * sz,
-        (one - (xx + yy)) * sz,
-        Vec4::ZERO,
-    )
-    .transpose();
+    let axes = |[a, b, c]: [Vec4; 3]| Mat4::from_cols(a, b, c, Vec4::ZERO).transpose();
+    let (x_axes, y_axes, z_axes) = (axes(x), axes(y), axes(z));
     std::array::from_fn(|l| Affine3A {
         matrix3: Mat3A::from_cols(
             Vec3A::from_vec4(x_axes.col(l)),
@@ -435,7 +673,15 @@ pub fn build_palette_into(
         (Some(joint_from_bind), true) => {
             let mesh_from_model = Affine3A::from_mat4(mesh_from_model);
             let pairs = out.iter_mut().zip(skin.joints()).zip(joint_from_bind);
-            if mesh_from_model == Affine3A::IDENTITY {
+            if let (true, Some(splat)) = (
+                mesh_from_model == Affine3A::IDENTITY,
+                skin.joint_from_bind_splat(),
+            ) {
+                for ((out, &joint), joint_from_bind) in out.iter_mut().zip(skin.joints()).zip(splat)
+                {
+                    *out = affine_product_splat(&models[usize::from(joint)], joint_from_bind);
+                }
+            } else if mesh_from_model == Affine3A::IDENTITY {
                 for ((out, &joint), joint_from_bind) in pairs {
                     *out = affine_product_mat4(&models[usize::from(joint)], joint_from_bind);
                 }
@@ -478,6 +724,44 @@ fn affine_product_mat4(a: &Affine3A, b: &Affine3A) -> Mat4 {
         Vec4::select(xyz, column(b.matrix3.y_axis), Vec4::ZERO),
         Vec4::select(xyz, column(b.matrix3.z_axis), Vec4::ZERO),
         Vec4::select(xyz, column(b.translation) + t, Vec4::W),
+    )
+}
+
+/// An affine transform's twelve entries (its x, y and z axes' and its translation's x, y and z,
+/// in that order) each repeated in four lanes: a constant factor of a product, whose entries
+/// the product broadcasts, stored already broadcast (loads rather than shuffles, which compete
+/// with the multiplies and adds for the same pipes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SplatAffine([glam::Vec4; 12]);
+
+impl SplatAffine {
+    pub(crate) fn new(a: &Affine3A) -> Self {
+        let [x, y, z] = a.matrix3.to_cols_array_2d();
+        let t = a.translation.to_array();
+        let entries = [x, y, z, t].concat();
+        Self(std::array::from_fn(|k| glam::Vec4::splat(entries[k])))
+    }
+}
+
+/// `affine_product_mat4(a, b)` with `b`'s entries already broadcast: the same products and
+/// sums in the same order, so the same to the bit.
+#[inline(always)]
+fn affine_product_splat(a: &Affine3A, b: &SplatAffine) -> Mat4 {
+    use glam::{BVec4A, Vec4};
+    let (x, y, z, t) = (
+        lanes(a.matrix3.x_axis),
+        lanes(a.matrix3.y_axis),
+        lanes(a.matrix3.z_axis),
+        lanes(a.translation),
+    );
+    let b = &b.0;
+    let column = |c: usize| x * b[3 * c] + y * b[3 * c + 1] + z * b[3 * c + 2];
+    let xyz = BVec4A::new(true, true, true, false);
+    Mat4::from_cols(
+        Vec4::select(xyz, column(0), Vec4::ZERO),
+        Vec4::select(xyz, column(1), Vec4::ZERO),
+        Vec4::select(xyz, column(2), Vec4::ZERO),
+        Vec4::select(xyz, column(3) + t, Vec4::W),
     )
 }
 

@@ -10,6 +10,7 @@ use glam::{Affine3A, Mat4, Vec3};
 use thiserror::Error;
 
 use super::Transform;
+use super::pose::SplatAffine;
 
 /// Why a skeleton or skin was refused.
 #[derive(Debug, Error, PartialEq)]
@@ -197,6 +198,9 @@ pub struct Skin {
     /// The same matrices as affine 3x4 when every one is affine (always, for files the strict
     /// importer accepts): the palette is then built with cheaper affine products.
     joint_from_bind_affine: Option<Vec<Affine3A>>,
+    /// The affine matrices' twelve entries each in all four lanes (`SplatAffine`): the
+    /// palette's products read them as loads rather than broadcast them by shuffles.
+    joint_from_bind_splat: Option<Vec<SplatAffine>>,
     /// The joint count a model pose needs to hold every joint of this skin.
     needs_joints: usize,
 }
@@ -238,6 +242,9 @@ impl Skin {
                     .map(|m| Affine3A::from_mat4(*m))
                     .collect()
             });
+        let joint_from_bind_splat = joint_from_bind_affine
+            .as_ref()
+            .map(|affine: &Vec<Affine3A>| affine.iter().map(SplatAffine::new).collect());
         let needs_joints = joints
             .iter()
             .map(|&j| usize::from(j) + 1)
@@ -247,6 +254,7 @@ impl Skin {
             joints,
             joint_from_bind,
             joint_from_bind_affine,
+            joint_from_bind_splat,
             needs_joints,
         })
     }
@@ -290,5 +298,9 @@ impl Skin {
 
     pub(crate) fn joint_from_bind_affine(&self) -> Option<&[Affine3A]> {
         self.joint_from_bind_affine.as_deref()
+    }
+
+    pub(crate) fn joint_from_bind_splat(&self) -> Option<&[SplatAffine]> {
+        self.joint_from_bind_splat.as_deref()
     }
 }

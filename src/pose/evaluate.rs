@@ -103,6 +103,9 @@ pub struct CharacterPose {
     pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
     /// The ML deformer's weights this frame (the request's model's).
     pub ml: Option<super::MlCorrective>,
+    /// Every skinned instance's palette entries in joint order, written as local-to-model
+    /// composes each joint (`None` when an inverse bind matrix is not affine).
+    palette_plan: Option<anim::PalettePlan>,
 }
 
 impl CharacterPose {
@@ -123,6 +126,7 @@ impl CharacterPose {
                 None => palette_base.push(IDENTITY_ENTRY),
             }
         }
+        let palette_plan = palette_plan(c, &palette_base);
         Self {
             local: LocalPose::rest(&c.skeleton),
             local_state: Outside::Rest,
@@ -147,6 +151,7 @@ impl CharacterPose {
             palette_method: Vec::new(),
             muscles: None,
             ml: None,
+            palette_plan,
         }
     }
 
@@ -428,6 +433,9 @@ impl CharacterPose {
     /// Stages 7 and 8: composes the hierarchy from `local` (or the rest pose, for the bind and
     /// identity palettes) and writes every palette and `world_from_mesh`.
     fn compose(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
+        if self.compose_with_palettes(c, mode, Target::Own)? {
+            return Ok(());
+        }
         self.compose_model(c, mode)?;
         write_palettes(
             c,
@@ -437,6 +445,56 @@ impl CharacterPose {
             &mut self.palette,
             &mut self.world_from_mesh,
         )
+    }
+
+    /// Stages 7 and 8 in one pass where the palette plan allows (`anim::local_to_model_and_
+    /// palette`), into `target`: the palettes written as each joint is composed, then an
+    /// instance whose mesh node is not at the origin has its entries brought into the node's
+    /// space, as `build_palette` brings them. `false` (nothing written) where it does not: no
+    /// plan, or identity palettes.
+    fn compose_with_palettes(
+        &mut self,
+        c: &Character,
+        mode: PaletteMode,
+        target: Target<'_>,
+    ) -> Result<bool, PoseError> {
+        let Some(plan) = self.palette_plan.as_ref() else {
+            return Ok(false);
+        };
+        let local = match mode {
+            PaletteMode::Identity => return Ok(false),
+            PaletteMode::Animated => &self.local,
+            PaletteMode::Bind => {
+                self.scratch_a
+                    .as_mut_slice()
+                    .copy_from_slice(c.skeleton.rest());
+                self.scratch_state[Scratch::A as usize] = Outside::Rest;
+                &self.scratch_a
+            }
+        };
+        let (palette, world_from_mesh) = match target {
+            Target::Own => (&mut self.palette[..], &mut self.world_from_mesh[..]),
+            Target::Into(p, w) => (p, w),
+        };
+        anim::local_to_model_and_palette(&c.skeleton, local, &mut self.model, plan, palette)?;
+        let instances = c
+            .instances
+            .iter()
+            .zip(world_from_mesh)
+            .zip(&self.palette_base);
+        for ((instance, world), &base) in instances {
+            *world = c.world_from_mesh(instance, &self.model);
+            let Some(skin) = instance.skin.and_then(|s| c.skins.get(s)) else {
+                continue;
+            };
+            if *world != Mat4::IDENTITY {
+                let mesh_from_world = glam::Affine3A::from_mat4(*world).inverse();
+                let base = base as usize;
+                let entries = &mut palette[base..base + skin.skin.len()];
+                anim::bring_into_mesh_space(mesh_from_world, entries);
+            }
+        }
+        Ok(true)
     }
 
     /// Stage 7: `model` from `local`, or from the rest pose for the bind and identity palettes.
@@ -472,8 +530,12 @@ impl CharacterPose {
             world_from_mesh.len(),
         )?;
         self.local_stages(c, request)?;
-        self.compose_model(c, request.palette)?;
         palette[IDENTITY_ENTRY as usize] = Mat4::IDENTITY;
+        let target = Target::Into(&mut *palette, &mut *world_from_mesh);
+        if self.compose_with_palettes(c, request.palette, target)? {
+            return Ok(());
+        }
+        self.compose_model(c, request.palette)?;
         write_palettes(
             c,
             &self.model,
@@ -786,6 +848,26 @@ fn write_palettes(
         }
     }
     Ok(())
+}
+
+/// Where `compose_with_palettes` writes: the pose's own palette and `world_from_mesh`, or the
+/// caller's (a crowd member's part of the crowd's arrays).
+enum Target<'a> {
+    Own,
+    Into(&'a mut [Mat4], &'a mut [Mat4]),
+}
+
+/// The palette plan of `c`'s skinned instances, each at its `palette_base`.
+fn palette_plan(c: &Character, palette_base: &[u32]) -> Option<anim::PalettePlan> {
+    let skins = c
+        .instances
+        .iter()
+        .zip(palette_base)
+        .filter_map(|(i, &base)| {
+            let skin = i.skin.and_then(|s| c.skins.get(s))?;
+            Some((&skin.skin, base as usize))
+        });
+    anim::PalettePlan::new(skins)
 }
 
 /// The smallest box (min, max) holding both.
