@@ -416,49 +416,6 @@ fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
     assert!(
         local_to_model_and_palette(&skeleton, &local, &mut fused_model, &plan, &mut short).is_err()
     );
-
-    // Four poses at once (a crowd's four members), each the same as alone.
-    let locals: [LocalPose; 4] = std::array::from_fn(|lane| {
-        let mut pose = local.clone();
-        for (i, t) in pose.as_mut_slice().iter_mut().enumerate() {
-            t.rotation = (t.rotation * rot_z(7.0 * lane as f32 + i as f32)).normalize();
-            t.translation.y += 0.1 * lane as f32;
-            t.scale.x *= 1.0 + 0.02 * lane as f32;
-        }
-        pose
-    });
-    let n = fused.len();
-    let mut four = [
-        vec![Mat4::ZERO; n],
-        vec![Mat4::ZERO; n],
-        vec![Mat4::ZERO; n],
-        vec![Mat4::ZERO; n],
-    ];
-    let mut models4 = ModelPoses4::new(&skeleton);
-    let [a, b, c, d] = &mut four;
-    local_to_model_and_palette4(
-        &skeleton,
-        [&locals[0], &locals[1], &locals[2], &locals[3]],
-        &mut models4,
-        &plan,
-        [a, b, c, d],
-    )
-    .unwrap();
-    for (lane, (local, got)) in locals.iter().zip(&four).enumerate() {
-        let mut want = vec![Mat4::ZERO; n];
-        local_to_model_and_palette(&skeleton, local, &mut fused_model, &plan, &mut want).unwrap();
-        for (e, (got, want)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(bits(*got), bits(*want), "pose {lane}, entry {e}");
-        }
-        for (j, want) in fused_model.as_slice().iter().enumerate() {
-            let got = models4.model(lane, j).unwrap();
-            assert_eq!(
-                bits(got.into()),
-                bits((*want).into()),
-                "pose {lane}, joint {j}"
-            );
-        }
-    }
 }
 
 fn pose_of(rotation: Quat, translation: Vec3) -> LocalPose {

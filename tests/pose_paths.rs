@@ -185,3 +185,48 @@ fn a_pose_sampled_again_from_its_clip_keeps_the_constant_tracks_and_matches_a_fr
     anim::sample_clip(&fox.skeleton, clip, 0.4, &mut cursor, &mut pose).unwrap();
     assert_eq!(pose, want);
 }
+
+#[test]
+fn a_crowd_s_members_are_posed_as_each_alone_under_moved_mesh_nodes() {
+    // CesiumMan's mesh hangs under transformed nodes (its palette is brought into the node's
+    // space); RiggedFigure's too; the Fox's does not. Each member is written into the crowd's
+    // arrays as one pose would write its own.
+    for (file, clips) in [
+        ("CesiumMan/CesiumMan.glb", (0, 0)),
+        ("RiggedFigure/RiggedFigure.glb", (0, 0)),
+        ("Fox/Fox.glb", (0, 2)),
+    ] {
+        let c = skinscope::import::load(&shared(file)).unwrap();
+        let mut crowd = skinscope::pose::Crowd::new(&c, 9, clips, 2.0);
+        let time = 0.77;
+        crowd.update(&c, time);
+        let (len, instances) = (crowd.palette_len(), c.instances.len());
+        let (da, db) = (
+            c.clips[clips.0].duration_secs(),
+            c.clips[clips.1].duration_secs(),
+        );
+        for k in 0..9 {
+            let phase = (k as f32 * 0.618_034).fract();
+            let weight = (k as f32 * 0.414_213_57).fract();
+            let cycle = da + (db - da) * weight;
+            let ratio = anim::wrap_time(time / cycle + phase, 1.0);
+            let mut pose = CharacterPose::new(&c);
+            let request = PoseRequest::clip(clips.0, ratio * da).with_blend(clips.1, weight);
+            pose.evaluate(&c, &request).unwrap();
+            let got = &crowd.palette[k * len..(k + 1) * len];
+            for (e, (got, want)) in got.iter().zip(&pose.palette).enumerate() {
+                assert_eq!(bits(got), bits(want), "{file}: member {k}, entry {e}");
+            }
+            // Placed on a 3 x 3 grid, 2 apart, about the middle.
+            let offset = Vec3::new((k % 3) as f32 - 1.0, 0.0, (k / 3) as f32 - 1.0) * 2.0;
+            let worlds = &crowd.world_from_mesh[k * instances..(k + 1) * instances];
+            for (got, want) in worlds.iter().zip(&pose.world_from_mesh) {
+                let want = Mat4::from_translation(offset) * *want;
+                assert!(
+                    got.abs_diff_eq(want, 1e-5),
+                    "{file}: member {k}: {got} against {want}"
+                );
+            }
+        }
+    }
+}

@@ -85,10 +85,9 @@ pub use playback::{
 };
 pub(crate) use pose::check_len;
 pub use pose::{
-    BlendLayer, LocalPose, ModelPose, ModelPoses4, PalettePlan, PoseError, SkinPalette,
-    blend_matrix, blend_pair, blend_poses, bring_into_mesh_space, build_palette,
-    build_palette_into, local_to_model, local_to_model_and_palette, local_to_model_and_palette4,
-    skin_normal, skin_position, vertex_skin_matrix,
+    BlendLayer, LocalPose, ModelPose, PalettePlan, PoseError, SkinPalette, blend_matrix,
+    blend_pair, blend_poses, bring_into_mesh_space, build_palette, build_palette_into,
+    local_to_model, local_to_model_and_palette, skin_normal, skin_position, vertex_skin_matrix,
 };
 pub use retarget::{Retarget, RetargetError, RetargetScratch, canonical_name, match_joints};
 pub use root_motion::{
