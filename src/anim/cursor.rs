@@ -104,14 +104,7 @@ pub fn sample_clip_over(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
-    check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    if cursor.source != clip.id() {
-        // Made afresh: its `covers_all` may not hold for `out`, so the rest pose goes down too.
-        return sample_clip(skeleton, clip, time_secs, cursor, out);
-    }
-    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), true);
-    Ok(())
+    sample_again(skeleton, clip, (time_secs, cursor), out, true)
 }
 
 /// `sample_clip` into a pose that holds `clip`'s last sample (by any of these functions) and
@@ -124,12 +117,25 @@ pub fn resample_clip(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
+    sample_again(skeleton, clip, (time_secs, cursor), out, false)
+}
+
+/// `sample_clip` without the rest pose, and without the constant tracks unless `constants`; in
+/// full where `cursor` was made for other keys (made afresh, its `covers_all` may not hold for
+/// `out`).
+fn sample_again(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    (time_secs, cursor): (f32, &mut ClipCursor),
+    out: &mut LocalPose,
+    constants: bool,
+) -> Result<(), PoseError> {
     check_len("sampled pose", skeleton.joint_count(), out.len())?;
     check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
     if cursor.source != clip.id() {
         return sample_clip(skeleton, clip, time_secs, cursor, out);
     }
-    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), false);
+    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), constants);
     Ok(())
 }
 

@@ -17,6 +17,9 @@
 //! sample_clip (or sample_compressed) -> blend_poses -> local_to_model -> build_palette
 //! ```
 //!
+//! (`local_to_model_and_palette` runs the last two as one pass, for every skin of a character
+//! at once; `resample_clip` samples a pose again from the clip it last held.)
+//!
 //! Where things live: clip.rs (tracks and clips, validated), runtime.rs (a clip's keys laid out
 //! for sampling), cursor.rs (the per-clip sampling context and whole-clip sampling), sample.rs
 //! (one track, and the slerp), compress.rs (compressed clips with a measured error bound),

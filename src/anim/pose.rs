@@ -328,8 +328,8 @@ impl PalettePlan {
     pub fn new<'a>(skins: impl IntoIterator<Item = (&'a Skin, usize)>) -> Option<Self> {
         let mut entries = Vec::new();
         for (skin, base) in skins {
-            let affine = skin.joint_from_bind_affine()?;
-            for (k, (&joint, jfb)) in skin.joints().iter().zip(affine).enumerate() {
+            let splat = skin.joint_from_bind_splat()?;
+            for (k, (&joint, jfb)) in skin.joints().iter().zip(splat).enumerate() {
                 entries.push((u32::from(joint), (base + k) as u32, *jfb));
             }
         }
@@ -340,7 +340,7 @@ impl PalettePlan {
             needs_entries: entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0),
             joints: entries.iter().map(|e| e.0).collect(),
             outs: entries.iter().map(|e| e.1).collect(),
-            joint_from_bind: entries.iter().map(|e| SplatAffine::new(&e.2)).collect(),
+            joint_from_bind: entries.iter().map(|e| e.2).collect(),
         })
     }
 }
@@ -522,27 +522,20 @@ pub fn build_palette_into(
     }
     let models = &model.0;
     match (
-        skin.joint_from_bind_affine(),
+        skin.joint_from_bind_affine()
+            .zip(skin.joint_from_bind_splat()),
         mesh_from_model.row(3) == glam::Vec4::W,
     ) {
         // Affine products (3x4): what every valid glTF file gets.
-        (Some(joint_from_bind), true) => {
+        (Some((joint_from_bind, splat)), true) => {
             let mesh_from_model = Affine3A::from_mat4(mesh_from_model);
-            let pairs = out.iter_mut().zip(skin.joints()).zip(joint_from_bind);
-            if let (true, Some(splat)) = (
-                mesh_from_model == Affine3A::IDENTITY,
-                skin.joint_from_bind_splat(),
-            ) {
-                for ((out, &joint), joint_from_bind) in out.iter_mut().zip(skin.joints()).zip(splat)
-                {
+            let joints = out.iter_mut().zip(skin.joints());
+            if mesh_from_model == Affine3A::IDENTITY {
+                for ((out, &joint), joint_from_bind) in joints.zip(splat) {
                     *out = affine_product_splat(&models[usize::from(joint)], joint_from_bind);
                 }
-            } else if mesh_from_model == Affine3A::IDENTITY {
-                for ((out, &joint), joint_from_bind) in pairs {
-                    *out = affine_product_mat4(&models[usize::from(joint)], joint_from_bind);
-                }
             } else {
-                for ((out, &joint), joint_from_bind) in pairs {
+                for ((out, &joint), joint_from_bind) in joints.zip(joint_from_bind) {
                     let model_from_bind = models[usize::from(joint)] * *joint_from_bind;
                     *out = Mat4::from(mesh_from_model * model_from_bind);
                 }
@@ -561,28 +554,6 @@ pub fn build_palette_into(
     Ok(())
 }
 
-/// `Mat4::from(a * b)` to the bit, with the product's columns worked in the lanes they are
-/// returned in: the bottom row is set by a mask, not by rebuilding each column around it.
-#[inline(always)]
-fn affine_product_mat4(a: &Affine3A, b: &Affine3A) -> Mat4 {
-    use glam::{BVec4A, Vec3A, Vec4};
-    let (x, y, z, t) = (
-        lanes(a.matrix3.x_axis),
-        lanes(a.matrix3.y_axis),
-        lanes(a.matrix3.z_axis),
-        lanes(a.translation),
-    );
-    // Mat3A's column product, in its order of operations.
-    let column = |c: Vec3A| x * c.x + y * c.y + z * c.z;
-    let xyz = BVec4A::new(true, true, true, false);
-    Mat4::from_cols(
-        Vec4::select(xyz, column(b.matrix3.x_axis), Vec4::ZERO),
-        Vec4::select(xyz, column(b.matrix3.y_axis), Vec4::ZERO),
-        Vec4::select(xyz, column(b.matrix3.z_axis), Vec4::ZERO),
-        Vec4::select(xyz, column(b.translation) + t, Vec4::W),
-    )
-}
-
 /// An affine transform's twelve entries (its x, y and z axes' and its translation's x, y and z,
 /// in that order) each repeated in four lanes: a constant factor of a product, whose entries
 /// the product broadcasts, stored already broadcast (loads rather than shuffles, which compete
@@ -599,8 +570,9 @@ impl SplatAffine {
     }
 }
 
-/// `affine_product_mat4(a, b)` with `b`'s entries already broadcast: the same products and
-/// sums in the same order, so the same to the bit.
+/// `Mat4::from(a * b)` to the bit, with `b`'s entries already broadcast and the product's
+/// columns worked in the lanes they are returned in (glam's products and sums, in its order):
+/// the bottom row is set by a mask, not by rebuilding each column around it.
 #[inline(always)]
 fn affine_product_splat(a: &Affine3A, b: &SplatAffine) -> Mat4 {
     use glam::{BVec4A, Vec4};
