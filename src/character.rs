@@ -513,15 +513,8 @@ impl Character {
         let Some(skin) = instance.skin.and_then(|s| self.skins.get(s)) else {
             return Ok(());
         };
-        // The mesh node's world transform is affine: its inverse too (most mesh nodes sit at the
-        // scene's origin: no inverse to take).
-        let world_from_mesh = self.world_from_mesh(instance, model);
-        let mesh_from_world = if world_from_mesh == Mat4::IDENTITY {
-            Mat4::IDENTITY
-        } else {
-            Mat4::from(glam::Affine3A::from_mat4(world_from_mesh).inverse())
-        };
-        build_palette_into(model, &skin.skin, mesh_from_world, out)
+        let mesh_from_world = mesh_from_world(self.world_from_mesh(instance, model));
+        build_palette_into(model, &skin.skin, Mat4::from(mesh_from_world), out)
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -530,6 +523,16 @@ impl Character {
             .flat_map(|m| &m.primitives)
             .map(|p| p.positions.len())
             .sum()
+    }
+}
+
+/// The inverse of a mesh node's `world_from_mesh`, which is affine (most mesh nodes sit at the
+/// scene's origin: no inverse to take).
+pub(crate) fn mesh_from_world(world_from_mesh: Mat4) -> glam::Affine3A {
+    if world_from_mesh == Mat4::IDENTITY {
+        glam::Affine3A::IDENTITY
+    } else {
+        glam::Affine3A::from_mat4(world_from_mesh).inverse()
     }
 }
 

@@ -522,21 +522,20 @@ pub fn build_palette_into(
     }
     let models = &model.0;
     match (
-        skin.joint_from_bind_affine()
-            .zip(skin.joint_from_bind_splat()),
+        skin.joint_from_bind_splat(),
         mesh_from_model.row(3) == glam::Vec4::W,
     ) {
         // Affine products (3x4): what every valid glTF file gets.
-        (Some((joint_from_bind, splat)), true) => {
+        (Some(joint_from_bind), true) => {
             let mesh_from_model = Affine3A::from_mat4(mesh_from_model);
-            let joints = out.iter_mut().zip(skin.joints());
+            let pairs = out.iter_mut().zip(skin.joints()).zip(joint_from_bind);
             if mesh_from_model == Affine3A::IDENTITY {
-                for ((out, &joint), joint_from_bind) in joints.zip(splat) {
+                for ((out, &joint), joint_from_bind) in pairs {
                     *out = affine_product_splat(&models[usize::from(joint)], joint_from_bind);
                 }
             } else {
-                for ((out, &joint), joint_from_bind) in joints.zip(joint_from_bind) {
-                    let model_from_bind = models[usize::from(joint)] * *joint_from_bind;
+                for ((out, &joint), joint_from_bind) in pairs {
+                    let model_from_bind = models[usize::from(joint)] * joint_from_bind.affine();
                     *out = Mat4::from(mesh_from_model * model_from_bind);
                 }
             }
@@ -567,6 +566,11 @@ impl SplatAffine {
         let t = a.translation.to_array();
         let entries = [x, y, z, t].concat();
         Self(std::array::from_fn(|k| glam::Vec4::splat(entries[k])))
+    }
+
+    /// The transform itself (each entry's first lane).
+    pub(crate) fn affine(&self) -> Affine3A {
+        Affine3A::from_cols_array(&self.0.map(|v| v.x))
     }
 }
 

@@ -196,10 +196,9 @@ pub struct Skin {
     joints: Vec<u16>,
     joint_from_bind: Vec<Mat4>,
     /// The same matrices as affine 3x4 when every one is affine (always, for files the strict
-    /// importer accepts): the palette is then built with cheaper affine products.
-    joint_from_bind_affine: Option<Vec<Affine3A>>,
-    /// The affine matrices' twelve entries each in all four lanes (`SplatAffine`): the
-    /// palette's products read them as loads rather than broadcast them by shuffles.
+    /// importer accepts), each entry in all four lanes (`SplatAffine`): the palette is then
+    /// built with cheaper affine products, which read the entries as loads rather than
+    /// broadcast them by shuffles.
     joint_from_bind_splat: Option<Vec<SplatAffine>>,
     /// The joint count a model pose needs to hold every joint of this skin.
     needs_joints: usize,
@@ -233,18 +232,14 @@ impl Skin {
         }
         // Skeleton::new caps the joint count at u16::MAX + 1, so every index fits.
         let joints: Vec<u16> = joints.into_iter().map(|j| j as u16).collect();
-        let joint_from_bind_affine = joint_from_bind
+        let joint_from_bind_splat = joint_from_bind
             .iter()
             .all(|m| m.row(3) == glam::Vec4::W)
             .then(|| {
-                joint_from_bind
-                    .iter()
-                    .map(|m| Affine3A::from_mat4(*m))
+                (joint_from_bind.iter())
+                    .map(|m| SplatAffine::new(&Affine3A::from_mat4(*m)))
                     .collect()
             });
-        let joint_from_bind_splat = joint_from_bind_affine
-            .as_ref()
-            .map(|affine: &Vec<Affine3A>| affine.iter().map(SplatAffine::new).collect());
         let needs_joints = joints
             .iter()
             .map(|&j| usize::from(j) + 1)
@@ -253,7 +248,6 @@ impl Skin {
         Ok(Self {
             joints,
             joint_from_bind,
-            joint_from_bind_affine,
             joint_from_bind_splat,
             needs_joints,
         })
@@ -294,10 +288,6 @@ impl Skin {
     /// `joint_from_bind` (inverse bind) matrices in palette order.
     pub fn joint_from_bind(&self) -> &[Mat4] {
         &self.joint_from_bind
-    }
-
-    pub(crate) fn joint_from_bind_affine(&self) -> Option<&[Affine3A]> {
-        self.joint_from_bind_affine.as_deref()
     }
 
     pub(crate) fn joint_from_bind_splat(&self) -> Option<&[SplatAffine]> {

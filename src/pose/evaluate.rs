@@ -16,6 +16,7 @@ use crate::anim::{
 };
 use crate::character::Character;
 
+mod compose;
 mod overrides;
 
 /// One draw's palette start in `CharacterPose::palette` (0 is a shared identity entry, used by
@@ -126,7 +127,7 @@ impl CharacterPose {
                 None => palette_base.push(IDENTITY_ENTRY),
             }
         }
-        let palette_plan = palette_plan(c, &palette_base);
+        let palette_plan = compose::palette_plan(c, &palette_base);
         Self {
             local: LocalPose::rest(&c.skeleton),
             local_state: Outside::Rest,
@@ -430,89 +431,6 @@ impl CharacterPose {
         anim::blend_poses(&layers, &self.scratch_a, &mut self.local)
     }
 
-    /// Stages 7 and 8: composes the hierarchy from `local` (or the rest pose, for the bind and
-    /// identity palettes) and writes every palette and `world_from_mesh`.
-    fn compose(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
-        if self.compose_with_palettes(c, mode, Target::Own)? {
-            return Ok(());
-        }
-        self.compose_model(c, mode)?;
-        write_palettes(
-            c,
-            &self.model,
-            mode,
-            &self.palette_base,
-            &mut self.palette,
-            &mut self.world_from_mesh,
-        )
-    }
-
-    /// Stages 7 and 8 in one pass where the palette plan allows (`anim::local_to_model_and_
-    /// palette`), into `target`: the palettes written as each joint is composed, then an
-    /// instance whose mesh node is not at the origin has its entries brought into the node's
-    /// space, as `build_palette` brings them. `false` (nothing written) where it does not: no
-    /// plan, or identity palettes.
-    fn compose_with_palettes(
-        &mut self,
-        c: &Character,
-        mode: PaletteMode,
-        target: Target<'_>,
-    ) -> Result<bool, PoseError> {
-        let Some(plan) = self.palette_plan.as_ref() else {
-            return Ok(false);
-        };
-        let local = match mode {
-            PaletteMode::Identity => return Ok(false),
-            PaletteMode::Animated => &self.local,
-            PaletteMode::Bind => {
-                self.scratch_a
-                    .as_mut_slice()
-                    .copy_from_slice(c.skeleton.rest());
-                self.scratch_state[Scratch::A as usize] = Outside::Rest;
-                &self.scratch_a
-            }
-        };
-        let (palette, world_from_mesh) = match target {
-            Target::Own => (&mut self.palette[..], &mut self.world_from_mesh[..]),
-            Target::Into(p, w) => (p, w),
-        };
-        anim::local_to_model_and_palette(&c.skeleton, local, &mut self.model, plan, palette)?;
-        let instances = c
-            .instances
-            .iter()
-            .zip(world_from_mesh)
-            .zip(&self.palette_base);
-        for ((instance, world), &base) in instances {
-            *world = c.world_from_mesh(instance, &self.model);
-            let Some(skin) = instance.skin.and_then(|s| c.skins.get(s)) else {
-                continue;
-            };
-            if *world != Mat4::IDENTITY {
-                let mesh_from_world = glam::Affine3A::from_mat4(*world).inverse();
-                let base = base as usize;
-                let entries = &mut palette[base..base + skin.skin.len()];
-                anim::bring_into_mesh_space(mesh_from_world, entries);
-            }
-        }
-        Ok(true)
-    }
-
-    /// Stage 7: `model` from `local`, or from the rest pose for the bind and identity palettes.
-    fn compose_model(&mut self, c: &Character, mode: PaletteMode) -> Result<(), PoseError> {
-        match mode {
-            PaletteMode::Animated => {
-                anim::local_to_model(&c.skeleton, &self.local, &mut self.model)
-            }
-            PaletteMode::Bind | PaletteMode::Identity => {
-                self.scratch_a
-                    .as_mut_slice()
-                    .copy_from_slice(c.skeleton.rest());
-                self.scratch_state[Scratch::A as usize] = Outside::Rest;
-                anim::local_to_model(&c.skeleton, &self.scratch_a, &mut self.model)
-            }
-        }
-    }
-
     /// `evaluate`, with the palettes and `world_from_mesh` written into the caller's slices (a
     /// crowd member's part of the crowd's arrays) rather than this pose's: `palette` as long as
     /// `self.palette`, `world_from_mesh` one per instance. Saves a copy per member.
@@ -531,19 +449,8 @@ impl CharacterPose {
         )?;
         self.local_stages(c, request)?;
         palette[IDENTITY_ENTRY as usize] = Mat4::IDENTITY;
-        let target = Target::Into(&mut *palette, &mut *world_from_mesh);
-        if self.compose_with_palettes(c, request.palette, target)? {
-            return Ok(());
-        }
-        self.compose_model(c, request.palette)?;
-        write_palettes(
-            c,
-            &self.model,
-            request.palette,
-            &self.palette_base,
-            palette,
-            world_from_mesh,
-        )
+        let target = compose::Target::Into(palette, world_from_mesh);
+        self.compose_into(c, request.palette, target)
     }
 
     /// The frame's local pose (`parent_from_joint` per joint), as sampled and blended.
@@ -822,52 +729,6 @@ fn sample_source(
         *state = Outside::Other;
     }
     Ok(())
-}
-
-/// Stage 8: each instance's `world_from_mesh` and, for skinned instances, its palette at
-/// `palette_base[i]` (identity entries under `PaletteMode::Identity`).
-fn write_palettes(
-    c: &Character,
-    model: &ModelPose,
-    mode: PaletteMode,
-    palette_base: &[u32],
-    palette: &mut [Mat4],
-    world_from_mesh: &mut [Mat4],
-) -> Result<(), PoseError> {
-    for ((instance, world), &base) in c.instances.iter().zip(world_from_mesh).zip(palette_base) {
-        *world = c.world_from_mesh(instance, model);
-        let Some(skin) = instance.skin.and_then(|s| c.skins.get(s)) else {
-            continue;
-        };
-        let base = base as usize;
-        let out = &mut palette[base..base + skin.skin.len()];
-        if mode == PaletteMode::Identity {
-            out.fill(Mat4::IDENTITY);
-        } else {
-            c.instance_palette_into(instance, model, out)?;
-        }
-    }
-    Ok(())
-}
-
-/// Where `compose_with_palettes` writes: the pose's own palette and `world_from_mesh`, or the
-/// caller's (a crowd member's part of the crowd's arrays).
-enum Target<'a> {
-    Own,
-    Into(&'a mut [Mat4], &'a mut [Mat4]),
-}
-
-/// The palette plan of `c`'s skinned instances, each at its `palette_base`.
-fn palette_plan(c: &Character, palette_base: &[u32]) -> Option<anim::PalettePlan> {
-    let skins = c
-        .instances
-        .iter()
-        .zip(palette_base)
-        .filter_map(|(i, &base)| {
-            let skin = i.skin.and_then(|s| c.skins.get(s))?;
-            Some((&skin.skin, base as usize))
-        });
-    anim::PalettePlan::new(skins)
 }
 
 /// The smallest box (min, max) holding both.
