@@ -1140,3 +1140,80 @@ fn three_layers_blend_by_normalised_weights() {
             .abs_diff_eq(b.as_slice()[0].rotation, 1e-6)
     );
 }
+
+/// 70 joints: two whole chunks of the two-layer blend's blocks, a part chunk and a tail of two;
+/// rotations on both sides of each other's hemisphere, and one joint (in the second chunk) whose
+/// rotations are both zero, so their sum cancels.
+fn many_joint_poses() -> [LocalPose; 3] {
+    let pose = |seed: f32| {
+        (0..70)
+            .map(|j| {
+                let f = seed + j as f32 * 0.77;
+                let axis = Vec3::new(f.sin(), (1.3 * f).cos(), 0.5 + (0.7 * f).sin()).normalize();
+                let q = Quat::from_axis_angle(axis, 3.0 * f.cos());
+                Transform {
+                    translation: Vec3::new(f.cos(), 2.0 * f.sin(), -(3.0 * f).sin()),
+                    rotation: if j % 3 == 0 { -q } else { q },
+                    scale: Vec3::new(1.0 + 0.1 * f.sin(), 0.9, 1.2 + 0.05 * f.cos()),
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let [mut a, mut b, rest] = [pose(0.0), pose(2.5), pose(7.0)];
+    for t in [&mut a[37], &mut b[37]] {
+        t.rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+    }
+    [a, b, rest].map(LocalPose::from_transforms)
+}
+
+#[test]
+fn two_layer_blend_of_many_joints_is_the_general_blend_and_falls_back_to_rest_where_it_cancels() {
+    let [a, b, rest] = many_joint_poses();
+    let (none, mut two, mut general) = (rest.clone(), rest.clone(), rest.clone());
+    let layer = |pose, weight| BlendLayer { pose, weight };
+    blend_poses(&[layer(&a, 0.4), layer(&b, 0.6)], &rest, &mut two).unwrap();
+    // A third layer of weight zero takes the general path (a layer at a time).
+    let three = [layer(&a, 0.4), layer(&b, 0.6), layer(&none, 0.0)];
+    blend_poses(&three, &rest, &mut general).unwrap();
+    for (j, (x, y)) in two.as_slice().iter().zip(general.as_slice()).enumerate() {
+        assert!(x.translation.abs_diff_eq(y.translation, 1e-6), "joint {j}");
+        assert!(x.scale.abs_diff_eq(y.scale, 1e-6), "joint {j}");
+        if j == 37 {
+            assert_eq!(x.rotation, rest.as_slice()[37].rotation);
+            assert_eq!(y.rotation, rest.as_slice()[37].rotation);
+            continue;
+        }
+        assert!(x.rotation.abs_diff_eq(y.rotation, 1e-6), "joint {j}");
+        assert!((x.rotation.length() - 1.0).abs() < 1e-6, "joint {j}");
+        // An independent nlerp: b flipped into a's hemisphere, in f64.
+        let (qa, qb) = (a.as_slice()[j].rotation, b.as_slice()[j].rotation);
+        let (qa, qb) = (qa.to_array().map(f64::from), qb.to_array().map(f64::from));
+        let dot: f64 = (0..4).map(|c| qa[c] * qb[c]).sum();
+        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+        let sum: Vec<f64> = (0..4).map(|c| 0.4 * qa[c] + 0.6 * sign * qb[c]).collect();
+        let len = sum.iter().map(|v| v * v).sum::<f64>().sqrt();
+        for (c, got) in x.rotation.to_array().into_iter().enumerate() {
+            assert!(
+                (f64::from(got) - sum[c] / len).abs() < 1e-6,
+                "joint {j} lane {c}"
+            );
+        }
+    }
+    // In place (`blend_pair`), where a cancelled sum keeps the first pose's rotation: the
+    // two-layer blend over a rest pose that is the first pose, to the bit.
+    let mut in_place = a.clone();
+    blend_pair(&mut in_place, &b, 0.6).unwrap();
+    let mut over_a = a.clone();
+    blend_poses(&[layer(&a, 0.4), layer(&b, 0.6)], &a, &mut over_a).unwrap();
+    // blend_pair's first weight is 1 - 0.6, not 0.4 / (0.4 + 0.6): equal to within rounding.
+    for (j, (x, y)) in in_place
+        .as_slice()
+        .iter()
+        .zip(over_a.as_slice())
+        .enumerate()
+    {
+        assert!(x.translation.abs_diff_eq(y.translation, 1e-6), "joint {j}");
+        assert!(x.rotation.abs_diff_eq(y.rotation, 1e-6), "joint {j}");
+    }
+    assert_eq!(in_place.as_slice()[37].rotation, a.as_slice()[37].rotation);
+}

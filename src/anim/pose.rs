@@ -155,14 +155,11 @@ pub fn blend_poses(
     // loop.
     if let [a, b] = layers {
         let (wa, wb) = (weight_of(a) / total, weight_of(b) / total);
-        let blocks = out.0.chunks_exact_mut(4).zip(a.pose.0.chunks_exact(4));
-        for ((out, ta), (tb, rest)) in
-            blocks.zip(b.pose.0.chunks_exact(4).zip(rest.0.chunks_exact(4)))
-        {
-            let fallback = |k: usize| rest[k].rotation;
-            nlerp_four(out, ta, tb, wa, wb, fallback);
-        }
         let done = joint_count - joint_count % 4;
+        let (a_blocks, b_blocks) = (&a.pose.0[..done], &b.pose.0[..done]);
+        nlerp_blocks(&mut out.0[..done], a_blocks, b_blocks, wa, wb, |k| {
+            rest.0[k].rotation
+        });
         let tail = out.0[done..].iter_mut().zip(&a.pose.0[done..]);
         for ((out, ta), (tb, rest)) in tail.zip(b.pose.0[done..].iter().zip(&rest.0[done..])) {
             *out = nlerp_pair(ta, tb, wa, wb, rest.rotation);
@@ -219,12 +216,19 @@ fn nlerp_pair(ta: &Transform, tb: &Transform, wa: f32, wb: f32, fallback: glam::
     }
 }
 
-/// `nlerp_pair` of four joints (`out[k] = nlerp_pair(a[k], b[k], .., fallback(k))`, four
-/// lanes at a time), with the four rotations' squared lengths summed in lanes after a transpose
-/// and one packed square root and division for the four: the divider's throughput, not the
-/// arithmetic, bounds a joint at a time.
+/// Blocks of four joints `nlerp_blocks` blends between its two passes (their squared lengths
+/// wait on the stack).
+const NLERP_CHUNK_BLOCKS: usize = 8;
+const NLERP_CHUNK: usize = 4 * NLERP_CHUNK_BLOCKS;
+
+/// `out[k] = nlerp_pair(a[k], b[k], .., fallback(k))` for whole blocks of four joints (every
+/// slice as long as `out`, a multiple of four), four lanes at a time, in two passes over chunks
+/// of `NLERP_CHUNK_BLOCKS` blocks: the first blends and keeps each block's four squared lengths,
+/// the second scales the rotations to unit length. A block's longest chain is its square root
+/// and division waiting on the sums before them; apart, the chunk's roots and divisions overlap
+/// one another (the same operations, so the same values to the bit).
 #[inline(always)]
-fn nlerp_four(
+fn nlerp_blocks(
     out: &mut [Transform],
     a: &[Transform],
     b: &[Transform],
@@ -232,6 +236,33 @@ fn nlerp_four(
     wb: f32,
     fallback: impl Fn(usize) -> glam::Quat,
 ) {
+    let chunks = out.chunks_mut(NLERP_CHUNK).zip(a.chunks(NLERP_CHUNK));
+    for (first, ((out, a), b)) in (0..)
+        .step_by(NLERP_CHUNK)
+        .zip(chunks.zip(b.chunks(NLERP_CHUNK)))
+    {
+        let mut n2 = [glam::Vec4::ZERO; NLERP_CHUNK_BLOCKS];
+        let blocks = out.chunks_exact_mut(4).zip(a.chunks_exact(4));
+        for (n2, ((out, a), b)) in n2.iter_mut().zip(blocks.zip(b.chunks_exact(4))) {
+            *n2 = nlerp_four_unscaled(out, a, b, wa, wb);
+        }
+        for (block, (n2, out)) in n2.iter().zip(out.chunks_exact_mut(4)).enumerate() {
+            scale_four_to_unit(out, *n2, |k| fallback(first + 4 * block + k));
+        }
+    }
+}
+
+/// The first pass of `nlerp_blocks` on one block: translations and scales blended, rotations
+/// summed with `b` flipped into `a`'s hemisphere (left at that length); returns the four
+/// rotations' squared lengths, summed in lanes after a transpose.
+#[inline(always)]
+fn nlerp_four_unscaled(
+    out: &mut [Transform],
+    a: &[Transform],
+    b: &[Transform],
+    wa: f32,
+    wb: f32,
+) -> glam::Vec4 {
     use glam::{Vec4, Vec4Swizzles};
     let qa = |k: usize| Vec4::from(a[k].rotation);
     let qb = |k: usize| Vec4::from(b[k].rotation);
@@ -253,25 +284,33 @@ fn nlerp_four(
         let (ta, tb) = (&a[k], &b[k]);
         out.translation = ta.translation * wa + tb.translation * wb;
         out.scale = ta.scale * wa + tb.scale * wb;
+        out.rotation = glam::Quat::from_vec4(q[k]);
     }
-    let n2 = lane_sums(q.map(|q| q * q));
+    lane_sums(q.map(|q| q * q))
+}
+
+/// The second pass of `nlerp_blocks` on one block: each rotation times one over the square
+/// root of its squared length `n2` (one packed root and division for the four), or
+/// `fallback(k)` where the sum cancelled.
+#[inline(always)]
+fn scale_four_to_unit(
+    out: &mut [Transform],
+    n2: glam::Vec4,
+    fallback: impl Fn(usize) -> glam::Quat,
+) {
+    use glam::{Vec4, Vec4Swizzles};
     let inv = Vec4::ONE / n2.sqrt();
     let keep = n2.cmpgt(Vec4::splat(f32::EPSILON));
-    let scaled = [
-        q[0] * inv.xxxx(),
-        q[1] * inv.yyyy(),
-        q[2] * inv.zzzz(),
-        q[3] * inv.wwww(),
-    ];
+    let inv = [inv.xxxx(), inv.yyyy(), inv.zzzz(), inv.wwww()];
     if keep.all() {
-        for (out, q) in out.iter_mut().zip(scaled) {
-            out.rotation = glam::Quat::from_vec4(q);
+        for (out, inv) in out.iter_mut().zip(inv) {
+            out.rotation = glam::Quat::from_vec4(Vec4::from(out.rotation) * inv);
         }
         return;
     }
-    for (k, (out, q)) in out.iter_mut().zip(scaled).enumerate() {
+    for (k, (out, inv)) in out.iter_mut().zip(inv).enumerate() {
         out.rotation = if keep.test(k) {
-            glam::Quat::from_vec4(q)
+            glam::Quat::from_vec4(Vec4::from(out.rotation) * inv)
         } else {
             fallback(k)
         };
@@ -288,11 +327,17 @@ pub fn blend_pair(a: &mut LocalPose, b: &LocalPose, weight: f32) -> Result<(), P
         0.0
     };
     let n = a.len();
-    for (out, tb) in a.0.chunks_exact_mut(4).zip(b.0.chunks_exact(4)) {
-        let ta = [out[0], out[1], out[2], out[3]];
-        nlerp_four(out, &ta, tb, 1.0 - wb, wb, |k| ta[k].rotation);
+    let done = n - n % 4;
+    // `a` is read and written: each chunk blends from a copy (whose rotations are also the
+    // fallback where a sum cancels).
+    let mut ta = [Transform::IDENTITY; NLERP_CHUNK];
+    let chunks = a.0[..done].chunks_mut(NLERP_CHUNK);
+    for (out, tb) in chunks.zip(b.0[..done].chunks(NLERP_CHUNK)) {
+        let ta = &mut ta[..out.len()];
+        ta.copy_from_slice(out);
+        nlerp_blocks(out, ta, tb, 1.0 - wb, wb, |k| ta[k].rotation);
     }
-    for (ta, tb) in a.0[n - n % 4..].iter_mut().zip(&b.0[n - n % 4..]) {
+    for (ta, tb) in a.0[done..].iter_mut().zip(&b.0[done..]) {
         *ta = nlerp_pair(ta, tb, 1.0 - wb, wb, ta.rotation);
     }
     Ok(())
