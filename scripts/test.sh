@@ -84,5 +84,77 @@ cargo fmt --all --check
 cargo clippy --locked --all-targets -- -D warnings
 
 # --all-targets builds the criterion benchmarks too and runs each once (as `cargo bench` would, without
-# the optimised build and the timing).
-cargo test --locked --all-targets
+# the optimised build and the timing). cargo test runs its test binaries one after another, and
+# each binary's tests over the cores; the long ones (the soak, the benchmarks' GPU set-ups) leave a
+# core idle. So the binaries cargo builds are run here SKINSCOPE_TEST_JOBS (2) at a time, longest
+# first, as cargo would run each: from the package's root, with CARGO_MANIFEST_DIR set and any
+# arguments given to this script (a test name filter, say). Each binary's output is printed whole
+# when it ends; the script fails if any binary does.
+logs="$(mktemp -d)"
+trap 'rm -rf "$XDG_RUNTIME_DIR" "$logs"' EXIT
+# Into a file first, so that a failed build stops the script (set -e).
+cargo test --locked --all-targets --no-run --message-format=json-render-diagnostics >"$logs/build.json"
+mapfile -t binaries < <(sed -n 's/.*"executable":"\([^"]*\/deps\/[^"]*\)".*/\1/p' "$logs/build.json")
+if [ ${#binaries[@]} -eq 0 ]; then
+    echo "test.sh: cargo built no test binaries" >&2
+    exit 1
+fi
+# The longest (about a minute each on a 2-core machine) start first, so none is left running alone.
+longest=(soak skin_pass new_user cli viewer ddm builtin)
+ordered=()
+declare -A placed=()
+for name in "${longest[@]}" ""; do
+    for binary in "${binaries[@]}"; do
+        if [ -z "${placed[$binary]:-}" ] && [[ "$(basename "$binary")" == "$name"* ]]; then
+            ordered+=("$binary")
+            placed[$binary]=1
+        fi
+    done
+done
+
+export CARGO_MANIFEST_DIR="$PWD"
+jobs_max="${SKINSCOPE_TEST_JOBS:-2}"
+declare -A running=()
+failed=()
+started_all=$SECONDS
+
+# Waits for one of the running binaries to end (polled: `wait -n -p` needs bash 5.1) and prints
+# its output.
+finish_one() {
+    local pid="" status=0
+    while [ -z "$pid" ]; do
+        for candidate in "${!running[@]}"; do
+            if ! kill -0 "$candidate" 2>/dev/null; then
+                pid=$candidate
+                break
+            fi
+        done
+        [ -n "$pid" ] || sleep 0.2
+    done
+    wait "$pid" || status=$?
+    local index="${running[$pid]}"
+    unset "running[$pid]"
+    local binary="${ordered[$index]}"
+    echo "=== $(basename "$binary") (exit status $status, $((SECONDS - ${started[$index]})) s)"
+    cat "$logs/$index"
+    [ "$status" -eq 0 ] || failed+=("$(basename "$binary")")
+}
+
+declare -A started=()
+for index in "${!ordered[@]}"; do
+    while [ ${#running[@]} -ge "$jobs_max" ]; do
+        finish_one
+    done
+    started[$index]=$SECONDS
+    "${ordered[$index]}" "$@" >"$logs/$index" 2>&1 &
+    running[$!]=$index
+done
+while [ ${#running[@]} -gt 0 ]; do
+    finish_one
+done
+
+echo "test.sh: ${#ordered[@]} test binaries in $((SECONDS - started_all)) s, $jobs_max at a time"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "test.sh: FAILED: ${failed[*]}" >&2
+    exit 1
+fi
