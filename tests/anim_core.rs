@@ -1141,9 +1141,10 @@ fn three_layers_blend_by_normalised_weights() {
     );
 }
 
-/// 70 joints: two whole chunks of the two-layer blend's blocks, a part chunk and a tail of two;
-/// rotations on both sides of each other's hemisphere, and one joint (in the second chunk) whose
-/// rotations are both zero, so their sum cancels.
+/// Three 70-joint poses (two whole chunks of eight blocks of four, a part chunk and a tail of
+/// two) with rotations on both sides of one another's hemisphere. At joint 37, `b` is `a`
+/// negated (the same rotation: the blend is `a`'s); at joint 38, `b` is orthogonal to `a` (a dot
+/// product of zero: the shortest sum, of squared length 0.4^2 + 0.6^2).
 fn many_joint_poses() -> [LocalPose; 3] {
     let pose = |seed: f32| {
         (0..70)
@@ -1159,15 +1160,26 @@ fn many_joint_poses() -> [LocalPose; 3] {
             })
             .collect::<Vec<_>>()
     };
-    let [mut a, mut b, rest] = [pose(0.0), pose(2.5), pose(7.0)];
-    for t in [&mut a[37], &mut b[37]] {
-        t.rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-    }
+    let [a, mut b, rest] = [pose(0.0), pose(2.5), pose(7.0)];
+    b[37].rotation = -a[37].rotation;
+    // (x, y, z, w) -> (-y, x, -w, z) is orthogonal to it.
+    let [x, y, z, w] = a[38].rotation.to_array();
+    b[38].rotation = Quat::from_xyzw(-y, x, -w, z);
     [a, b, rest].map(LocalPose::from_transforms)
 }
 
+/// An independent nlerp of `0.4 a + 0.6 b` in f64, `b` flipped into `a`'s hemisphere.
+fn nlerp_f64(qa: Quat, qb: Quat) -> [f64; 4] {
+    let (qa, qb) = (qa.to_array().map(f64::from), qb.to_array().map(f64::from));
+    let dot: f64 = (0..4).map(|c| qa[c] * qb[c]).sum();
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let sum: [f64; 4] = std::array::from_fn(|c| 0.4 * qa[c] + 0.6 * sign * qb[c]);
+    let len = sum.iter().map(|v| v * v).sum::<f64>().sqrt();
+    sum.map(|v| v / len)
+}
+
 #[test]
-fn two_layer_blend_of_many_joints_is_the_general_blend_and_falls_back_to_rest_where_it_cancels() {
+fn two_layer_blend_of_many_joints_is_the_general_blend_and_an_f64_nlerp() {
     let [a, b, rest] = many_joint_poses();
     let (none, mut two, mut general) = (rest.clone(), rest.clone(), rest.clone());
     let layer = |pose, weight| BlendLayer { pose, weight };
@@ -1178,42 +1190,59 @@ fn two_layer_blend_of_many_joints_is_the_general_blend_and_falls_back_to_rest_wh
     for (j, (x, y)) in two.as_slice().iter().zip(general.as_slice()).enumerate() {
         assert!(x.translation.abs_diff_eq(y.translation, 1e-6), "joint {j}");
         assert!(x.scale.abs_diff_eq(y.scale, 1e-6), "joint {j}");
-        if j == 37 {
-            assert_eq!(x.rotation, rest.as_slice()[37].rotation);
-            assert_eq!(y.rotation, rest.as_slice()[37].rotation);
-            continue;
-        }
         assert!(x.rotation.abs_diff_eq(y.rotation, 1e-6), "joint {j}");
         assert!((x.rotation.length() - 1.0).abs() < 1e-6, "joint {j}");
-        // An independent nlerp: b flipped into a's hemisphere, in f64.
-        let (qa, qb) = (a.as_slice()[j].rotation, b.as_slice()[j].rotation);
-        let (qa, qb) = (qa.to_array().map(f64::from), qb.to_array().map(f64::from));
-        let dot: f64 = (0..4).map(|c| qa[c] * qb[c]).sum();
-        let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-        let sum: Vec<f64> = (0..4).map(|c| 0.4 * qa[c] + 0.6 * sign * qb[c]).collect();
-        let len = sum.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let expected = nlerp_f64(a.as_slice()[j].rotation, b.as_slice()[j].rotation);
         for (c, got) in x.rotation.to_array().into_iter().enumerate() {
             assert!(
-                (f64::from(got) - sum[c] / len).abs() < 1e-6,
+                (f64::from(got) - expected[c]).abs() < 1e-6,
                 "joint {j} lane {c}"
             );
         }
     }
-    // In place (`blend_pair`), where a cancelled sum keeps the first pose's rotation: the
-    // two-layer blend over a rest pose that is the first pose, to the bit.
+    // Opposite signs of one rotation blend to it; orthogonal ones to (0.4 a + 0.6 b) / sqrt(0.52).
+    assert!(
+        two.as_slice()[37]
+            .rotation
+            .abs_diff_eq(a.as_slice()[37].rotation, 1e-6)
+    );
+    let (qa, qb) = (a.as_slice()[38].rotation, b.as_slice()[38].rotation);
+    let orthogonal = (qa * 0.4 + qb * 0.6) * (1.0 / 0.52f32.sqrt());
+    assert!(two.as_slice()[38].rotation.abs_diff_eq(orthogonal, 1e-6));
+    // In place (`blend_pair`): the two-layer blend over the first pose.
     let mut in_place = a.clone();
     blend_pair(&mut in_place, &b, 0.6).unwrap();
-    let mut over_a = a.clone();
-    blend_poses(&[layer(&a, 0.4), layer(&b, 0.6)], &a, &mut over_a).unwrap();
     // blend_pair's first weight is 1 - 0.6, not 0.4 / (0.4 + 0.6): equal to within rounding.
-    for (j, (x, y)) in in_place
-        .as_slice()
-        .iter()
-        .zip(over_a.as_slice())
-        .enumerate()
-    {
+    for (j, (x, y)) in in_place.as_slice().iter().zip(two.as_slice()).enumerate() {
         assert!(x.translation.abs_diff_eq(y.translation, 1e-6), "joint {j}");
+        assert!(x.scale.abs_diff_eq(y.scale, 1e-6), "joint {j}");
         assert!(x.rotation.abs_diff_eq(y.rotation, 1e-6), "joint {j}");
     }
-    assert_eq!(in_place.as_slice()[37].rotation, a.as_slice()[37].rotation);
+}
+
+#[test]
+fn blending_three_layers_falls_back_to_rest_where_the_rotations_cancel() {
+    // Zero quaternions (no valid pose holds them) sum to nothing: the rest rotation, not NaN.
+    let [mut a, mut b, rest] = many_joint_poses();
+    for pose in [&mut a, &mut b] {
+        pose.as_mut_slice()[5].rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+    }
+    let mut out = rest.clone();
+    let layer = |pose, weight| BlendLayer { pose, weight };
+    blend_poses(
+        &[layer(&a, 0.3), layer(&b, 0.6), layer(&a, 0.1)],
+        &rest,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out.as_slice()[5].rotation, rest.as_slice()[5].rotation);
+    let expected = nlerp_f64(a.as_slice()[6].rotation, b.as_slice()[6].rotation);
+    for (c, got) in out.as_slice()[6]
+        .rotation
+        .to_array()
+        .into_iter()
+        .enumerate()
+    {
+        assert!((f64::from(got) - expected[c]).abs() < 1e-6, "lane {c}");
+    }
 }

@@ -129,6 +129,10 @@ pub struct BlendLayer<'a> {
 /// are summed as quaternions, each flipped into the first contributing layer's hemisphere (q and
 /// -q are the same rotation; without the flip a blend across hemispheres takes the long arc or
 /// cancels out), then renormalised (nlerp). When the total weight is zero, `out` is the rest pose.
+///
+/// Rotations are unit quaternions (`Transform`'s contract, which every stage keeps). Two layers
+/// take a faster path that relies on it (`nlerp_blocks`); with more, a sum that cancels all the
+/// same (zero quaternions) gives the rest rotation.
 pub fn blend_poses(
     layers: &[BlendLayer<'_>],
     rest: &LocalPose,
@@ -151,19 +155,20 @@ pub fn blend_poses(
         out.0.copy_from_slice(&rest.0);
         return Ok(());
     }
-    // Two layers (a locomotion blend, a crossfade): the same arithmetic without the per-layer
-    // loop.
+    // Two layers (a locomotion blend, a crossfade): four joints at a time, without the
+    // per-layer loop (`nlerp_blocks`).
     if let [a, b] = layers {
         let (wa, wb) = (weight_of(a) / total, weight_of(b) / total);
         let done = joint_count - joint_count % 4;
         let (a_blocks, b_blocks) = (&a.pose.0[..done], &b.pose.0[..done]);
-        nlerp_blocks(&mut out.0[..done], a_blocks, b_blocks, wa, wb, |k| {
-            rest.0[k].rotation
-        });
-        let tail = out.0[done..].iter_mut().zip(&a.pose.0[done..]);
-        for ((out, ta), (tb, rest)) in tail.zip(b.pose.0[done..].iter().zip(&rest.0[done..])) {
-            *out = nlerp_pair(ta, tb, wa, wb, rest.rotation);
-        }
+        nlerp_blocks(&mut out.0[..done], a_blocks, b_blocks, wa, wb);
+        nlerp_tail(
+            &mut out.0[done..],
+            &a.pose.0[done..],
+            &b.pose.0[done..],
+            wa,
+            wb,
+        );
         return Ok(());
     }
     for joint in 0..joint_count {
@@ -198,63 +203,57 @@ pub fn blend_poses(
     Ok(())
 }
 
-/// `wa * a + wb * b` (weights summing to one): translation and scale linearly, rotations
-/// summed with `b` flipped into `a`'s hemisphere and renormalised (`fallback` if they cancel).
-#[inline]
-fn nlerp_pair(ta: &Transform, tb: &Transform, wa: f32, wb: f32, fallback: glam::Quat) -> Transform {
-    let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
-    let sign = if qa.dot(qb) < 0.0 { -wb } else { wb };
-    let rotation = glam::Quat::from_vec4(qa * wa + qb * sign);
-    Transform {
-        translation: ta.translation * wa + tb.translation * wb,
-        rotation: if rotation.length_squared() > f32::EPSILON {
-            rotation.normalize()
-        } else {
-            fallback
-        },
-        scale: ta.scale * wa + tb.scale * wb,
-    }
-}
-
 /// Blocks of four joints `nlerp_blocks` blends between its two passes (their squared lengths
 /// wait on the stack).
 const NLERP_CHUNK_BLOCKS: usize = 8;
 const NLERP_CHUNK: usize = 4 * NLERP_CHUNK_BLOCKS;
 
-/// `out[k] = nlerp_pair(a[k], b[k], .., fallback(k))` for whole blocks of four joints (every
-/// slice as long as `out`, a multiple of four), four lanes at a time, in two passes over chunks
-/// of `NLERP_CHUNK_BLOCKS` blocks: the first blends and keeps each block's four squared lengths,
-/// the second scales the rotations to unit length. A block's longest chain is its square root
-/// and division waiting on the sums before them; apart, the chunk's roots and divisions overlap
-/// one another (the same operations, so the same values to the bit).
+/// `out = wa * a + wb * b` (weights summing to one) for whole blocks of four joints (every
+/// slice as long as `out`, a multiple of four): translation and scale linearly; rotations
+/// summed with `b` flipped into `a`'s hemisphere (q and -q are the same rotation), then
+/// renormalised (nlerp). Four lanes at a time, in two passes over chunks of
+/// `NLERP_CHUNK_BLOCKS` blocks: the first blends and keeps each block's four squared lengths,
+/// the second scales the rotations to unit length, so the chunk's square roots and divisions
+/// overlap one another rather than each waiting on its block's sums.
+///
+/// Rotations are unit quaternions (the contract of `Transform`), so a sum's squared length
+/// follows from the dot product alone: `|wa qa + s wb qb|^2 = wa^2 + wb^2 + 2 wa wb |qa . qb|`
+/// with `s` the dot product's sign. It is at least `wa^2 + wb^2 >= 1/2`: the sum never cancels.
+/// A negative dot product (its sign bit: -0 too) flips `b`.
 #[inline(always)]
-fn nlerp_blocks(
-    out: &mut [Transform],
-    a: &[Transform],
-    b: &[Transform],
-    wa: f32,
-    wb: f32,
-    fallback: impl Fn(usize) -> glam::Quat,
-) {
+fn nlerp_blocks(out: &mut [Transform], a: &[Transform], b: &[Transform], wa: f32, wb: f32) {
     let chunks = out.chunks_mut(NLERP_CHUNK).zip(a.chunks(NLERP_CHUNK));
-    for (first, ((out, a), b)) in (0..)
-        .step_by(NLERP_CHUNK)
-        .zip(chunks.zip(b.chunks(NLERP_CHUNK)))
-    {
+    for ((out, a), b) in chunks.zip(b.chunks(NLERP_CHUNK)) {
         let mut n2 = [glam::Vec4::ZERO; NLERP_CHUNK_BLOCKS];
         let blocks = out.chunks_exact_mut(4).zip(a.chunks_exact(4));
         for (n2, ((out, a), b)) in n2.iter_mut().zip(blocks.zip(b.chunks_exact(4))) {
             *n2 = nlerp_four_unscaled(out, a, b, wa, wb);
         }
-        for (block, (n2, out)) in n2.iter().zip(out.chunks_exact_mut(4)).enumerate() {
-            scale_four_to_unit(out, *n2, |k| fallback(first + 4 * block + k));
+        for (n2, out) in n2.iter().zip(out.chunks_exact_mut(4)) {
+            scale_four_to_unit(out, *n2);
         }
+    }
+}
+
+/// `nlerp_blocks` on the last one to three joints, one at a time.
+#[inline]
+fn nlerp_tail(out: &mut [Transform], a: &[Transform], b: &[Transform], wa: f32, wb: f32) {
+    for ((out, ta), tb) in out.iter_mut().zip(a).zip(b) {
+        let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
+        let dot = qa.dot(qb);
+        let sign = wb.copysign(dot);
+        let length_squared = wa * wa + wb * wb + dot.abs() * (2.0 * wa * wb);
+        *out = Transform {
+            translation: ta.translation * wa + tb.translation * wb,
+            rotation: glam::Quat::from_vec4((qa * wa + qb * sign) / length_squared.sqrt()),
+            scale: ta.scale * wa + tb.scale * wb,
+        };
     }
 }
 
 /// The first pass of `nlerp_blocks` on one block: translations and scales blended, rotations
 /// summed with `b` flipped into `a`'s hemisphere (left at that length); returns the four
-/// rotations' squared lengths, summed in lanes after a transpose.
+/// rotations' squared lengths, from their dot products.
 #[inline(always)]
 fn nlerp_four_unscaled(
     out: &mut [Transform],
@@ -267,13 +266,12 @@ fn nlerp_four_unscaled(
     let qa = |k: usize| Vec4::from(a[k].rotation);
     let qb = |k: usize| Vec4::from(b[k].rotation);
     // Each column's sum of lanes, four columns at once (four dot products after the multiply).
-    let lane_sums = |columns: [Vec4; 4]| {
-        let [c0, c1, c2, c3] = columns;
-        let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
-        rows.x_axis + rows.y_axis + rows.z_axis + rows.w_axis
-    };
-    let dots = lane_sums([qa(0) * qb(0), qa(1) * qb(1), qa(2) * qb(2), qa(3) * qb(3)]);
-    let signed = Vec4::select(dots.cmplt(Vec4::ZERO), Vec4::splat(-wb), Vec4::splat(wb));
+    let [c0, c1, c2, c3] = [qa(0) * qb(0), qa(1) * qb(1), qa(2) * qb(2), qa(3) * qb(3)];
+    let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
+    let dots = rows.x_axis + rows.y_axis + rows.z_axis + rows.w_axis;
+    // `b` flipped where the dot product's sign bit is set (three bit operations, where a
+    // comparison and a select take four).
+    let signed = Vec4::splat(wb).copysign(dots);
     let q = [
         qa(0) * wa + qb(0) * signed.xxxx(),
         qa(1) * wa + qb(1) * signed.yyyy(),
@@ -286,34 +284,18 @@ fn nlerp_four_unscaled(
         out.scale = ta.scale * wa + tb.scale * wb;
         out.rotation = glam::Quat::from_vec4(q[k]);
     }
-    lane_sums(q.map(|q| q * q))
+    Vec4::splat(wa * wa + wb * wb) + dots.abs() * (2.0 * wa * wb)
 }
 
 /// The second pass of `nlerp_blocks` on one block: each rotation times one over the square
-/// root of its squared length `n2` (one packed root and division for the four), or
-/// `fallback(k)` where the sum cancelled.
+/// root of its squared length `n2` (one packed root and division for the four).
 #[inline(always)]
-fn scale_four_to_unit(
-    out: &mut [Transform],
-    n2: glam::Vec4,
-    fallback: impl Fn(usize) -> glam::Quat,
-) {
+fn scale_four_to_unit(out: &mut [Transform], n2: glam::Vec4) {
     use glam::{Vec4, Vec4Swizzles};
     let inv = Vec4::ONE / n2.sqrt();
-    let keep = n2.cmpgt(Vec4::splat(f32::EPSILON));
     let inv = [inv.xxxx(), inv.yyyy(), inv.zzzz(), inv.wwww()];
-    if keep.all() {
-        for (out, inv) in out.iter_mut().zip(inv) {
-            out.rotation = glam::Quat::from_vec4(Vec4::from(out.rotation) * inv);
-        }
-        return;
-    }
-    for (k, (out, inv)) in out.iter_mut().zip(inv).enumerate() {
-        out.rotation = if keep.test(k) {
-            glam::Quat::from_vec4(Vec4::from(out.rotation) * inv)
-        } else {
-            fallback(k)
-        };
+    for (out, inv) in out.iter_mut().zip(inv) {
+        out.rotation = glam::Quat::from_vec4(Vec4::from(out.rotation) * inv);
     }
 }
 
@@ -328,18 +310,17 @@ pub fn blend_pair(a: &mut LocalPose, b: &LocalPose, weight: f32) -> Result<(), P
     };
     let n = a.len();
     let done = n - n % 4;
-    // `a` is read and written: each chunk blends from a copy (whose rotations are also the
-    // fallback where a sum cancels).
+    // `a` is read and written: each chunk blends from a copy.
     let mut ta = [Transform::IDENTITY; NLERP_CHUNK];
     let chunks = a.0[..done].chunks_mut(NLERP_CHUNK);
     for (out, tb) in chunks.zip(b.0[..done].chunks(NLERP_CHUNK)) {
         let ta = &mut ta[..out.len()];
         ta.copy_from_slice(out);
-        nlerp_blocks(out, ta, tb, 1.0 - wb, wb, |k| ta[k].rotation);
+        nlerp_blocks(out, ta, tb, 1.0 - wb, wb);
     }
-    for (ta, tb) in a.0[done..].iter_mut().zip(&b.0[done..]) {
-        *ta = nlerp_pair(ta, tb, 1.0 - wb, wb, ta.rotation);
-    }
+    let ta = &mut ta[..n - done];
+    ta.copy_from_slice(&a.0[done..]);
+    nlerp_tail(&mut a.0[done..], ta, &b.0[done..], 1.0 - wb, wb);
     Ok(())
 }
 
