@@ -242,7 +242,7 @@ fn nlerp_tail(out: &mut [Transform], a: &[Transform], b: &[Transform], wa: f32, 
         let (qa, qb) = (glam::Vec4::from(ta.rotation), glam::Vec4::from(tb.rotation));
         let dot = qa.dot(qb);
         let sign = wb.copysign(dot);
-        let length_squared = wa * wa + wb * wb + dot.abs() * (2.0 * wa * wb);
+        let length_squared = nlerp_length_squared(glam::Vec4::splat(dot), wa, wb).x;
         *out = Transform {
             translation: ta.translation * wa + tb.translation * wb,
             rotation: glam::Quat::from_vec4((qa * wa + qb * sign) / length_squared.sqrt()),
@@ -284,7 +284,14 @@ fn nlerp_four_unscaled(
         out.scale = ta.scale * wa + tb.scale * wb;
         out.rotation = glam::Quat::from_vec4(q[k]);
     }
-    Vec4::splat(wa * wa + wb * wb) + dots.abs() * (2.0 * wa * wb)
+    nlerp_length_squared(dots, wa, wb)
+}
+
+/// The squared length of `wa qa + s wb qb` for unit `qa` and `qb` whose dot product is `dots`
+/// (a lane each), `s` the dot product's sign: `wa^2 + wb^2 + 2 wa wb |qa . qb|` (`nlerp_blocks`).
+#[inline(always)]
+fn nlerp_length_squared(dots: glam::Vec4, wa: f32, wb: f32) -> glam::Vec4 {
+    glam::Vec4::splat(wa * wa + wb * wb) + dots.abs() * (2.0 * wa * wb)
 }
 
 /// The second pass of `nlerp_blocks` on one block: each rotation times one over the square
