@@ -401,6 +401,40 @@ fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
     for (e, (got, want)) in fused[1..].iter().zip(plain).enumerate() {
         assert_eq!(bits(*got), bits(*want), "fused entry {}", e + 1);
     }
+    // One skin of consecutive joints in order (the plan then writes each joint's entry without
+    // searching), neither from joint 0 nor at palette index 0: a skin under a root node that
+    // is not a joint, after the identity entry.
+    let run: Vec<usize> = (2..parents.len()).collect();
+    let run_binds: Vec<Mat4> = run.iter().map(|&j| joint_from_bind[j]).collect();
+    let run_skin = Skin::new(&skeleton, run.clone(), run_binds).unwrap();
+    let run_plan = PalettePlan::new([(&run_skin, 1)]).unwrap();
+    let mut run_fused = vec![Mat4::ZERO; 2 + run_skin.len()];
+    let mut run_model = ModelPose::new(&skeleton);
+    local_to_model_and_palette(&skeleton, &local, &mut run_model, &run_plan, &mut run_fused)
+        .unwrap();
+    assert_eq!(run_model, model);
+    let mut run_palette = SkinPalette::new(&run_skin);
+    build_palette(&model, &run_skin, Mat4::IDENTITY, &mut run_palette).unwrap();
+    assert_eq!(run_palette.as_slice()[0], palette.as_slice()[2]);
+    let untouched = [run_fused[0], run_fused[1 + run_skin.len()]];
+    assert_eq!(
+        untouched.map(bits),
+        [bits(Mat4::ZERO); 2],
+        "entries not the plan's"
+    );
+    for (e, (got, want)) in run_fused[1..]
+        .iter()
+        .zip(run_palette.as_slice())
+        .enumerate()
+    {
+        assert_eq!(bits(*got), bits(*want), "run entry {}", e + 1);
+    }
+    let mut short = vec![Mat4::ZERO; run_skin.len()];
+    assert!(
+        local_to_model_and_palette(&skeleton, &local, &mut run_model, &run_plan, &mut short)
+            .is_err()
+    );
+
     // A mesh node away from the origin: the entries brought into its space as build_palette
     // brings them.
     let mesh_from_model = transform(4).to_affine().inverse();

@@ -353,6 +353,9 @@ pub struct PalettePlan {
     /// One more than the largest joint and the largest palette index (0 when empty).
     needs_joints: usize,
     needs_entries: usize,
+    /// `Some((first, base))` when entry k is joint `first + k`'s, written to palette index
+    /// `base + k`: one skin whose joints are consecutive and in order (the common case).
+    run: Option<(usize, usize)>,
 }
 
 impl PalettePlan {
@@ -368,7 +371,14 @@ impl PalettePlan {
         }
         // Stable: entries of one joint keep their palette order.
         entries.sort_by_key(|e| e.0);
+        let (first, base) = entries
+            .first()
+            .map_or((0, 0), |e| (e.0 as usize, e.1 as usize));
+        let run = (entries.iter().enumerate())
+            .all(|(k, e)| e.0 as usize == first + k && e.1 as usize == base + k)
+            .then_some((first, base));
         Some(Self {
+            run,
             needs_joints: entries.last().map_or(0, |e| e.0 as usize + 1),
             needs_entries: entries.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0),
             joints: entries.iter().map(|e| e.0).collect(),
@@ -404,8 +414,19 @@ pub fn local_to_model_and_palette(
             actual: palette.len(),
         });
     }
-    let mut next = 0;
     let (joints, outs, jfb) = (&plan.joints, &plan.outs, &plan.joint_from_bind);
+    if let Some((first, base)) = plan.run
+        && let Some(palette) = palette.get_mut(base..base + jfb.len())
+    {
+        // One entry a joint from `first` on, in order: no search.
+        return compose(skeleton, local, out, |joint, model| {
+            let k = joint.wrapping_sub(first);
+            if let (Some(entry), Some(jfb)) = (palette.get_mut(k), jfb.get(k)) {
+                *entry = affine_product_splat(model, jfb);
+            }
+        });
+    }
+    let mut next = 0;
     compose(skeleton, local, out, |joint, model| {
         while joints.get(next).is_some_and(|&j| j as usize == joint) {
             if let Some(entry) = palette.get_mut(outs[next] as usize) {
