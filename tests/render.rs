@@ -291,6 +291,91 @@ fn posed_at(c: &Character, t: f32) -> CharacterPose {
     pose
 }
 
+/// Prepares and paints one frame of `pose` with `options` into a small target; returns the
+/// pipelines the renderer has compiled so far.
+fn paint_counting(
+    renderer: &mut Renderer,
+    gpu: &Gpu,
+    pose: &CharacterPose,
+    options: &DrawOptions,
+) -> u32 {
+    use skinscope::render::offscreen::Offscreen;
+    renderer.prepare(
+        View::Main,
+        &gpu.queue,
+        &FrameInput {
+            posed: skinscope::draw::extract(pose),
+            camera: &still_camera(),
+            aspect: 1.0,
+            bones: &[],
+            options,
+        },
+    );
+    let target = Offscreen::new(&gpu.device, (32, 32));
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    renderer.paint(
+        View::Main,
+        &gpu.device,
+        &mut encoder,
+        &target.view,
+        target.size,
+        options,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    renderer.stats().pipelines_built
+}
+
+#[test]
+fn pipelines_are_compiled_when_a_frame_first_draws_with_them_and_only_then() {
+    use skinscope::display::SkinPass;
+    let gpu = gpu();
+    // One primitive, so one kind of faces: one pipeline for each look drawn.
+    let c = load("CesiumMan/CesiumMan.glb");
+    assert_eq!(
+        c.meshes.iter().map(|m| m.primitives.len()).sum::<usize>(),
+        1
+    );
+    let capacity = skinscope::draw::capacity(&c, 1);
+    let mut renderer = Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity);
+    assert_eq!(
+        renderer.stats().pipelines_built,
+        0,
+        "nothing before the first frame"
+    );
+    let pose = posed_at(&c, 0.5);
+    let vertex = DrawOptions {
+        skin_pass: SkinPass::Vertex,
+        ..DrawOptions::default()
+    };
+    let silhouette = DrawOptions {
+        silhouette: true,
+        ..vertex.clone()
+    };
+    let wireframe = DrawOptions {
+        wireframe: true,
+        ..vertex.clone()
+    };
+    let compute = DrawOptions {
+        skin_pass: SkinPass::Compute,
+        ..wireframe.clone()
+    };
+    let mut frame = |options: &DrawOptions| paint_counting(&mut renderer, &gpu, &pose, options);
+    // The silhouette alone (no grid, a flat background).
+    assert_eq!(frame(&silhouette), 1);
+    assert_eq!(frame(&silhouette), 1);
+    // Shaded, and the grid's lines.
+    assert_eq!(frame(&vertex), 3);
+    // The wireframe over it.
+    assert_eq!(frame(&wireframe), 4);
+    // Skinned in the skin pass: its compute pipeline, and the shaded and wireframe pipelines
+    // that read its output.
+    assert_eq!(frame(&compute), 7);
+    // Nothing again, whatever is drawn of what was drawn before.
+    for options in [&silhouette, &vertex, &wireframe, &compute, &vertex] {
+        assert_eq!(frame(options), 7);
+    }
+}
+
 #[test]
 fn paused_frames_upload_no_palette_bytes() {
     let gpu = gpu();

@@ -68,8 +68,6 @@ pub enum Faces {
 }
 
 impl Faces {
-    const ALL: [Faces; 3] = [Faces::Both, Faces::FrontCcw, Faces::FrontCw];
-
     pub fn index(self) -> usize {
         match self {
             Faces::Both => 0,
@@ -93,14 +91,61 @@ impl Faces {
     }
 }
 
-/// The mesh pipelines of one vertex entry point.
-pub struct MeshPipelines {
-    /// Shaded, by `Faces::index`: opaque and masked materials.
-    pub shaded: Vec<wgpu::RenderPipeline>,
+/// What a mesh pipeline draws: with `Faces` (for triangles), which pipeline of a vertex stage's
+/// family (`Pipelines::mesh`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Shaded: opaque and masked materials.
+    Shaded,
     /// Shaded and blended over what is behind (alpha mode BLEND), no depth writes.
-    pub blended: Vec<wgpu::RenderPipeline>,
-    pub wireframe: wgpu::RenderPipeline,
-    pub silhouette: Vec<wgpu::RenderPipeline>,
+    Blended,
+    /// The flat silhouette.
+    Silhouette,
+    /// The triangles' edges as lines (one pipeline, whatever the faces).
+    Wireframe,
+}
+
+/// Which vertex shader a mesh pipeline runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VertexStage {
+    /// Skinning in the vertex shader (`vs_main`).
+    Skinning,
+    /// Reading the skin pass's output (`vs_skinned`).
+    FromSkinPass,
+}
+
+impl VertexStage {
+    fn entry(self) -> &'static str {
+        match self {
+            VertexStage::Skinning => "vs_main",
+            VertexStage::FromSkinPass => "vs_skinned",
+        }
+    }
+}
+
+/// The mesh pipelines of one vertex stage, each compiled the first time it draws: a frame uses
+/// a few of them (one look, the faces its materials have), and compiling all of them up front
+/// was most of a headless render's time on a software driver.
+struct MeshPipelines {
+    /// Shaded, blended and silhouette by `Faces::index`, then the wireframe.
+    compiled: [std::sync::OnceLock<wgpu::RenderPipeline>; 10],
+}
+
+impl MeshPipelines {
+    fn new() -> Self {
+        Self {
+            compiled: std::array::from_fn(|_| std::sync::OnceLock::new()),
+        }
+    }
+
+    fn slot(look: Look, faces: Faces) -> usize {
+        match look {
+            Look::Shaded => faces.index(),
+            Look::Blended => 3 + faces.index(),
+            Look::Silhouette => 6 + faces.index(),
+            Look::Wireframe => 9,
+        }
+    }
 }
 
 /// What draws the shadows: the casters into the shadow maps, and the ground that receives them.
@@ -113,10 +158,8 @@ pub struct ShadowPipelines {
 }
 
 pub struct Pipelines {
-    /// Skinning in the vertex shader (`vs_main`).
-    pub vertex: MeshPipelines,
-    /// Reading the skin pass's output (`vs_skinned`), built on first use (`ensure_skinned`).
-    skinned: std::sync::OnceLock<MeshPipelines>,
+    /// Mesh pipelines by `VertexStage`, each compiled on first use (`mesh`).
+    meshes: [MeshPipelines; 2],
     /// The skin pass itself, built on first use (`ensure_skin_pass`).
     skin_pass: std::sync::OnceLock<wgpu::ComputePipeline>,
     /// The shadows' pipelines, built on first use (`ensure_shadows`).
@@ -124,11 +167,12 @@ pub struct Pipelines {
     /// The environment behind the character, built on first use (`ensure_background`).
     background: std::sync::OnceLock<wgpu::RenderPipeline>,
     mesh: Program,
-    pub grid: wgpu::RenderPipeline,
-    /// The bones overlay, drawn on top of everything.
-    pub overlay: wgpu::RenderPipeline,
-    /// Families of pipelines compiled so far: the base set, then the skin pass's, the vertex
-    /// shaders reading it and the shadows', each once.
+    line: Program,
+    /// The grid hides behind the character (first use: `grid`).
+    grid: std::sync::OnceLock<wgpu::RenderPipeline>,
+    /// The bones overlay, drawn on top of everything (first use: `overlay`).
+    overlay: std::sync::OnceLock<wgpu::RenderPipeline>,
+    /// Pipelines compiled so far, each counted once.
     built: std::sync::atomic::AtomicU32,
 }
 
@@ -312,98 +356,103 @@ fn depth_state(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStenci
     }
 }
 
-impl MeshPipelines {
-    fn new(device: &wgpu::Device, mesh: &Program, vertex_entry: &str) -> Self {
-        let lines = wgpu::PrimitiveTopology::LineList;
-        let less = wgpu::CompareFunction::Less;
-        let less_equal = wgpu::CompareFunction::LessEqual;
-        let build = |label, fragment, primitive, depth, blend| {
-            mesh.build(
-                device,
-                label,
-                [vertex_entry, fragment],
-                primitive,
-                depth,
-                blend,
-            )
-        };
-        let triangles = |label, fragment, depth: wgpu::DepthStencilState, blend| {
-            Faces::ALL
-                .iter()
-                .map(|faces| {
-                    build(
-                        label,
-                        fragment,
-                        faces.primitive_state(),
-                        depth.clone(),
-                        blend,
-                    )
-                })
-                .collect()
-        };
-        let line_state = wgpu::PrimitiveState {
-            topology: lines,
-            ..Default::default()
-        };
-        Self {
-            shaded: triangles("shaded", "fs_shaded", depth_state(true, less), None),
-            blended: triangles(
-                "blended",
-                "fs_shaded",
-                depth_state(false, less),
-                Some(wgpu::BlendState::ALPHA_BLENDING),
-            ),
-            wireframe: build(
-                "wireframe",
-                "fs_wireframe",
-                line_state,
-                depth_state(false, less_equal),
-                None,
-            ),
-            silhouette: triangles("silhouette", "fs_silhouette", depth_state(true, less), None),
-        }
-    }
-}
-
 impl Pipelines {
     pub fn new(
         device: &wgpu::Device,
         layouts: &Layouts,
         color_format: wgpu::TextureFormat,
     ) -> Self {
-        let mesh = Program::mesh_program(device, layouts, color_format);
-        let line = Program::line_program(device, layouts, color_format);
         Self {
-            vertex: MeshPipelines::new(device, &mesh, "vs_main"),
-            skinned: std::sync::OnceLock::new(),
+            meshes: [MeshPipelines::new(), MeshPipelines::new()],
             skin_pass: std::sync::OnceLock::new(),
             shadows: std::sync::OnceLock::new(),
             background: std::sync::OnceLock::new(),
-            mesh,
-            // The grid hides behind the character; bones are drawn on top of everything.
-            grid: line.line(device, "grid", wgpu::CompareFunction::LessEqual),
-            overlay: line.line(device, "bones", wgpu::CompareFunction::Always),
-            built: std::sync::atomic::AtomicU32::new(1),
+            mesh: Program::mesh_program(device, layouts, color_format),
+            line: Program::line_program(device, layouts, color_format),
+            grid: std::sync::OnceLock::new(),
+            overlay: std::sync::OnceLock::new(),
+            built: std::sync::atomic::AtomicU32::new(0),
         }
     }
 
-    /// Families of pipelines compiled so far (see `built`).
+    /// Pipelines compiled so far (see `built`).
     pub fn built(&self) -> u32 {
         self.built.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// Builds the mesh pipelines that read the skin pass's output, the first time.
-    pub fn ensure_skinned(&self, device: &wgpu::Device) {
-        self.skinned.get_or_init(|| {
-            self.built
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            MeshPipelines::new(device, &self.mesh, "vs_skinned")
-        });
+    fn count(&self, pipelines: u32) {
+        self.built
+            .fetch_add(pipelines, std::sync::atomic::Ordering::Relaxed);
     }
 
-    /// The mesh pipelines that read the skin pass's output, if built.
-    pub fn skinned(&self) -> Option<&MeshPipelines> {
-        self.skinned.get()
+    /// The mesh pipeline of `stage`, `look` and `faces`, compiled the first time it is asked
+    /// for.
+    pub fn mesh(
+        &self,
+        device: &wgpu::Device,
+        stage: VertexStage,
+        look: Look,
+        faces: Faces,
+    ) -> &wgpu::RenderPipeline {
+        let family = &self.meshes[stage as usize];
+        family.compiled[MeshPipelines::slot(look, faces)].get_or_init(|| {
+            self.count(1);
+            let less = wgpu::CompareFunction::Less;
+            let (label, fragment, primitive, depth, blend) = match look {
+                Look::Shaded => (
+                    "shaded",
+                    "fs_shaded",
+                    faces.primitive_state(),
+                    depth_state(true, less),
+                    None,
+                ),
+                Look::Blended => (
+                    "blended",
+                    "fs_shaded",
+                    faces.primitive_state(),
+                    depth_state(false, less),
+                    Some(wgpu::BlendState::ALPHA_BLENDING),
+                ),
+                Look::Silhouette => (
+                    "silhouette",
+                    "fs_silhouette",
+                    faces.primitive_state(),
+                    depth_state(true, less),
+                    None,
+                ),
+                Look::Wireframe => (
+                    "wireframe",
+                    "fs_wireframe",
+                    wgpu::PrimitiveState {
+                        topology: wgpu::PrimitiveTopology::LineList,
+                        ..Default::default()
+                    },
+                    depth_state(false, wgpu::CompareFunction::LessEqual),
+                    None,
+                ),
+            };
+            let entries = [stage.entry(), fragment];
+            self.mesh
+                .build(device, label, entries, primitive, depth, blend)
+        })
+    }
+
+    /// The grid's lines, behind the character; compiled the first time.
+    pub fn grid(&self, device: &wgpu::Device) -> &wgpu::RenderPipeline {
+        self.grid.get_or_init(|| {
+            self.count(1);
+            self.line
+                .line(device, "grid", wgpu::CompareFunction::LessEqual)
+        })
+    }
+
+    /// The bones overlay, on top of everything; compiled the first time.
+    pub fn overlay(&self, device: &wgpu::Device) -> &wgpu::RenderPipeline {
+        self.overlay.get_or_init(|| {
+            self.count(1);
+            self.line
+                .line(device, "bones", wgpu::CompareFunction::Always)
+        })
     }
 
     /// The shadows' pipelines, if built.
@@ -415,8 +464,7 @@ impl Pipelines {
     /// shader module under a layout whose group 0 leaves the shadow maps out.
     pub fn ensure_shadows(&self, device: &wgpu::Device, layouts: &Layouts) {
         self.shadows.get_or_init(|| {
-            self.built
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.count(3);
             let casters = Program {
                 module: self.mesh.module.clone(),
                 layout: device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -454,8 +502,7 @@ impl Pipelines {
     /// the view, behind everything (no depth test or write).
     pub fn ensure_background(&self, device: &wgpu::Device, layouts: &Layouts) {
         self.background.get_or_init(|| {
-            self.built
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.count(1);
             let program = Program::new(
                 device,
                 "background.wgsl",
@@ -476,8 +523,7 @@ impl Pipelines {
     /// Builds the skin pass's compute pipeline, the first time.
     pub fn ensure_skin_pass(&self, device: &wgpu::Device, layouts: &Layouts) {
         self.skin_pass.get_or_init(|| {
-            self.built
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.count(1);
             let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                 label: Some("skin_pass.wgsl"),
                 source: wgpu::ShaderSource::Wgsl(shaders::SKIN_PASS.into()),

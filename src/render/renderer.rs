@@ -28,7 +28,7 @@ use super::camera::Camera;
 use super::environment::EnvironmentMaps;
 use super::lines::{LineVertex, grid_lines, ground_square};
 use super::meshes::{self, GpuPrimitive};
-use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, MeshPipelines, PipelineCache, Pipelines};
+use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, Look, PipelineCache, Pipelines, VertexStage};
 use crate::anim::SkinningMethod;
 use crate::character::{AlphaMode, Character};
 pub use crate::display::{SkinPass, ToneMap};
@@ -512,8 +512,6 @@ impl Renderer {
             shadows_from: None,
         };
         if from_skin_pass {
-            // Only drawing needs the `vs_skinned` pipelines (a read-back does not).
-            self.pipelines.ensure_skinned(device);
             painted.skin_pass_ran = self.record_skin_pass(view, encoder, false);
             painted.skinned_in = SkinPass::Compute;
         }
@@ -547,61 +545,47 @@ impl Renderer {
             && options.grid
             && !options.silhouette
         {
-            pass.set_pipeline(&self.pipelines.grid);
+            pass.set_pipeline(self.pipelines.grid(device));
             pass.set_bind_group(0, &slot.line_group, &[]);
             pass.set_vertex_buffer(0, grid.slice(..));
             pass.draw(0..*count, 0..1);
         }
         // The skin pass's output in group 1, read by the `vs_skinned` pipelines; or the palette
         // beside the placeholder, for `vs_main`.
-        let skinned = match (from_skin_pass, &slot.skin_pass, self.pipelines.skinned()) {
-            (true, Some(targets), Some(pipelines)) => {
-                Some((&targets.frames[slot.frame].render, pipelines))
-            }
-            _ => None,
+        let (palette_group, stage) = match (from_skin_pass, &slot.skin_pass) {
+            (true, Some(targets)) => (
+                &targets.frames[slot.frame].render,
+                VertexStage::FromSkinPass,
+            ),
+            _ => (&frame.palette_group, VertexStage::Skinning),
         };
-        let (palette_group, p): (_, &MeshPipelines) =
-            skinned.unwrap_or((&frame.palette_group, &self.pipelines.vertex));
         pass.set_bind_group(0, &frame.scene_group, &[]);
         pass.set_bind_group(1, palette_group, &[]);
         let all = 0..self.draws.len();
+        let faces_of = |look| Triangles::ByFaces(look, device, stage);
         if options.silhouette {
-            self.draw_meshes(
-                &mut pass,
-                frame,
-                slot,
-                all,
-                Triangles::ByFaces(&p.silhouette),
-            );
+            let what = faces_of(Look::Silhouette);
+            self.draw_meshes(&mut pass, frame, slot, all, what);
         } else {
             if options.mesh {
                 let opaque = self.opaque.iter().copied();
-                self.draw_meshes(
-                    &mut pass,
-                    frame,
-                    slot,
-                    opaque,
-                    Triangles::ByFaces(&p.shaded),
-                );
+                self.draw_meshes(&mut pass, frame, slot, opaque, faces_of(Look::Shaded));
             }
             if options.wireframe {
-                pass.set_pipeline(&p.wireframe);
+                let wireframe = self
+                    .pipelines
+                    .mesh(device, stage, Look::Wireframe, Faces::Both);
+                pass.set_pipeline(wireframe);
                 self.draw_meshes(&mut pass, frame, slot, all, Triangles::Edges);
             }
             // Blended materials last, farthest first, over everything opaque.
             if options.mesh {
                 let blended = slot.blend_order.iter().copied();
-                self.draw_meshes(
-                    &mut pass,
-                    frame,
-                    slot,
-                    blended,
-                    Triangles::ByFaces(&p.blended),
-                );
+                self.draw_meshes(&mut pass, frame, slot, blended, faces_of(Look::Blended));
             }
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
-            pass.set_pipeline(&self.pipelines.overlay);
+            pass.set_pipeline(self.pipelines.overlay(device));
             pass.set_bind_group(0, &slot.line_group, &[]);
             pass.set_vertex_buffer(0, frame.bones.0.slice(..));
             pass.draw(0..frame.bones.1, 0..1);
@@ -659,9 +643,9 @@ impl Renderer {
             let Some(&(_, mesh, p)) = self.draws.get(draw) else {
                 continue;
             };
-            if let Triangles::ByFaces(pipelines) = what {
+            if let Triangles::ByFaces(look, device, stage) = what {
                 let faces = view.faces.get(draw).copied().unwrap_or(Faces::Both);
-                pass.set_pipeline(&pipelines[faces.index()]);
+                pass.set_pipeline(self.pipelines.mesh(device, stage, look, faces));
             }
             let primitive = &self.primitives[mesh][p];
             // This slot's draw data for every copy: the instance range of the call.
@@ -709,9 +693,10 @@ impl Renderer {
 
 /// How `draw_meshes` draws its slots.
 #[derive(Clone, Copy, PartialEq)]
-enum Triangles<'p> {
-    /// Triangles, each slot with the pipeline of its faces (by `Faces::index`).
-    ByFaces(&'p [wgpu::RenderPipeline]),
+enum Triangles<'d> {
+    /// Triangles of this look and vertex stage, each slot with the pipeline of its faces
+    /// (compiled on the device the first time it draws).
+    ByFaces(Look, &'d wgpu::Device, VertexStage),
     /// The triangles' edges (the caller set the wireframe pipeline).
     Edges,
     /// Triangles with the pipeline the caller set.
