@@ -349,15 +349,15 @@ fn pipelines_are_compiled_when_a_frame_first_draws_with_them_and_only_then() {
     };
     let silhouette = DrawOptions {
         silhouette: true,
-        ..vertex.clone()
+        ..vertex
     };
     let wireframe = DrawOptions {
         wireframe: true,
-        ..vertex.clone()
+        ..vertex
     };
     let compute = DrawOptions {
         skin_pass: SkinPass::Compute,
-        ..wireframe.clone()
+        ..wireframe
     };
     let mut frame = |options: &DrawOptions| paint_counting(&mut renderer, &gpu, &pose, options);
     // The silhouette alone (no grid, a flat background).

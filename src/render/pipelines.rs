@@ -1,4 +1,5 @@
-//! The renderer's bind group layouts and pipelines, built once per target colour format.
+//! The renderer's bind group layouts and pipelines, per target colour format; each pipeline
+//! is compiled the first time a frame draws with it.
 //!
 //! Bind groups: 0 = camera + per-draw data + the shadow maps, 1 = skin palette (see
 //! `skinning.wgsl`) and the skin pass's output, 2 = material, 3 = morph targets; the shadow
