@@ -104,16 +104,7 @@ fn a_new_crowd_size_resizes_buffers_without_uploading_or_compiling_again() {
             },
         );
         let target = Offscreen::new(&gpu.device, (160, 120));
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        renderer.paint(
-            View::Main,
-            &gpu.device,
-            &mut encoder,
-            &target.view,
-            target.size,
-            &options,
-        );
-        gpu.queue.submit([encoder.finish()]);
+        skinscope::draw::headless::paint_main(&gpu, renderer, &target, &options);
         target.read_rgba(&gpu.device, &gpu.queue).unwrap()
     };
     let capacity = |copies| skinscope::draw::capacity(&fox, copies);

@@ -270,6 +270,17 @@ fn still_camera() -> Camera {
 
 /// Prepares `view` for `pose` and returns the palette bytes it uploaded.
 fn prepare(renderer: &mut Renderer, gpu: &Gpu, view: View, pose: &CharacterPose) -> u64 {
+    prepare_with(renderer, gpu, view, pose, &DrawOptions::default())
+}
+
+/// `prepare` with `options`.
+fn prepare_with(
+    renderer: &mut Renderer,
+    gpu: &Gpu,
+    view: View,
+    pose: &CharacterPose,
+    options: &DrawOptions,
+) -> u64 {
     renderer
         .prepare(
             view,
@@ -279,7 +290,7 @@ fn prepare(renderer: &mut Renderer, gpu: &Gpu, view: View, pose: &CharacterPose)
                 camera: &still_camera(),
                 aspect: 1.0,
                 bones: &[],
-                options: &DrawOptions::default(),
+                options,
             },
         )
         .palette_bytes
@@ -299,29 +310,9 @@ fn paint_counting(
     pose: &CharacterPose,
     options: &DrawOptions,
 ) -> u32 {
-    use skinscope::render::offscreen::Offscreen;
-    renderer.prepare(
-        View::Main,
-        &gpu.queue,
-        &FrameInput {
-            posed: skinscope::draw::extract(pose),
-            camera: &still_camera(),
-            aspect: 1.0,
-            bones: &[],
-            options,
-        },
-    );
-    let target = Offscreen::new(&gpu.device, (32, 32));
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.paint(
-        View::Main,
-        &gpu.device,
-        &mut encoder,
-        &target.view,
-        target.size,
-        options,
-    );
-    gpu.queue.submit([encoder.finish()]);
+    prepare_with(renderer, gpu, View::Main, pose, options);
+    let target = skinscope::render::offscreen::Offscreen::new(&gpu.device, (32, 32));
+    skinscope::draw::headless::paint_main(gpu, renderer, &target, options);
     renderer.stats().pipelines_built
 }
 

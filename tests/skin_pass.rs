@@ -244,16 +244,7 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
                 options,
             },
         );
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        let painted = renderer.paint(
-            View::Main,
-            &gpu.device,
-            &mut encoder,
-            &target.view,
-            target.size,
-            options,
-        );
-        gpu.queue.submit([encoder.finish()]);
+        let painted = skinscope::draw::headless::paint_main(&gpu, &mut renderer, &target, options);
         (painted.skinned_in, painted.skin_pass_ran)
     };
     let auto = DrawOptions::default();

@@ -483,6 +483,27 @@ fn relight(
     *lit = wanted.cloned();
 }
 
+/// Records `renderer`'s main view (prepared before) into `target` with `options`, in one
+/// encoder, and submits it.
+pub fn paint_main(
+    gpu: &Gpu,
+    renderer: &mut Renderer,
+    target: &Offscreen,
+    options: &DrawOptions,
+) -> crate::render::renderer::Painted {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    let painted = renderer.paint(
+        View::Main,
+        &gpu.device,
+        &mut encoder,
+        &target.view,
+        target.size,
+        options,
+    );
+    gpu.queue.submit([encoder.finish()]);
+    painted
+}
+
 /// Paints what `prepare` wrote into `target`, checks the validation scope opened before, and
 /// reads the pixels back.
 fn paint_and_read(
@@ -493,16 +514,7 @@ fn paint_and_read(
     options: &DrawOptions,
     legend: Option<&Legend>,
 ) -> Result<Vec<u8>, FrameError> {
-    let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    renderer.paint(
-        View::Main,
-        &gpu.device,
-        &mut encoder,
-        &target.view,
-        target.size,
-        options,
-    );
-    gpu.queue.submit([encoder.finish()]);
+    paint_main(gpu, renderer, target, options);
     if let Some(legend) = legend {
         let ctx = egui::Context::default();
         let output = super::legend::frame_with(&ctx, legend, target.size);

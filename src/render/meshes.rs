@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use wgpu::util::DeviceExt;
 
-use super::pipelines::{GpuVertex, Layouts};
+use super::layouts::Layouts;
+use super::pipelines::GpuVertex;
 use super::textures::texture_view;
 use crate::character::{Character, Filter, Primitive, Sampler, Texture, Wrap};
 

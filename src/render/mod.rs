@@ -6,6 +6,7 @@
 pub mod camera;
 pub mod environment;
 pub mod gpu;
+mod layouts;
 pub mod lines;
 mod meshes;
 mod mips;

@@ -26,9 +26,10 @@ use wgpu::util::DeviceExt;
 
 use super::camera::Camera;
 use super::environment::EnvironmentMaps;
+use super::layouts::Layouts;
 use super::lines::{LineVertex, grid_lines, ground_square};
 use super::meshes::{self, GpuPrimitive};
-use super::pipelines::{DEPTH_FORMAT, Faces, Layouts, Look, PipelineCache, Pipelines, VertexStage};
+use super::pipelines::{DEPTH_FORMAT, Faces, Look, PipelineCache, Pipelines, VertexStage};
 use crate::anim::SkinningMethod;
 use crate::character::{AlphaMode, Character};
 pub use crate::display::{SkinPass, ToneMap};

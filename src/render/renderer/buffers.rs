@@ -9,8 +9,9 @@ use super::{Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets, ToneMap};
 use crate::anim::SkinningMethod;
 use crate::environment::Background;
 use crate::render::environment::EnvironmentMaps;
+use crate::render::layouts::Layouts;
 use crate::render::meshes::GpuPrimitive;
-use crate::render::pipelines::{Faces, Layouts};
+use crate::render::pipelines::Faces;
 
 /// One frame in flight's buffers of one view.
 pub(super) struct FrameBuffers {

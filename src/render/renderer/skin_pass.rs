@@ -6,8 +6,8 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::{FrameBuffers, Renderer, View, bind_group, entry};
+use crate::render::layouts::Layouts;
 use crate::render::meshes::GpuPrimitive;
-use crate::render::pipelines::Layouts;
 
 /// One vertex of the skin pass's output (`SkinnedVertex` in `draw.wgsl`), mesh space.
 #[repr(C)]
