@@ -237,6 +237,54 @@ fn far_members_are_posed_in_turn_and_held_between() {
 }
 
 #[test]
+fn a_big_crowd_s_rates_are_each_member_s_own_where_band_edges_cut_through_its_blocks() {
+    use glam::Vec3;
+    use skinscope::pose::CrowdLod;
+    // 1,024 members: a 32 x 32 grid 2 apart, rows along x at z = (row - 15.5) * 2, in 16 blocks
+    // of two rows each. Seen from 200 in front of its centre, a member of row r is 169 + 2r
+    // away plus up to 2.5 for its x: the edges at 175, 190 and 215 cut through rows 3, 10 and
+    // 23 (blocks 1, 5 and 11), and the other blocks lie each in one band.
+    let (c, mut full) = walkers(1024);
+    let (_, mut far) = walkers(1024);
+    let eye = Vec3::new(0.0, 0.0, -200.0);
+    let lod = CrowdLod {
+        distances: [175.0, 190.0, 215.0],
+    };
+    let expected: Vec<u8> = (far.offsets())
+        .map(|offset| lod.rate(eye.distance(offset)))
+        .collect();
+    let blocks: Vec<&[u8]> = expected.chunks(64).collect();
+    let mixed = blocks
+        .iter()
+        .filter(|b| b.iter().any(|r| *r != b[0]))
+        .count();
+    let one_band_held = (blocks.iter())
+        .filter(|b| b[0] > 1 && b.iter().all(|r| *r == b[0]))
+        .count();
+    assert_eq!((mixed, one_band_held), (3, 12));
+    let len = far.palette_len();
+    let mut held = far.palette.clone();
+    for frame in 0..9u64 {
+        let t = frame as f32 / 60.0;
+        full.update(&c, t);
+        far.update_lod(&c, t, eye, lod);
+        assert_eq!(far.rates, expected, "frame {frame}");
+        for (k, &rate) in expected.iter().enumerate() {
+            let entries = k * len..(k + 1) * len;
+            // Turns by block: posed when the frame plus the block's index is a multiple of
+            // the member's own rate.
+            let posed = frame == 0 || (frame + (k / 64) as u64).is_multiple_of(u64::from(rate));
+            let want = if posed { &full.palette } else { &held };
+            assert!(
+                far.palette[entries.clone()] == want[entries.clone()],
+                "frame {frame}, member {k} (rate {rate}, posed {posed})"
+            );
+        }
+        held.clone_from(&far.palette);
+    }
+}
+
+#[test]
 fn events_fire_once_per_crossing_whatever_the_rate() {
     use skinscope::pose::CrowdLod;
     let (c, mut full) = walkers(24);

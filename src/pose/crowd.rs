@@ -12,6 +12,7 @@
 use glam::{Mat4, Vec3};
 use rayon::prelude::*;
 
+use super::request::{BlendSpec, ClipTime};
 use super::{CharacterPose, PoseRequest};
 use crate::anim::wrap_time;
 use crate::character::Character;
@@ -27,6 +28,8 @@ struct Member {
 
 pub struct Crowd {
     members: Vec<Member>,
+    /// Each block's members' offsets bound: the least and the greatest corner.
+    block_bounds: Vec<(Vec3, Vec3)>,
     clips: (usize, usize),
     /// Entries per member: a `CharacterPose` palette (identity entry, then each skinned
     /// instance's).
@@ -103,6 +106,18 @@ impl CrowdLod {
         let beyond = self.distances.iter().filter(|&&d| distance >= d).count();
         1 << beyond
     }
+
+    /// The rate every point of the box `lo`..`hi` has seen from `eye`, when the whole box lies
+    /// in one band of distances, with a margin of 1e-4 of its distance on either side that no
+    /// rounding of a point's distance crosses (`rate` rises with the distance); `None` when the
+    /// box straddles a band's edge.
+    fn box_rate(&self, eye: Vec3, (lo, hi): (Vec3, Vec3)) -> Option<u8> {
+        const MARGIN: f32 = 1e-4;
+        let near = (lo - eye).max(eye - hi).max(Vec3::ZERO).length();
+        let far = (eye - lo).abs().max((hi - eye).abs()).length();
+        let rate = self.rate(near * (1.0 - MARGIN));
+        (rate == self.rate(far * (1.0 + MARGIN))).then_some(rate)
+    }
 }
 
 /// Members posed by one task (one scratch pose). 64 rather than 16: a quarter of the scratch
@@ -130,9 +145,18 @@ impl Crowd {
                     ),
                 }
             })
+            .collect::<Vec<Member>>();
+        let block_bounds = members
+            .chunks(BLOCK)
+            .map(|block| {
+                (block.iter()).fold((Vec3::MAX, Vec3::MIN), |(lo, hi), m| {
+                    (lo.min(m.offset), hi.max(m.offset))
+                })
+            })
             .collect();
         Self {
             members,
+            block_bounds,
             clips,
             palette_len: template.palette.len(),
             palette: vec![Mat4::IDENTITY; template.palette.len() * count],
@@ -161,6 +185,11 @@ impl Crowd {
 
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
+    }
+
+    /// Each member's place on the grid (its offset from the grid's centre), members in order.
+    pub fn offsets(&self) -> impl ExactSizeIterator<Item = Vec3> + '_ {
+        self.members.iter().map(|m| m.offset)
     }
 
     /// Palette entries per member.
@@ -194,6 +223,7 @@ impl Crowd {
             instances: self.instances,
             compressed: self.compressed,
             blocks: self.members.len().div_ceil(BLOCK),
+            block_bounds: &self.block_bounds,
         };
         let members = &self.members;
         let (palette_len, stride) = (self.palette_len, self.morph_stride);
@@ -210,19 +240,37 @@ impl Crowd {
             .for_each(
                 |(block, ((((((palettes, worlds), morphs), pose), last), rates), fired))| {
                     fired.clear();
-                    let outputs = palettes
-                        .chunks_mut(palette_len)
-                        .zip(worlds.chunks_mut(instances))
-                        .zip(morphs.chunks_mut(stride));
-                    for (i, ((palette, world), morph)) in outputs.enumerate() {
-                        let k = block * BLOCK + i;
-                        let member = MemberState {
-                            k,
-                            m: members[k],
-                            last: &mut last[i],
-                            rate: &mut rates[i],
-                        };
-                        shared.pose_member(member, pose, (palette, world, morph), fired);
+                    let first = block * BLOCK;
+                    // A block far enough from the camera for all its members to share a rate
+                    // whose turn has not come costs its distance and nothing more (unless a
+                    // member has not had its first pose).
+                    let shared_rate = shared.block_rate(block);
+                    if let Some(rate) = shared_rate
+                        && !shared.on_turn(first, rate)
+                        && !last.iter().any(|l| l.is_nan())
+                    {
+                        rates.fill(rate);
+                        return;
+                    }
+                    // One request for the block, its clip times and weight set per member.
+                    let mut request = shared.request();
+                    let block_members = members[first..].iter().zip(last.iter_mut());
+                    for (i, ((m, last), rate)) in block_members.zip(rates.iter_mut()).enumerate() {
+                        // A member whose turn has not come costs its distance and nothing
+                        // more; every member is posed at the crowd's first update.
+                        let k = first + i;
+                        *rate = shared_rate
+                            .unwrap_or_else(|| shared.lod.rate(shared.eye.distance(m.offset)));
+                        if !last.is_nan() && !shared.on_turn(k, *rate) {
+                            continue;
+                        }
+                        let outputs = (
+                            &mut palettes[i * palette_len..(i + 1) * palette_len],
+                            &mut worlds[i * instances..(i + 1) * instances],
+                            &mut morphs[i * stride..(i + 1) * stride],
+                        );
+                        let member = MemberState { k, m: *m, last };
+                        shared.pose_member(member, pose, &mut request, outputs, fired);
                     }
                 },
             );
@@ -258,6 +306,7 @@ struct Shared<'c> {
     compressed: bool,
     /// Blocks of `BLOCK` members in the crowd.
     blocks: usize,
+    block_bounds: &'c [(Vec3, Vec3)],
 }
 
 /// One member and what the crowd keeps of it between updates.
@@ -265,7 +314,6 @@ struct MemberState<'a> {
     k: usize,
     m: Member,
     last: &'a mut f64,
-    rate: &'a mut u8,
 }
 
 impl Shared<'_> {
@@ -280,23 +328,39 @@ impl Shared<'_> {
         }
     }
 
-    /// Poses member `s` into its slices of the crowd's arrays when its turn comes, with the
-    /// events crossed since its last pose.
+    /// The rate all of block `block`'s members have, when they share one and their turns come
+    /// together (a crowd of 8 blocks or more; see `turn_slot`).
+    fn block_rate(&self, block: usize) -> Option<u8> {
+        let bounds = *self.block_bounds.get(block).filter(|_| self.blocks >= 8)?;
+        self.lod.box_rate(self.eye, bounds)
+    }
+
+    /// The request every member's pose starts from: clip A with clip B blended in step.
+    fn request(&self) -> PoseRequest {
+        let [(a, _), (b, _)] = self.clips;
+        PoseRequest::clip(a, 0.0)
+            .with_blend(b, 0.0)
+            .with_compressed(self.compressed)
+    }
+
+    /// Whether member `k`, at `rate` (1, 2, 4 or 8), is posed this frame: when the frame plus
+    /// its turn slot is a multiple of the rate.
+    fn on_turn(&self, k: usize, rate: u8) -> bool {
+        (self.frame + self.turn_slot(k)) & (u64::from(rate) - 1) == 0
+    }
+
+    /// Poses member `s` into its slices of the crowd's arrays, with the events crossed since
+    /// its last pose. `request` is `request()`'s, as a member before left it.
     fn pose_member(
         &self,
         s: MemberState<'_>,
         pose: &mut CharacterPose,
+        request: &mut PoseRequest,
         (palette, world, morph): (&mut [Mat4], &mut [Mat4], &mut [f32]),
         fired: &mut Vec<CrowdEvent>,
     ) {
         let m = s.m;
-        // Every member is posed at the crowd's first update (nothing to hold yet); after it, a
-        // member whose turn has not come costs its distance and nothing more.
         let first = s.last.is_nan();
-        *s.rate = self.lod.rate(self.eye.distance(m.offset));
-        if !first && !(self.frame + self.turn_slot(s.k)).is_multiple_of(u64::from(*s.rate)) {
-            return;
-        }
         let [(a, _), (b, _)] = self.clips;
         let (da, db) = self.durations;
         // Both clips at the same ratio of their cycle, whose length follows the weight.
@@ -316,14 +380,19 @@ impl Shared<'_> {
         let leader = self.clips[usize::from(m.weight >= 0.5)];
         crossed_events(s.k, leader, (*s.last, unwrapped), fired);
         *s.last = unwrapped;
-        let request = PoseRequest::clip(a, ratio * da)
-            .with_blend(b, m.weight)
-            .with_compressed(self.compressed);
+        request.clip = Some(ClipTime {
+            clip: a,
+            time_secs: ratio * da,
+        });
+        request.blend = Some(BlendSpec {
+            b,
+            weight: m.weight,
+        });
         // Written straight into the crowd's arrays; a member that fails to pose (it cannot: the
         // buffers were sized from this character) keeps its last frame.
         let instances = self.instances;
         if pose
-            .evaluate_into(self.c, &request, palette, &mut world[..instances])
+            .evaluate_into(self.c, request, palette, &mut world[..instances])
             .is_ok()
         {
             // Mat4::from_translation(offset) * w without the full product: each column gains
