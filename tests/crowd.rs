@@ -242,8 +242,8 @@ fn a_big_crowd_s_rates_are_each_member_s_own_where_band_edges_cut_through_its_bl
     use skinscope::pose::CrowdLod;
     // 1,024 members: a 32 x 32 grid 2 apart, rows along x at z = (row - 15.5) * 2, in 16 blocks
     // of two rows each. Seen from 200 in front of its centre, a member of row r is 169 + 2r
-    // away plus up to 2.5 for its x: the edges at 175, 190 and 215 cut through rows 3, 10 and
-    // 23 (blocks 1, 5 and 11), and the other blocks lie each in one band.
+    // away, plus up to 2.9 for its x: the edges at 175, 190 and 215 cut through rows 2, 10 and
+    // 22 (blocks 1, 5 and 11), and the other blocks lie each in one band.
     let (c, mut full) = walkers(1024);
     let (_, mut far) = walkers(1024);
     let eye = Vec3::new(0.0, 0.0, -200.0);
