@@ -14,9 +14,9 @@
 # and glTF-Transform's etc1s/uastc do.
 # Then checks formatting (cargo fmt --check), builds what `cargo test --all-targets` builds with
 # clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them) and runs
-# those binaries SKINSCOPE_TEST_JOBS (2) at a time,
-# with a private XDG_RUNTIME_DIR, on the Vulkan backend unless WGPU_BACKEND says otherwise, and
-# without shader debug info unless WGPU_DEBUG says otherwise.
+# those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
+# backend unless WGPU_BACKEND says otherwise, and without shader debug info unless WGPU_DEBUG
+# says otherwise.
 # Arguments (a test name filter, say) go to every binary. The window test starts its own Xvfb
 # when there is no DISPLAY.
 set -euo pipefail

@@ -318,11 +318,17 @@ struct MemberState<'a> {
 }
 
 impl Shared<'_> {
-    /// What staggers member `k`'s turns: its block of `BLOCK` members in a crowd of 8 blocks
-    /// or more (whole blocks posed together, their scratch pose and clips' keys kept in cache),
-    /// else the member itself (a small crowd's cost spread evenly too).
+    /// Whether members take turns by block: in a crowd of 8 blocks or more (whole blocks posed
+    /// together, their scratch pose and clips' keys kept in cache); a smaller crowd's members
+    /// take turns one by one, its cost spread evenly too.
+    fn turns_by_block(&self) -> bool {
+        self.blocks >= 8
+    }
+
+    /// What staggers member `k`'s turns: its block of `BLOCK` members, or the member itself
+    /// (`turns_by_block`).
     fn turn_slot(&self, k: usize) -> u64 {
-        if self.blocks >= 8 {
+        if self.turns_by_block() {
             (k / BLOCK) as u64
         } else {
             k as u64
@@ -330,10 +336,12 @@ impl Shared<'_> {
     }
 
     /// The rate all of block `block`'s members have, when they share one and their turns come
-    /// together (a crowd of 8 blocks or more; see `turn_slot`).
+    /// together (`turns_by_block`).
     fn block_rate(&self, block: usize) -> Option<u8> {
-        let bounds = *self.block_bounds.get(block).filter(|_| self.blocks >= 8)?;
-        self.lod.box_rate(self.eye, bounds)
+        if !self.turns_by_block() {
+            return None;
+        }
+        self.lod.box_rate(self.eye, *self.block_bounds.get(block)?)
     }
 
     /// The request every member's pose starts from: clip A with clip B blended in step.
