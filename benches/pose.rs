@@ -1,6 +1,8 @@
 //! Pose pipeline benchmarks (criterion). Each `pose/*` measures one update of one character
 //! (the crowd: of all 1000), forward playback at 60 Hz; `stage/*` measures each stage on the
-//! dense 67-joint set. At the end a table prints ns per joint (skin joints) next to ozz's.
+//! dense 67-joint set. At the end a table prints ns per joint (skin joints) next to ozz's: the
+//! ozz harness's figures from this machine when `SKINSCOPE_OZZ_RESULTS` names what
+//! `../shared/ozz-harness/ozz_pose_bench` printed (a side by side), issue 15's otherwise.
 //!
 //! `cargo bench --bench pose`; `cargo test --benches` runs each once as a smoke test.
 
@@ -189,30 +191,76 @@ impl Scratch {
     }
 }
 
-/// (bench id, skin joints per update, ozz-animation 0.16's ns/joint on these very cases: g++
-/// -O3, SSE2, one thread, 2 vCPU AMD EPYC, issue 15's table).
-const ROWS: &[(&str, usize, Option<f64>)] = &[
-    ("pose/fox_single", 24, Some(15.4)),
-    ("pose/fox_blend", 24, Some(31.5)),
-    ("pose/fox_single_all_tracks", 24, Some(15.4)),
-    ("pose/dense67_single", 67, Some(21.0)),
-    ("pose/dense67_compressed_single", 67, Some(21.0)),
-    ("pose/dense67_blend", 67, Some(36.2)),
-    ("pose/dense256_single", 256, Some(20.6)),
-    ("pose/crowd1000_fox_blend", 24_000, Some(31.7)),
-    ("crowd/fox1000_blend_2thread", 24_000, None),
-    ("crowd/fox10000_blend_1thread", 240_000, None),
-    ("crowd/fox10000_blend_2thread", 240_000, None),
-    ("crowd/fox100000_blend_2thread_lod", 2_400_000, None),
-    ("stage/sample", 67, Some(12.7)),
-    ("stage/sample_compressed", 67, Some(12.7)),
-    ("stage/sample_compressed_between_keys", 67, Some(12.7)),
-    ("stage/fox_walk_sample", 24, None),
-    ("stage/fox_walk_sample_compressed", 24, None),
-    ("stage/blend", 67, Some(2.2)),
-    ("stage/local_to_model", 67, Some(5.3)),
-    ("stage/palette", 67, Some(3.1)),
-    ("stage/local_to_model_and_palette", 67, Some(8.4)),
+/// (bench id, skin joints per update, the ozz harness's case for it
+/// (`../shared/ozz-harness/ozz_pose_bench`), ozz-animation 0.16's ns/joint on that case on issue
+/// 15's machine: g++ -O3, SSE2, one thread, a 2 vCPU AMD EPYC).
+const ROWS: &[(&str, usize, Option<&str>, Option<f64>)] = &[
+    ("pose/fox_single", 24, Some("pose/fox_single"), Some(15.4)),
+    ("pose/fox_blend", 24, Some("pose/fox_blend"), Some(31.5)),
+    (
+        "pose/fox_single_all_tracks",
+        24,
+        Some("pose/fox_single"),
+        Some(15.4),
+    ),
+    (
+        "pose/dense67_single",
+        67,
+        Some("pose/dense67_single"),
+        Some(21.0),
+    ),
+    (
+        "pose/dense67_compressed_single",
+        67,
+        Some("pose/dense67_single"),
+        Some(21.0),
+    ),
+    (
+        "pose/dense67_blend",
+        67,
+        Some("pose/dense67_blend"),
+        Some(36.2),
+    ),
+    (
+        "pose/dense256_single",
+        256,
+        Some("pose/dense256_single"),
+        Some(20.6),
+    ),
+    (
+        "pose/crowd1000_fox_blend",
+        24_000,
+        Some("pose/crowd1000_fox_blend"),
+        Some(31.7),
+    ),
+    ("crowd/fox1000_blend_2thread", 24_000, None, None),
+    ("crowd/fox10000_blend_1thread", 240_000, None, None),
+    ("crowd/fox10000_blend_2thread", 240_000, None, None),
+    ("crowd/fox100000_blend_2thread_lod", 2_400_000, None, None),
+    ("stage/sample", 67, Some("stage/sample"), Some(12.7)),
+    (
+        "stage/sample_compressed",
+        67,
+        Some("stage/sample"),
+        Some(12.7),
+    ),
+    (
+        "stage/sample_compressed_between_keys",
+        67,
+        Some("stage/sample"),
+        Some(12.7),
+    ),
+    ("stage/fox_walk_sample", 24, None, None),
+    ("stage/fox_walk_sample_compressed", 24, None, None),
+    ("stage/blend", 67, Some("stage/blend"), Some(2.2)),
+    (
+        "stage/local_to_model",
+        67,
+        Some("stage/local_to_model"),
+        Some(5.3),
+    ),
+    ("stage/palette", 67, Some("stage/palette"), Some(3.1)),
+    ("stage/local_to_model_and_palette", 67, None, Some(8.4)),
 ];
 
 /// Every stage at once on the Fox (see `fox_full_pipeline`).
@@ -592,14 +640,32 @@ fn fox_walk_sample(
 
 criterion_group!(pose_benches, benches);
 
-/// Prints ns per skin joint from criterion's estimates, next to ozz-animation's figures.
+/// Prints ns per skin joint from criterion's estimates, next to ozz-animation's: the figures
+/// of the harness run on this machine when `SKINSCOPE_OZZ_RESULTS` names its output (the ratio is
+/// then a side by side), otherwise issue 15's, measured on another machine.
 fn print_table() {
     let root = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
         .join("criterion");
+    let here = std::env::var_os("SKINSCOPE_OZZ_RESULTS").and_then(|path| {
+        let path = std::path::PathBuf::from(path);
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| ozz_results(&text))
+        {
+            Ok(results) => Some(results),
+            Err(e) => {
+                eprintln!(
+                    "SKINSCOPE_OZZ_RESULTS: {}: {e}; the table shows issue 15's ozz figures, from another machine",
+                    path.display()
+                );
+                None
+            }
+        }
+    });
     let mut lines = Vec::new();
-    for (id, joints, ozz) in ROWS {
+    for (id, joints, case, stored) in ROWS {
         let path = root.join(id).join("new/estimates.json");
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -614,6 +680,10 @@ fn print_table() {
             continue;
         };
         let per = mean / *joints as f64;
+        let ozz = match &here {
+            Some(results) => case.and_then(|c| results.get(c).copied()),
+            None => *stored,
+        };
         lines.push(format!(
             "| {id:<30} | {mean:>12.0} | {:>6.1} | {per:>8.2} | {} |",
             100.0 * sd / mean,
@@ -621,16 +691,48 @@ fn print_table() {
         ));
     }
     if !lines.is_empty() {
-        println!(
-            "\n| benchmark                      | ns/update    | sd %   | ns/joint | ozz ns/joint (ours / ozz) |"
-        );
-        println!(
-            "|--------------------------------|--------------|--------|----------|---------------------------|"
-        );
+        let ozz = if here.is_some() {
+            "ozz ns/joint, this machine (ours / ozz) "
+        } else {
+            "ozz ns/joint, issue 15's machine (ours / that: not a side by side; see SKINSCOPE_OZZ_RESULTS)"
+        };
+        println!("\n| benchmark                      | ns/update    | sd %   | ns/joint | {ozz} |");
+        println!("|--------------------------------|--------------|--------|----------|---|");
         for l in lines {
             println!("{l}");
         }
     }
+}
+
+/// ns per skin joint of each case in the ozz harness's output: its `RESULT CASE JOINTS MEDIAN
+/// MEAN` lines (ns per update), the median taken, as `table.py` takes it. The error names the
+/// line and what is wrong there; no RESULT line at all is an error too.
+fn ozz_results(text: &str) -> Result<std::collections::HashMap<String, f64>, String> {
+    let mut results = std::collections::HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut fields = line.split_whitespace();
+        if fields.next() != Some("RESULT") {
+            continue;
+        }
+        let at = |what: &str| format!("line {}: {what} in {line:?}", n + 1);
+        let (Some(case), Some(joints), Some(median)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(at("expected RESULT CASE JOINTS MEDIAN MEAN"));
+        };
+        let joints: u32 = joints
+            .parse()
+            .map_err(|_| at("JOINTS is not a whole number"))?;
+        let median: f64 = median.parse().map_err(|_| at("MEDIAN is not a number"))?;
+        if joints == 0 || !(median.is_finite() && median > 0.0) {
+            return Err(at("JOINTS and MEDIAN must be above zero"));
+        }
+        results.insert(case.to_string(), median / f64::from(joints));
+    }
+    if results.is_empty() {
+        return Err("no RESULT lines (what ozz_pose_bench prints)".into());
+    }
+    Ok(results)
 }
 
 /// The dense67 clip's bytes, raw and compressed, per joint-second beside ozz's 56,561 bytes for
