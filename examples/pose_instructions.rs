@@ -1,7 +1,9 @@
 //! Poses the Fox for a given number of frames, for counting instructions under callgrind where
 //! a shared machine's timings are too noisy to tell a few percent apart (the README's
 //! "Instruction counts"). The cases are `benches/pose.rs`'s: `single` (pose/fox_single),
-//! `blend` (pose/fox_blend), `crowd` (1,000 members at full rate, as pose/crowd1000_fox_blend)
+//! `single_compressed` (the same from the Walk compressed at the Fox's own bound, as
+//! stage/fox_walk_sample_compressed samples it), `blend` (pose/fox_blend), `crowd` (1,000
+//! members at full rate, as pose/crowd1000_fox_blend)
 //! and `lod` (crowd/fox100000_blend_2thread_lod: 100,000 with level of detail, after a first
 //! update that poses them all).
 //!
@@ -22,7 +24,7 @@ const DT: f32 = 1.0 / 60.0;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: pose_instructions single|blend|crowd|lod FRAMES";
+    let usage = "usage: pose_instructions single|single_compressed|blend|crowd|lod FRAMES";
     let (Some(case), Some(frames)) = (args.get(1), args.get(2)) else {
         return Err(usage.into());
     };
@@ -30,7 +32,11 @@ fn main() -> Result<(), String> {
         .parse()
         .map_err(|e| format!("FRAMES {frames:?}: {e}"))?;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
-    let fox = skinscope::import::load(&path).map_err(|e| e.to_string())?;
+    let mut fox = skinscope::import::load(&path).map_err(|e| e.to_string())?;
+    if case == "single_compressed" {
+        let settings = skinscope::pose::compression_settings(&fox, None);
+        skinscope::pose::compress_clips(&mut fox, &settings);
+    }
     let clip = |name: &str| fox.clips.iter().position(|k| k.clip.name() == name);
     let (Some(survey), Some(walk)) = (clip("Survey"), clip("Walk")) else {
         return Err("Fox.glb has no Survey and Walk clips".into());
@@ -38,10 +44,12 @@ fn main() -> Result<(), String> {
     let mut pose = CharacterPose::new(&fox);
     let mut clock = 0.0;
     match case.as_str() {
-        "single" => {
+        "single" | "single_compressed" => {
+            let compressed = case == "single_compressed";
             for _ in 0..frames {
                 clock = wrap_time(clock + DT, fox.clips[walk].duration_secs());
-                let request = PoseRequest::at(Some(walk), black_box(clock));
+                let request =
+                    PoseRequest::at(Some(walk), black_box(clock)).with_compressed(compressed);
                 pose.evaluate(&fox, &request).map_err(|e| e.to_string())?;
             }
         }
