@@ -516,3 +516,49 @@ fn every_posing_command_plays_compressed_clips() {
     assert!(worst > 0.0, "the compressed clip is played");
     assert!(worst <= 2.0 * 1.51e-4, "{worst}");
 }
+
+#[test]
+fn a_pose_sampled_again_from_compressed_keys_lays_the_rest_pose_only_where_needed() {
+    // The built-in character's "wave" drives 3 joints, its "walk" 12: a pose that held the walk
+    // must be put back at rest before the wave is sampled into it, one that held the wave need
+    // not be (and is not: the rest pose is laid once, on the switch).
+    let mut c = skinscope::builtin::character().unwrap_or_else(|e| panic!("{e}"));
+    let settings = compression_settings(&c, None);
+    compress_clips(&mut c, &settings);
+    let clip = |name: &str| c.clips.iter().position(|k| k.clip.name() == name);
+    let (Some(walk), Some(wave)) = (clip("walk"), clip("wave")) else {
+        panic!("the built-in character has a walk and a wave");
+    };
+    let fresh = |request: &PoseRequest| {
+        let mut pose = CharacterPose::new(&c);
+        pose.evaluate(&c, request).unwrap();
+        pose
+    };
+    // Each joint the walk drives and the wave does not stands elsewhere in the two.
+    let (walking, waving) = (
+        fresh(&PoseRequest::clip(walk, 0.3).with_compressed(true)),
+        fresh(&PoseRequest::clip(wave, 0.5).with_compressed(true)),
+    );
+    assert_ne!(walking.model, waving.model);
+    let mut pose = CharacterPose::new(&c);
+    let sequence = [
+        (walk, true, 0.3),
+        (wave, true, 0.5),
+        (wave, true, 0.9),
+        (walk, false, 0.2),
+        (wave, true, 1.1),
+        (wave, false, 0.4),
+        (wave, true, 0.6),
+        (walk, true, 0.7),
+        (walk, true, 0.75),
+        (wave, true, 0.2),
+    ];
+    for (k, (clip, compressed, time)) in sequence.into_iter().enumerate() {
+        let request = PoseRequest::clip(clip, time).with_compressed(compressed);
+        pose.evaluate(&c, &request).unwrap();
+        let expected = fresh(&request);
+        assert_eq!(pose.local(), expected.local(), "step {k}");
+        assert_eq!(pose.model, expected.model, "step {k}");
+        assert_eq!(pose.palette, expected.palette, "step {k}");
+    }
+}

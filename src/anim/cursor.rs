@@ -181,10 +181,39 @@ pub fn sample_compressed(
         clip.source_id(),
         || ClipCursor::for_compressed(clip),
     )?;
+    sample_compressed_groups(clip, time_secs, cursor, out);
+    Ok(())
+}
+
+/// `sample_compressed` into a pose already at rest wherever `clip` drives nothing (the rest
+/// pose, or the clip's own previous sample): the rest pose is not laid down again. In full where
+/// `cursor` was made for other keys.
+pub fn sample_compressed_over(
+    skeleton: &Skeleton,
+    clip: &CompressedClip,
+    time_secs: f32,
+    cursor: &mut ClipCursor,
+    out: &mut LocalPose,
+) -> Result<(), PoseError> {
+    check_len("sampled pose", skeleton.joint_count(), out.len())?;
+    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
+    if cursor.source != clip.source_id() {
+        return sample_compressed(skeleton, clip, time_secs, cursor, out);
+    }
+    sample_compressed_groups(clip, time_secs, cursor, out);
+    Ok(())
+}
+
+/// Every group of `clip` sampled into `out` (sizes checked, `cursor` made for `clip`).
+fn sample_compressed_groups(
+    clip: &CompressedClip,
+    time_secs: f32,
+    cursor: &mut ClipCursor,
+    out: &mut LocalPose,
+) {
     let pose = out.as_mut_slice();
     // CompressedClip's joints come from a validated clip of the same joint count.
     for (g, group) in cursor.groups.iter_mut().enumerate() {
         clip.sample_group(g, time_secs, group, pose);
     }
-    Ok(())
 }

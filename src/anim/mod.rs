@@ -65,7 +65,10 @@ pub use clip::{
 pub use compress::{CompressionReport, CompressionSettings, compress_clip};
 pub use compress_error::{measure_error, raw_bytes};
 pub use compressed::CompressedClip;
-pub use cursor::{ClipCursor, resample_clip, sample_clip, sample_clip_over, sample_compressed};
+pub use cursor::{
+    ClipCursor, resample_clip, sample_clip, sample_clip_over, sample_compressed,
+    sample_compressed_over,
+};
 pub use ddm::{JACOBI_SWEEPS, OmegaEntry, ddm_skin, ddm_transform, omega_matrix, polar_rotation};
 pub use dqs::{SkinningMethod, dq_entry, dq_skin_direction, dq_skin_position};
 pub use driver::{DriverError, DriverMode, MAX_POSES, PoseDriver, swing_twist};

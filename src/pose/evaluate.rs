@@ -35,8 +35,9 @@ enum Scratch {
 enum Outside {
     /// The rest pose everywhere (as made, or reset to it).
     Rest,
-    /// The clip with this id was sampled into it, and nothing written since: at rest wherever
-    /// that clip drives nothing, and holding its constant tracks (`anim::resample_clip`).
+    /// The keys with this id (a raw clip's, or a compressed clip's: each has its own) were
+    /// sampled into it, and nothing written since: at rest wherever they drive nothing, and,
+    /// for a raw clip, holding its constant tracks (`anim::resample_clip`).
     Sampled(u64),
     /// Anything else (a copy of a blended pose).
     Other,
@@ -646,7 +647,7 @@ fn enclosing_shell(
 
 /// Samples clip `clip` (its compressed keys when `compressed` and it has them) into `out`,
 /// whose `state` says what it holds where the clip drives nothing: a pose last sampled from the
-/// same raw clip (or at rest) needs no rest pose laid down again.
+/// same keys, raw or compressed (or at rest), needs no rest pose laid down again.
 fn sample_clip_data(
     c: &Character,
     clip: usize,
@@ -657,7 +658,12 @@ fn sample_clip_data(
 ) -> Result<(), PoseError> {
     let data = &c.clips[clip];
     if let Some(packed) = data.compressed.as_ref().filter(|_| compressed) {
-        *state = Outside::Other;
+        // The compressed keys have an id of their own: a pose they were last sampled into is
+        // at rest wherever they drive nothing (every track is sampled again each time).
+        let id = packed.source_id();
+        if std::mem::replace(state, Outside::Sampled(id)).at_rest_outside(id) {
+            return anim::sample_compressed_over(&c.skeleton, packed, time_secs, cursor, out);
+        }
         return anim::sample_compressed(&c.skeleton, packed, time_secs, cursor, out);
     }
     let id = data.clip.id();
