@@ -657,9 +657,14 @@ impl GroupCursor {
 fn rotations_from_xyz([x, y, z, _]: Block) -> Block {
     let n2 = x * x + y * y + z * z;
     let unit = n2.cmple(Vec4::ONE);
+    let w = Vec4::select(unit, (Vec4::ONE - n2).sqrt(), Vec4::ZERO);
+    // Keys are stored within unit length (to rounding): the divisions are skipped unless a lane
+    // came back over it.
+    if unit.all() {
+        return [x, y, z, w];
+    }
     let length = n2.sqrt();
     let scaled = |c: Vec4| Vec4::select(unit, c, c / length);
-    let w = Vec4::select(unit, (Vec4::ONE - n2).sqrt(), Vec4::ZERO);
     [scaled(x), scaled(y), scaled(z), w]
 }
 
@@ -678,6 +683,40 @@ pub(super) fn rotation_from_xyz(v: Vec3) -> Vec4 {
 #[cfg(test)]
 mod tests {
     use super::Times;
+
+    #[test]
+    fn four_rotations_from_xyz_are_each_lane_s_own_to_the_bit() {
+        use glam::{Vec3, Vec4};
+        // Lanes: within unit length, just over it (rounding), at it, and far over it (a lane's
+        // x, y and z; its w is ignored).
+        let lanes = [
+            Vec3::new(0.1, -0.2, 0.3),
+            Vec3::new(0.6, 0.6, 0.529_150_3),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(-0.9, 0.8, 0.1),
+        ];
+        let over = |v: Vec3| v.length_squared() > 1.0;
+        assert!(over(lanes[1]) && over(lanes[3]) && !over(lanes[0]) && !over(lanes[2]));
+        let expect = lanes.map(super::rotation_from_xyz);
+        let bits = |q: Vec4| q.to_array().map(f32::to_bits);
+        // Every mix of lanes over and within unit length, and blocks all within it (where the
+        // divisions are skipped).
+        for block in [
+            [0, 1, 2, 3],
+            [0, 2, 0, 2],
+            [2, 0, 2, 2],
+            [3, 3, 3, 3],
+            [1, 0, 0, 0],
+        ] {
+            let c = |f: fn(Vec3) -> f32| Vec4::from_array(block.map(|l| f(lanes[l])));
+            let [x, y, z, w] =
+                super::rotations_from_xyz([c(|v| v.x), c(|v| v.y), c(|v| v.z), Vec4::NAN]);
+            for (lane, &l) in block.iter().enumerate() {
+                let got = Vec4::new(x[lane], y[lane], z[lane], w[lane]);
+                assert_eq!(bits(got), bits(expect[l]), "block {block:?}, lane {lane}");
+            }
+        }
+    }
 
     #[test]
     fn consecutive_frames_are_uniform_and_others_pack_in_the_last_ones_bits() {
