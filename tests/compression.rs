@@ -520,8 +520,8 @@ fn every_posing_command_plays_compressed_clips() {
 #[test]
 fn a_pose_sampled_again_from_compressed_keys_lays_the_rest_pose_only_where_needed() {
     // The built-in character's "wave" drives 3 joints, its "walk" 12: a pose that held the walk
-    // must be put back at rest before the wave is sampled into it, one that held the wave need
-    // not be (and is not: the rest pose is laid once, on the switch).
+    // must be put back at rest before the wave is sampled into it; one that held the wave need
+    // not be (the saving is in the README's instruction counts).
     let mut c = skinscope::builtin::character().unwrap_or_else(|e| panic!("{e}"));
     let settings = compression_settings(&c, None);
     compress_clips(&mut c, &settings);
@@ -534,7 +534,7 @@ fn a_pose_sampled_again_from_compressed_keys_lays_the_rest_pose_only_where_neede
         pose.evaluate(&c, request).unwrap();
         pose
     };
-    // Each joint the walk drives and the wave does not stands elsewhere in the two.
+    // The two clips pose the character differently, or the switches would test nothing.
     let (walking, waving) = (
         fresh(&PoseRequest::clip(walk, 0.3).with_compressed(true)),
         fresh(&PoseRequest::clip(wave, 0.5).with_compressed(true)),
