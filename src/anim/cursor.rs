@@ -66,33 +66,47 @@ pub fn sample_clip(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
-    prepare(skeleton, clip.joint_count(), out, cursor, clip.id(), || {
-        ClipCursor::new(clip)
-    })?;
+    let keys = (clip.joint_count(), clip.id());
+    prepare(
+        skeleton,
+        keys,
+        out,
+        cursor,
+        (|| ClipCursor::new(clip), false),
+    )?;
     sample_raw(clip, time_secs, cursor, out.as_mut_slice(), true);
     Ok(())
 }
 
-/// Checks the buffers' sizes, makes `cursor` afresh if it was made for other keys (the viewer
-/// switched between raw and compressed clips: the only allocation sampling can make), and lays
-/// down the rest pose unless the clip drives every property of every joint.
+/// Checks the buffers' sizes against the clip's joint count, makes `cursor` afresh if it was
+/// made for other keys than `source`'s (the viewer switched between raw and compressed clips:
+/// the only allocation sampling can make), and lays down the rest pose unless the clip drives
+/// every property of every joint, or unless `over` (`out` is at rest wherever the clip drives
+/// nothing) and the cursor was the clip's. Returns whether the cursor was made afresh.
 fn prepare(
     skeleton: &Skeleton,
-    clip_joints: usize,
+    (clip_joints, source): (usize, u64),
     out: &mut LocalPose,
     cursor: &mut ClipCursor,
-    source: u64,
-    make: impl FnOnce() -> ClipCursor,
-) -> Result<(), PoseError> {
+    (make, over): (impl FnOnce() -> ClipCursor, bool),
+) -> Result<bool, PoseError> {
     check_len("sampled pose", skeleton.joint_count(), out.len())?;
     check_len("clip joints", skeleton.joint_count(), clip_joints)?;
-    if cursor.source != source {
-        *cursor = make();
+    let fresh = cursor.source != source;
+    if fresh {
+        remake(cursor, make);
     }
-    if !cursor.covers_all {
+    if !cursor.covers_all && (fresh || !over) {
         out.as_mut_slice().copy_from_slice(skeleton.rest());
     }
-    Ok(())
+    Ok(fresh)
+}
+
+/// `*cursor = make()`, out of the way of the frame's path (it happens when the keys change).
+#[cold]
+#[inline(never)]
+fn remake(cursor: &mut ClipCursor, make: impl FnOnce() -> ClipCursor) {
+    *cursor = make();
 }
 
 /// `sample_clip` over a pose already at rest wherever `clip` drives nothing (the rest pose, or
@@ -130,12 +144,21 @@ fn sample_again(
     out: &mut LocalPose,
     constants: bool,
 ) -> Result<(), PoseError> {
-    check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    if cursor.source != clip.id() {
-        return sample_clip(skeleton, clip, time_secs, cursor, out);
-    }
-    sample_raw(clip, time_secs, cursor, out.as_mut_slice(), constants);
+    let keys = (clip.joint_count(), clip.id());
+    let fresh = prepare(
+        skeleton,
+        keys,
+        out,
+        cursor,
+        (|| ClipCursor::new(clip), true),
+    )?;
+    sample_raw(
+        clip,
+        time_secs,
+        cursor,
+        out.as_mut_slice(),
+        constants || fresh,
+    );
     Ok(())
 }
 
@@ -166,6 +189,7 @@ fn sample_raw(
 }
 
 /// Samples a compressed clip at `time_secs` into `out`, as `sample_clip` samples a raw one.
+#[inline]
 pub fn sample_compressed(
     skeleton: &Skeleton,
     clip: &CompressedClip,
@@ -173,21 +197,13 @@ pub fn sample_compressed(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
-    prepare(
-        skeleton,
-        clip.joint_count(),
-        out,
-        cursor,
-        clip.source_id(),
-        || ClipCursor::for_compressed(clip),
-    )?;
-    sample_compressed_groups(clip, time_secs, cursor, out);
-    Ok(())
+    sample_compressed_from(skeleton, clip, (time_secs, cursor), out, false)
 }
 
 /// `sample_compressed` into a pose already at rest wherever `clip` drives nothing (the rest
 /// pose, or the clip's own previous sample): the rest pose is not laid down again. In full where
 /// `cursor` was made for other keys.
+#[inline]
 pub fn sample_compressed_over(
     skeleton: &Skeleton,
     clip: &CompressedClip,
@@ -195,25 +211,26 @@ pub fn sample_compressed_over(
     cursor: &mut ClipCursor,
     out: &mut LocalPose,
 ) -> Result<(), PoseError> {
-    check_len("sampled pose", skeleton.joint_count(), out.len())?;
-    check_len("clip joints", skeleton.joint_count(), clip.joint_count())?;
-    if cursor.source != clip.source_id() {
-        return sample_compressed(skeleton, clip, time_secs, cursor, out);
-    }
-    sample_compressed_groups(clip, time_secs, cursor, out);
-    Ok(())
+    sample_compressed_from(skeleton, clip, (time_secs, cursor), out, true)
 }
 
-/// Every group of `clip` sampled into `out` (sizes checked, `cursor` made for `clip`).
-fn sample_compressed_groups(
+/// `sample_compressed`, or `sample_compressed_over` when `over`: every group of `clip` sampled
+/// into `out` (`prepare` lays the rest pose down where needed).
+#[inline]
+fn sample_compressed_from(
+    skeleton: &Skeleton,
     clip: &CompressedClip,
-    time_secs: f32,
-    cursor: &mut ClipCursor,
+    (time_secs, cursor): (f32, &mut ClipCursor),
     out: &mut LocalPose,
-) {
+    over: bool,
+) -> Result<(), PoseError> {
+    let keys = (clip.joint_count(), clip.source_id());
+    let make = || ClipCursor::for_compressed(clip);
+    prepare(skeleton, keys, out, cursor, (make, over))?;
     let pose = out.as_mut_slice();
     // CompressedClip's joints come from a validated clip of the same joint count.
     for (g, group) in cursor.groups.iter_mut().enumerate() {
         clip.sample_group(g, time_secs, group, pose);
     }
+    Ok(())
 }
