@@ -4,11 +4,11 @@
 //!
 //! Level of detail (`update_lod`): members far from the camera are posed every 2nd, 4th or 8th
 //! frame, staggered by block of 64 members (by member in a crowd of fewer than 8 blocks) so each
-//! frame poses about as many, their palettes held between
-//! (Unreal's update rate optimisation without interpolation). A block that lies wholly in one
-//! band of distances is held as a whole, from its bounding box's distances. Events still fire once per time
-//! the member's playhead crosses them, at their clip time, whatever the rate: a member posed
-//! after a long gap fires what the gap crossed, once per loop.
+//! frame poses about as many, their palettes held between (Unreal's update rate optimisation
+//! without interpolation). A block that lies wholly in one band of distances is held as a whole,
+//! from its bounding box's distances. Events still fire once per time the member's playhead
+//! crosses them, at their clip time, whatever the rate: a member posed after a long gap fires
+//! what the gap crossed, once per loop.
 
 use glam::{Mat4, Vec3};
 use rayon::prelude::*;
