@@ -452,6 +452,86 @@ fn model_pose_and_palette_are_the_plain_products_to_the_bit() {
     );
 }
 
+/// The palette's bottom row comes out of the products without masks (`compose` keeps the 4x4
+/// matrix's bottom row in the model transforms' spare lanes): for every sign of every entry, each
+/// entry is still `Mat4::from(model * joint_from_bind)` to the bit, its bottom row +0, +0, +0, 1
+/// (a -0 there would show that a spare lane had taken a product's sign). Hundreds of random poses
+/// of a hierarchy with long chains, branches, two roots and three joints past the last block of
+/// four, with scales that are not uniform and some negative (mirrored joints).
+#[test]
+fn palette_bottom_rows_are_exact_for_every_sign_of_every_entry() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    // 0-1-2-3-4-5 a chain, 6 a second root with its own chain, branches back to 1 and 3.
+    let parents = vec![
+        None,
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(3),
+        Some(4),
+        None,
+        Some(6),
+        Some(7),
+        Some(1),
+        Some(9),
+        Some(3),
+        Some(11),
+        Some(12),
+        Some(8),
+    ];
+    let n = parents.len();
+    let mut transform = || {
+        let scale = |r: f32| if r < -0.8 { -1.0 - r } else { 0.5 + r.abs() };
+        Transform {
+            translation: Vec3::new(random(), random(), random()) * 3.0,
+            rotation: Quat::from_euler(
+                glam::EulerRot::ZYX,
+                random() * 3.2,
+                random() * 1.6,
+                random() * 3.2,
+            ),
+            scale: Vec3::new(scale(random()), scale(random()), scale(random())),
+        }
+    };
+    let rest: Vec<Transform> = (0..n).map(|_| transform()).collect();
+    let skeleton = Skeleton::new(names(n), parents.clone(), rest).unwrap();
+    let joint_from_bind: Vec<Mat4> = (0..n)
+        .map(|_| transform().to_affine().inverse().into())
+        .collect();
+    let skin = Skin::all_joints(&skeleton, joint_from_bind.clone()).unwrap();
+    let plan = PalettePlan::new([(&skin, 0)]).unwrap();
+    let mut model = ModelPose::new(&skeleton);
+    let mut palette = vec![Mat4::ZERO; n];
+    let bits = |m: Mat4| m.to_cols_array().map(f32::to_bits);
+    let mut negative_entries = 0;
+    for _ in 0..400 {
+        let local = LocalPose::from_transforms((0..n).map(|_| transform()).collect());
+        local_to_model_and_palette(&skeleton, &local, &mut model, &plan, &mut palette).unwrap();
+        let mut expected = Vec::<glam::Affine3A>::new();
+        for (j, t) in local.as_slice().iter().enumerate() {
+            let own = t.to_affine();
+            expected.push(parents[j].map_or(own, |p| expected[p] * own));
+        }
+        for (j, got) in palette.iter().enumerate() {
+            let want = Mat4::from(expected[j] * glam::Affine3A::from_mat4(joint_from_bind[j]));
+            assert_eq!(bits(*got), bits(want), "skin matrix of joint {j}");
+            assert_eq!(
+                got.row(3).to_array().map(f32::to_bits),
+                [0, 0, 0, 1f32.to_bits()]
+            );
+            negative_entries += got.to_cols_array().iter().filter(|v| **v < 0.0).count();
+        }
+    }
+    // Every sign was met: about half of the 400 x 15 x 12 upper entries are negative.
+    assert!(negative_entries > 30_000, "{negative_entries}");
+}
+
 fn pose_of(rotation: Quat, translation: Vec3) -> LocalPose {
     LocalPose::from_transforms(vec![Transform {
         translation,
