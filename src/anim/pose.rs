@@ -642,20 +642,13 @@ impl SplatAffine {
 #[inline(always)]
 fn affine_product_splat(a: &Affine3A, b: &SplatAffine) -> Mat4 {
     use glam::{BVec4A, Vec4};
-    let (x, y, z, t) = (
-        lanes(a.matrix3.x_axis),
-        lanes(a.matrix3.y_axis),
-        lanes(a.matrix3.z_axis),
-        lanes(a.translation),
-    );
-    let b = &b.0;
-    let column = |c: usize| x * b[3 * c] + y * b[3 * c + 1] + z * b[3 * c + 2];
+    let [x, y, z, t] = splat_columns(a, b);
     let xyz = BVec4A::new(true, true, true, false);
     Mat4::from_cols(
-        Vec4::select(xyz, column(0), Vec4::ZERO),
-        Vec4::select(xyz, column(1), Vec4::ZERO),
-        Vec4::select(xyz, column(2), Vec4::ZERO),
-        Vec4::select(xyz, column(3) + t, Vec4::W),
+        Vec4::select(xyz, x, Vec4::ZERO),
+        Vec4::select(xyz, y, Vec4::ZERO),
+        Vec4::select(xyz, z, Vec4::ZERO),
+        Vec4::select(xyz, t, Vec4::W),
     )
 }
 
@@ -670,6 +663,14 @@ fn affine_product_splat_w(a: &Affine3A, b: &SplatAffine) -> Mat4 {
     if !cfg!(all(target_arch = "x86_64", target_feature = "sse2")) {
         return affine_product_splat(a, b);
     }
+    let [x, y, z, t] = splat_columns(a, b);
+    Mat4::from_cols(x, y, z, t)
+}
+
+/// The columns of `a * b` in all four lanes, `b` broadcast (`SplatAffine`): each axis
+/// `a.x b[3c] + a.y b[3c+1] + a.z b[3c+2]`, the translation that plus `a`'s, in glam's order.
+#[inline(always)]
+fn splat_columns(a: &Affine3A, b: &SplatAffine) -> [glam::Vec4; 4] {
     let (x, y, z, t) = (
         lanes(a.matrix3.x_axis),
         lanes(a.matrix3.y_axis),
@@ -678,7 +679,7 @@ fn affine_product_splat_w(a: &Affine3A, b: &SplatAffine) -> Mat4 {
     );
     let b = &b.0;
     let column = |c: usize| x * b[3 * c] + y * b[3 * c + 1] + z * b[3 * c + 2];
-    Mat4::from_cols(column(0), column(1), column(2), column(3) + t)
+    [column(0), column(1), column(2), column(3) + t]
 }
 
 /// `model_from_parent * parent_from_joint`, glam's products and sums in glam's order (the same
