@@ -233,14 +233,30 @@ impl Packed {
     #[inline]
     pub(super) fn decode_steps(&self, row: usize, steps: &mut [i32]) {
         let base = row * self.row_bits;
-        let layout = self.layout;
-        for (k, f) in self.fields.iter().enumerate() {
-            // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it
-            // whatever its bit offset (at most 7) within its first byte.
+        // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it whatever
+        // its bit offset (at most 7) within its first byte. Each field is at most 19 bits: an
+        // i32, which converts to f32 in one instruction.
+        let field = |f: &Fields| {
             let window = read_window(&self.stream, base + f.offset as usize);
-            for c in 0..3 {
-                // At most 19 bits: an i32, which converts to f32 in one instruction.
-                steps[layout.place(k, c)] = ((window >> f.shift[c]) as u32 & f.mask[c]) as i32;
+            let c = |c: usize| ((window >> f.shift[c]) as u32 & f.mask[c]) as i32;
+            [c(0), c(1), c(2)]
+        };
+        // Each layout's places walked in whole groups (a track's three, a block's twelve), so
+        // that no place is worked out or checked component by component (`Layout::place`).
+        match self.layout {
+            Layout::Tracks => {
+                for (f, out) in self.fields.iter().zip(steps.chunks_exact_mut(3)) {
+                    out.copy_from_slice(&field(f));
+                }
+            }
+            Layout::Blocks => {
+                for (four, out) in self.fields.chunks(4).zip(steps.chunks_exact_mut(12)) {
+                    let (x, yz) = out.split_at_mut(4);
+                    let (y, z) = yz.split_at_mut(4);
+                    for (((f, x), y), z) in four.iter().zip(x).zip(y).zip(z) {
+                        [*x, *y, *z] = field(f);
+                    }
+                }
             }
         }
     }
