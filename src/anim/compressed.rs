@@ -232,6 +232,9 @@ impl Packed {
     /// place in `steps` (`Layout`; at least `layout.len(self.len())` long).
     #[inline]
     pub(super) fn decode_steps(&self, row: usize, steps: &mut [i32]) {
+        // Every track's places are in `steps` (a shorter one would leave the last tracks'
+        // steps as they were).
+        debug_assert!(steps.len() >= self.layout.len(self.len()));
         let base = row * self.row_bits;
         // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it whatever
         // its bit offset (at most 7) within its first byte. Each field is at most 19 bits: an
