@@ -108,8 +108,8 @@ impl Times {
 /// the track's minimum. The widest component takes 3 to 19 bits, chosen per track by the error
 /// it leaves at the joint's reach (as ACL chooses its bit rates); the others as many as keep
 /// their steps no coarser (none for a component that holds still). Packed key-major: row `r` is
-/// `row_bits` bits from bit `r * row_bits` of `stream`, low bits first (eight spare bytes at the
-/// end, so a track's 8-byte read never runs off it).
+/// `row_bits` bits from bit `r * row_bits` of `stream`, low bits first (`LANES_WINDOW` spare
+/// bytes at the end, so that a row's reads never run off it).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Packed {
     pub(super) min: Vec<Vec3>,
@@ -122,18 +122,15 @@ pub(super) struct Packed {
     /// Where each track's fields sit in a row, worked out from its components' widths
     /// (`Packed::fields`; the widths are what the track's header stores).
     pub(super) fields: Vec<Fields>,
-    /// How a decoded row lies (`Layout`), and each track's minimum and step component by
-    /// component in that order, spare places zero: worked out at pack, not stored.
+    /// How a decoded row lies (`Layout`), and its places four at a time (`Lanes`): worked out
+    /// at pack, not stored.
     pub(super) layout: Layout,
-    pub(super) lane_min: Vec<f32>,
-    pub(super) lane_step: Vec<f32>,
+    pub(super) lanes: Vec<Lanes>,
 }
 
 /// How a decoded row's components lie: translations and scales track after track (x, y and z:
 /// a row of `Vec3`), rotations four tracks a block (x, y and z of a `runtime::Block`). A row is
-/// decoded in two passes: each component's whole number of steps into its place
-/// (`Packed::decode_steps`), then four components at a time into values (`Packed::values`,
-/// `Packed::rotations`), with no shuffle.
+/// decoded four places at a time (`Lanes`), in this order, with no shuffle.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) enum Layout {
     #[default]
@@ -169,6 +166,50 @@ pub(super) struct Fields {
     mask: [u32; 3],
 }
 
+/// Four places of a decoded row (`Layout`), as they are read from any row: the byte within
+/// the row (as if it began at a whole byte) where the first place's bits begin, each place's
+/// byte from there, its mask there (its width's ones, moved up to its first bit within that
+/// byte), its minimum, and its step divided by two to the power of that bit. The masked bits
+/// are the whole number of steps times that power of two, so `min + step * masked` is the value
+/// to the bit (powers of two scale floats exactly; `quantize` keeps steps far from the smallest
+/// normal float), with no shift per place. Spare places are zero.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Lanes {
+    first: u32,
+    offset: [u8; 4],
+    mask: [u32; 4],
+    min: Vec4,
+    step: Vec4,
+}
+
+/// Bytes read for four places, from their first byte: any offset a `u8` holds and the 8 bytes
+/// from it, so that no place's read is checked on its own. (Four places begin within 22 bytes
+/// of each other: four tracks' same component, at most three 57-bit keys apart.) A packed
+/// stream keeps this many spare bytes past its last row.
+pub(super) const LANES_WINDOW: usize = 256 + 8;
+
+impl Lanes {
+    /// The four places' values in the row whose bits begin at bit `shift` (0 to 7) of `row`.
+    #[inline(always)]
+    fn values(&self, row: &[u8], shift: u32) -> Vec4 {
+        // One look for the four places' bytes (a stream keeps `LANES_WINDOW` spare bytes, so
+        // it never fails on a row of its own).
+        let first = self.first as usize;
+        let Some(window) = row.get(first..first + LANES_WINDOW) else {
+            return self.min;
+        };
+        // A place's at most 19 bits begin at most 14 bits into the 8 bytes read from its
+        // byte, whatever the row's first bit.
+        let lane = |l: usize| {
+            let at = usize::from(self.offset[l]);
+            let mut eight = [0; 8];
+            eight.copy_from_slice(&window[at..at + 8]);
+            ((u64::from_le_bytes(eight) >> shift) as u32 & self.mask[l]) as i32 as f32
+        };
+        self.min + self.step * Vec4::new(lane(0), lane(1), lane(2), lane(3))
+    }
+}
+
 /// Fewest and most bits the widest component of a quantized track takes.
 pub(super) const MIN_BITS: u8 = 3;
 pub(super) const MAX_BITS: u8 = 19;
@@ -201,18 +242,47 @@ impl Packed {
             .collect()
     }
 
-    /// Each track's `min` and `step` laid out as `layout` decodes a row.
+    /// Each track's components laid out as `layout` decodes a row (`Lanes`).
     pub(super) fn lay_out(&mut self, layout: Layout) {
         let n = self.len();
         self.layout = layout;
-        self.lane_min = vec![0.0; layout.len(n)];
-        self.lane_step = vec![0.0; layout.len(n)];
-        for (k, (min, step)) in self.min.iter().zip(&self.step).enumerate() {
+        // Each place's first bit in a row, in place order (spare places: none).
+        let mut bits = vec![None; layout.len(n)];
+        for (k, f) in self.fields.iter().enumerate() {
             for c in 0..3 {
-                self.lane_min[layout.place(k, c)] = min[c];
-                self.lane_step[layout.place(k, c)] = step[c];
+                bits[layout.place(k, c)] = Some((k, c, f.offset + f.shift[c]));
             }
         }
+        self.lanes = (bits.chunks_exact(4))
+            .map(|four| {
+                let first = four.iter().flatten().map(|&(.., bit)| bit / 8).min();
+                let mut lanes = Lanes {
+                    first: first.unwrap_or(0),
+                    ..Lanes::default()
+                };
+                for (l, place) in four.iter().enumerate() {
+                    let Some((k, c, bit)) = *place else { continue };
+                    let offset = bit / 8 - lanes.first;
+                    debug_assert!(offset <= 22, "four places begin within 22 bytes");
+                    lanes.offset[l] = offset as u8;
+                    lanes.mask[l] = self.fields[k].mask[c] << (bit % 8);
+                    lanes.min[l] = self.min[k][c];
+                    lanes.step[l] = self.step[k][c] / (1u32 << (bit % 8)) as f32;
+                }
+                lanes
+            })
+            .collect();
+    }
+
+    /// Row `row`'s bits: the stream from the byte holding its first bit, and that bit's place
+    /// in the byte (0 to 7).
+    #[inline(always)]
+    fn row_at(&self, row: usize) -> (&[u8], u32) {
+        let first = row * self.row_bits;
+        (
+            self.stream.get(first / 8..).unwrap_or(&[]),
+            (first % 8) as u32,
+        )
     }
 
     /// Decodes row `row` into `out` (one value per track, in track order), a track at a time:
@@ -228,93 +298,32 @@ impl Packed {
         }
     }
 
-    /// The first pass of decoding row `row`: each component's whole number of steps, into its
-    /// place in `steps` (`Layout`; at least `layout.len(self.len())` long).
+    /// Decodes row `row` of `Layout::Tracks` into `out` (one value per track, in track order),
+    /// four components at a time.
     #[inline]
-    pub(super) fn decode_steps(&self, row: usize, steps: &mut [i32]) {
-        // Every track's places are in `steps` (a shorter one would leave the last tracks'
-        // steps as they were).
-        debug_assert!(steps.len() >= self.layout.len(self.len()));
-        let base = row * self.row_bits;
-        // A track's key is at most 3 x 19 = 57 bits: one unaligned 8-byte read holds it whatever
-        // its bit offset (at most 7) within its first byte. Each field is at most 19 bits: an
-        // i32, which converts to f32 in one instruction.
-        let field = |f: &Fields| {
-            let window = read_window(&self.stream, base + f.offset as usize);
-            let c = |c: usize| ((window >> f.shift[c]) as u32 & f.mask[c]) as i32;
-            [c(0), c(1), c(2)]
-        };
-        // Each layout's places walked in whole groups (a track's three, a block's twelve), so
-        // that no place is worked out or checked component by component (`Layout::place`).
-        match self.layout {
-            Layout::Tracks => {
-                for (f, out) in self.fields.iter().zip(steps.chunks_exact_mut(3)) {
-                    out.copy_from_slice(&field(f));
-                }
-            }
-            Layout::Blocks => {
-                for (four, out) in self.fields.chunks(4).zip(steps.chunks_exact_mut(12)) {
-                    let (x, yz) = out.split_at_mut(4);
-                    let (y, z) = yz.split_at_mut(4);
-                    for (((f, x), y), z) in four.iter().zip(x).zip(y).zip(z) {
-                        [*x, *y, *z] = field(f);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The second pass for `Layout::Tracks`: `min + step * steps`, four components at a time,
-    /// into `out` (the row's values track after track).
-    #[inline]
-    pub(super) fn values(&self, steps: &[i32], out: &mut [Vec3]) {
+    pub(super) fn decode_vectors(&self, row: usize, out: &mut [Vec3]) {
+        let (bytes, first) = self.row_at(row);
         let out: &mut [f32] = bytemuck::cast_slice_mut(out);
         let mut chunks = out.chunks_exact_mut(4);
-        let lanes = steps.chunks_exact(4).zip(self.lane_min.chunks_exact(4));
-        let mut lanes = lanes.zip(self.lane_step.chunks_exact(4));
-        for (o, ((s, min), step)) in chunks.by_ref().zip(lanes.by_ref()) {
-            let v = four(min) + four(step) * to_f32(s);
-            o.copy_from_slice(&v.to_array());
+        let mut lanes = self.lanes.iter();
+        for (o, l) in chunks.by_ref().zip(lanes.by_ref()) {
+            o.copy_from_slice(&l.values(bytes, first).to_array());
         }
         let tail = chunks.into_remainder();
-        if let Some(((s, min), step)) = lanes.next() {
-            let v = (four(min) + four(step) * to_f32(s)).to_array();
-            tail.copy_from_slice(&v[..tail.len()]);
+        if let Some(l) = lanes.next() {
+            tail.copy_from_slice(&l.values(bytes, first).to_array()[..tail.len()]);
         }
     }
 
-    /// The second pass for `Layout::Blocks`: the rotations' x, y and z four tracks at a time,
-    /// and w rebuilt from unit length (`rotations_from_xyz`), into `out`'s first blocks.
+    /// Decodes row `row` of `Layout::Blocks` into `out`'s first blocks: the rotations' x, y
+    /// and z four tracks at a time, and w rebuilt from unit length (`rotations_from_xyz`).
     #[inline]
-    pub(super) fn rotations(&self, steps: &[i32], out: &mut [Block]) {
-        let blocks = (steps.chunks_exact(12).zip(self.lane_min.chunks_exact(12)))
-            .zip(self.lane_step.chunks_exact(12));
-        for (o, ((s, min), step)) in out.iter_mut().zip(blocks) {
-            let c = |c: usize| {
-                let at = 4 * c..4 * c + 4;
-                four(&min[at.clone()]) + four(&step[at.clone()]) * to_f32(&s[at])
-            };
+    pub(super) fn decode_rotations(&self, row: usize, out: &mut [Block]) {
+        let (bytes, first) = self.row_at(row);
+        for (o, xyz) in out.iter_mut().zip(self.lanes.chunks_exact(3)) {
+            let c = |c: usize| xyz[c].values(bytes, first);
             *o = rotations_from_xyz([c(0), c(1), c(2), Vec4::ZERO]);
         }
-    }
-}
-
-/// Four floats (from a slice of four) in lanes.
-#[inline(always)]
-fn four(x: &[f32]) -> Vec4 {
-    match x {
-        &[a, b, c, d] => Vec4::new(a, b, c, d),
-        _ => Vec4::ZERO,
-    }
-}
-
-/// Four i32 (from a slice of four) converted to f32 in lanes (one instruction on x86: the
-/// compiler joins the four conversions).
-#[inline(always)]
-fn to_f32(x: &[i32]) -> Vec4 {
-    match x {
-        &[a, b, c, d] => Vec4::new(a as f32, b as f32, c as f32, d as f32),
-        _ => Vec4::ZERO,
     }
 }
 
@@ -595,8 +604,6 @@ pub(crate) struct GroupCursor {
     /// (`runtime::arcs`).
     pub(super) theta: Vec<Vec4>,
     pub(super) perp: Vec<Block>,
-    /// Scratch for a row's whole numbers of steps (`Packed::decode_steps`).
-    pub(super) steps: Vec<i32>,
 }
 
 impl GroupCursor {
@@ -618,7 +625,6 @@ impl GroupCursor {
             ],
             theta: vec![Vec4::ZERO; blocks(r)],
             perp: vec![[Vec4::ZERO; 4]; blocks(r)],
-            steps: vec![0; Layout::Tracks.len(t.max(s)).max(Layout::Blocks.len(r))],
         }
     }
 
@@ -642,12 +648,10 @@ impl GroupCursor {
     }
 
     pub(super) fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {
-        let steps = &mut self.steps;
-        let mut vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
+        let vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
             let (q, f) = (v.packed.len(), v.joints.len() - v.packed.len());
             if let Some((part, row)) = v.packed.part(row) {
-                part.decode_steps(row, steps);
-                part.values(steps, &mut out[..q]);
+                part.decode_vectors(row, &mut out[..q]);
             }
             out[q..].copy_from_slice(&v.f_rows[row * f..row * f + f]);
         };
@@ -657,8 +661,7 @@ impl GroupCursor {
         let (q, f) = (r.packed.len(), r.joints.len() - r.packed.len());
         let out = &mut self.rotations[into];
         if let Some((part, row)) = r.packed.part(row) {
-            part.decode_steps(row, steps);
-            part.rotations(steps, out);
+            part.decode_rotations(row, out);
         }
         // Float keys are stored normalised: both kinds are unit, as the arcs need.
         for (k, key) in (q..).zip(&r.f_rows[row * f..row * f + f]) {

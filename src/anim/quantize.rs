@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::compressed::{
-    Layout, MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, Segments, UNIT_RANGE_BYTES,
+    LANES_WINDOW, Layout, MAX_BITS, MIN_BITS, Packed, RANGE_BYTES, Segments, UNIT_RANGE_BYTES,
     segment_widths_bytes, write_bits,
 };
 
@@ -35,6 +35,11 @@ pub(super) struct Quantized {
     keys: Vec<[u32; 3]>,
 }
 
+/// A component whose values span less than this holds still (no bits, its minimum): its
+/// steps would come near the smallest normal float, which `Lanes` scales by up to 2^-7.
+/// Nothing a clip moves is this small (2^-100, 7.9e-31).
+const STILL_EXTENT: f32 = 1.0 / (1u128 << 100) as f32;
+
 /// `values` over their own range, the widest component in `bits` bits and each other in as
 /// many as keep its step no coarser (none where it holds still).
 pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
@@ -60,7 +65,7 @@ pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
     let extent = (max - min).to_array();
     let finest = extent.iter().fold(0.0f32, |a, &e| a.max(e)) / ((1u32 << bits) - 1) as f32;
     let widths = extent.map(|e| {
-        if e <= 0.0 {
+        if e < STILL_EXTENT {
             0
         } else {
             // The fewest bits whose 2^b - 1 steps span e in steps of at most `finest`.
@@ -159,6 +164,8 @@ pub(super) fn pack(tracks: &[&Quantized], rows: usize, range: Range) -> Packed {
             }
         }
     }
+    // The spare bytes four places are read with (`Lanes`).
+    bytes.resize((row_bits * rows).div_ceil(8) + LANES_WINDOW, 0);
     let bits: Vec<[u8; 3]> = tracks.iter().map(|t| t.bits).collect();
     let mut packed = Packed {
         min: tracks.iter().map(|t| t.min).collect(),
@@ -181,7 +188,7 @@ pub(super) fn pack(tracks: &[&Quantized], rows: usize, range: Range) -> Packed {
 mod tests {
     use glam::Vec3;
 
-    use super::super::compressed::{Packed, write_bits};
+    use super::super::compressed::{LANES_WINDOW, Packed, write_bits};
     use super::{Layout, Quantized, Range, fewest_bits, pack, pack_segments, quantize};
 
     #[test]
@@ -213,7 +220,10 @@ mod tests {
         let refs: Vec<&Quantized> = tracks.iter().collect();
         let packed: Packed = pack(&refs, 1, Range::Float);
         assert_eq!(packed.row_bits, at);
-        assert_eq!(packed.stream, bytes);
+        // The bits as written, then the spare bytes four places are read with (zeros).
+        let (bits, spare) = packed.stream.split_at(at.div_ceil(8));
+        assert_eq!(bits, &bytes[..at.div_ceil(8)]);
+        assert_eq!(spare, [0; LANES_WINDOW]);
         let mut out = vec![Vec3::ONE; fields.len()];
         packed.decode(0, &mut out);
         for (k, (&(value, _), o)) in fields.iter().zip(&out).enumerate() {
@@ -252,6 +262,41 @@ mod tests {
         assert_eq!(q.bits[2], 0);
         assert_eq!(q.value(0).z, 0.0);
         assert_eq!(q.value(1).z, 0.0);
+    }
+
+    #[test]
+    fn the_tiniest_ranges_hold_still_and_the_others_decode_to_the_bit() {
+        // x spans 1e-35 (under 2^-100: holds still at its minimum); y spans 2^-100 in 19 bits,
+        // the finest steps kept (2^-119 and a little more), which the decoder scales down by up
+        // to 2^-7: still normal floats, so rows decode to the bit.
+        let tiny = 1.0 / (1u128 << 100) as f32;
+        let values: Vec<Vec3> = (0..8)
+            .map(|k| Vec3::new(1e-35 * (k % 2) as f32, tiny * k as f32 / 7.0, 0.0))
+            .collect();
+        let q = quantize(&values, 19, Range::Float);
+        assert_eq!(q.bits, [0, 19, 0]);
+        assert_eq!(q.value(1).x, 0.0);
+        assert!(q.step.y >= 1.0 / (1u128 << 119) as f32);
+        for lead in 0..8u8 {
+            // A leading track of `lead` bits moves y's field to every bit of a byte.
+            let ramp: Vec<Vec3> = (0..8).map(|k| Vec3::new(k as f32, 0.0, 0.0)).collect();
+            let first = quantize(&ramp, 3, Range::Float);
+            let first = Quantized {
+                bits: [lead, 0, 0],
+                keys: vec![[0; 3]; 8],
+                ..first
+            };
+            let packed = pack(&[&first, &q], 8, Range::Float);
+            let mut out = [Vec3::ONE; 2];
+            for row in 0..8 {
+                packed.decode_vectors(row, &mut out);
+                assert_eq!(
+                    out[1].to_array().map(f32::to_bits),
+                    q.value(row).to_array().map(f32::to_bits),
+                    "lead {lead} row {row}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -301,59 +346,73 @@ mod tests {
     fn rows_decoded_four_components_at_a_time_are_the_track_at_a_time_values() {
         use super::super::compressed::rotation_from_xyz;
         use super::super::runtime::{Block, IDENTITY_BLOCK};
-        // Seven tracks (a block and a part block) of 5 keys, widths 3 to 19 bits and a
-        // component that holds still; vectors over their own ranges, rotations' x, y and z on
-        // the unit grid (one of them a little over unit length, as rounding leaves it).
+        // Seven tracks (a block and a part block) of 9 keys, widths 3 to 19 bits (or all 19,
+        // the widest keys' fields 14 bits into their 8 bytes) and a component that holds
+        // still; vectors over their own ranges, rotations' x, y and z on the unit grid (one of
+        // them a little over unit length, as rounding leaves it). Track 0 moves along x alone,
+        // and takes a bit more or less where that makes the rows' length odd, so that the 9
+        // rows begin at every bit of a byte.
+        let widths: [fn(usize) -> u8; 2] = [|t| 3 + (t as u8 * 3) % 17, |_| 19];
         for (range, layout) in [
             (Range::Float, Layout::Tracks),
             (Range::Unit16, Layout::Blocks),
         ] {
-            let tracks: Vec<Quantized> = (0..7)
-                .map(|t| {
-                    let values: Vec<Vec3> = (0..5)
+            for width in widths {
+                let track = |t: usize, bits: u8| {
+                    let values: Vec<Vec3> = (0..9)
                         .map(|k| {
-                            let f = (t * 5 + k) as f32;
+                            let f = (t * 9 + k) as f32;
                             let v = Vec3::new((0.7 * f).sin(), (1.3 * f).cos(), 0.25);
-                            if t == 6 && k == 2 {
-                                v.normalize() * 1.0001
-                            } else {
-                                v * 0.57
+                            match (t, k) {
+                                (0, _) => Vec3::new(v.x * 0.57, 0.0, 0.0),
+                                (6, 2) => v.normalize() * 1.0001,
+                                _ => v * 0.57,
                             }
                         })
                         .collect();
-                    quantize(&values, 3 + (t as u8 * 3) % 17, range)
-                })
-                .collect();
-            let refs: Vec<&Quantized> = tracks.iter().collect();
-            let packed = pack(&refs, 5, range);
-            assert_eq!(packed.layout, layout);
-            let mut steps = vec![0; layout.len(7)];
-            for row in 0..5 {
-                let mut want = [Vec3::ZERO; 7];
-                packed.decode(row, &mut want);
-                packed.decode_steps(row, &mut steps);
-                if layout == Layout::Tracks {
-                    let mut got = [Vec3::ONE; 7];
-                    packed.values(&steps, &mut got);
-                    assert_eq!(got, want, "row {row}");
-                    continue;
+                    quantize(&values, bits, range)
+                };
+                let mut tracks: Vec<Quantized> = (0..7).map(|t| track(t, width(t))).collect();
+                assert_eq!(tracks[0].bits[1..], [0, 0]);
+                if pack(&tracks.iter().collect::<Vec<_>>(), 9, range)
+                    .row_bits
+                    .is_multiple_of(2)
+                {
+                    tracks[0] = track(0, if width(0) == 19 { 18 } else { width(0) + 1 });
                 }
-                let mut got: [Block; 2] = [IDENTITY_BLOCK; 2];
-                packed.rotations(&steps, &mut got);
-                for (k, want) in want.iter().enumerate() {
-                    let block = &got[k / 4];
-                    let lane = glam::Vec4::new(
-                        block[0][k % 4],
-                        block[1][k % 4],
-                        block[2][k % 4],
-                        block[3][k % 4],
-                    );
-                    let want = rotation_from_xyz(*want);
-                    assert_eq!(
-                        lane.to_array().map(f32::to_bits),
-                        want.to_array().map(f32::to_bits),
-                        "row {row} track {k}"
-                    );
+                let refs: Vec<&Quantized> = tracks.iter().collect();
+                let packed = pack(&refs, 9, range);
+                assert_eq!(packed.layout, layout);
+                let firsts: std::collections::BTreeSet<usize> =
+                    (0..9).map(|row| row * packed.row_bits % 8).collect();
+                assert_eq!(firsts.len(), 8, "rows begin at every bit of a byte");
+                for row in 0..9 {
+                    let mut want = [Vec3::ZERO; 7];
+                    packed.decode(row, &mut want);
+                    if layout == Layout::Tracks {
+                        let mut got = [Vec3::ONE; 7];
+                        packed.decode_vectors(row, &mut got);
+                        let bits = |v: &[Vec3; 7]| v.map(|v| v.to_array().map(f32::to_bits));
+                        assert_eq!(bits(&got), bits(&want), "row {row}");
+                        continue;
+                    }
+                    let mut got: [Block; 2] = [IDENTITY_BLOCK; 2];
+                    packed.decode_rotations(row, &mut got);
+                    for (k, want) in want.iter().enumerate() {
+                        let block = &got[k / 4];
+                        let lane = glam::Vec4::new(
+                            block[0][k % 4],
+                            block[1][k % 4],
+                            block[2][k % 4],
+                            block[3][k % 4],
+                        );
+                        let want = rotation_from_xyz(*want);
+                        assert_eq!(
+                            lane.to_array().map(f32::to_bits),
+                            want.to_array().map(f32::to_bits),
+                            "row {row} track {k}"
+                        );
+                    }
                 }
             }
         }
