@@ -224,9 +224,10 @@ pub(crate) fn arcs(a: &[Block], b: &mut [Block], theta: &mut [Vec4], perp: &mut 
     let dot = |p: &Block, q: &Block| (p[0] * q[0] + p[2] * q[2]) + (p[1] * q[1] + p[3] * q[3]);
     for ((a, b), (theta, perp)) in a.iter().zip(b).zip(theta.iter_mut().zip(perp)) {
         let d = dot(a, b);
-        let flip = d.cmplt(Vec4::ZERO);
-        *b = b.map(|c| Vec4::select(flip, -c, c));
-        let d = Vec4::select(flip, -d, d);
+        // -1 where the end key is on the far side (times -1 is the negation, to the bit).
+        let sign = Vec4::select(d.cmplt(Vec4::ZERO), Vec4::NEG_ONE, Vec4::ONE);
+        *b = b.map(|c| c * sign);
+        let d = d * sign;
         let diff: Block = std::array::from_fn(|c| a[c] - b[c]);
         // The chord, accurate for small and large steps alike: |a - b| = 2 sin(theta / 2), at
         // most 2 sin(pi / 4) after the flip.
