@@ -347,7 +347,7 @@ mod tests {
         use super::super::compressed::rotation_from_xyz;
         use super::super::runtime::{Block, IDENTITY_BLOCK};
         // Seven tracks (a block and a part block) of 9 keys, widths 3 to 19 bits (or all 19,
-        // the widest keys' fields 14 bits into their 8 bytes) and a component that holds
+        // the widest keys, whose four places lie furthest apart) and a component that holds
         // still; vectors over their own ranges, rotations' x, y and z on the unit grid (one of
         // them a little over unit length, as rounding leaves it). Track 0 moves along x alone,
         // and takes a bit more or less where that makes the rows' length odd, so that the 9
