@@ -278,13 +278,12 @@ mod tests {
         assert_eq!(q.value(1).x, 0.0);
         assert!(q.step.y >= 1.0 / (1u128 << 119) as f32);
         for lead in 0..8u8 {
-            // A leading track of `lead` bits moves y's field to every bit of a byte.
-            let ramp: Vec<Vec3> = (0..8).map(|k| Vec3::new(k as f32, 0.0, 0.0)).collect();
-            let first = quantize(&ramp, 3, Range::Float);
+            // A leading track of `lead` bits (all zero) moves y's field to every bit of a byte.
             let first = Quantized {
+                min: Vec3::ZERO,
+                step: Vec3::ZERO,
                 bits: [lead, 0, 0],
                 keys: vec![[0; 3]; 8],
-                ..first
             };
             let packed = pack(&[&first, &q], 8, Range::Float);
             let mut out = [Vec3::ONE; 2];
