@@ -189,7 +189,9 @@ mod tests {
     use glam::Vec3;
 
     use super::super::compressed::{LANES_WINDOW, Packed, write_bits};
-    use super::{Layout, Quantized, Range, fewest_bits, pack, pack_segments, quantize};
+    use super::{
+        Layout, Quantized, Range, STILL_EXTENT, fewest_bits, pack, pack_segments, quantize,
+    };
 
     #[test]
     fn bits_cross_word_boundaries_and_come_back() {
@@ -269,7 +271,7 @@ mod tests {
         // x spans 1e-35 (under 2^-100: holds still at its minimum); y spans 2^-100 in 19 bits,
         // the finest steps kept (2^-119 and a little more), which the decoder scales down by up
         // to 2^-7: still normal floats, so rows decode to the bit.
-        let tiny = 1.0 / (1u128 << 100) as f32;
+        let tiny = STILL_EXTENT;
         let values: Vec<Vec3> = (0..8)
             .map(|k| Vec3::new(1e-35 * (k % 2) as f32, tiny * k as f32 / 7.0, 0.0))
             .collect();
