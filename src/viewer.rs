@@ -54,6 +54,8 @@ const RECENT_LEN: usize = 8;
 #[derive(Clone, Debug, PartialEq)]
 pub enum UiCommand {
     Open(PathBuf),
+    /// Let models read files outside their folder (the panel's switch), or not.
+    AllowOutside(bool),
     /// Show the built-in character again.
     OpenBuiltin,
     /// Add a file's clips (a BVH take, or a glTF's clips), retargeted onto the character.
@@ -164,6 +166,11 @@ pub struct Viewer {
     /// The last failed load, shown until the next load succeeds.
     pub load_error: Option<String>,
     pub recent: Vec<PathBuf>,
+    /// How far a model's URIs may reach unless `allow_outside` (`--asset-root`, or the model's
+    /// own folder).
+    pub asset_reach: crate::import::Reach,
+    /// The panel's "allow files outside the model's folder" (off by default).
+    pub allow_outside: bool,
     pub stats: Stats,
     /// Commands only the window can carry out: camera moves and the file dialog.
     pub window_requests: Vec<WindowRequest>,
@@ -209,6 +216,8 @@ impl Viewer {
             event_log: VecDeque::new(),
             load_error: None,
             recent: Vec::new(),
+            asset_reach: crate::import::Reach::ModelFolder,
+            allow_outside: false,
             stats: Stats::default(),
             window_requests: Vec::new(),
             generation: 0,
@@ -291,6 +300,7 @@ impl Viewer {
             UiCommand::Open(path) => {
                 let _ = self.open(&path);
             }
+            UiCommand::AllowOutside(allow) => self.allow_outside = allow,
             UiCommand::OpenBuiltin => {
                 if let Err(e) = self.open_builtin() {
                     self.load_error = Some(e.to_string());

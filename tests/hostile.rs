@@ -96,7 +96,16 @@ fn uris_that_point_at_devices_or_outside_the_relative_rules_are_refused() {
             "/dev/urandom",
             "is not a relative path or a data: URI",
         ),
-        ("escapes.gltf", escapes.as_str(), "is not a regular file"),
+        (
+            "escapes.gltf",
+            escapes.as_str(),
+            "in /dev, the kernel's files",
+        ),
+        (
+            "encoded.gltf",
+            "%2Fdev%2Furandom",
+            "is not a relative path or a data: URI",
+        ),
     ] {
         let file = gltf_with_buffer_uri(&dir, name, uri);
         let file = file.to_str().unwrap();
@@ -125,8 +134,7 @@ fn uris_that_point_at_devices_or_outside_the_relative_rules_are_refused() {
     assert!(
         c.warnings
             .iter()
-            .any(|w| w.pointer.starts_with("/images/0")
-                && w.message.contains("is not a regular file")),
+            .any(|w| w.pointer.starts_with("/images/0") && w.message.contains("in /dev")),
         "{:?}",
         c.warnings
     );
@@ -141,6 +149,104 @@ fn uris_that_point_at_devices_or_outside_the_relative_rules_are_refused() {
     let file = gltf_with_buffer_uri(&dir, "good.gltf", "tri%20angle.bin");
     let c = skinscope::import::load(&file).unwrap();
     assert_eq!(c.vertex_count(), 3);
+}
+
+/// Nine floats (a triangle) and padding to the 168 bytes `gltf_with_buffer_uri` declares.
+fn triangle_bytes() -> Vec<u8> {
+    [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .chain(std::iter::repeat_n(0, 132))
+        .collect()
+}
+
+#[test]
+fn a_model_reads_only_its_own_folder_tree_unless_given_a_wider_root() {
+    let dir = temp_dir("hostile-reach");
+    let models = dir.join("models");
+    let textures = dir.join("textures");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::create_dir_all(textures.join("deeper")).unwrap();
+    std::fs::write(textures.join("tri.bin"), triangle_bytes()).unwrap();
+    std::fs::write(models.join("here.bin"), triangle_bytes()).unwrap();
+    let out = dir.join("o.obj");
+    let out = out.to_str().unwrap();
+    // Percent-encoded absolute paths are decoded before the checks: /etc/passwd is never read
+    // (it was written out as vertex positions when the decoding came after them).
+    let passwd = gltf_with_buffer_uri(&models, "passwd.gltf", "%2Fetc%2Fpasswd");
+    refused(
+        &["pose", passwd.to_str().unwrap(), "--out", out],
+        "/buffers/0/uri: \"%2Fetc%2Fpasswd\" is not a relative path",
+    );
+    assert!(!Path::new(out).exists());
+    // A symlink beside the model pointing out of its folder is followed, then refused.
+    let link = models.join("link.bin");
+    std::os::unix::fs::symlink("/etc/passwd", &link).unwrap();
+    let linked = gltf_with_buffer_uri(&models, "linked.gltf", "link.bin");
+    refused(
+        &["pose", linked.to_str().unwrap(), "--out", out],
+        "resolves to /etc/passwd, outside the model's folder",
+    );
+    // A sibling folder (an exported asset tree) is refused by default, naming the remedy...
+    let sibling = gltf_with_buffer_uri(&models, "sibling.gltf", "../textures/tri.bin");
+    let sibling = sibling.to_str().unwrap();
+    refused(&["inspect", sibling], "outside the model's folder");
+    refused(&["inspect", sibling], "--asset-root");
+    let e = skinscope::import::load(Path::new(sibling)).unwrap_err();
+    assert_eq!(e.errors[0].pointer, "/buffers/0/uri", "{e}");
+    // ...and opens when the asset root holds both, from the command line and the library.
+    let (code, err) = run_bounded(
+        &["inspect", sibling, "--asset-root", dir.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let options = skinscope::import::LoadOptions {
+        reach: skinscope::import::Reach::Root(dir.clone()),
+        ..Default::default()
+    };
+    assert_eq!(
+        skinscope::import::load_with(Path::new(sibling), options)
+            .unwrap()
+            .vertex_count(),
+        3
+    );
+    // An asset root does not reach past itself, nor into the kernel's folders.
+    let options = skinscope::import::LoadOptions {
+        reach: skinscope::import::Reach::Root(textures.join("deeper")),
+        ..Default::default()
+    };
+    let e = skinscope::import::load_with(Path::new(sibling), options).unwrap_err();
+    assert!(e.to_string().contains("outside the asset root"), "{e}");
+    let options = skinscope::import::LoadOptions {
+        reach: skinscope::import::Reach::Anywhere,
+        ..Default::default()
+    };
+    let escapes = "../".repeat(dir.components().count() + 2) + "proc/self/status";
+    let kernel = gltf_with_buffer_uri(&models, "kernel.gltf", &escapes);
+    let e = skinscope::import::load_with(&kernel, options).unwrap_err();
+    assert!(
+        e.to_string().contains("in /proc, the kernel's files"),
+        "{e}"
+    );
+    // A file inside the folder, through `.` and a folder's `..`, still loads.
+    let inside = gltf_with_buffer_uri(&models, "inside.gltf", "./sub/../here.bin");
+    std::fs::create_dir_all(models.join("sub")).unwrap();
+    assert_eq!(skinscope::import::load(&inside).unwrap().vertex_count(), 3);
+    // A missing --asset-root is refused before anything is read.
+    refused(
+        &[
+            "inspect",
+            sibling,
+            "--asset-root",
+            dir.join("none").to_str().unwrap(),
+        ],
+        "--asset-root",
+    );
+    // --clips-from's files are held to the same rule.
+    refused(
+        &["palette", "--clips-from", sibling],
+        "outside the model's folder",
+    );
 }
 
 #[test]

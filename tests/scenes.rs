@@ -90,7 +90,10 @@ fn scenes_and_cameras_load_and_are_chosen() {
     let far = import::load_bytes_with(
         &staged().to_glb(),
         Path::new("staged.glb"),
-        import::LoadOptions { scene: Some(1) },
+        import::LoadOptions {
+            scene: Some(1),
+            ..Default::default()
+        },
     )
     .unwrap();
     assert_eq!(far.scene, 1);
@@ -102,7 +105,10 @@ fn scenes_and_cameras_load_and_are_chosen() {
     let e = import::load_bytes_with(
         &staged().to_glb(),
         Path::new("staged.glb"),
-        import::LoadOptions { scene: Some(2) },
+        import::LoadOptions {
+            scene: Some(2),
+            ..Default::default()
+        },
     )
     .unwrap_err();
     assert!(e.to_string().contains("no scene 2"), "{e}");

@@ -37,6 +37,8 @@ use gfx::Gfx;
 pub struct AppOptions {
     /// A file to open at start (default: the built-in character).
     pub file: Option<PathBuf>,
+    /// The folder tree models may read (`--asset-root`; default: each model's own folder).
+    pub reach: crate::import::Reach,
     /// Draw this many frames, then exit (for tests and screenshots).
     pub frames: Option<u64>,
     /// Save the last frame drawn (panel included) as PNG.
@@ -107,6 +109,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
     let mut viewer = Viewer::new(character, None);
     let saved_recent = recent::load();
     viewer.recent.clone_from(&saved_recent);
+    viewer.asset_reach = options.reach.clone();
     if let Some(file) = &options.file {
         // A bad file leaves the built-in character on screen and the error in the panel; in a
         // batch run (--frames) it is the run's failure, and nothing is drawn.

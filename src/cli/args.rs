@@ -242,7 +242,8 @@ pub fn add_clips_from(
     map: Option<&[(String, String)]>,
 ) -> Result<(), String> {
     for file in files {
-        let clips = import::clips_from(file, character, map).map_err(|e| e.to_string())?;
+        let clips =
+            import::clips_from(file, character, map, &super::reach()).map_err(|e| e.to_string())?;
         character.clips.extend(clips);
     }
     Ok(())
@@ -267,7 +268,7 @@ impl PoseArgs {
     /// asked.
     pub fn load_character(&self) -> Result<Character, String> {
         let mut character = match &self.file {
-            Some(file) => import::load(file),
+            Some(file) => super::load_model(file),
             None => skinscope::builtin::character(),
         }
         .map_err(|e| e.to_string())?;
@@ -277,7 +278,10 @@ impl PoseArgs {
                 let Some(file) = &self.file else {
                     return Err("the built-in character has one scene".into());
                 };
-                let options = import::LoadOptions { scene: Some(scene) };
+                let options = import::LoadOptions {
+                    scene: Some(scene),
+                    reach: super::reach(),
+                };
                 character = import::load_with(file, options).map_err(|e| e.to_string())?;
             }
         }

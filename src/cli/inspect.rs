@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use skinscope::debug::compression::CompressionSection;
 use skinscope::debug::inspect::Report;
-use skinscope::import;
 
 use super::out;
 
@@ -18,7 +17,7 @@ pub fn run(
     ddm: Option<super::ddm::DdmArgs>,
 ) -> ExitCode {
     let name = file.display().to_string();
-    let (report, code) = match import::load(file) {
+    let (report, code) = match super::load_model(file) {
         Ok(mut character) => {
             let mut report = Report::of_character(&name, &character);
             if let Some(tolerance) = compression {

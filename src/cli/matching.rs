@@ -300,9 +300,8 @@ pub struct MatchDbArgs {
 }
 
 pub fn match_db(args: &MatchDbArgs) -> Result<(), String> {
-    use skinscope::import;
     let mut c = match &args.file {
-        Some(file) => import::load(file),
+        Some(file) => super::load_model(file),
         None => skinscope::builtin::character(),
     }
     .map_err(|e| e.to_string())?;

@@ -113,7 +113,7 @@ pub struct TrainArgs {
 /// `skinscope train-deformer`: trains, reports and writes the model.
 pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
     let c = match &args.file {
-        Some(file) => skinscope::import::load(file),
+        Some(file) => super::load_model(file),
         None => skinscope::builtin::character(),
     }
     .map_err(|e| e.to_string())?;

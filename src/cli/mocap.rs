@@ -81,8 +81,8 @@ impl MocapArgs {
         map: Option<&[(String, String)]>,
     ) -> Result<(), String> {
         if let Some(file) = self.mocap.as_deref().filter(|v| is_bvh(v)) {
-            let clips =
-                import::clips_from(Path::new(file), character, map).map_err(|e| e.to_string())?;
+            let clips = import::clips_from(Path::new(file), character, map, &super::reach())
+                .map_err(|e| e.to_string())?;
             character.clips.extend(clips);
         }
         Ok(())

@@ -21,9 +21,12 @@ pub mod render;
 mod same_performance;
 pub mod values;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use clap::{Parser, Subcommand};
+use skinscope::character::Character;
+use skinscope::import::{self, Reach};
 
 use args::{PoseArgs, SkinArgs, parse_positive, parse_size};
 use render::RenderArgs;
@@ -60,6 +63,47 @@ pub struct Cli {
     pub mocap_skeleton: Option<PathBuf>,
     #[command(flatten)]
     pub environment: environment::EnvironmentArgs,
+    /// The folder tree a model's buffers and images may come from (default: the model's own
+    /// folder and those under it): name the root of an exported asset tree whose textures sit
+    /// in a sibling folder (`../textures/a.png`). Every model the command reads, and the
+    /// --clips-from files, are held to it.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub asset_root: Option<PathBuf>,
+}
+
+/// The command line's `--asset-root`, set once by `main` before any model is read.
+static REACH: OnceLock<Reach> = OnceLock::new();
+
+/// Sets the reach of every model this run reads: `dir` when given (an existing folder), else
+/// each model's own folder.
+pub fn set_asset_root(dir: Option<&Path>) -> Result<(), String> {
+    let reach = match dir {
+        None => Reach::ModelFolder,
+        Some(dir) if dir.is_dir() => Reach::Root(dir.to_path_buf()),
+        Some(dir) => {
+            return Err(format!(
+                "--asset-root {}: not a folder that can be read",
+                dir.display()
+            ));
+        }
+    };
+    REACH
+        .set(reach)
+        .map_err(|_| "--asset-root: set twice".to_string())
+}
+
+/// How far the models of this run may reach (`set_asset_root`).
+pub fn reach() -> Reach {
+    REACH.get().cloned().unwrap_or_default()
+}
+
+/// A model file loaded within `reach()`.
+pub fn load_model(file: &Path) -> Result<Character, import::ImportError> {
+    let options = import::LoadOptions {
+        reach: reach(),
+        ..Default::default()
+    };
+    import::load_with(file, options)
 }
 
 #[derive(Subcommand)]

@@ -87,11 +87,12 @@ pub fn read_map(path: &Path) -> Result<Vec<(String, String)>, ClipsFromError> {
 
 /// The clips of `path` (a `.bvh`, or a glTF/GLB) retargeted onto `character`, named as in the
 /// file (a BVH's after its file's stem); a name the character has already gets the file's
-/// name after it.
+/// name after it. A glTF's URIs are read within `reach`, as `load_with`'s.
 pub fn clips_from(
     path: &Path,
     character: &Character,
     map: Option<&[(String, String)]>,
+    reach: &super::Reach,
 ) -> Result<Vec<ClipData>, ClipsFromError> {
     let bvh = path
         .extension()
@@ -103,7 +104,11 @@ pub fn clips_from(
             .collect();
         (b.skeleton, vec![(b.clip, times)])
     } else {
-        let source = super::load(path)?;
+        let options = super::LoadOptions {
+            reach: reach.clone(),
+            ..Default::default()
+        };
+        let source = super::load_with(path, options)?;
         let clips = source
             .clips
             .into_iter()

@@ -2,7 +2,6 @@
 //! KHR_texture_transform), images decoded within bounds and shared between materials.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use glam::{Vec3, Vec4};
 
@@ -43,7 +42,7 @@ pub(super) struct TextureCache<'d> {
 pub(super) fn read_material(
     material: &gltf::Material<'_>,
     buffers: &Buffers,
-    base: &Path,
+    base: &super::UriBase,
     textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Material {
@@ -192,7 +191,7 @@ pub(super) fn decode_image(
     document: &gltf::Document,
     image: &gltf::Image<'_>,
     buffers: &Buffers,
-    base: &Path,
+    base: &super::UriBase,
 ) -> Result<Texture, String> {
     // From the JSON, not gltf's Image::source(), which unwraps a missing mimeType or uri (a
     // panic on such files). The image crate finds the format from the bytes.
@@ -218,16 +217,18 @@ pub(super) fn decode_image(
                 .ok_or("its buffer view runs past its buffer")?
                 .to_vec()
         }
-        (None, Some(uri)) => super::read_uri(base, uri, crate::files::MAX_IMAGE_BYTES + 1)
-            .and_then(|bytes| {
-                if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
-                    return Err(format!(
-                        "the image file is larger than {}",
-                        crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES)
-                    ));
-                }
-                Ok(bytes)
-            })?,
+        (None, Some(uri)) => {
+            base.read(uri, crate::files::MAX_IMAGE_BYTES + 1)
+                .and_then(|bytes| {
+                    if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
+                        return Err(format!(
+                            "the image file is larger than {}",
+                            crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES)
+                        ));
+                    }
+                    Ok(bytes)
+                })?
+        }
         (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
     };
     if crate::basis::is_ktx2(&encoded) {

@@ -4,7 +4,6 @@
 //! materials and their textures `materials.rs`.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use glam::{Vec2, Vec3, Vec4};
 use gltf::accessor::{DataType, Dimensions};
@@ -21,7 +20,7 @@ use crate::character::{MeshData, MeshInstance, MorphTarget, Primitive, SkinData}
 pub(crate) fn build(
     document: &gltf::Document,
     buffers: &Buffers,
-    base: &Path,
+    base: &super::UriBase,
     hierarchy: &Hierarchy,
     skins: &[SkinData],
     problems: &mut Problems,
@@ -138,7 +137,7 @@ fn build_mesh(
     skin: Option<&SkinData>,
     node: Option<usize>,
     buffers: &Buffers,
-    base: &Path,
+    base: &super::UriBase,
     textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Option<MeshData> {
@@ -262,7 +261,7 @@ fn build_primitive(
     skin: Option<&SkinData>,
     node: Option<usize>,
     buffers: &Buffers,
-    base: &Path,
+    base: &super::UriBase,
     textures: &mut TextureCache<'_>,
     problems: &mut Problems,
 ) -> Option<Primitive> {

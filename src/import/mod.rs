@@ -17,20 +17,25 @@ mod meshes;
 mod problem;
 mod skeleton_only;
 mod skins;
+mod uri;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub use clips_from::{ClipsFromError, NoMatch, clips_from, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
+pub use uri::Reach;
+use uri::UriBase;
 
 use crate::character::{CameraData, Character, Problem, Projection};
 
 /// What to load of a file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadOptions {
     /// The scene to display (`/scenes/N`); `None` is the file's default scene.
     pub scene: Option<usize>,
+    /// The folder tree the file's buffer and image URIs may name (default: its own folder).
+    pub reach: Reach,
 }
 
 /// Loads a `.gltf` or `.glb` file (its default scene), or a `.bvh` as a skeleton without a mesh.
@@ -148,10 +153,7 @@ fn import(
         return None;
     }
     let document = &gltf.document;
-    let base = path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."));
+    let base = UriBase::of_model(path, options.reach.clone());
     let mut buffers = load_buffers(document, &base, gltf.blob.clone(), &meshopt, problems);
     extensions::decode(&meshopt, &mut buffers, problems);
     draco.decode(&mut buffers, problems);
@@ -355,51 +357,9 @@ fn describe_validation_error(e: gltf::json::validation::Error) -> String {
 /// Reads every buffer: the GLB's BIN chunk, an external file, or a data URI. Each must hold at
 /// least its declared byteLength. A buffer with no source is kept as `Err` and is an error only
 /// where something reads it.
-/// A buffer's or an image's URI as glTF resolves it (a `data:` URI, or a path relative to the
-/// file's folder, percent-decoded), read up to `most` bytes. Absolute paths and other schemes
-/// (`file:///dev/zero`) are refused, and so is anything that is not a regular file.
-pub(crate) fn read_uri(base: &Path, uri: &str, most: u64) -> Result<Vec<u8>, String> {
-    if uri.starts_with("data:") {
-        return gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), Some(base))
-            .map(|d| d.0)
-            .map_err(|e| format!("cannot decode its data: URI: {e}"));
-    }
-    let shown = crate::files::shown(uri);
-    let scheme = uri
-        .split_once(':')
-        .is_some_and(|(s, _)| !s.contains('/') && !s.is_empty());
-    if scheme || uri.starts_with('/') || uri.starts_with('\\') {
-        return Err(format!(
-            "{shown:?} is not a relative path or a data: URI (glTF's two kinds of URI): not read"
-        ));
-    }
-    let decoded = percent_decode(uri).ok_or_else(|| format!("{shown:?} is not a valid URI"))?;
-    let path = base.join(decoded);
-    crate::files::read_prefix(&path, most).map_err(|e| format!("{}: {e}", path.display()))
-}
-
-/// `%XX` escapes decoded (URIs in glTF are percent-encoded); `None` for a bad escape or text
-/// that is not UTF-8.
-fn percent_decode(uri: &str) -> Option<String> {
-    let bytes = uri.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 fn load_buffers(
     document: &gltf::Document,
-    base: &Path,
+    base: &UriBase,
     mut blob: Option<Vec<u8>>,
     meshopt: &extensions::Meshopt,
     problems: &mut Problems,
@@ -425,7 +385,7 @@ fn load_buffers(
             },
             gltf::buffer::Source::Uri(uri) => {
                 // At most the declared byteLength, from a data: URI or a regular file.
-                read_uri(base, uri, buffer.length() as u64)
+                base.read(uri, buffer.length() as u64)
             }
         };
         match data {

@@ -56,6 +56,18 @@ pub(super) fn file_section(
         commands.push(UiCommand::OpenBuiltin);
     }
     ui.label(RichText::new("or drop a file on the window (a .bvh adds its take as a clip)").weak());
+    let mut allow = shown.allow_outside;
+    if ui
+        .checkbox(&mut allow, "allow files outside the model's folder")
+        .on_hover_text(
+            "let a model's buffers and images come from anywhere but /proc, /sys and /dev \
+             (a texture in ../textures, say); off, a model reads only its own folder (or the \
+             --asset-root it was started with)",
+        )
+        .changed()
+    {
+        commands.push(UiCommand::AllowOutside(allow));
+    }
     if !shown.recent.is_empty() {
         ui.collapsing("Recent files", |ui| {
             for path in shown.recent.iter().cloned() {

@@ -29,9 +29,25 @@ impl Viewer {
         }
     }
 
+    /// The folder tree a model's URIs may name: the one the viewer started with
+    /// (`--asset-root`, or the model's folder), or anywhere when the panel allows it.
+    pub fn reach(&self) -> import::Reach {
+        if self.allow_outside {
+            import::Reach::Anywhere
+        } else {
+            self.asset_reach.clone()
+        }
+    }
+
     /// Opens a file. On failure the current character stays and the error is kept for the panel.
     pub fn open(&mut self, path: &Path) -> Result<(), OpenError> {
-        self.open_with(path, import::LoadOptions::default())
+        self.open_with(
+            path,
+            import::LoadOptions {
+                reach: self.reach(),
+                ..Default::default()
+            },
+        )
     }
 
     /// Shows scene `scene` of the current file.
@@ -39,7 +55,11 @@ impl Viewer {
         let Some(path) = self.source.clone() else {
             return Err(OpenError::OneScene);
         };
-        self.open_with(&path, import::LoadOptions { scene: Some(scene) })
+        let options = import::LoadOptions {
+            scene: Some(scene),
+            reach: self.reach(),
+        };
+        self.open_with(&path, options)
     }
 
     fn open_with(&mut self, path: &Path, options: import::LoadOptions) -> Result<(), OpenError> {
@@ -93,7 +113,7 @@ impl Viewer {
     /// character by joint names, and plays the first of them; the players start afresh, as
     /// after a load, keeping the controls.
     pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
-        let clips = import::clips_from(path, &self.character, None)?;
+        let clips = import::clips_from(path, &self.character, None, &self.reach())?;
         let (first, added) = (self.character.clips.len(), clips.len());
         self.character.clips.extend(clips);
         // A crowd is remade for the new clips.

@@ -80,6 +80,8 @@ pub struct Shown<'a> {
     pub pose: &'a CharacterPose,
     pub source: Option<&'a Path>,
     pub recent: &'a [PathBuf],
+    /// Whether models may read files outside their folder (the file section's switch).
+    pub allow_outside: bool,
     pub load_error: Option<&'a str>,
     pub graph_error: Option<&'a str>,
     pub machine: Option<&'a Machine>,
@@ -152,6 +154,7 @@ impl Viewer {
             pose: &self.pose,
             source: self.source.as_deref(),
             recent: &self.recent,
+            allow_outside: self.allow_outside,
             load_error: self.load_error.as_deref(),
             graph_error: self.graph_error.as_deref(),
             machine: self.performer.machine.as_ref(),

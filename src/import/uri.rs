@@ -1,0 +1,151 @@
+//! A glTF's buffer and image URIs resolved as glTF defines them (a `data:` URI, or a path
+//! relative to the file's folder, percent-encoded) and confined: the path is decoded before any
+//! check, then resolved with its symlinks followed, and read only when it lies inside the folder
+//! tree the model may read (its own folder unless the user named a wider one) and outside the
+//! kernel's `/proc`, `/sys` and `/dev`. A browser viewer is confined the same way, to what the
+//! user dropped on it.
+
+use std::path::{Path, PathBuf};
+
+/// The folder tree a model's URIs may name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Reach {
+    /// The model's own folder and the folders under it.
+    #[default]
+    ModelFolder,
+    /// This folder and the folders under it (`--asset-root`): a model whose textures sit in a
+    /// sibling folder of an exported asset tree (`../textures/a.png`).
+    Root(PathBuf),
+    /// Any regular file outside the kernel's folders (the panel's "allow files outside the
+    /// model's folder").
+    Anywhere,
+}
+
+/// Folders never read from, whatever the reach: their files are the kernel's, not a model's.
+const KERNEL_FOLDERS: [&str; 3] = ["/proc", "/sys", "/dev"];
+
+/// Where a model's relative URIs start and how far they may go.
+pub(crate) struct UriBase {
+    folder: PathBuf,
+    reach: Reach,
+}
+
+impl UriBase {
+    /// The URIs of the model at `model` (a file whose folder they are relative to).
+    pub(crate) fn of_model(model: &Path, reach: Reach) -> Self {
+        let folder = model
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        Self { folder, reach }
+    }
+
+    /// The URI's bytes, at most `most` of them: a `data:` URI decoded, or a regular file inside
+    /// the reach.
+    pub(crate) fn read(&self, uri: &str, most: u64) -> Result<Vec<u8>, String> {
+        if uri.starts_with("data:") {
+            return gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), None)
+                .map(|d| d.0)
+                .map_err(|e| format!("cannot decode its data: URI: {e}"));
+        }
+        let path = self.resolve(uri)?;
+        crate::files::read_prefix(&path, most).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The file a relative URI names, symlinks followed, when the reach allows it.
+    pub(crate) fn resolve(&self, uri: &str) -> Result<PathBuf, String> {
+        let shown = crate::files::shown(uri);
+        // Decoded first: `%2Fetc%2Fpasswd` is the absolute path it spells.
+        let decoded = percent_decode(uri).ok_or_else(|| format!("{shown:?} is not a valid URI"))?;
+        if names_a_scheme(&decoded) || is_rooted(&decoded) {
+            return Err(format!(
+                "{shown:?} is not a relative path or a data: URI (glTF's two kinds of URI): not read"
+            ));
+        }
+        let joined = self.folder.join(&decoded);
+        let resolved = joined
+            .canonicalize()
+            .map_err(|e| format!("{}: cannot read the file: {e}", joined.display()))?;
+        if let Some(kernel) = KERNEL_FOLDERS.iter().find(|k| resolved.starts_with(k)) {
+            return Err(format!(
+                "{shown:?} resolves to {}, in {kernel}, the kernel's files, not a model's: not read",
+                resolved.display()
+            ));
+        }
+        let root = match &self.reach {
+            Reach::Anywhere => return Ok(resolved),
+            Reach::ModelFolder => &self.folder,
+            Reach::Root(root) => root,
+        };
+        let root = root
+            .canonicalize()
+            .map_err(|e| format!("the folder {} cannot be read: {e}", root.display()))?;
+        if !resolved.starts_with(&root) {
+            let whose = match self.reach {
+                Reach::ModelFolder => "the model's folder",
+                _ => "the asset root",
+            };
+            return Err(format!(
+                "{shown:?} resolves to {}, outside {whose} {}: not read (name a folder that \
+                 holds both with --asset-root, or allow files outside the model's folder in the \
+                 panel)",
+                resolved.display(),
+                root.display()
+            ));
+        }
+        Ok(resolved)
+    }
+}
+
+/// `file:`, `http:`, `C:`: a URI scheme (or a Windows drive) before any path separator.
+fn names_a_scheme(path: &str) -> bool {
+    path.split_once(':')
+        .is_some_and(|(s, _)| !s.is_empty() && !s.contains(['/', '\\']))
+}
+
+/// An absolute path (`/etc/passwd`, `\\server\share`, `\x`).
+fn is_rooted(path: &str) -> bool {
+    path.starts_with(['/', '\\']) || Path::new(path).has_root()
+}
+
+/// `%XX` escapes decoded (URIs in glTF are percent-encoded); `None` for a bad escape or text
+/// that is not UTF-8.
+fn percent_decode(uri: &str) -> Option<String> {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_are_decoded_before_the_checks() {
+        assert_eq!(percent_decode("%2Fetc%2Fpasswd").unwrap(), "/etc/passwd");
+        assert_eq!(percent_decode("tri%20angle.bin").unwrap(), "tri angle.bin");
+        assert_eq!(percent_decode("a%2"), None);
+        assert_eq!(percent_decode("a%zz"), None);
+        let base = UriBase::of_model(Path::new("/tmp/model.gltf"), Reach::ModelFolder);
+        for uri in [
+            "%2Fetc%2Fpasswd",
+            "file%3A%2F%2F%2Fetc%2Fpasswd",
+            "%5Cetc",
+            "C%3A%5Cx",
+        ] {
+            let e = base.resolve(uri).unwrap_err();
+            assert!(e.contains("is not a relative path"), "{uri}: {e}");
+        }
+    }
+}
