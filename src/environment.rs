@@ -18,7 +18,17 @@ pub const MAX_WIDTH: u32 = 2048;
 
 /// The largest side a file may declare, and the most its decoding may allocate.
 const MAX_SIDE: u32 = 16_384;
-const MAX_DECODE_BYTES: u64 = 2 << 30;
+const MAX_DECODE_BYTES: u64 = 1 << 30;
+
+/// The most texels an environment may have: 16384x4096 (or 8192x8192), 768 MiB decoded as RGB
+/// floats. The decoded image and its first halving are all a load holds at once, so a load
+/// stays under 1 GiB whatever the file; a run-length `.hdr` of 11 MB can declare 16384x10900
+/// (2 GiB decoded), refused by its header before a texel is decoded.
+pub const MAX_TEXELS: u64 = 16_384 * 4_096;
+
+/// The largest environment file read: 1 GiB (an uncompressed OpenEXR at `MAX_TEXELS` in half
+/// floats is 400 MiB).
+const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// The largest radiance kept (half-float's largest finite value); NaN reads as 0.
 const MAX_RADIANCE: f32 = 65_504.0;
@@ -98,9 +108,10 @@ impl EnvironmentImage {
         }
     }
 
-    /// Reads a Radiance `.hdr` or OpenEXR `.exr` file (by its extension): at most 16,384
-    /// texels a side; NaN read as 0, infinities and overflows clamped to half-float's largest;
-    /// halved until at most `MAX_WIDTH` wide. Errors name the file.
+    /// Reads a Radiance `.hdr` or OpenEXR `.exr` file (by its extension), a regular file of at
+    /// most 1 GiB: at most 16,384 texels a side and `MAX_TEXELS` in all; NaN read as 0,
+    /// infinities and overflows clamped to half-float's largest; halved until at most
+    /// `MAX_WIDTH` wide. Errors name the file.
     pub fn load(path: &Path) -> Result<Self, String> {
         let name = path.display();
         let extension = path
@@ -116,19 +127,29 @@ impl EnvironmentImage {
                 ));
             }
         };
-        let mut reader = image::ImageReader::open(path)
-            .map_err(|e| format!("{name}: cannot open the environment: {e}"))?;
-        reader.set_format(format);
+        // A FIFO or a device is refused by its kind, before it is opened (opening a FIFO
+        // blocks until a writer comes).
+        let file = crate::files::open_regular_capped(path, MAX_FILE_BYTES)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let mut reader = image::ImageReader::with_format(std::io::BufReader::new(file), format);
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(MAX_SIDE);
         limits.max_image_height = Some(MAX_SIDE);
         limits.max_alloc = Some(MAX_DECODE_BYTES);
         reader.limits(limits);
-        let decoded = reader
-            .decode()
-            .map_err(|e| format!("{name}: cannot decode the environment: {e}"))?
+        let cannot = |e: image::ImageError| format!("{name}: cannot decode the environment: {e}");
+        let decoder = reader.into_decoder().map_err(cannot)?;
+        let (width, height) = image::ImageDecoder::dimensions(&decoder);
+        if u64::from(width) * u64::from(height) > MAX_TEXELS {
+            return Err(format!(
+                "{name}: the environment is {width}x{height} texels, more than the {MAX_TEXELS} \
+                 (16384x4096) an environment may have: scale it down (the viewer keeps at most \
+                 {MAX_WIDTH} texels of its width)"
+            ));
+        }
+        let decoded = image::DynamicImage::from_decoder(decoder)
+            .map_err(cannot)?
             .into_rgb32f();
-        let (width, height) = decoded.dimensions();
         if width < 2 || height < 1 {
             return Err(format!(
                 "{name}: the environment is {width}x{height}; it needs at least 2x1 texels"
@@ -141,15 +162,25 @@ impl EnvironmentImage {
                 v.clamp(0.0, MAX_RADIANCE)
             }
         };
-        let texels = decoded
-            .pixels()
-            .map(|p| [clean(p[0]), clean(p[1]), clean(p[2])])
-            .collect();
-        let mut image = Self {
-            width,
-            height,
-            texels,
+        let at = |x: u32, y: u32| {
+            let p = decoded.get_pixel(x, y);
+            Vec3::new(clean(p[0]), clean(p[1]), clean(p[2]))
         };
+        // Halved straight from the decoded texels when too wide: never a second full copy.
+        let mut image = if width > MAX_WIDTH {
+            Self::halving(width, height, at)
+        } else {
+            let texels = decoded
+                .pixels()
+                .map(|p| [clean(p[0]), clean(p[1]), clean(p[2])])
+                .collect();
+            Self {
+                width,
+                height,
+                texels,
+            }
+        };
+        drop(decoded);
         while image.width > MAX_WIDTH {
             image = image.halved();
         }
@@ -159,11 +190,15 @@ impl EnvironmentImage {
     /// The image at half the size (rounded down, at least 1), each texel the mean of the 2x2
     /// (or fewer, at an odd edge) above it.
     pub fn halved(&self) -> Self {
-        let (w, h) = ((self.width / 2).max(1), (self.height / 2).max(1));
-        let at = |x: u32, y: u32| {
-            let (x, y) = (x.min(self.width - 1), y.min(self.height - 1));
+        Self::halving(self.width, self.height, |x, y| {
             Vec3::from(self.texels[(y * self.width + x) as usize])
-        };
+        })
+    }
+
+    /// The `width` x `height` image whose texel (x, y) is `texel(x, y)`, halved.
+    fn halving(width: u32, height: u32, texel: impl Fn(u32, u32) -> Vec3) -> Self {
+        let (w, h) = ((width / 2).max(1), (height / 2).max(1));
+        let at = |x: u32, y: u32| texel(x.min(width - 1), y.min(height - 1));
         let texels = (0..h)
             .flat_map(|y| (0..w).map(move |x| (x, y)))
             .map(|(x, y)| {

@@ -5,6 +5,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// Why a file was not read or written. Reading errors say what is wrong with the file; the
 /// caller names it (as a glTF, a state machine, a ground).
@@ -61,6 +62,16 @@ fn open_regular(path: &Path) -> Result<(std::fs::File, u64), FileError> {
     }
     let file = std::fs::File::open(path).map_err(FileError::Read)?;
     Ok((file, meta.len()))
+}
+
+/// A regular file of at most `cap` bytes, opened for reading (its kind and size checked
+/// before it is opened), for a reader that streams it.
+pub fn open_regular_capped(path: &Path, cap: u64) -> Result<std::fs::File, FileError> {
+    let (file, size) = open_regular(path)?;
+    if size > cap {
+        return Err(FileError::TooBig { size, cap });
+    }
+    Ok(file)
 }
 
 /// The whole of a regular file of at most `cap` bytes.
@@ -120,13 +131,37 @@ pub fn write_whole(
     partial.commit()
 }
 
+/// The temporary files of every `PartialFile` not yet committed or dropped: what an interrupted
+/// run removes (`hold_pending`) so that it leaves no litter.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    PENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Removes every temporary file still pending and returns the lock on them, for a run that
+/// ends now (Ctrl-C, SIGTERM): holding it, no commit can rename a file into place after the
+/// removal, so every output is whole or absent.
+pub fn hold_pending() -> MutexGuard<'static, Vec<PathBuf>> {
+    let mut held = pending();
+    for path in held.drain(..) {
+        std::fs::remove_file(path).ok();
+    }
+    held
+}
+
 /// A file written over time (an animation's frames) that appears at `path` whole or not at all:
 /// its bytes go to a temporary file beside it (`open`, `close`), renamed over `path` by
 /// `commit`; dropped uncommitted (an error, a cancelled recording), the temporary file is
-/// removed.
+/// removed. The temporary file is created exclusively: a file or a symlink planted at its name
+/// is an error, never followed.
 pub struct PartialFile {
     path: PathBuf,
     temporary: PathBuf,
+    /// Whether this run made the temporary file (only then is it removed).
+    created: std::cell::Cell<bool>,
     committed: bool,
 }
 
@@ -139,10 +174,42 @@ impl PartialFile {
         })?;
         let mut temporary = name.to_os_string();
         temporary.push(format!(".{}.partial", std::process::id()));
+        let temporary = path.with_file_name(temporary);
+        pending().push(temporary.clone());
         Ok(Self {
             path: path.to_path_buf(),
-            temporary: path.with_file_name(temporary),
+            temporary,
+            created: std::cell::Cell::new(false),
             committed: false,
+        })
+    }
+
+    /// Creates the temporary file, empty, for another program to write (`ffmpeg`): what is at
+    /// its name is then ours.
+    pub fn create_empty(&self) -> Result<(), FileError> {
+        self.create().map(drop)
+    }
+
+    fn create(&self) -> Result<std::fs::File, FileError> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&self.temporary);
+        self.created.set(file.is_ok());
+        file.map_err(|e| {
+            let e = if e.kind() == std::io::ErrorKind::AlreadyExists {
+                std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "its temporary file {} is already there (not followed, not \
+                             overwritten): remove it and try again",
+                        self.temporary.display()
+                    ),
+                )
+            } else {
+                e
+            };
+            self.fail(e)
         })
     }
 
@@ -153,8 +220,7 @@ impl PartialFile {
 
     /// Creates the temporary file, buffered.
     pub fn open(&self) -> Result<std::io::BufWriter<std::fs::File>, FileError> {
-        let file = std::fs::File::create(&self.temporary).map_err(|e| self.fail(e))?;
-        Ok(std::io::BufWriter::new(file))
+        Ok(std::io::BufWriter::new(self.create()?))
     }
 
     /// Flushes what `open` gave to the disk (before `commit` renames it).
@@ -182,9 +248,32 @@ impl PartialFile {
     }
 
     /// Renames the temporary file over `path`.
-    pub fn commit(mut self) -> Result<(), FileError> {
-        std::fs::rename(&self.temporary, &self.path).map_err(|e| self.fail(e))?;
-        self.committed = true;
+    pub fn commit(self) -> Result<(), FileError> {
+        Self::commit_all(vec![self])
+    }
+
+    /// Renames every temporary file over its path, all of them before an interrupted run can
+    /// remove what is pending (`hold_pending`): a numbered sequence appears whole or not at
+    /// all. On a failure the files not yet renamed are removed.
+    pub fn commit_all(files: Vec<Self>) -> Result<(), FileError> {
+        let mut files = files.into_iter();
+        let mut held = pending();
+        for mut file in files.by_ref() {
+            let renamed = std::fs::rename(&file.temporary, &file.path);
+            if renamed.is_err() {
+                std::fs::remove_file(&file.temporary).ok();
+            }
+            // Done with here, under the lock (its drop would take the lock again).
+            file.committed = true;
+            held.retain(|p| p != &file.temporary);
+            if let Err(e) = renamed {
+                let error = file.fail(e);
+                drop(held);
+                // The rest are removed by their drops.
+                drop(files);
+                return Err(error);
+            }
+        }
         Ok(())
     }
 }
@@ -192,7 +281,11 @@ impl PartialFile {
 impl Drop for PartialFile {
     fn drop(&mut self) {
         if !self.committed {
-            std::fs::remove_file(&self.temporary).ok();
+            let mut held = pending();
+            if self.created.get() {
+                std::fs::remove_file(&self.temporary).ok();
+            }
+            held.retain(|p| p != &self.temporary);
         }
     }
 }
@@ -234,6 +327,24 @@ mod tests {
         // Where no file can be made, the error says so and nothing is written.
         let e = write_bytes_whole(&dir.join("missing/out.obj"), b"x").unwrap_err();
         assert!(e.to_string().contains("cannot write"), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_symlink_planted_at_the_temporary_name_is_not_followed() {
+        let dir = std::env::temp_dir().join(format!("skinscope-planted-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, b"kept").unwrap();
+        let target = dir.join("out.obj");
+        let planted = dir.join(format!("out.obj.{}.partial", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let e = write_bytes_whole(&target, b"written").unwrap_err();
+        assert!(e.to_string().contains("is already there"), "{e}");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"kept");
+        assert!(!target.exists());
+        // The planted link is left for the user to look at, not removed as ours.
+        assert!(planted.symlink_metadata().is_ok());
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -19,9 +19,25 @@ fn main() -> ExitCode {
     code
 }
 
+/// Ctrl-C, SIGTERM and SIGHUP end the run without litter: encoders are stopped and every
+/// output still being written is removed (none is renamed into place after this).
+fn on_interrupt() {
+    skinscope::record::kill_encoders();
+    let _held = skinscope::files::hold_pending();
+    eprintln!("skinscope: interrupted; unfinished outputs removed");
+    std::process::exit(130);
+}
+
 fn run() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    if let Err(e) = ctrlc::set_handler(on_interrupt) {
+        log::warn!("cannot catch Ctrl-C ({e}): an interrupted output may leave its temporary file");
+    }
     let cli = Cli::parse();
+    if let Err(e) = cli::set_asset_root(cli.asset_root.as_deref()) {
+        eprintln!("skinscope: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Inspect {
             file,
@@ -70,6 +86,7 @@ fn run() -> ExitCode {
             .map_err(|e| e.to_string()),
         None => skinscope::app::run(skinscope::app::AppOptions {
             file: cli.file,
+            reach: cli::reach(),
             frames: cli.frames,
             screenshot: cli.screenshot,
             size: cli.window_size,

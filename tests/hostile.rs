@@ -570,3 +570,123 @@ fn huge_skeletons_are_checked_in_linear_time() {
         }
     }
 }
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            found.extend(files_under(&path));
+        } else {
+            found.push(path);
+        }
+    }
+    found
+}
+
+/// Starts a 90-frame sequence of the built-in character into `out`, waits until its first
+/// temporary file is there (part way through), sends `signal` and returns the exit code.
+fn interrupt_sequence(dir: &Path, out: &Path, signal: &str) -> Option<i32> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(["render", "--size", "48x48", "--to", "3", "--fps", "30"])
+        .arg("--out")
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !files_under(dir)
+        .iter()
+        .any(|p| p.to_string_lossy().ends_with(".partial"))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no temporary file appeared"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "it ended before it was interrupted"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if signal == "KILL" {
+        child.kill().unwrap();
+    } else {
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    }
+    child.wait().unwrap().code()
+}
+
+#[test]
+fn an_interrupted_sequence_leaves_no_frame_under_a_real_name_and_catchable_signals_leave_nothing() {
+    let dir = temp_dir("hostile-interrupted");
+    // Killed outright: temporary files may stay, but no frame is under its real name.
+    let frames = dir.join("killed");
+    interrupt_sequence(&frames, &frames.join("%04d.png"), "KILL");
+    let left = files_under(&frames);
+    assert!(
+        left.iter()
+            .all(|p| p.to_string_lossy().ends_with(".partial")),
+        "{left:?}"
+    );
+    // Ctrl-C and SIGTERM remove every temporary file, numbered frames and single files alike.
+    for (signal, name) in [
+        ("INT", "%04d.png"),
+        ("TERM", "%04d.png"),
+        ("INT", "walk.gif"),
+        ("TERM", "walk.png"),
+    ] {
+        let folder = dir.join(format!("{signal}-{}", name.replace('%', "")));
+        std::fs::create_dir_all(&folder).unwrap();
+        let code = interrupt_sequence(&folder, &folder.join(name), signal);
+        assert_eq!(code, Some(130), "{signal} {name}");
+        let left = files_under(&folder);
+        assert!(left.is_empty(), "{signal} {name}: {left:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_stuck_ffmpeg_is_killed_after_a_bounded_wait_and_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("hostile-ffmpeg");
+    // An ffmpeg that never reads its input and never ends.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let ffmpeg = bin.join("ffmpeg");
+    std::fs::write(&ffmpeg, "#!/bin/sh\nexec sleep 600\n").unwrap();
+    std::fs::set_permissions(&ffmpeg, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.join("walk.mp4");
+    let start = Instant::now();
+    let run = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(["render", "--size", "256x256", "--to", "2", "--fps", "30"])
+        .arg("--out")
+        .arg(&out)
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .env("SKINSCOPE_FFMPEG_WAIT_SECS", "2")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_ne!(run.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("took no frame in 2 s") && err.contains("killed"),
+        "{err}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        files_under(&dir).iter().all(|p| p.starts_with(&bin)),
+        "{:?}",
+        files_under(&dir)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,7 +3,10 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use super::RecordError;
 use crate::files::PartialFile;
@@ -17,21 +20,60 @@ fn find() -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
 }
 
-/// An `ffmpeg` encoding one recording.
+/// How long ffmpeg may take a frame, or end after the last one, before it is taken as stuck,
+/// killed and reported: `SKINSCOPE_FFMPEG_WAIT_SECS` seconds (default 60).
+fn patience() -> Duration {
+    std::env::var("SKINSCOPE_FFMPEG_WAIT_SECS")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(Duration::from_secs(60), Duration::from_secs_f64)
+}
+
+/// An `ffmpeg` encoding one recording. Frames go to its standard input from a thread of their
+/// own, so an ffmpeg that never reads (or never ends) is found out after `patience()` instead
+/// of blocking the recording for ever.
 pub struct Ffmpeg {
     path: PathBuf,
     file: Option<PartialFile>,
-    child: Child,
-    stdin: Option<ChildStdin>,
+    /// Shared with `RUNNING`, so that an interrupted run can stop it.
+    child: Arc<Mutex<Child>>,
+    /// Frames on their way to the writing thread (two at most in flight).
+    frames: Option<SyncSender<Vec<u8>>>,
+    writing: Option<std::thread::JoinHandle<std::io::Result<()>>>,
     /// What ffmpeg says on its standard error, read on a thread of its own so a chatty
     /// ffmpeg never blocks on a full pipe.
     said: Option<std::thread::JoinHandle<String>>,
+    patience: Duration,
+}
+
+/// Every ffmpeg started and not yet dropped.
+static RUNNING: Mutex<Vec<Arc<Mutex<Child>>>> = Mutex::new(Vec::new());
+
+fn running() -> MutexGuard<'static, Vec<Arc<Mutex<Child>>>> {
+    RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Kills every ffmpeg still encoding, for a run that ends now (Ctrl-C, SIGTERM): none goes on
+/// to write its output after the run has removed its temporary files.
+pub fn kill_all() {
+    for child in running().iter() {
+        let mut child = child.lock().unwrap_or_else(PoisonError::into_inner);
+        child.kill().ok();
+        child.wait().ok();
+    }
 }
 
 impl Ffmpeg {
+    fn child(&self) -> MutexGuard<'_, Child> {
+        self.child.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     pub fn start(path: &Path, (w, h): (u32, u32), fps: u32) -> Result<Self, RecordError> {
         let program = find().ok_or(RecordError::NoFfmpeg)?;
         let file = PartialFile::reserve(path)?;
+        // Ours before ffmpeg opens it: nothing planted at the name is followed.
+        file.create_empty()?;
         let mut child = Command::new(&program)
             .args(["-hide_banner", "-loglevel", "error", "-nostdin", "-y"])
             .args(["-f", "rawvideo", "-pix_fmt", "rgba"])
@@ -61,7 +103,19 @@ impl Ffmpeg {
                 path: path.to_path_buf(),
                 what: format!("cannot start {}: {e}", program.display()),
             })?;
-        let stdin = child.stdin.take();
+        let (frames, writing) = match child.stdin.take() {
+            Some(mut stdin) => {
+                let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
+                let writing = std::thread::spawn(move || {
+                    for frame in receive {
+                        stdin.write_all(&frame)?;
+                    }
+                    Ok(())
+                });
+                (Some(send), Some(writing))
+            }
+            None => (None, None),
+        };
         let said = child.stderr.take().map(|mut err| {
             std::thread::spawn(move || {
                 let mut text = String::new();
@@ -69,34 +123,44 @@ impl Ffmpeg {
                 text
             })
         });
+        let child = Arc::new(Mutex::new(child));
+        running().push(Arc::clone(&child));
         Ok(Self {
             path: path.to_path_buf(),
             file: Some(file),
             child,
-            stdin,
+            frames,
+            writing,
             said,
+            patience: patience(),
         })
     }
 
     pub fn push(&mut self, rgba: &[u8]) -> Result<(), RecordError> {
-        let written = match &mut self.stdin {
-            Some(stdin) => stdin.write_all(rgba),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        let Some(frames) = &self.frames else {
+            return Err(self.stopped());
         };
-        written.map_err(|e| {
-            // ffmpeg stopped reading: what it said is the reason.
-            self.stdin = None;
-            self.child.wait().ok();
-            self.failure(&format!("ffmpeg stopped taking frames ({e})"))
-        })
+        let mut frame = rgba.to_vec();
+        let since = Instant::now();
+        loop {
+            match frames.try_send(frame) {
+                Ok(()) => return Ok(()),
+                Err(TrySendError::Disconnected(_)) => return Err(self.stopped()),
+                Err(TrySendError::Full(back)) => frame = back,
+            }
+            if since.elapsed() > self.patience {
+                return Err(self.stuck("took no frame"));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     pub fn finish(mut self) -> Result<(), RecordError> {
-        self.stdin = None;
-        let status = self.child.wait().map_err(|e| RecordError::Encode {
-            path: self.path.clone(),
-            what: format!("ffmpeg: {e}"),
-        })?;
+        self.frames = None;
+        let status = self.wait("did not end after the last frame")?;
+        if let Some(Ok(Err(e))) = self.writing.take().map(|t| t.join()) {
+            return Err(self.failure(&format!("ffmpeg stopped taking frames ({e})")));
+        }
         if !status.success() {
             return Err(self.failure(&format!("ffmpeg failed ({status})")));
         }
@@ -106,10 +170,62 @@ impl Ffmpeg {
         }
     }
 
+    /// ffmpeg's end, waited for at most `patience` (then it is killed as `stuck`).
+    fn wait(&mut self, stuck: &str) -> Result<std::process::ExitStatus, RecordError> {
+        let since = Instant::now();
+        loop {
+            let waited = self.child().try_wait();
+            match waited {
+                Ok(Some(status)) => return Ok(status),
+                Ok(None) if since.elapsed() > self.patience => return Err(self.stuck(stuck)),
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(e) => {
+                    return Err(RecordError::Encode {
+                        path: self.path.clone(),
+                        what: format!("ffmpeg: {e}"),
+                    });
+                }
+            }
+        }
+    }
+
+    /// ffmpeg stopped reading: it has ended (or is made to), and what it said is the reason.
+    fn stopped(&mut self) -> RecordError {
+        self.frames = None;
+        if let Err(e) = self.wait("stopped reading frames but did not end") {
+            return e;
+        }
+        let why = match self.writing.take().map(|t| t.join()) {
+            Some(Ok(Err(e))) => format!("ffmpeg stopped taking frames ({e})"),
+            _ => "ffmpeg stopped taking frames".to_string(),
+        };
+        self.failure(&why)
+    }
+
+    /// ffmpeg neither took nor ended within `patience`: killed, and reported.
+    fn stuck(&mut self, what: &str) -> RecordError {
+        self.child().kill().ok();
+        self.child().wait().ok();
+        self.frames = None;
+        let waited = self.patience.as_secs_f64();
+        self.failure(&format!(
+            "ffmpeg {what} in {waited} s (SKINSCOPE_FFMPEG_WAIT_SECS): killed"
+        ))
+    }
+
     fn failure(&mut self, what: &str) -> RecordError {
+        // What it said, once its standard error closes: at once when it has ended, but a
+        // program it started may hold the pipe open, so the wait is bounded.
+        let since = Instant::now();
+        while self.said.as_ref().is_some_and(|t| !t.is_finished())
+            && since.elapsed() < Duration::from_secs(2)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
         let said = self
             .said
             .take()
+            .filter(|t| t.is_finished())
             .and_then(|t| t.join().ok())
             .unwrap_or_default();
         let said: Vec<&str> = said.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -128,10 +244,13 @@ impl Ffmpeg {
 impl Drop for Ffmpeg {
     /// A recording stopped part way stops its ffmpeg (the temporary file goes with `file`).
     fn drop(&mut self) {
-        self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            self.child.kill().ok();
+        self.frames = None;
+        let mut child = self.child();
+        if let Ok(None) = child.try_wait() {
+            child.kill().ok();
         }
-        self.child.wait().ok();
+        child.wait().ok();
+        drop(child);
+        running().retain(|c| !Arc::ptr_eq(c, &self.child));
     }
 }

@@ -7,6 +7,8 @@
 mod ffmpeg;
 mod gif;
 
+pub use ffmpeg::kill_all as kill_encoders;
+
 use std::path::{Path, PathBuf};
 
 use crate::files::{FileError, PartialFile};
@@ -210,9 +212,10 @@ enum Writer {
         file: PartialFile,
         writer: Option<png::Writer<Output>>,
     },
+    /// Each frame in a temporary file beside its name, all renamed into place at the end.
     Frames {
         pattern: (String, usize, String),
-        written: Vec<PathBuf>,
+        written: Vec<PartialFile>,
     },
     Mp4(ffmpeg::Ffmpeg),
 }
@@ -372,9 +375,13 @@ impl Recorder {
             Writer::Frames { pattern, written } => {
                 let (before, width, after) = pattern;
                 let path = PathBuf::from(format!("{before}{k:0width$}{after}", width = *width));
-                crate::render::offscreen::write_png(&path, self.size, rgba)
+                let png = crate::render::offscreen::encode_png(&path, self.size, rgba)
                     .map_err(|e| encode(e.to_string()))?;
-                written.push(path);
+                let file = PartialFile::reserve(&path)?;
+                let mut out = file.open()?;
+                std::io::Write::write_all(&mut out, &png).map_err(|e| file.fail(e))?;
+                file.close(out)?;
+                written.push(file);
             }
             Writer::Mp4(ffmpeg) => ffmpeg.push(rgba)?,
         }
@@ -442,22 +449,10 @@ impl Recorder {
                 file.sync()?;
                 file.commit()?;
             }
-            Writer::Frames { .. } => {}
+            Writer::Frames { written, .. } => PartialFile::commit_all(written)?,
             Writer::Mp4(ffmpeg) => ffmpeg.finish()?,
         }
         Ok(self.path.clone())
-    }
-}
-
-impl Drop for Recorder {
-    /// A recording dropped unfinished leaves nothing: its numbered files are removed (the
-    /// single files' temporaries remove themselves).
-    fn drop(&mut self) {
-        if let Writer::Frames { written, .. } = &mut self.writer {
-            for path in written.drain(..) {
-                std::fs::remove_file(path).ok();
-            }
-        }
     }
 }
 

@@ -143,6 +143,21 @@ fn write_encoded(
     rgba: &[u8],
     format: image::ImageFormat,
 ) -> Result<(), ImageError> {
+    let encoded = encode(path, size, rgba, format)?;
+    Ok(crate::files::write_bytes_whole(path, &encoded)?)
+}
+
+/// Tightly packed sRGB RGBA8 pixels encoded as a PNG in memory (`path` names it in errors).
+pub fn encode_png(path: &Path, size: (u32, u32), rgba: &[u8]) -> Result<Vec<u8>, ImageError> {
+    encode(path, size, rgba, image::ImageFormat::Png)
+}
+
+fn encode(
+    path: &Path,
+    size: (u32, u32),
+    rgba: &[u8],
+    format: image::ImageFormat,
+) -> Result<Vec<u8>, ImageError> {
     let rgb: Vec<u8>;
     let (pixels, color) = if format == image::ImageFormat::Jpeg {
         rgb = rgba
@@ -166,7 +181,7 @@ fn write_encoded(
         path: path.to_path_buf(),
         source,
     })?;
-    Ok(crate::files::write_bytes_whole(path, &encoded)?)
+    Ok(encoded)
 }
 
 /// Why an image was not written.
