@@ -5,10 +5,9 @@
 //! device's features.
 //!
 //! The transcoder is the `basisu` crate (a pure-Rust port of Binomial's reference transcoder);
-//! its calls are fenced with `catch_unwind`, so a corrupt file it trips over is an error, never
-//! a crash.
+//! its calls are fenced (`contain::quietly`), so a corrupt file it trips over is an error, never
+//! a crash, and prints no panic.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use basisu::{DecodeFlags, SourceFormat, TargetFormat, Transcoder};
@@ -94,7 +93,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// Runs a transcoder call, turning its errors and any panic into a message.
 fn fenced<T>(what: &str, f: impl FnOnce() -> Result<T, basisu::Error>) -> Result<T, String> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match crate::contain::quietly(f) {
         Ok(Ok(t)) => Ok(t),
         Ok(Err(e)) => Err(format!("{what}: {e:?}")),
         Err(_) => Err(format!("{what}: the transcoder failed on corrupt data")),

@@ -130,7 +130,7 @@ impl EnvironmentImage {
         // A FIFO or a device is refused by its kind, before it is opened (opening a FIFO
         // blocks until a writer comes).
         let file = crate::files::open_regular_capped(path, MAX_FILE_BYTES)
-            .map_err(|e| format!("{name}: {e}"))?;
+            .map_err(|e| format!("{name}: cannot open the environment: {e}"))?;
         let mut reader = image::ImageReader::with_format(std::io::BufReader::new(file), format);
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(MAX_SIDE);

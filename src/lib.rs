@@ -16,6 +16,7 @@ pub mod app;
 pub mod basis;
 pub mod builtin;
 pub mod character;
+pub mod contain;
 pub mod debug;
 pub mod deform;
 pub mod display;

@@ -421,6 +421,66 @@ fn an_exr_and_an_hdr_of_one_sky_load_alike() {
     assert_eq!(wide.texels[0], [1.0, 2.0, 3.0]);
 }
 
+/// A Radiance `.hdr` of `width` x `height` texels, one grey, run-length encoded as the format's
+/// new-style scanlines (runs of 127): about 1 KB a 16,384-texel row.
+fn run_length_hdr(width: u32, height: u32) -> Vec<u8> {
+    let mut bytes =
+        format!("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y {height} +X {width}\n").into_bytes();
+    let mut row = vec![2, 2, (width >> 8) as u8, width as u8];
+    for value in [128u8, 128, 128, 129] {
+        let mut left = width;
+        while left > 0 {
+            let run = left.min(127);
+            row.extend([128 + run as u8, value]);
+            left -= run;
+        }
+    }
+    for _ in 0..height {
+        bytes.extend_from_slice(&row);
+    }
+    bytes
+}
+
+#[test]
+fn environments_are_bounded_by_their_texels_and_read_only_from_regular_files() {
+    let dir = common::temp_dir("environment-bounds");
+    // 11 MB on disk that would decode to 2 GiB: refused by its header, at once.
+    let huge = dir.join("huge.hdr");
+    std::fs::write(&huge, run_length_hdr(16_384, 10_900)).unwrap();
+    let started = std::time::Instant::now();
+    let e = EnvironmentImage::load(&huge).unwrap_err();
+    assert!(
+        e.contains("16384x10900 texels, more than the 67108864 (16384x4096)"),
+        "{e}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // One within the bounds, wider than kept: halved while read, to the width kept.
+    let wide = dir.join("wide.hdr");
+    std::fs::write(&wide, run_length_hdr(4_100, 3)).unwrap();
+    let image = EnvironmentImage::load(&wide).unwrap();
+    assert_eq!((image.width, image.height), (2_050 / 2, 1));
+    let grey = 128.0 * 2f32.powi(129 - 136);
+    for t in &image.texels {
+        assert!(t.iter().all(|c| (c - grey).abs() < 1e-6), "{t:?}");
+    }
+    // A FIFO would block the read for ever: refused by its kind, before it is opened.
+    let fifo = dir.join("sky.hdr");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (code, _, err) = common::skinscope(&[
+        "render",
+        "--out",
+        dir.join("out.png").to_str().unwrap(),
+        "--environment",
+        fifo.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a regular file"), "{err}");
+}
+
 #[test]
 fn bad_environments_and_options_are_refused_naming_the_file() {
     let dir = common::temp_dir("environment-bad");

@@ -690,3 +690,143 @@ fn a_stuck_ffmpeg_is_killed_after_a_bounded_wait_and_reported() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Fox with its Walk's key times scaled so that the clip lasts `secs`.
+fn squeezed_walk(dir: &Path, secs: f32) -> PathBuf {
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let walk = raw.json["animations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|a| a["name"] == "Walk")
+        .unwrap();
+    let inputs: Vec<usize> = raw.json["animations"][walk]["samplers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["input"].as_u64().unwrap() as usize)
+        .collect();
+    let last = inputs
+        .iter()
+        .map(|&i| raw.read(i).last().unwrap()[0])
+        .fold(0.0, f64::max);
+    let mut replaced = std::collections::HashMap::new();
+    for &input in &inputs {
+        if replaced.contains_key(&input) {
+            continue;
+        }
+        let times: Vec<f32> = raw
+            .read(input)
+            .iter()
+            .map(|t| (t[0] / last * f64::from(secs)) as f32)
+            .collect();
+        replaced.insert(input, raw.add_f32(&times, "SCALAR"));
+    }
+    for s in raw.json["animations"][walk]["samplers"]
+        .as_array_mut()
+        .unwrap()
+    {
+        let input = s["input"].as_u64().unwrap() as usize;
+        s["input"] = json!(replaced[&input]);
+    }
+    let file = dir.join(format!("walk_in_{secs}.glb"));
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    file
+}
+
+#[test]
+fn work_is_bounded_by_what_is_asked_not_by_how_short_a_clip_is() {
+    let dir = temp_dir("hostile-short-clips");
+    let limit = Duration::from_secs(60);
+    // A clip of 2 ns is left out at import with a warning naming it; the file still opens.
+    let squeezed = squeezed_walk(&dir, 2e-9);
+    let c = skinscope::import::load(&squeezed).unwrap();
+    assert!(c.clips.iter().all(|k| k.clip.name() != "Walk"));
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.message.contains("under the 1 ms a clip must last")),
+        "{:?}",
+        c.warnings
+    );
+    refused(
+        &[
+            "palette",
+            squeezed.to_str().unwrap(),
+            "--clip",
+            "Walk",
+            "--root-motion",
+            "applied",
+            "--time",
+            "600",
+        ],
+        "Walk",
+    );
+    // A BVH keyed at 1e-12 s is refused by its header.
+    let bvh = dir.join("fast.bvh");
+    std::fs::write(
+        &bvh,
+        "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 3\nFrame Time: 1e-12\n0 0 0 0 0 0\n1 0 0 0 0 10\n2 0 0 0 0 20\n",
+    )
+    .unwrap();
+    refused(
+        &[
+            "palette",
+            bvh.to_str().unwrap(),
+            "--root-motion",
+            "applied",
+            "--time",
+            "600",
+        ],
+        "under the 1 ms a clip must last",
+    );
+    // A clip just over the floor (2 ms, 300,000 laps in ten minutes) answers within the limit
+    // under every command that integrates or steps over its laps.
+    let short = squeezed_walk(&dir, 2e-3);
+    let short = short.to_str().unwrap();
+    for args in [
+        &[
+            "palette",
+            short,
+            "--clip",
+            "Walk",
+            "--root-motion",
+            "applied",
+            "--time",
+            "600",
+        ][..],
+        &["check", short, "--clip", "Walk", "--foot-slide"],
+        &["palette", short, "--motion-matching", "--simulate", "10"],
+        &[
+            "match-db",
+            short,
+            "--out",
+            dir.join("short.db").to_str().unwrap(),
+        ],
+    ] {
+        let start = Instant::now();
+        let (code, err) = run_bounded(args, limit);
+        assert!(code == Some(0) || code == Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{args:?}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_bvh_with_a_byte_order_mark_opens_and_header_errors_name_their_label_once() {
+    let dir = temp_dir("hostile-bvh-text");
+    let take = "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\nEnd Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n";
+    let marked = dir.join("marked.bvh");
+    std::fs::write(&marked, format!("\u{feff}{take}")).unwrap();
+    let c = skinscope::import::load(&marked).unwrap();
+    assert_eq!(c.skeleton.names()[0], "Hips");
+    let nan = dir.join("nan.bvh");
+    std::fs::write(&nan, take.replace("Frame Time: 0.1", "Frame Time: NaN")).unwrap();
+    let e = skinscope::import::load(&nan).unwrap_err().to_string();
+    assert!(e.contains("Frame Time: NaN is not a finite number"), "{e}");
+    assert!(!e.contains("::"), "{e}");
+}

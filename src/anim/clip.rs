@@ -3,6 +3,12 @@
 use glam::{Quat, Vec3};
 use thiserror::Error;
 
+/// The shortest clip that plays: 1 ms. A clip that lasts less (2 ns, a broken exporter's or an
+/// attacker's) is refused at import, since work that steps through time by the clip's laps, or
+/// by frames a clip, would grow with the ratio of the time asked to the clip's length. A clip of
+/// one key (length 0) is a still pose and plays.
+pub const MIN_CLIP_SECS: f32 = 1e-3;
+
 /// How a track moves between its keys (glTF's `animation.sampler.interpolation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interpolation {

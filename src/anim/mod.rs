@@ -59,8 +59,8 @@ pub use blended::{
     blended_skin_direction, blended_skin_position, subtree_methods, twisting_joints, vertex_method,
 };
 pub use clip::{
-    Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, Property, Track, TrackError,
-    TrackValue,
+    Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, MIN_CLIP_SECS, Property, Track,
+    TrackError, TrackValue,
 };
 pub use compress::{CompressionReport, CompressionSettings, compress_clip};
 pub use compress_error::{measure_error, raw_bytes};

@@ -156,13 +156,22 @@ fn build_one(
     }
     let clip = make_clip(animation, hierarchy, tracks, &track_channel, &at, problems)?;
     // Morph-only clips last as long as their weights do.
-    Some(ClipData {
+    let data = ClipData {
         index: animation.index(),
         clip,
         morph_tracks,
         channels,
         compressed: None,
-    })
+    };
+    let secs = data.duration_secs();
+    if secs > 0.0 && secs < crate::anim::MIN_CLIP_SECS {
+        problems.warn(
+            at,
+            format!("lasts {secs} s, under the 1 ms a clip must last to play: left out"),
+        );
+        return None;
+    }
+    Some(data)
 }
 
 use gltf::animation::Property;

@@ -138,6 +138,8 @@ impl<'t> Words<'t> {
 }
 
 fn parse_number(word: &str, line: usize, what: &str) -> Result<f32, LineError> {
+    // A header's label ends in its own colon: `Frame Time: NaN`, not `Frame Time:: NaN`.
+    let what = what.trim_end_matches(':');
     let v: f32 = word.parse().map_err(|_| {
         LineError::at(
             line,
@@ -171,6 +173,8 @@ impl Hierarchy {
 
 /// Parses BVH text; the clip is called `name`.
 pub fn parse(text: &str, name: &str) -> Result<Bvh, LineError> {
+    // A byte-order mark (as Windows editors save UTF-8) is not part of the first word.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut words = Words::new(text);
     let (first, line) = words.expect("HIERARCHY")?;
     if !first.eq_ignore_ascii_case("HIERARCHY") {
@@ -217,6 +221,16 @@ pub fn parse(text: &str, name: &str) -> Result<Bvh, LineError> {
         return Err(LineError::at(
             words.line,
             format!("Frame Time: {frame_secs} must be positive"),
+        ));
+    }
+    let duration_secs = frames.saturating_sub(1) as f32 * frame_secs;
+    if duration_secs > 0.0 && duration_secs < crate::anim::MIN_CLIP_SECS {
+        return Err(LineError::at(
+            words.line,
+            format!(
+                "Frame Time: {frame_secs}: the take's {frames} frames last {duration_secs} s, \
+                 under the 1 ms a clip must last to play"
+            ),
         ));
     }
     let per_frame = h.channel_count();

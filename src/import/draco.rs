@@ -253,10 +253,9 @@ impl Draco {
             // decoder or in reading its attributes back) instead of returning an error; either
             // is this primitive's error, never the viewer's crash.
             let decoded =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| decode_job(job, buffers)))
-                    .unwrap_or_else(|_| {
-                        Err("the Draco data does not decode (the decoder stopped on it)".into())
-                    });
+                crate::contain::quietly(|| decode_job(job, buffers)).unwrap_or_else(|_| {
+                    Err("the Draco data does not decode (the decoder stopped on it)".into())
+                });
             match decoded {
                 Ok(filled) => {
                     for (into, bytes) in filled {

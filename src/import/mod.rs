@@ -81,21 +81,14 @@ pub fn load_bytes_with(
     let mut problems = Problems::default();
     // A panic here is a bug in the importer or a library under it; the file is refused, and
     // whatever the caller had loaded stays.
-    let character = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        import(bytes, path, options, &mut problems)
-    }))
-    .unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        problems.error(
-            "",
-            format!("internal error while importing (a bug, please report it): {what}"),
-        );
-        None
-    });
+    let character = crate::contain::quietly(|| import(bytes, path, options, &mut problems))
+        .unwrap_or_else(|what| {
+            problems.error(
+                "",
+                format!("internal error while importing (a bug, please report it): {what}"),
+            );
+            None
+        });
     match character {
         Some(mut c) if problems.errors.is_empty() => {
             c.warnings = problems.warnings;
@@ -157,8 +150,13 @@ fn import(
     let mut buffers = load_buffers(document, &base, gltf.blob.clone(), &meshopt, problems);
     extensions::decode(&meshopt, &mut buffers, problems);
     draco.decode(&mut buffers, problems);
+    let decoders_failed = !problems.errors.is_empty();
     for p in accessor::check_all(document, &buffers) {
-        problems.push_error(p);
+        // What a failed decoder left empty is its error, said once at the decoder's pointer;
+        // not again at every view that reads it.
+        if !(decoders_failed && p.message.contains(UNDECODED)) {
+            problems.push_error(p);
+        }
     }
     if !problems.errors.is_empty() {
         return None;
@@ -354,6 +352,10 @@ fn describe_validation_error(e: gltf::json::validation::Error) -> String {
     }
 }
 
+/// Why a buffer that decoded data fills has no bytes: its decoder did not fill it (it failed,
+/// and said why at its own JSON pointer).
+const UNDECODED: &str = "filled only by decoding compressed data, which did not fill it";
+
 /// Reads every buffer: the GLB's BIN chunk, an external file, or a data URI. Each must hold at
 /// least its declared byteLength. A buffer with no source is kept as `Err` and is an error only
 /// where something reads it.
@@ -369,8 +371,8 @@ fn load_buffers(
         let at = format!("/buffers/{}", buffer.index());
         if !meshopt.loads(buffer.index()) {
             // A meshopt fallback (its views are decoded from compressed data) or a buffer the
-            // decoded bytes fill.
-            buffers.push(Err("EXT_meshopt_compression: decoded, not loaded".into()));
+            // decoded bytes fill (meshopt's or Draco's).
+            buffers.push(Err(UNDECODED.into()));
             continue;
         }
         let data = match buffer.source() {
