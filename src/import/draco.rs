@@ -249,9 +249,9 @@ impl Draco {
     /// error at its primitive's extension.
     pub(crate) fn decode(&self, buffers: &mut [Result<Vec<u8>, String>], problems: &mut Problems) {
         for job in &self.jobs {
-            // draco-oxide is an alpha: a stream it cannot read may panic (an assertion, in the
-            // decoder or in reading its attributes back) instead of returning an error; either
-            // is this primitive's error, never the viewer's crash.
+            // A stream the decoder cannot read should be its error; should it panic instead (a
+            // decoder's assertion), that is this primitive's error too, never the viewer's
+            // crash.
             let decoded =
                 crate::contain::quietly(|| decode_job(job, buffers)).unwrap_or_else(|_| {
                     Err("the Draco data does not decode (the decoder stopped on it)".into())
@@ -289,110 +289,7 @@ fn decode_job(
                 offset.saturating_add(length)
             )
         })?;
-    let mesh = draco_oxide_decoder::decode_mesh(bytes)
-        .map_err(|e| format!("the Draco data does not decode: {e}"))?;
-    let mut filled = Vec::new();
-    for t in &job.targets {
-        let bytes = match t.draco_id {
-            None => indices_of(&mesh, t)?,
-            Some(id) => {
-                let a = mesh
-                    .get_attributes()
-                    .iter()
-                    .find(|a| a.get_id().as_usize() == id)
-                    .ok_or_else(|| format!("{}: the stream has no attribute {id}", t.name))?;
-                attribute_bytes(a, t)?
-            }
-        };
-        filled.push((t.into, bytes));
-    }
-    Ok(filled)
-}
-
-/// The faces as the indices accessor's type, each index checked against the point count.
-fn indices_of(mesh: &draco_oxide_core::mesh::Mesh, t: &Target) -> Result<Vec<u8>, String> {
-    let faces = mesh.get_faces();
-    if faces.len().saturating_mul(3) != t.count {
-        return Err(format!(
-            "the stream has {} faces ({} indices) where the indices accessor has {}",
-            faces.len(),
-            faces.len() * 3,
-            t.count
-        ));
-    }
-    let points = mesh.get_attributes().first().map_or(0, |a| a.len());
-    let mut out = Vec::with_capacity(t.count * 4);
-    for &i in faces.iter().flatten() {
-        let i = usize::from(i);
-        if i >= points {
-            return Err(format!("a face names point {i} of {points}"));
-        }
-        match t.component_type {
-            5121 => out.push(u8::try_from(i).map_err(|_| format!("index {i} is not a byte"))?),
-            5123 => out.extend(
-                u16::try_from(i)
-                    .map_err(|_| format!("index {i} is not 16-bit"))?
-                    .to_le_bytes(),
-            ),
-            _ => out.extend((i as u32).to_le_bytes()),
-        }
-    }
-    out.resize(out.len().next_multiple_of(4), 0);
-    Ok(out)
-}
-
-/// A Draco attribute's values, point by point, as its accessor declares them.
-fn attribute_bytes(
-    a: &draco_oxide_core::attribute::Attribute,
-    t: &Target,
-) -> Result<Vec<u8>, String> {
-    use draco_oxide_core::attribute::ComponentDataType as D;
-    let n = a.get_num_components();
-    if n != t.components || a.len() != t.count {
-        return Err(format!(
-            "{}: the stream has {} points of {n} components where the accessor has {} of {}",
-            t.name,
-            a.len(),
-            t.count,
-            t.components
-        ));
-    }
-    let kind = a.get_component_type();
-    let size = match kind {
-        D::I8 | D::U8 => 1,
-        D::I16 | D::U16 => 2,
-        D::I32 | D::U32 | D::F32 => 4,
-        D::F64 => 8,
-        _ => return Err(format!("{}: Draco component type {kind:?}", t.name)),
-    };
-    let data = a.get_data_as_bytes();
-    let read = |at: usize| -> Option<f64> {
-        let b = data.get(at..at + size)?;
-        Some(match kind {
-            D::I8 => f64::from(b[0] as i8),
-            D::U8 => f64::from(b[0]),
-            D::I16 => f64::from(i16::from_le_bytes([b[0], b[1]])),
-            D::U16 => f64::from(u16::from_le_bytes([b[0], b[1]])),
-            D::I32 => f64::from(i32::from_le_bytes(b.try_into().ok()?)),
-            D::U32 => f64::from(u32::from_le_bytes(b.try_into().ok()?)),
-            D::F32 => f64::from(f32::from_le_bytes(b.try_into().ok()?)),
-            _ => f64::from_le_bytes(b.try_into().ok()?),
-        })
-    };
-    let float = matches!(kind, D::F32 | D::F64);
-    let mut out = Vec::with_capacity(t.count * t.components * 4);
-    for point in 0..t.count {
-        let unique =
-            usize::from(a.get_unique_val_idx(draco_oxide_core::types::PointIdx::from(point)));
-        for c in 0..n {
-            let v = read((unique * n + c) * size)
-                .ok_or_else(|| format!("{}: value {unique} is outside the decoded data", t.name))?;
-            write_component(&mut out, v, t, float);
-        }
-        out.resize((point + 1) * t.stride, 0);
-    }
-    out.resize(out.len().next_multiple_of(4), 0);
-    Ok(out)
+    decode_stream(job, bytes)
 }
 
 /// One value in the accessor's component type: a float as it is, or quantized to a normalised
@@ -413,4 +310,131 @@ fn write_component(out: &mut Vec<u8>, v: f64, t: &Target, float: bool) {
         5123 => out.extend((scaled(65535.0).clamp(0.0, 65535.0) as u16).to_le_bytes()),
         _ => out.extend((scaled(4294967295.0).clamp(0.0, 4294967295.0) as u32).to_le_bytes()),
     }
+}
+
+/// The stream decoded by draco-core (decoding no more points, faces and bytes than the accessors
+/// declare): every target filled from its attribute, point by point through the attribute's
+/// point-to-value map (an attribute with seams holds more values than points, or fewer), or
+/// from the faces.
+fn decode_stream(job: &Job, bytes: &[u8]) -> Result<Vec<(usize, Vec<u8>)>, String> {
+    use draco_core::{DecodeLimits, DecoderBuffer, Mesh, MeshDecoder};
+    let points = job
+        .targets
+        .iter()
+        .filter(|t| t.draco_id.is_some())
+        .map(|t| t.count)
+        .max()
+        .unwrap_or(0);
+    let faces = job
+        .targets
+        .iter()
+        .filter(|t| t.draco_id.is_none())
+        .map(|t| t.count / 3)
+        .max()
+        .unwrap_or(0);
+    let wanted: usize = job.targets.iter().map(|t| t.count * t.stride).sum();
+    // The stream may decode to no more than its accessors declare (and their values to a few
+    // times their bytes: Draco may hold floats where the accessor has bytes).
+    let limits = DecodeLimits::default()
+        .with_max_points(points as u64)
+        .with_max_faces(faces as u64)
+        .with_max_decoded_bytes((wanted as u64).saturating_mul(8).max(1 << 16));
+    let mut buffer = DecoderBuffer::new(bytes).with_limits(limits);
+    let mut mesh = Mesh::new();
+    MeshDecoder::new()
+        .decode(&mut buffer, &mut mesh)
+        .map_err(|e| format!("the Draco data does not decode: {e}"))?;
+    let mut filled = Vec::new();
+    for t in &job.targets {
+        let bytes = match t.draco_id {
+            None => indices_of(&mesh, t)?,
+            Some(id) => attribute_bytes(&mesh, id, t)?,
+        };
+        filled.push((t.into, bytes));
+    }
+    Ok(filled)
+}
+
+fn indices_of(mesh: &draco_core::Mesh, t: &Target) -> Result<Vec<u8>, String> {
+    let faces = mesh.num_faces();
+    if faces.saturating_mul(3) != t.count {
+        return Err(format!(
+            "the stream has {faces} faces ({} indices) where the indices accessor has {}",
+            faces * 3,
+            t.count
+        ));
+    }
+    let points = mesh.num_points();
+    let mut out = Vec::with_capacity(t.count * 4);
+    for f in 0..faces {
+        for p in mesh.face(draco_core::FaceIndex(f as u32)) {
+            let i = p.0 as usize;
+            if i >= points {
+                return Err(format!("a face names point {i} of {points}"));
+            }
+            match t.component_type {
+                5121 => out.push(u8::try_from(i).map_err(|_| format!("index {i} is not a byte"))?),
+                5123 => out.extend(
+                    u16::try_from(i)
+                        .map_err(|_| format!("index {i} is not 16-bit"))?
+                        .to_le_bytes(),
+                ),
+                _ => out.extend((i as u32).to_le_bytes()),
+            }
+        }
+    }
+    out.resize(out.len().next_multiple_of(4), 0);
+    Ok(out)
+}
+
+fn attribute_bytes(mesh: &draco_core::Mesh, id: usize, t: &Target) -> Result<Vec<u8>, String> {
+    use draco_core::DataType as D;
+    let a = u32::try_from(id)
+        .ok()
+        .and_then(|id| mesh.attribute_by_unique_id(id))
+        .ok_or_else(|| format!("{}: the stream has no attribute {id}", t.name))?;
+    let n = usize::from(a.num_components());
+    let points = mesh.num_points();
+    if n != t.components || points != t.count {
+        return Err(format!(
+            "{}: the stream has {points} points of {n} components where the accessor has {} of {}",
+            t.name, t.count, t.components
+        ));
+    }
+    let kind = a.data_type();
+    let size = match kind {
+        D::Int8 | D::Uint8 | D::Bool => 1,
+        D::Int16 | D::Uint16 => 2,
+        D::Int32 | D::Uint32 | D::Float32 => 4,
+        D::Float64 => 8,
+        _ => return Err(format!("{}: Draco component type {kind:?}", t.name)),
+    };
+    let stride = usize::try_from(a.byte_stride()).unwrap_or(0).max(n * size);
+    let data = a.buffer().data();
+    let read = |at: usize| -> Option<f64> {
+        let b = data.get(at..at + size)?;
+        Some(match kind {
+            D::Int8 => f64::from(b[0] as i8),
+            D::Uint8 | D::Bool => f64::from(b[0]),
+            D::Int16 => f64::from(i16::from_le_bytes([b[0], b[1]])),
+            D::Uint16 => f64::from(u16::from_le_bytes([b[0], b[1]])),
+            D::Int32 => f64::from(i32::from_le_bytes(b.try_into().ok()?)),
+            D::Uint32 => f64::from(u32::from_le_bytes(b.try_into().ok()?)),
+            D::Float32 => f64::from(f32::from_le_bytes(b.try_into().ok()?)),
+            _ => f64::from_le_bytes(b.try_into().ok()?),
+        })
+    };
+    let float = matches!(kind, D::Float32 | D::Float64);
+    let mut out = Vec::with_capacity(t.count * t.stride);
+    for point in 0..t.count {
+        let value = a.mapped_index(draco_core::PointIndex(point as u32)).0 as usize;
+        for c in 0..n {
+            let v = read(value * stride + c * size)
+                .ok_or_else(|| format!("{}: value {value} is outside the decoded data", t.name))?;
+            write_component(&mut out, v, t, float);
+        }
+        out.resize((point + 1) * t.stride, 0);
+    }
+    out.resize(out.len().next_multiple_of(4), 0);
+    Ok(out)
 }
