@@ -30,6 +30,10 @@ pub enum FileError {
     },
     #[error("cannot write {}: it names no file", path.display())]
     NoFileName { path: PathBuf },
+    #[error("cannot write {}: a folder has that name (an output is a file)", path.display())]
+    FolderInTheWay { path: PathBuf },
+    #[error("cannot write {}: its folder {} does not exist", path.display(), folder.display())]
+    NoFolder { path: PathBuf, folder: PathBuf },
 }
 
 /// The largest model file read (`.gltf` or `.glb`): 2 GiB. A GLB's lengths are 32-bit; past this
@@ -117,6 +121,32 @@ pub fn shown(text: &str) -> String {
     }
 }
 
+/// Checks, before any work is done for it, that an output can be written at `path`: it names
+/// a file, not a folder, in a folder that exists. (The write itself may still fail: a full
+/// disk, no permission.)
+pub fn check_output(path: &Path) -> Result<(), FileError> {
+    if path.file_name().is_none() {
+        return Err(FileError::NoFileName {
+            path: path.to_path_buf(),
+        });
+    }
+    if path.is_dir() {
+        return Err(FileError::FolderInTheWay {
+            path: path.to_path_buf(),
+        });
+    }
+    let folder = path.parent().filter(|f| !f.as_os_str().is_empty());
+    if let Some(folder) = folder
+        && !folder.is_dir()
+    {
+        return Err(FileError::NoFolder {
+            path: path.to_path_buf(),
+            folder: folder.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
 /// Writes `path` whole or not at all: `write` fills a temporary file beside it, which is flushed
 /// to the disk and checked, then renamed over `path`. On any failure (a full disk, a closed
 /// device) the temporary file is removed and `path` is as it was.
@@ -169,6 +199,7 @@ impl PartialFile {
     /// Names the temporary file beside `path` (opened by `open`, or written by another
     /// program: `ffmpeg`).
     pub fn reserve(path: &Path) -> Result<Self, FileError> {
+        check_output(path)?;
         let name = path.file_name().ok_or_else(|| FileError::NoFileName {
             path: path.to_path_buf(),
         })?;

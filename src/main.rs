@@ -38,6 +38,14 @@ fn run() -> ExitCode {
         eprintln!("skinscope: {e}");
         return ExitCode::from(2);
     }
+    if let Some(Err(e)) = cli
+        .screenshot
+        .as_deref()
+        .map(skinscope::files::check_output)
+    {
+        eprintln!("skinscope: --screenshot: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Inspect {
             file,

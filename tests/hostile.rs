@@ -830,3 +830,100 @@ fn a_bvh_with_a_byte_order_mark_opens_and_header_errors_name_their_label_once() 
     assert!(e.contains("Frame Time: NaN is not a finite number"), "{e}");
     assert!(!e.contains("::"), "{e}");
 }
+
+#[test]
+fn side_file_errors_name_their_file_and_the_right_remedy() {
+    let dir = temp_dir("hostile-side-files");
+    let missing = dir.join("missing.json");
+    let missing = missing.to_str().unwrap();
+    let garbled = dir.join("garbled.json");
+    std::fs::write(&garbled, "{not json").unwrap();
+    let garbled = garbled.to_str().unwrap();
+    for (option, extra) in [
+        ("--path", &["--motion-matching", "--simulate", "1"][..]),
+        ("--muscles", &[][..]),
+        ("--drivers", &[][..]),
+        ("--motion-db", &["--motion-matching", "--simulate", "1"][..]),
+        ("--ml-deformer", &[][..]),
+        ("--retarget-map", &["--clips-from", garbled][..]),
+    ] {
+        for file in [missing, garbled] {
+            if option == "--retarget-map" && file == garbled {
+                continue;
+            }
+            let mut args = vec!["palette", option, file];
+            args.extend_from_slice(extra);
+            refused(&args, &format!("{option} {file}"));
+        }
+    }
+    // A map that matches nothing is not answered with "give --retarget-map".
+    let strange = dir.join("strange.bvh");
+    std::fs::write(
+        &strange,
+        "HIERARCHY\nROOT Blob\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n}\nMOTION\nFrames: 1\nFrame Time: 0.1\n0 0 0\n",
+    )
+    .unwrap();
+    let map = dir.join("map.json");
+    std::fs::write(&map, r#"{"Nothing": "nowhere"}"#).unwrap();
+    let (code, err) = run_bounded(
+        &[
+            "palette",
+            "--clips-from",
+            strange.to_str().unwrap(),
+            "--retarget-map",
+            map.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("through the retarget map given"), "{err}");
+    assert!(!err.contains("give --retarget-map"), "{err}");
+}
+
+#[test]
+fn an_output_a_folder_stands_in_the_way_of_is_refused_before_anything_is_drawn() {
+    let dir = temp_dir("hostile-folder-output");
+    for name in [
+        "walk.gif",
+        "walk.png",
+        "still.png",
+        "posed.obj",
+        "frames/0003.png",
+    ] {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+    }
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for args in [
+        vec![
+            "render".to_string(),
+            "--out".into(),
+            at("walk.gif"),
+            "--to".into(),
+            "30".into(),
+        ],
+        vec![
+            "render".to_string(),
+            "--out".into(),
+            at("walk.png"),
+            "--to".into(),
+            "30".into(),
+        ],
+        vec![
+            "render".to_string(),
+            "--out".into(),
+            at("frames/%04d.png"),
+            "--to".into(),
+            "30".into(),
+        ],
+        vec!["render".to_string(), "--out".into(), at("still.png")],
+        vec!["pose".to_string(), "--out".into(), at("posed.obj")],
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let start = Instant::now();
+        refused(&args, "a folder has that name");
+        // Refused up front: 900 frames at 30 fps would take minutes to draw.
+        assert!(start.elapsed() < Duration::from_secs(20), "{args:?}");
+    }
+    // The numbered sequence's other frames were not written either.
+    assert!(!dir.join("frames/0000.png").exists());
+}

@@ -231,7 +231,7 @@ pub use super::performance::{Cue, Performance, Run};
 pub fn read_retarget_map(
     path: Option<&std::path::Path>,
 ) -> Result<Option<Vec<(String, String)>>, String> {
-    path.map(|p| import::read_map(p).map_err(|e| e.to_string()))
+    path.map(|p| import::read_map(p).map_err(|e| format!("--retarget-map {e}")))
         .transpose()
 }
 
@@ -311,7 +311,8 @@ impl PoseArgs {
                     )
                 });
         }
-        let text = skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        let text = skinscope::files::read_text_capped(path, 16 << 20)
+            .map_err(|e| format!("--drivers {}: {e}", path.display()))?;
         skinscope::pose::DriverSet::parse(&text, c)
             .map(|d| Some(Arc::new(d)))
             .map_err(|e| format!("--drivers {}: {e}", path.display()))

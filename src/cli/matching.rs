@@ -69,7 +69,8 @@ impl GoalPath {
 
     /// Reads a path file, naming the file and the JSON pointer of what is wrong.
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = skinscope::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        let text = skinscope::files::read_text_capped(path, 16 << 20)
+            .map_err(|e| format!("--path {}: {e}", path.display()))?;
         Self::parse(&text).map_err(|e| format!("--path {}: {e}", path.display()))
     }
 
@@ -275,7 +276,8 @@ impl MatchArgs {
 pub fn read_database(path: &Path, c: &Character) -> Result<MotionDatabase, String> {
     // The largest database's bytes, with room for the clip table.
     let limit = (1 << 24) + skinscope::pose::MAX_FRAMES * (skinscope::pose::FEATURES * 4 + 16);
-    let bytes = skinscope::files::read_capped(path, limit as u64).map_err(|e| e.to_string())?;
+    let bytes = skinscope::files::read_capped(path, limit as u64)
+        .map_err(|e| format!("--motion-db {}: {e}", path.display()))?;
     MotionDatabase::from_bytes(&bytes, c)
         .map_err(|e| format!("--motion-db {}: {e}", path.display()))
 }
@@ -300,6 +302,7 @@ pub struct MatchDbArgs {
 }
 
 pub fn match_db(args: &MatchDbArgs) -> Result<(), String> {
+    skinscope::files::check_output(&args.out).map_err(|e| e.to_string())?;
     let mut c = match &args.file {
         Some(file) => super::load_model(file),
         None => skinscope::builtin::character(),

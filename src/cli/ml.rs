@@ -112,6 +112,7 @@ pub struct TrainArgs {
 
 /// `skinscope train-deformer`: trains, reports and writes the model.
 pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
+    skinscope::files::check_output(&args.out).map_err(|e| e.to_string())?;
     let c = match &args.file {
         Some(file) => super::load_model(file),
         None => skinscope::builtin::character(),

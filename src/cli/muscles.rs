@@ -33,8 +33,8 @@ impl MuscleArgs {
                     )
                 })?
         } else {
-            let text =
-                skinscope::files::read_text_capped(path, 4 << 20).map_err(|e| e.to_string())?;
+            let text = skinscope::files::read_text_capped(path, 4 << 20)
+                .map_err(|e| format!("--muscles {}: {e}", path.display()))?;
             skinscope::pose::MuscleRig::parse(&text, c)
                 .map_err(|e| format!("--muscles {}: {e}", path.display()))?
         };

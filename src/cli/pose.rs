@@ -24,6 +24,7 @@ pub fn parse_mesh_path(s: &str) -> Result<std::path::PathBuf, String> {
 
 pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     super::ml::check_skinning(&args.ml, skin.skinning.into())?;
+    skinscope::files::check_output(out).map_err(|e| e.to_string())?;
     let posing = args.load()?;
     let c = &posing.character;
     let mut pose = CharacterPose::new(c);

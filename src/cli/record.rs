@@ -80,7 +80,7 @@ impl SequenceArgs {
                 )
             });
         }
-        Ok(())
+        skinscope::files::check_output(out).map_err(|e| e.to_string())
     }
 
     /// The sequence asked for, checked.

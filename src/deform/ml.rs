@@ -51,7 +51,8 @@ pub const MAX_MODEL_BYTES: u64 = 1 << 30;
 /// The model saved at `path`, read for `c`: the file's error as it is, the model's prefixed
 /// with the path (`--ml-deformer` and the panel's Load both read through this).
 pub fn read_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
-    let bytes = crate::files::read_capped(path, MAX_MODEL_BYTES).map_err(|e| e.to_string())?;
+    let bytes = crate::files::read_capped(path, MAX_MODEL_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     MlModel::from_bytes(&bytes, c).map_err(|e| format!("{}: {e}", path.display()))
 }
 

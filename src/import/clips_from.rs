@@ -32,13 +32,21 @@ pub enum ClipsFromError {
 
 /// A skeleton none of whose joints matches the character's.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "{}: none of its joints matches a joint of {character} by name: give --retarget-map MAP.json",
-    file.display()
-)]
+#[error("{}: none of its joints matches a joint of {character} {}", file.display(), remedy(*mapped))]
 pub struct NoMatch {
     pub file: PathBuf,
     pub character: String,
+    /// Whether a retarget map was given (and matched nothing either).
+    pub mapped: bool,
+}
+
+fn remedy(mapped: bool) -> &'static str {
+    if mapped {
+        "by name or through the retarget map given: check the map's source and target names \
+         against the two skeletons' joints"
+    } else {
+        "by name: give --retarget-map MAP.json (a JSON object of source -> target joint names)"
+    }
 }
 
 /// `source` (the skeleton of `file`) retargeted onto `character`: its joints matched by name
@@ -55,6 +63,7 @@ pub fn retarget_onto(
         return Err(NoMatch {
             file: file.to_path_buf(),
             character: character.name.clone(),
+            mapped: map.is_some_and(|m| !m.is_empty()),
         });
     }
     Ok(retarget)

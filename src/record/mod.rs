@@ -292,6 +292,12 @@ impl Recorder {
                         source,
                     })?;
                 }
+                // Every frame's name checked now, not when that frame is drawn.
+                for k in 0..sequence.frames() {
+                    let (before, width, after) = &pattern;
+                    let name = format!("{before}{k:0width$}{after}", width = *width);
+                    crate::files::check_output(Path::new(&name))?;
+                }
                 Writer::Frames {
                     pattern,
                     written: Vec::new(),

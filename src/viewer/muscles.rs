@@ -28,7 +28,7 @@ impl Viewer {
         match command {
             MuscleCommand::Load(path) => {
                 let read = crate::files::read_text_capped(&path, 4 << 20)
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| format!("{}: {e}", path.display()))
                     .and_then(|text| {
                         crate::pose::MuscleRig::parse(&text, c)
                             .map_err(|e| format!("{}: {e}", path.display()))

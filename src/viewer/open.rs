@@ -132,7 +132,8 @@ impl Viewer {
         &self,
         path: &std::path::Path,
     ) -> Result<crate::pose::DriverSet, String> {
-        let text = crate::files::read_text_capped(path, 16 << 20).map_err(|e| e.to_string())?;
+        let text = crate::files::read_text_capped(path, 16 << 20)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         crate::pose::DriverSet::parse(&text, &self.character)
             .map_err(|e| format!("{}: {e}", path.display()))
     }
