@@ -927,3 +927,39 @@ fn an_output_a_folder_stands_in_the_way_of_is_refused_before_anything_is_drawn()
     // The numbered sequence's other frames were not written either.
     assert!(!dir.join("frames/0000.png").exists());
 }
+
+#[test]
+fn render_refuses_a_frame_whose_posed_vertices_are_not_finite_as_pose_does() {
+    let dir = temp_dir("hostile-nonfinite-vertices");
+    // A triangle at 3e38 with a morph target moving it 3e38 further, at full weight: every
+    // number in the file is finite, the palette too; the morphed vertex is not.
+    let mut raw = RawGltf::new();
+    let p = raw.add_f32(&[3e38, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let d = raw.add_f32(&[3e38, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], "VEC3");
+    let mesh = raw.add_mesh(json!({
+        "primitives": [{"attributes": {"POSITION": p}, "targets": [{"POSITION": d}]}],
+        "weights": [1.0]
+    }));
+    let node = raw.add_node(json!({"mesh": mesh}));
+    raw.add_root(node);
+    let file = dir.join("far.glb");
+    std::fs::write(&file, raw.to_glb()).unwrap();
+    let file = file.to_str().unwrap();
+    let (obj, png) = (dir.join("far.obj"), dir.join("far.png"));
+    refused(
+        &["pose", file, "--out", obj.to_str().unwrap()],
+        "1 of 3 posed vertices are not finite",
+    );
+    refused(
+        &[
+            "render",
+            file,
+            "--size",
+            "16x16",
+            "--out",
+            png.to_str().unwrap(),
+        ],
+        "1 of 3 posed vertices are not finite",
+    );
+    assert!(!obj.exists() && !png.exists());
+}

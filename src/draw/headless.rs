@@ -161,6 +161,22 @@ fn pose_and_frame_with(
     if let Some(why) = pose.non_finite(character) {
         return Err(FrameError::NonFinite(why));
     }
+    // The vertices too, as `pose` checks them: a finite palette can still carry a vertex past
+    // f32's range. Skinned on the CPU as the frame asks (its Ω with direct delta mush).
+    let skinning = request.options.skinning;
+    let vertices = crate::debug::export::PosedVertices::on_cpu_with(
+        character,
+        pose,
+        skinning,
+        request.ddm.as_deref(),
+    )
+    .with_drawn_normals(character);
+    let (bad, all) = vertices.non_finite();
+    if bad > 0 {
+        return Err(FrameError::NonFinite(format!(
+            "{bad} of {all} posed vertices are not finite"
+        )));
+    }
     if let CameraSpec::File(k) = request.camera {
         return super::view::file_camera(character, pose, k).ok_or_else(|| FrameError::NoCamera {
             camera: k,
