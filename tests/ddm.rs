@@ -96,6 +96,14 @@ fn posed(c: &Character, request: &PoseRequest) -> CharacterPose {
 /// The capped f32 runtime against the dense f64 evaluation of the same formulas on an
 /// animated frame: within 1e-3 of the bounds' diagonal, the cap the only difference.
 fn assert_matches_the_dense_evaluation(c: &Character, request: &PoseRequest) {
+    let off = off_the_dense_evaluation(c, std::slice::from_ref(request));
+    assert!(off <= 1e-3, "{}: {off:.2e} of the diagonal", c.name);
+}
+
+/// The largest distance, over the first instance's vertices and the frames `requests` pose,
+/// between the runtime at the default parameters and the dense f64 evaluation, as a fraction of
+/// the bounds' diagonal.
+fn off_the_dense_evaluation(c: &Character, requests: &[PoseRequest]) -> f64 {
     let params = DdmParams::default();
     let started = std::time::Instant::now();
     let data = ddm::precompute(c, &params, &mut |_| {}).unwrap();
@@ -105,20 +113,25 @@ fn assert_matches_the_dense_evaluation(c: &Character, request: &PoseRequest) {
         started.elapsed().as_secs_f32(),
         data.stats()
     );
-    let pose = posed(c, request);
-    let palette = pose.instance_palette(0).unwrap();
-    let got = ddm_positions(c, &data, palette);
     let mesh = c.instances[0].mesh;
+    let dense: Vec<SmoothedOmega> = (c.meshes[mesh].primitives.iter())
+        .map(|primitive| {
+            ddm::smoothed_omega(primitive, &params, 256, &mut |_| {})
+                .unwrap_or_else(|_| panic!("dense"))
+        })
+        .collect();
     let mut worst = 0.0f64;
-    let mut at = 0;
-    for primitive in &c.meshes[mesh].primitives {
-        let joints = 256;
-        let dense: SmoothedOmega = ddm::smoothed_omega(primitive, &params, joints, &mut |_| {})
-            .unwrap_or_else(|_| panic!("dense"));
-        for (v, &q) in primitive.positions.iter().enumerate() {
-            let want = dense_position(&dense.omega[dense.welded_of[v] as usize], palette, q);
-            worst = worst.max(want.distance(got[at].as_dvec3()));
-            at += 1;
+    for request in requests {
+        let pose = posed(c, request);
+        let palette = pose.instance_palette(0).unwrap();
+        let got = ddm_positions(c, &data, palette);
+        let mut at = 0;
+        for (primitive, dense) in c.meshes[mesh].primitives.iter().zip(&dense) {
+            for (v, &q) in primitive.positions.iter().enumerate() {
+                let want = dense_position(&dense.omega[dense.welded_of[v] as usize], palette, q);
+                worst = worst.max(want.distance(got[at].as_dvec3()));
+                at += 1;
+            }
         }
     }
     let d = f64::from(diagonal(c));
@@ -127,7 +140,36 @@ fn assert_matches_the_dense_evaluation(c: &Character, request: &PoseRequest) {
         c.name,
         worst / d
     );
-    assert!(worst <= 1e-3 * d, "{worst} of {d}");
+    worst / d
+}
+
+#[test]
+fn at_the_defaults_every_shared_and_built_in_character_is_within_2e_3_of_the_dense_evaluation() {
+    let mut characters = vec![skinscope::builtin::character().unwrap()];
+    for file in common::gltf_files(&shared("")) {
+        let c = skinscope::import::load(&file).unwrap();
+        if c.instances.first().is_some_and(|i| {
+            c.meshes[i.mesh]
+                .primitives
+                .iter()
+                .any(|p| p.skinning.is_some())
+        }) && !c.skins.is_empty()
+        {
+            characters.push(c);
+        }
+    }
+    assert!(characters.len() >= 5, "{}", characters.len());
+    for c in &characters {
+        // Every clip at five times (or the rest pose).
+        let mut requests: Vec<PoseRequest> = (c.clips.iter().enumerate())
+            .flat_map(|(k, clip)| {
+                (0..5).map(move |t| PoseRequest::clip(k, clip.duration_secs() * t as f32 / 5.0))
+            })
+            .collect();
+        requests.push(PoseRequest::default());
+        let off = off_the_dense_evaluation(c, &requests);
+        assert!(off <= 2e-3, "{}: {off:.2e} of the diagonal", c.name);
+    }
 }
 
 #[test]

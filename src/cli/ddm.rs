@@ -24,7 +24,7 @@ pub struct DdmArgs {
     /// default 0.8).
     #[arg(long)]
     pub ddm_alpha: Option<f32>,
-    /// Direct delta mush: the joints kept per vertex in Ω (1 to 64; default 16).
+    /// Direct delta mush: the joints kept per vertex in Ω (1 to 64; default 64: every joint that weighs on a vertex, on the characters seen).
     #[arg(long)]
     pub ddm_cap: Option<usize>,
 }
