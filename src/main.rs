@@ -60,7 +60,12 @@ fn run() -> ExitCode {
                 eprintln!("skinscope: the --ddm-* options need --ddm");
                 return ExitCode::from(2);
             }
-            return cli::inspect::run(&file, json, compression, ddm.then_some(ddm_params));
+            return cli::inspect::run(
+                file.as_deref(),
+                json,
+                compression,
+                ddm.then_some(ddm_params),
+            );
         }
         Some(Command::Check {
             pose,

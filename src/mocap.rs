@@ -40,6 +40,9 @@ pub enum MocapError {
     NoMatch(#[from] crate::import::NoMatch),
 }
 
+/// The shortest wall time the datagram rate is counted over.
+const RATE_WINDOW_SECS: f32 = 0.5;
+
 /// What the stream has brought so far (the panel's readout).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MocapStats {
@@ -49,7 +52,8 @@ pub struct MocapStats {
     pub malformed: u64,
     /// The last malformed datagram's problem.
     pub last_problem: Option<String>,
-    /// Valid datagrams a second, smoothed over the last ones (0 before two arrived).
+    /// Valid datagrams a second, counted over the last half second or more of wall time
+    /// (however often the stream is read: a window at 2 frames a second reads several a time).
     pub rate_hz: f32,
 }
 
@@ -70,7 +74,8 @@ pub struct MocapListener {
     buffer: Vec<u8>,
     values: Vec<f32>,
     newest: Vec<f32>,
-    last_arrival: Option<Instant>,
+    /// Where the rate's counting window started, and the valid datagrams since.
+    window: (Instant, u32),
     pub stats: MocapStats,
 }
 
@@ -125,7 +130,7 @@ impl MocapListener {
             buffer: vec![0; MAX_DATAGRAM_BYTES + 1],
             values: Vec::with_capacity(channel_count),
             newest: Vec::with_capacity(channel_count),
-            last_arrival: None,
+            window: (Instant::now(), 0),
             stats: MocapStats::default(),
         })
     }
@@ -174,6 +179,7 @@ impl MocapListener {
                 }
             }
         }
+        self.measure_rate(Instant::now());
         if !got {
             return None;
         }
@@ -202,20 +208,20 @@ impl MocapListener {
         bvh::motion_values(text, self.channel_count, &mut self.values)
     }
 
-    /// A valid datagram arrived now: the count and the smoothed rate.
+    /// A valid datagram arrived: counted.
     fn arrived(&mut self) {
         self.stats.received += 1;
-        let now = Instant::now();
-        if let Some(last) = self.last_arrival.replace(now) {
-            let gap = now.duration_since(last).as_secs_f32();
-            if gap > 1e-4 {
-                let hz = 1.0 / gap;
-                self.stats.rate_hz = if self.stats.rate_hz > 0.0 {
-                    self.stats.rate_hz + 0.2 * (hz - self.stats.rate_hz)
-                } else {
-                    hz
-                };
-            }
+        self.window.1 += 1;
+    }
+
+    /// The rate, once the counting window has run `RATE_WINDOW_SECS`: its datagrams over its
+    /// wall time, and a new window from now.
+    fn measure_rate(&mut self, now: Instant) {
+        let (start, count) = self.window;
+        let secs = now.duration_since(start).as_secs_f32();
+        if secs >= RATE_WINDOW_SECS {
+            self.stats.rate_hz = count as f32 / secs;
+            self.window = (now, 0);
         }
     }
 }

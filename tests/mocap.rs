@@ -205,8 +205,9 @@ fn a_stream_that_stops_holds_its_last_frame_then_blends_back() {
     let upper = c.skeleton.find("upperarm_l").unwrap();
     let angle = |p: &CharacterPose| apart(world_rotation(p, upper), Quat::IDENTITY);
     let dt = 1.0 / 60.0;
-    // Held at full weight through HOLD_SECS.
-    let hold_steps = (HOLD_SECS / dt).round() as usize;
+    // Held at full weight through HOLD_SECS. The frame is posed at age 0 by the step it arrived
+    // before (it was read at that frame's start), so HOLD_SECS of age takes one step more.
+    let hold_steps = (HOLD_SECS / dt).round() as usize + 1;
     for _ in 0..hold_steps {
         performer.step(&c, &inputs, dt);
     }
@@ -482,4 +483,31 @@ fn a_bvh_opens_on_its_own_as_a_skeleton_and_poses_as_its_take() {
     viewer.frame(Vec::new(), 1.0 / 60.0);
     let (lo, hi) = viewer.world_bounds().unwrap();
     assert!((hi - lo).y > 0.8 * height, "{lo} {hi}");
+}
+
+#[test]
+fn the_rate_counts_datagrams_a_second_not_reads_a_frame() {
+    let c = skinscope::builtin::character().unwrap();
+    let file = arm_file(&c, "mocap-rate");
+    let mut listener = MocapListener::listen("127.0.0.1:0", &file, &c, None).unwrap();
+    let address = listener.address();
+    // 100 datagrams a second for 1.5 s, read by a window drawing 3 frames a second (each read
+    // finds about 33 waiting).
+    let sending = std::thread::spawn(move || {
+        let sender = UdpSocket::bind("127.0.0.1:0").unwrap();
+        for _ in 0..150 {
+            sender
+                .send_to(b"45 0 0 0 0 0 0 0 0 0 0 0", address)
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    });
+    for _ in 0..5 {
+        std::thread::sleep(Duration::from_millis(333));
+        listener.poll(&c.skeleton);
+    }
+    sending.join().unwrap();
+    let rate = listener.stats.rate_hz;
+    // Reads a frame would show 3; a loaded machine sends fewer than 100 a second, not more.
+    assert!(rate > 30.0 && rate < 110.0, "{rate} datagrams a second");
 }

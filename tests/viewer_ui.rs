@@ -832,7 +832,7 @@ fn direct_delta_mush_is_precomputed_once_per_parameters_and_shown() {
         panic!("{:?}", h.state().ddm_status());
     };
     assert_eq!(stats.vertices, 22492);
-    assert_eq!(stats.cap, 16);
+    assert_eq!(stats.cap, 64);
     let first = h.state().ddm.current.clone().unwrap();
     // Back to linear blend and again: the session's cache, the same Ω, at once.
     h.get_by_label("linear blend").click();

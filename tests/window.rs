@@ -147,9 +147,12 @@ fn the_window_measures_its_cpu_time_a_frame_by_part() {
 }
 
 #[test]
-fn a_file_from_the_command_line_opens_and_joins_the_recent_files() {
+fn a_batch_run_opens_its_file_and_leaves_the_user_s_recent_files_as_they_were() {
     let (display, _xvfb) = display();
     let config = std::env::temp_dir().join(format!("skinscope-config-{}", std::process::id()));
+    let list = config.join("skinscope/recent-files");
+    std::fs::create_dir_all(list.parent().unwrap()).unwrap();
+    std::fs::write(&list, "/somewhere/else.glb\n").unwrap();
     let fox = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
     let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
         .args([
@@ -169,9 +172,10 @@ fn a_file_from_the_command_line_opens_and_joins_the_recent_files() {
         "{}",
         String::from_utf8_lossy(&result.stderr)
     );
-    let recent = std::fs::read_to_string(config.join("skinscope/recent-files")).unwrap();
+    // A test or a screenshot script (--frames) is not the user opening a file.
+    let recent = std::fs::read_to_string(&list).unwrap();
     std::fs::remove_dir_all(&config).ok();
-    assert_eq!(recent.lines().collect::<Vec<_>>(), [fox.to_str().unwrap()]);
+    assert_eq!(recent.lines().collect::<Vec<_>>(), ["/somewhere/else.glb"]);
 }
 
 #[test]

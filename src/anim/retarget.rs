@@ -175,6 +175,13 @@ impl Retarget {
                 .or(children.first().copied())?;
             (at(m, child) - at(m, j)).try_normalize()
         };
+        // A joint with no bone of its own (a hand, a foot or a head without a child joint; a BVH
+        // End Site is a child on the source side only) continues its parent's: the direction
+        // from its parent to it, taken on both sides so the two agree.
+        let from_parent = |s: &Skeleton, m: &ModelPose, j: usize| {
+            s.parent(j)
+                .and_then(|p| (at(m, j) - at(m, p)).try_normalize())
+        };
         let source_child_matched = |c: usize| source_of.contains(&Some(c));
         let align = (0..target.joint_count())
             .map(|t| {
@@ -182,13 +189,20 @@ impl Retarget {
                     return Quat::IDENTITY;
                 };
                 let target_pick = |c: usize| source_of[c].is_some();
-                match (
+                let bones = match (
                     bone(target, &target_rest, t, &target_pick),
                     bone(source, &source_rest, s, &source_child_matched),
                 ) {
-                    (Some(from), Some(to)) => Quat::from_rotation_arc(from, to),
-                    _ => Quat::IDENTITY,
-                }
+                    (Some(from), Some(to)) => Some((from, to)),
+                    _ => from_parent(target, &target_rest, t).zip(from_parent(
+                        source,
+                        &source_rest,
+                        s,
+                    )),
+                };
+                bones.map_or(Quat::IDENTITY, |(from, to)| {
+                    Quat::from_rotation_arc(from, to)
+                })
             })
             .collect();
         // The hips: the source joint named so (in any convention), else the topmost matched

@@ -30,11 +30,17 @@ struct Viewports {
     aspect: f32,
 }
 
+/// The longest step the window's clocks take in one frame.
+const MAX_STEP_SECS: f32 = 0.25;
+
 impl App {
     /// The whole frame.
     pub(super) fn frame(&mut self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
-        let dt = (now - self.last_frame).as_secs_f32().min(0.25);
+        // The real time since the last frame (what the statistics show), and the step the
+        // clocks take: at most 0.25 s, so a stall (a dialog, a slow frame) is not a jump.
+        let real_dt = (now - self.last_frame).as_secs_f32();
+        let dt = real_dt.min(MAX_STEP_SECS);
         self.last_frame = now;
         self.cpu = CpuClock::started(now);
         if self.recover_lost_device(event_loop) {
@@ -72,7 +78,7 @@ impl App {
         self.window_requests();
         // 5. Render what was posed.
         if let Some(mut panel) = self.panel.take() {
-            self.render(event_loop, &mut panel, dt);
+            self.render(event_loop, &mut panel, real_dt);
             self.panel = Some(panel);
         }
     }
@@ -115,7 +121,8 @@ impl App {
                 camera => self.camera_requests.push(camera),
             }
         }
-        if self.viewer.recent != self.saved_recent {
+        // A batch run (--frames: tests, screenshots) leaves the user's list as it was.
+        if self.viewer.recent != self.saved_recent && self.options.frames.is_none() {
             super::recent::save(&self.viewer.recent);
             self.saved_recent.clone_from(&self.viewer.recent);
         }
@@ -279,11 +286,12 @@ impl App {
     }
 
     /// Step 5: the 3D views, then egui, into the window (and an offscreen copy for a screenshot).
-    fn render(&mut self, event_loop: &ActiveEventLoop, panel: &mut PanelOutput, dt: f32) {
+    /// `real_dt`: the real time since the last frame, for the statistics.
+    fn render(&mut self, event_loop: &ActiveEventLoop, panel: &mut PanelOutput, real_dt: f32) {
         let viewports = self.viewports(panel);
         let camera = self.update_camera(viewports.aspect);
         self.last_view = Some((viewports.main_rect, camera, viewports.aspect));
-        self.update_stats(dt);
+        self.update_stats(real_dt);
         let Some(gfx) = self.gfx.as_mut() else { return };
         let size = gfx.surface.size();
         let acquiring = Instant::now();
@@ -377,14 +385,8 @@ impl App {
         self.viewer.recorded(pixels.map_err(|e| e.to_string()));
     }
 
-    fn update_stats(&mut self, dt: f32) {
-        let stats = &mut self.viewer.stats;
-        stats.frame_ms = dt * 1000.0;
-        stats.fps = if dt > 0.0 {
-            0.9 * stats.fps + 0.1 / dt
-        } else {
-            0.0
-        };
+    fn update_stats(&mut self, real_dt: f32) {
+        self.viewer.stats.frame_took(real_dt);
     }
 
     /// The main view and, in a split view, the compared palette beside it: each view has its
@@ -441,6 +443,7 @@ impl App {
             self.bone_lines(view == View::Compared);
             self.cpu.overlay += overlay.elapsed();
             let Some(gfx) = self.gfx.as_mut() else { return };
+            gfx.fit_lines(self.bones.len());
             let posed = match (&self.viewer.crowd, view) {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
                 (None, View::Main) => {

@@ -207,6 +207,11 @@ impl Gfx {
         self.renderer.resize(&self.gpu.device, capacity);
     }
 
+    /// The overlay buffer grown to hold `lines` line vertices (`Renderer::fit_lines`).
+    pub fn fit_lines(&mut self, lines: usize) {
+        self.renderer.fit_lines(&self.gpu.device, lines);
+    }
+
     /// The largest crowd of the viewer's character this device can draw (`render --crowd`'s
     /// bound too).
     pub fn crowd_limit(&self, viewer: &Viewer) -> usize {

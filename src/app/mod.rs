@@ -61,7 +61,12 @@ pub fn draw_options(c: &Controls) -> DrawOptions {
     DrawOptions {
         mesh: c.show_mesh,
         wireframe: c.wireframe,
-        bones: c.show_bones || c.selected_joint.is_some() || c.show_scene || c.reach_ik,
+        // The line overlay: the bones, and whatever else draws lines (the muscles too).
+        bones: c.show_bones
+            || c.selected_joint.is_some()
+            || c.show_scene
+            || c.reach_ik
+            || (c.show_muscles && c.muscles.is_some()),
         grid: c.grid,
         shadows: c.shadows,
         environment: c.environment,

@@ -83,7 +83,9 @@ pub struct PoseArgs {
     pub param: Vec<String>,
     /// Play from t = 0 at a fixed 60 Hz for SECS of real time and pose the last frame, as the
     /// window would play it: the clip, blend or transition the options choose, or (with
-    /// --graph or --param, or with no clip option at all) the state machine.
+    /// --graph or --param, or with no clip option where there is one: the built-in
+    /// character's, or FILE.skinscope.json beside the model) the state machine; else the first
+    /// clip.
     #[arg(long, value_parser = parse_simulate, allow_hyphen_values = true)]
     pub simulate: Option<f32>,
     /// Root motion: authored (left in the pose), in-place (removed), applied (removed and
@@ -94,7 +96,7 @@ pub struct PoseArgs {
     pub root_motion: Option<RootMotionArg>,
     /// Driven mode's speed in units per second along the character's heading (default: the
     /// clip's ground speed, so it plays at its own rate, as the window starts).
-    #[arg(long, value_parser = parse_drive_speed)]
+    #[arg(long, value_parser = parse_drive_speed, allow_negative_numbers = true)]
     pub drive_speed: Option<f32>,
     /// The root-motion joint (default: the topmost joint a clip translates).
     #[arg(long)]
@@ -323,12 +325,18 @@ impl PoseArgs {
         read_retarget_map(self.retarget_map.as_deref())
     }
 
-    /// Whether the options play the state machine: `--graph`, or `--simulate` with no clip
-    /// option.
+    /// Whether the options play the state machine: `--graph` or `--param`, or `--simulate`
+    /// with no clip option where there is a state machine to play (the built-in character's,
+    /// or one beside the model); else the first clip plays, as the window plays it.
     fn plays_graph(&self) -> bool {
         let clip_options = self.clip.is_some() || self.blend.is_some() || self.transition.is_some();
         let matching = self.matching.motion_matching;
-        self.graph.is_some() || (self.simulate.is_some() && !clip_options && !matching)
+        let beside = match &self.file {
+            None => true,
+            Some(model) => skinscope::graph::graph_path_beside(model).exists(),
+        };
+        let simulated = self.simulate.is_some() && !clip_options && !matching;
+        self.graph.is_some() || (simulated && (beside || !self.param.is_empty()))
     }
 
     /// Refuses options that would otherwise go unused or contradict each other.
@@ -499,6 +507,12 @@ impl PoseArgs {
         };
         let goal = self.matching.start(c, &mut performer, &mut inputs)?;
         if mode == MoveMode::Driven {
+            // No clip asked for: driven mode starts on the first clip that moves, as the
+            // window's driven speed does (a file whose first clip stands, the Fox's Survey).
+            let chosen = self.clip.is_some() || self.blend.is_some() || inputs.use_graph;
+            if !chosen && let Some((k, _)) = first_moving_clip(c, &mut performer, &inputs, 0) {
+                inputs.clip = k;
+            }
             inputs.drive_speed = self.drive_speed_for(c, &mut performer, &inputs, height);
         }
         let run = self.run(c, &mut performer, &mut inputs)?;
@@ -530,12 +544,8 @@ impl PoseArgs {
             // The window's default: the clip's own ground speed (or the first clip's that
             // moves among the next few), else 0.8 of the character's height a second.
             None => {
-                let clips = c.clips.len();
-                let first = inputs.clip.min(clips.saturating_sub(1));
-                (0..clips.min(8))
-                    .map(|k| performer.ground_speed(c, &inputs.leg_ends, (first + k) % clips))
-                    .find(|&v| v > 1e-4)
-                    .unwrap_or(0.8 * height)
+                let first = inputs.clip.min(c.clips.len().saturating_sub(1));
+                first_moving_clip(c, performer, inputs, first).map_or(0.8 * height, |(_, v)| v)
             }
         }
     }
@@ -731,6 +741,21 @@ impl PoseArgs {
             })
             .collect()
     }
+}
+
+/// The first clip from `first` on (among the next 8, wrapping) whose planted feet travel, with
+/// its ground speed.
+fn first_moving_clip(
+    c: &Character,
+    performer: &mut Performer,
+    inputs: &Inputs,
+    first: usize,
+) -> Option<(usize, f32)> {
+    let clips = c.clips.len();
+    (0..clips.min(8))
+        .map(|k| (first + k) % clips)
+        .map(|k| (k, performer.ground_speed(c, &inputs.leg_ends, k)))
+        .find(|&(_, v)| v > 1e-4)
 }
 
 /// A state machine: `path`, or else the one beside `model`, or else the built-in character's.

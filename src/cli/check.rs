@@ -29,6 +29,10 @@ pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
     if let Err(e) = super::ml::check_skinning(&pose.ml, skin.skinning.into()) {
         return fail(pose, json, &e);
     }
+    // The --ddm-* options are checked by their ranges whether or not a GPU comparison uses them.
+    if let Err(e) = skin.ddm.params().check() {
+        return fail(pose, json, &e.to_string());
+    }
     let posing = match load(pose, json) {
         Ok(p) => p,
         Err(code) => return code,

@@ -12,20 +12,20 @@ use skinscope::deform::{DdmData, DdmParams};
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub struct DdmArgs {
     /// Direct delta mush: implicit smoothing steps p (at least 1; default 20).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ddm_iterations: Option<u32>,
     /// Direct delta mush: the smoothing of Ψ, λ (positive; default 3).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ddm_lambda: Option<f32>,
     /// Direct delta mush: the smoothing of the weights, κ (0 < κ < λ; default 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ddm_kappa: Option<f32>,
     /// Direct delta mush: the blend toward the smoothed weights' centroid, α (0 <= α < 1;
     /// default 0.8).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ddm_alpha: Option<f32>,
     /// Direct delta mush: the joints kept per vertex in Ω (1 to 64; default 64: every joint that weighs on a vertex, on the characters seen).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub ddm_cap: Option<usize>,
 }
 

@@ -8,16 +8,24 @@ use skinscope::debug::inspect::Report;
 
 use super::out;
 
+/// `file`: `None` for the built-in character, as every other command defaults to.
 /// `compression`: `Some(tolerance)` to compress every clip and report it (`None` tolerance: the
 /// default, 1e-4 of the character's height).
 pub fn run(
-    file: &Path,
+    file: Option<&Path>,
     json: bool,
     compression: Option<Option<f32>>,
     ddm: Option<super::ddm::DdmArgs>,
 ) -> ExitCode {
-    let name = file.display().to_string();
-    let (report, code) = match super::load_model(file) {
+    let name = file.map_or_else(
+        || format!("{} (built in)", skinscope::builtin::FILE_NAME),
+        |f| f.display().to_string(),
+    );
+    let loaded = match file {
+        Some(file) => super::load_model(file),
+        None => skinscope::builtin::character(),
+    };
+    let (report, code) = match loaded {
         Ok(mut character) => {
             let mut report = Report::of_character(&name, &character);
             if let Some(tolerance) = compression {

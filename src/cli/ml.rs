@@ -78,19 +78,19 @@ pub struct TrainArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Poses trained on: half the clips' frames, half random mixes of their joints' rotations.
-    #[arg(long, default_value_t = TrainParams::default().poses)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().poses)]
     pub poses: usize,
     /// Random poses not trained on, measured after training.
-    #[arg(long, default_value_t = TrainParams::default().held_out)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().held_out)]
     pub held_out: usize,
     /// Components kept by PCA (1 to 64).
-    #[arg(long, default_value_t = TrainParams::default().components)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().components)]
     pub components: usize,
     /// Ridge regularisation, relative to the features' mean square.
-    #[arg(long, default_value_t = TrainParams::default().ridge)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().ridge)]
     pub ridge: f32,
     /// The random poses' seed.
-    #[arg(long, default_value_t = TrainParams::default().seed)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().seed)]
     pub seed: u64,
     /// The map from the pose to the components' weights: the ridge regression, a perceptron
     /// of one hidden layer, or (auto) the perceptron when it lowers the held-out RMS error by
@@ -98,10 +98,10 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub map: MapArg,
     /// The perceptron's hidden units.
-    #[arg(long, default_value_t = TrainParams::default().hidden)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().hidden)]
     pub hidden: usize,
     /// The perceptron's training epochs (full-batch Adam).
-    #[arg(long, default_value_t = TrainParams::default().epochs)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = TrainParams::default().epochs)]
     pub epochs: usize,
     /// The muscles of --reference muscles (a JSON file, or `default`: the character's own).
     #[arg(long, default_value = "default")]

@@ -31,10 +31,10 @@ pub struct MocapArgs {
     pub mocap_skeleton: Option<PathBuf>,
     /// How long a stream that stopped takes to blend back to the animation, after holding its
     /// last frame for 0.2 s.
-    #[arg(long, value_parser = parse_blend_back, default_value_t = DEFAULT_BLEND_BACK_SECS)]
+    #[arg(long, value_parser = parse_blend_back, default_value_t = DEFAULT_BLEND_BACK_SECS, allow_negative_numbers = true)]
     pub mocap_blend_back: f32,
     /// How long --mocap-listen waits for the first datagram before it gives up.
-    #[arg(long, value_parser = parse_wait, default_value_t = 5.0)]
+    #[arg(long, value_parser = parse_wait, default_value_t = 5.0, allow_negative_numbers = true)]
     pub mocap_wait: f32,
 }
 

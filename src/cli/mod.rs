@@ -111,7 +111,8 @@ pub enum Command {
     /// Describe a glTF file: skins, joints, clips, meshes, influences, warnings and errors.
     /// Exit status 0 when the file loads, 2 when it is refused.
     Inspect {
-        file: PathBuf,
+        /// A .gltf, .glb or .bvh file (default: the built-in character).
+        file: Option<PathBuf>,
         /// One JSON document instead of text.
         #[arg(long)]
         json: bool,
@@ -121,7 +122,7 @@ pub enum Command {
         compression: bool,
         /// The error bound of --compression: the largest position error of a virtual vertex, in
         /// the file's units (default: 1e-4 of the character's height).
-        #[arg(long, requires = "compression", value_parser = parse_positive)]
+        #[arg(long, allow_negative_numbers = true, requires = "compression", value_parser = parse_positive)]
         tolerance: Option<f32>,
         /// Precompute direct delta mush (with the --ddm-* parameters) and report Ω: entries,
         /// the joints kept per vertex and the cap, the terms dropped, the welded vertices, the

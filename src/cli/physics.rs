@@ -30,7 +30,7 @@ pub struct PhysicsArgs {
     #[arg(long, requires = "physics")]
     pub physics_weight: Vec<String>,
     /// A powered ragdoll's drive toward the animation, per second (0 to 60).
-    #[arg(long, requires = "physics", value_parser = parse_stiffness, default_value_t = DEFAULT_STIFFNESS)]
+    #[arg(long, requires = "physics", value_parser = parse_stiffness, default_value_t = DEFAULT_STIFFNESS, allow_negative_numbers = true)]
     pub physics_stiffness: f32,
     /// An impulse on a joint's body at a time of the run: JOINT=X,Y,Z@SECS, in mass times
     /// speed (kg m/s for a character in metres; repeatable).

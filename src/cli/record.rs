@@ -28,7 +28,7 @@ pub struct SequenceArgs {
     #[arg(long, value_parser = parse_finite, allow_negative_numbers = true)]
     pub from: Option<f32>,
     /// A sequence's frames per second (1..240).
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
     pub fps: u32,
     /// Orbit the camera this many degrees about the vertical over a sequence (360: once round;
     /// the last frame stops one step short of where the first began).

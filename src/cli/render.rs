@@ -247,6 +247,13 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         return super::record::run(args);
     }
     args.sequence.check_still(&args.out)?;
+    if args.crowd_lod {
+        return Err(
+            "--crowd-lod poses far members every few frames of a sequence: give --to SECS (a \
+             still draws every member at its frame)"
+                .into(),
+        );
+    }
     let posing = args.pose.load()?;
     let (character, request) = args.frame_request(posing.character, posing.request)?;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;

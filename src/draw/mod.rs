@@ -98,6 +98,7 @@ pub fn capacity(character: &Character, copies: usize) -> Capacity {
         palette_entries: pose.palette.len(),
         morph_weights: pose.morph.weights.len(),
         grid_around: rest_bounds(character),
+        overlay_vertices: crate::render::renderer::OVERLAY_VERTICES,
     }
 }
 

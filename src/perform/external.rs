@@ -36,6 +36,9 @@ pub struct ExternalPlayer {
     live: Option<Arc<ExternalFrame>>,
     /// Seconds since the last live frame arrived.
     since_secs: f32,
+    /// Whether the last live frame arrived since the last step: it was read during the step's
+    /// interval, just before the pose, so that step does not age it.
+    fresh: bool,
     received: u64,
 }
 
@@ -46,6 +49,7 @@ impl Default for ExternalPlayer {
             clip: None,
             live: None,
             since_secs: 0.0,
+            fresh: false,
             received: 0,
         }
     }
@@ -56,6 +60,7 @@ impl ExternalPlayer {
     pub fn receive(&mut self, frame: Arc<ExternalFrame>) {
         self.live = Some(frame);
         self.since_secs = 0.0;
+        self.fresh = true;
         self.received += 1;
     }
 
@@ -79,6 +84,9 @@ impl ExternalPlayer {
             ExternalInput::Clip(_) => {
                 self.clock.advance(dt);
             }
+            // A frame read just before this step is posed at its age, 0, however long the step
+            // (at 2 frames a second a step is 0.5 s, past the hold).
+            ExternalInput::Live if std::mem::take(&mut self.fresh) => {}
             ExternalInput::Live => self.since_secs += dt.max(0.0),
             ExternalInput::Off => {}
         }
@@ -176,5 +184,27 @@ mod tests {
         assert_eq!(player.weight(input, 0.5), 1.0, "a new frame drives again");
         assert_eq!(player.received(), 2);
         assert_eq!(player.weight(ExternalInput::Off, 0.5), 0.0);
+    }
+
+    #[test]
+    fn a_stream_read_every_frame_drives_at_full_weight_at_any_frame_rate() {
+        let c = crate::builtin::character().unwrap();
+        let frame = ExternalFrame {
+            pose: LocalPose::from_transforms(Vec::new()),
+            rotated: Vec::new(),
+            moved: None,
+        };
+        for fps in [60.0f32, 4.0, 2.0, 0.5] {
+            let mut player = ExternalPlayer::default();
+            for _ in 0..5 {
+                // The window's frame: read the stream, then step the clocks, then pose.
+                player.receive(Arc::new(frame.clone()));
+                player.step(&c, ExternalInput::Live, true, (1.0 / fps).min(0.25));
+                assert_eq!(player.weight(ExternalInput::Live, 0.5), 1.0, "{fps} fps");
+            }
+            // Frames that read nothing age it.
+            player.step(&c, ExternalInput::Live, true, 0.25);
+            assert_eq!(player.staleness_secs(), Some(0.25));
+        }
     }
 }

@@ -184,8 +184,19 @@ impl MotionDatabase {
             *v = glam::Vec3::from(xyz);
         }
         let count = r.u32("the frame count")? as usize;
-        if count > MAX_FRAMES || count * 8 > r.left() {
-            return Err(DbFileError::Invalid(format!("{count} frames")));
+        if count > MAX_FRAMES {
+            return Err(DbFileError::Invalid(format!(
+                "it declares {count} frames, more than the {MAX_FRAMES} a database holds"
+            )));
+        }
+        // Each frame: 8 bytes of clip and time, then its features.
+        let needed = count * (8 + FEATURES * 4);
+        if needed > r.left() {
+            return Err(DbFileError::Invalid(format!(
+                "cut short: its {count} frames need at least {needed} more bytes, and {} are left \
+                 (a file copied or downloaded only in part?)",
+                r.left()
+            )));
         }
         let mut frames = Vec::with_capacity(count);
         for _ in 0..count {
@@ -208,9 +219,16 @@ impl MotionDatabase {
             let (a, b) = (r.u32("a run")? as usize, r.u32("a run")? as usize);
             ranges.push(a..b);
         }
-        if r.left() != count * FEATURES * 4 {
+        let features = count * FEATURES * 4;
+        if r.left() != features {
+            let how = if r.left() < features {
+                "cut short"
+            } else {
+                "longer than its frames"
+            };
             return Err(DbFileError::Invalid(format!(
-                "{} bytes of features for {count} frames of {FEATURES}",
+                "{how}: its {count} frames of {FEATURES} features take {features} bytes, and \
+                 {} are left",
                 r.left()
             )));
         }

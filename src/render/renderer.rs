@@ -217,6 +217,9 @@ pub struct Renderer {
     environment: std::sync::Arc<EnvironmentMaps>,
     /// What bounds the shadow casters, per draw slot.
     casters: Casters,
+    /// Line vertices the bones take (a segment and a cross a joint, the selected marker).
+    joint_lines: usize,
+    /// Line vertices the overlay buffer holds: the bones' and `Capacity::overlay_vertices`.
     bone_capacity: usize,
     depth: Option<(wgpu::TextureView, (u32, u32))>,
 }
@@ -270,10 +273,9 @@ impl Renderer {
                 }
             })
             .collect();
-        // Per joint a segment and a cross, plus the selected joint's marker, plus the scene's
-        // overlays (the ground's outline, the trail, the reach target).
-        let bone_capacity =
-            character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8 + OVERLAY_VERTICES;
+        // Per joint a segment and a cross, plus the selected joint's marker; the scene's
+        // overlays come on top (`Capacity::overlay_vertices`).
+        let joint_lines = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let primitives = meshes::upload(device, queue, &layouts, character);
         // Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
         let placeholder = device.create_buffer(&wgpu::BufferDescriptor {
@@ -314,7 +316,8 @@ impl Renderer {
             shadow_maps: ShadowMaps::new(device, 1, ShadowMaps::side_for(&limits)),
             environment: std::sync::Arc::new(EnvironmentMaps::placeholder(device)),
             casters,
-            bone_capacity,
+            joint_lines,
+            bone_capacity: joint_lines + capacity.overlay_vertices,
             depth: None,
         };
         renderer.resize(device, capacity);
@@ -332,6 +335,7 @@ impl Renderer {
             palette_entries: capacity.palette_entries.max(1),
             ..capacity
         };
+        self.bone_capacity = self.joint_lines + capacity.overlay_vertices;
         let one = BufferSizes::per_copy(&capacity, self.draws.len());
         let copies = capacity.copies as u64;
         // One character has room for weight-blended skinning's two entries a joint.
@@ -392,6 +396,25 @@ impl Renderer {
     /// What the buffers were sized for.
     pub fn capacity(&self) -> Capacity {
         self.capacity
+    }
+
+    /// The most line vertices (bones and overlays) a frame draws; more are cut.
+    pub fn line_capacity(&self) -> usize {
+        self.bone_capacity
+    }
+
+    /// The overlay buffer grown, by doubling, to hold `lines` line vertices (muscles loaded, a
+    /// long trail), so a frame's lines are never cut; the other buffers are sized as they were
+    /// (`resize`: every view's data is written afresh by its next `prepare`).
+    pub fn fit_lines(&mut self, device: &wgpu::Device, lines: usize) {
+        if lines > self.bone_capacity {
+            let capacity = Capacity {
+                overlay_vertices: (self.capacity.overlay_vertices * 2)
+                    .max(lines.next_power_of_two()),
+                ..self.capacity
+            };
+            self.resize(device, capacity);
+        }
     }
 
     /// Writes this frame's buffers of `view`: the camera always (272 bytes, and the shadow

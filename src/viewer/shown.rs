@@ -34,6 +34,19 @@ pub struct Stats {
     pub cpu: CpuTimes,
 }
 
+impl Stats {
+    /// A frame that took `real_dt` seconds of real time (not the clocks' step, which is held to
+    /// at most 0.25 s): its time, and the frame rate smoothed over the last frames.
+    pub fn frame_took(&mut self, real_dt: f32) {
+        self.frame_ms = real_dt * 1000.0;
+        self.fps = if real_dt > 0.0 {
+            0.9 * self.fps + 0.1 / real_dt
+        } else {
+            0.0
+        };
+    }
+}
+
 /// The window's CPU work in a frame, outside the GPU, in ms. Waiting for the surface's next
 /// image and presenting it are not counted (they wait for the GPU or the display), nor is a
 /// recording's extra offscreen frame.
@@ -201,5 +214,18 @@ impl Viewer {
             ),
         };
         (&mut self.controls, shown)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn two_frames_a_second_read_as_two_frames_a_second() {
+        let mut stats = super::Stats::default();
+        for _ in 0..200 {
+            stats.frame_took(0.5);
+        }
+        assert!((stats.fps - 2.0).abs() < 1e-3, "{}", stats.fps);
+        assert_eq!(stats.frame_ms, 500.0);
     }
 }

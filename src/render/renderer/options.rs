@@ -119,6 +119,9 @@ pub struct Capacity {
     pub morph_weights: usize,
     /// The grid is laid around these bounds (min, max; the character's rest pose).
     pub grid_around: (Vec3, Vec3),
+    /// Overlay line vertices beside the bones' (the scene's outline, the trail, the reach
+    /// target, motion matching's paths, the muscles).
+    pub overlay_vertices: usize,
 }
 
 impl Capacity {

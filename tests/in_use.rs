@@ -1,0 +1,350 @@
+//! The systems used as an artist, a skinning-bug hunter and a tester would, on takes and files
+//! the project had not seen: each case here gave a wrong or confusing result before its fix.
+
+mod common;
+
+use common::{skinscope, temp_dir};
+
+/// Exit code 2 and a message containing `says`.
+fn refused(args: &[&str], says: &str) {
+    let (code, _, err) = skinscope(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
+#[test]
+fn negative_values_get_range_errors_naming_their_option_not_clap_s_unexpected_argument() {
+    for (args, option) in [
+        (
+            &["palette", "--root-motion", "driven", "--drive-speed", "-1"][..],
+            "--drive-speed",
+        ),
+        (
+            &[
+                "palette",
+                "--physics",
+                "powered",
+                "--physics-stiffness",
+                "-1",
+                "--simulate",
+                "1",
+            ],
+            "--physics-stiffness",
+        ),
+        (&["palette", "--mocap-wait", "-1"], "--mocap-wait"),
+        (
+            &["palette", "--mocap-blend-back", "-1"],
+            "--mocap-blend-back",
+        ),
+        (
+            &["check", "--skinning", "ddm", "--ddm-kappa", "-1"],
+            "--ddm-kappa",
+        ),
+        (
+            &["inspect", "--compression", "--tolerance", "-1"],
+            "--tolerance",
+        ),
+    ] {
+        let (code, _, err) = skinscope(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(option), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn inspect_defaults_to_the_built_in_character_as_every_other_command_does() {
+    let (code, out, err) = skinscope(&["inspect"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("skinscope_mannequin.glb (built in)"), "{out}");
+    let (code, out, err) = skinscope(&["inspect", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["loaded"], true, "{out}");
+}
+
+#[test]
+fn an_option_a_still_does_not_use_is_refused_saying_what_it_needs() {
+    let dir = temp_dir("in-use-unused");
+    let out = dir.join("x.png");
+    refused(
+        &[
+            "render",
+            "--crowd",
+            "10",
+            "--crowd-lod",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "--crowd-lod poses far members every few frames of a sequence: give --to",
+    );
+    assert!(!out.exists());
+    // With --to it records.
+    let gif = dir.join("x.gif");
+    let (code, _, err) = skinscope(&[
+        "render",
+        "--crowd",
+        "4",
+        "--crowd-lod",
+        "--size",
+        "32x32",
+        "--to",
+        "0.1",
+        "--fps",
+        "10",
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(gif.exists());
+}
+
+#[test]
+fn a_truncated_motion_database_says_it_is_cut_short() {
+    let dir = temp_dir("in-use-db");
+    let db = dir.join("walk.db");
+    let (code, _, err) = skinscope(&["match-db", "--out", db.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&db).unwrap();
+    for keep in [bytes.len() / 2, bytes.len() - 4] {
+        let cut = dir.join(format!("cut{keep}.db"));
+        std::fs::write(&cut, &bytes[..keep]).unwrap();
+        let cut = cut.to_str().unwrap();
+        refused(
+            &[
+                "palette",
+                "--motion-matching",
+                "--simulate",
+                "1",
+                "--motion-db",
+                cut,
+            ],
+            &format!("--motion-db {cut}: cut short: its "),
+        );
+    }
+}
+
+/// The built-in character's `clip` as a BVH whose rest is a T-pose: each arm's rest offsets
+/// turned by R (the upper arm's bone laid horizontal), the motion compensated so that every
+/// joint's world position is the original's (R⁻¹ after the upper arm's rotation, R q R⁻¹ on the
+/// joints below it); each joint without a child ends in an End Site along its parent's bone.
+fn t_pose_bvh(c: &skinscope::character::Character, clip: &skinscope::anim::Clip) -> String {
+    use glam::{Quat, Vec3};
+    use skinscope::anim::{ClipCursor, LocalPose, sample_clip};
+    let s = &c.skeleton;
+    let rest: Vec<Vec3> = s.rest().iter().map(|t| t.translation).collect();
+    let children = |j: usize| -> Vec<usize> {
+        (0..s.joint_count())
+            .filter(|&k| s.parent(k) == Some(j))
+            .collect()
+    };
+    // Per joint: the turn R of the arm it lies in, applied to its offset (not the upper arm's
+    // own, which hangs from the clavicle); and R for each upper arm.
+    let mut turn = vec![Quat::IDENTITY; s.joint_count()];
+    let mut upper_arm = vec![None; s.joint_count()];
+    for (arm, side) in [("upperarm_l", Vec3::X), ("upperarm_r", -Vec3::X)] {
+        let a = s.find(arm).unwrap();
+        let r = Quat::from_rotation_arc(rest[children(a)[0]].normalize(), side);
+        upper_arm[a] = Some(r);
+        let mut below = children(a);
+        while let Some(j) = below.pop() {
+            turn[j] = r;
+            below.extend(children(j));
+        }
+    }
+    let mut order = Vec::new();
+    let mut text = String::from("HIERARCHY\n");
+    fn write(
+        s: &skinscope::anim::Skeleton,
+        j: usize,
+        depth: usize,
+        offset: &dyn Fn(usize) -> Vec3,
+        text: &mut String,
+        order: &mut Vec<usize>,
+    ) {
+        let pad = "  ".repeat(depth);
+        let t = offset(j);
+        let keyword = if depth == 0 { "ROOT" } else { "JOINT" };
+        text.push_str(&format!("{pad}{keyword} {}\n{pad}{{\n", s.names()[j]));
+        text.push_str(&format!("{pad}  OFFSET {} {} {}\n", t.x, t.y, t.z));
+        let channels = if depth == 0 {
+            "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"
+        } else {
+            "CHANNELS 3 Zrotation Xrotation Yrotation"
+        };
+        text.push_str(&format!("{pad}  {channels}\n"));
+        order.push(j);
+        let children: Vec<usize> = (0..s.joint_count())
+            .filter(|&k| s.parent(k) == Some(j))
+            .collect();
+        for &child in &children {
+            write(s, child, depth + 1, offset, text, order);
+        }
+        if children.is_empty() {
+            // An End Site a quarter of the bone further along the parent's direction.
+            let end = offset(j) * 0.25;
+            text.push_str(&format!(
+                "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {} {} {}\n{pad}  }}\n",
+                end.x, end.y, end.z
+            ));
+        }
+        text.push_str(&format!("{pad}}}\n"));
+    }
+    let offset = |j: usize| turn[j] * rest[j];
+    let pelvis = s.find("pelvis").unwrap();
+    write(s, pelvis, 0, &offset, &mut text, &mut order);
+    let frames = (clip.duration_secs() * 30.0).round() as usize + 1;
+    text.push_str(&format!(
+        "MOTION\nFrames: {frames}\nFrame Time: {}\n",
+        1.0 / 30.0
+    ));
+    let mut local = LocalPose::rest(s);
+    let mut cursor = ClipCursor::new(clip);
+    for f in 0..frames {
+        sample_clip(s, clip, f as f32 / 30.0, &mut cursor, &mut local).unwrap();
+        let mut values = Vec::new();
+        for &j in &order {
+            let t = local.as_slice()[j];
+            if j == pelvis {
+                values.extend(t.translation.to_array());
+            }
+            let q = match upper_arm[j] {
+                // The upper arm: its rotation, then R⁻¹ (its children's offsets carry R).
+                Some(r) => t.rotation * r.inverse(),
+                None => turn[j] * t.rotation * turn[j].inverse(),
+            };
+            let (z, x, y) = q.to_euler(glam::EulerRot::ZXY);
+            values.extend([z, x, y].map(f32::to_degrees));
+        }
+        let line: Vec<String> = values.iter().map(|v| format!("{v:.6}")).collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+/// A joint's world rotation in `palette --json`'s document.
+fn world_rotation(json: &serde_json::Value, name: &str) -> glam::Quat {
+    let node = json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["name"] == name)
+        .unwrap_or_else(|| panic!("no node {name}"));
+    let m: Vec<f32> = (node["world_from_joint"].as_array().unwrap().iter())
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let (_, rotation, _) = glam::Mat4::from_cols_slice(&m).to_scale_rotation_translation();
+    rotation
+}
+
+#[test]
+fn a_t_pose_take_on_an_a_pose_character_turns_every_joint_as_the_original_leaves_included() {
+    let c = skinscope::builtin::character().unwrap();
+    let wave = c.clips.iter().find(|k| k.clip.name() == "wave").unwrap();
+    let dir = temp_dir("in-use-t-pose");
+    let take = dir.join("tpose.bvh");
+    std::fs::write(&take, t_pose_bvh(&c, &wave.clip)).unwrap();
+    let take = take.to_str().unwrap();
+    let height = skinscope::pose::character_height(&c);
+    let palette = |args: &[&str]| {
+        let mut all = vec!["palette", "--json"];
+        all.extend_from_slice(args);
+        let (code, out, err) = skinscope(&all);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    for time in ["0.2", "0.7", "1.1"] {
+        let want = palette(&["--clip", "wave", "--time", time]);
+        let got = palette(&["--clips-from", take, "--clip", "tpose", "--time", time]);
+        common::assert_joints_match(&c, &want, &got, 1e-4 * height, time);
+        for name in c.skeleton.names().iter().filter(|n| *n != "mannequin") {
+            let (a, b) = (world_rotation(&want, name), world_rotation(&got, name));
+            let degrees = a.angle_between(b).to_degrees();
+            assert!(
+                degrees < 0.1,
+                "{time} s, {name}: turned {degrees} degrees off"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_muscles_are_drawn_whole_without_the_bones() {
+    use skinscope::viewer::muscles::MuscleCommand;
+    use skinscope::viewer::{UiCommand, Viewer};
+    let c = skinscope::builtin::character().unwrap();
+    let mut viewer = Viewer::new(c, None);
+    viewer.controls.show_bones = false;
+    viewer.controls.show_scene = false;
+    viewer.controls.show_muscles = true;
+    viewer.frame(vec![UiCommand::Muscles(MuscleCommand::Own)], 1.0 / 60.0);
+    viewer.frame(Vec::new(), 1.0 / 60.0);
+    // The line overlay is drawn for the muscles alone.
+    let options = skinscope::app::draw_options(&viewer.controls);
+    assert!(options.bones, "the overlay is off with the bones");
+    let lines = viewer.overlay_lines();
+    let muscle_vertices = 2 * lines.len();
+    assert!(muscle_vertices > 0);
+    // Every one fits the renderer's overlay once fitted: none is cut (the legs' muscles come
+    // after the arms').
+    let gpu = skinscope::render::gpu::Gpu::headless().unwrap();
+    let character = &viewer.character;
+    let mut renderer = skinscope::render::renderer::Renderer::new(
+        &gpu.device,
+        &gpu.queue,
+        character,
+        skinscope::render::offscreen::COLOR_FORMAT,
+        skinscope::draw::capacity(character, 1),
+    );
+    let joints: usize = character.skins.iter().map(|s| s.skin.len()).sum();
+    let needed = joints * 8 + 8 + muscle_vertices;
+    println!(
+        "{muscle_vertices} muscle line vertices; the overlay held {}",
+        renderer.line_capacity()
+    );
+    renderer.fit_lines(&gpu.device, needed);
+    assert!(renderer.line_capacity() >= needed);
+}
+
+#[test]
+fn simulate_and_driven_root_motion_play_the_first_clip_that_suits_them_on_any_file() {
+    let cesium = common::shared("CesiumMan/CesiumMan.glb");
+    let cesium = cesium.to_str().unwrap();
+    // No state machine beside the file: --simulate plays the first clip, as the window does.
+    let palette = |args: &[&str]| {
+        let mut all = vec!["palette", "--json"];
+        all.extend_from_slice(args);
+        let (code, out, err) = skinscope(&all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let simulated = palette(&[cesium, "--simulate", "0.5"]);
+    let clip = palette(&[cesium, "--clip", "0", "--simulate", "0.5"]);
+    assert_eq!(simulated["nodes"], clip["nodes"]);
+    for physics in ["powered", "limp"] {
+        let (code, _, err) =
+            skinscope(&["palette", cesium, "--physics", physics, "--simulate", "0.5"]);
+        assert_eq!(code, 0, "{physics}: {err}");
+    }
+    // A --param still asks for a state machine.
+    refused(
+        &["palette", cesium, "--simulate", "0.5", "--param", "speed=1"],
+        "no state machine",
+    );
+    // Driven root motion with no --clip starts on the first clip that moves: the Fox's Walk,
+    // its Survey standing still.
+    let fox = common::shared("Fox/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let driven = palette(&[fox, "--root-motion", "driven", "--time", "1"]);
+    let walk = palette(&[
+        fox,
+        "--root-motion",
+        "driven",
+        "--clip",
+        "Walk",
+        "--time",
+        "1",
+    ]);
+    assert_eq!(driven["nodes"], walk["nodes"]);
+}
