@@ -348,3 +348,45 @@ fn simulate_and_driven_root_motion_play_the_first_clip_that_suits_them_on_any_fi
     ]);
     assert_eq!(driven["nodes"], walk["nodes"]);
 }
+
+#[test]
+fn per_joint_auto_fixes_the_candy_wrapper_the_built_in_character_ships_to_show() {
+    use glam::Mat4;
+    use skinscope::anim::{blended_skin_position, dq_entry};
+    let c = skinscope::builtin::character().unwrap();
+    // The twisting joint's parent, so the forearm's vertices between it and the twist joint
+    // blend two dual-quaternion joints (the choice --dqs-joints forearm_r makes by hand).
+    let roots = skinscope::pose::auto_dqs_joints(&c);
+    let names: Vec<&str> = roots
+        .iter()
+        .map(|&j| c.skeleton.names()[j].as_str())
+        .collect();
+    assert_eq!(names, ["forearm_r"]);
+    let pose = common::wrist_twisted(&c);
+    let palette = pose.instance_palette(0).unwrap();
+    let packed: Vec<Mat4> = palette.iter().map(dq_entry).collect();
+    let joint_methods = skinscope::pose::auto_methods(&c);
+    let mut method = Vec::new();
+    skinscope::pose::palette_methods(
+        &c,
+        &pose.palette_base,
+        pose.palette.len(),
+        &joint_methods,
+        &mut method,
+    );
+    let base = pose.palette_base[0] as usize;
+    let method = &method[base..base + palette.len()];
+    let primitives = &c.meshes[0].primitives;
+    let (bind, posed, slab) = common::twist_section_areas(&c, &pose, &mut |p, v, q| {
+        let s = primitives[p].skinning.as_ref().unwrap();
+        let influences = s.joints[v].map(u32::from).into_iter().zip(s.weights[v]);
+        blended_skin_position((palette, &packed, method), influences, q).unwrap()
+    });
+    assert!(slab > 20, "{slab}");
+    // Dual quaternions alone keep more than 90% of the wrist's section; linear blend under half.
+    assert!(
+        posed > 0.9 * bind,
+        "auto keeps {:.0}% of the section",
+        100.0 * posed / bind
+    );
+}

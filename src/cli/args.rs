@@ -130,8 +130,8 @@ pub struct PoseArgs {
     #[arg(long)]
     pub drivers: Option<PathBuf>,
     /// Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions
-    /// (ROOT[,ROOT...]), the rest by linear blend; `auto` picks those the clips twist about
-    /// their bone by more than 60 degrees.
+    /// (ROOT[,ROOT...]), the rest by linear blend; `auto` picks the parents of the joints the
+    /// clips twist about their bone by more than 60 degrees.
     #[arg(long, default_value = "auto")]
     pub dqs_joints: String,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found

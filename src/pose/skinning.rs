@@ -14,7 +14,8 @@ pub const AUTO_TWIST_DEGREES: f32 = 60.0;
 /// The joints that skin by dual quaternions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum DqsJoints {
-    /// Those the clips twist by more than `AUTO_TWIST_DEGREES` (and their subtrees).
+    /// The parents of those the clips twist by more than `AUTO_TWIST_DEGREES` (and their
+    /// subtrees): `auto_dqs_joints`.
     #[default]
     Auto,
     /// The subtrees of these joints, by name.
@@ -58,13 +59,27 @@ pub fn auto_methods(c: &Character) -> Vec<f32> {
     subtree_methods(&c.skeleton, &auto_dqs_joints(c))
 }
 
-/// The joints `c`'s clips twist about their bone by more than `AUTO_TWIST_DEGREES`.
+/// The subtrees dual quaternions take under "auto": each joint `c`'s clips twist about their
+/// bone by more than `AUTO_TWIST_DEGREES`, from its parent down. The candy wrapper forms where
+/// vertices blend the twisting joint with its parent (a forearm's between the elbow and the
+/// twist joint), so both sides of that blend must be dual quaternions; a twisting joint whose
+/// parent is a root takes its own subtree (the root's would be the whole body).
 pub fn auto_dqs_joints(c: &Character) -> Vec<usize> {
-    twisting_joints(
-        &c.skeleton,
+    let s = &c.skeleton;
+    let mut roots: Vec<usize> = twisting_joints(
+        s,
         c.clips.iter().map(|clip| &clip.clip),
         AUTO_TWIST_DEGREES.to_radians(),
     )
+    .into_iter()
+    .map(|j| match s.parent(j) {
+        Some(p) if s.parent(p).is_some() => p,
+        _ => j,
+    })
+    .collect();
+    roots.sort_unstable();
+    roots.dedup();
+    roots
 }
 
 /// Per-joint method weights as one per palette entry of a pose of `c` (`palette_len` entries,

@@ -1,6 +1,6 @@
 //! The panel's per-joint skinning section (under weight-blended skinning): which joints skin by
-//! dual quaternions, painted per subtree on the joint tree, or chosen as "auto" (the joints the
-//! clips twist by more than 60 degrees) or all one way.
+//! dual quaternions, painted per subtree on the joint tree, or chosen as "auto" (from the parents
+//! of the joints the clips twist by more than 60 degrees) or all one way.
 
 use std::sync::Arc;
 
