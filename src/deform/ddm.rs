@@ -1,8 +1,9 @@
 //! Direct delta mush's precomputation (Le and Lewis 2019, variant 0, with implicit smoothing;
-//! the parameters and steps of libigl's `direct_delta_mush_precomputation`), per skinned
-//! primitive:
+//! the parameters and steps of libigl's `direct_delta_mush_precomputation`), per skinned mesh,
+//! its skinned primitives taken as one surface (they share the skin):
 //!
-//! 1. Vertices at the same position are welded (UV and normal seams), so the mesh is smoothed
+//! 1. Vertices at the same position are welded (UV and normal seams, and the borders between
+//!    the mesh's primitives: a sleeve and a hand of two materials), so the mesh is smoothed
 //!    across its seams and the welded vertices share one Ω.
 //! 2. L is the cotangent Laplacian (positive diagonal), D its diagonal, L̄ = L D⁻¹.
 //! 3. W' = ((I + κL̄)ᵀ)⁻ᵖ W: the skin weights smoothed by p implicit steps.
@@ -228,13 +229,33 @@ pub fn precompute(
         .iter()
         .map(|m| vec![None; m.primitives.len()])
         .collect();
-    let total = work.len().max(1) as f32;
-    for (done, &(m, p)) in work.iter().enumerate() {
-        let primitive = &c.meshes[m].primitives[p];
+    // The skinned primitives of each mesh are smoothed together: they share the skin, and a
+    // seam between two materials (a sleeve and a hand) is welded like any other.
+    let mut by_mesh: Vec<(usize, Vec<usize>)> = Vec::new();
+    for &(m, p) in &work {
+        match by_mesh.last_mut() {
+            Some((last, parts)) if *last == m => parts.push(p),
+            _ => by_mesh.push((m, vec![p])),
+        }
+    }
+    let total = by_mesh.len().max(1) as f32;
+    for (done, (m, parts)) in by_mesh.iter().enumerate() {
+        let primitives: Vec<&Primitive> =
+            parts.iter().map(|&p| &c.meshes[*m].primitives[p]).collect();
         let mut inner = |f: f32| progress((done as f32 + f) / total);
-        let kept =
-            smoothed_omega(primitive, params, params.cap, &mut inner).map_err(|e| e.at(m, p))?;
-        meshes[m][p] = Some(kept.to_sparse());
+        let kept = smoothed_omega_of(&primitives, params, params.cap, &mut inner)
+            .map_err(|e| e.at(*m, parts[0]))?;
+        let mut first = 0;
+        for (&p, primitive) in parts.iter().zip(&primitives) {
+            let count = primitive.positions.len();
+            let mut sparse = kept.to_sparse_range(first..first + count);
+            // The terms dropped are the mesh's: counted once, at its first primitive.
+            if first > 0 {
+                sparse.dropped = 0;
+            }
+            meshes[*m][p] = Some(sparse);
+            first += count;
+        }
     }
     progress(1.0);
     Ok(DdmData {
@@ -257,9 +278,24 @@ impl SmoothedOmega {
     /// Stored as f32 entries centred on each vertex's centroid (Ω' = T₋ₚ Ω T₋ₚᵀ, in f64), the
     /// kept corners renormalised to sum to one.
     pub fn to_sparse(&self) -> DdmPrimitive {
+        self.to_sparse_range(0..self.welded_of.len())
+    }
+
+    /// `to_sparse` of the vertices `vertices` alone (one primitive of several smoothed
+    /// together): the welded vertices they use, and only those, stored.
+    pub fn to_sparse_range(&self, vertices: std::ops::Range<usize>) -> DdmPrimitive {
+        let welded_of = &self.welded_of[vertices];
+        let mut local = vec![u32::MAX; self.omega.len()];
+        let mut used = Vec::new();
+        for &w in welded_of {
+            if local[w as usize] == u32::MAX {
+                local[w as usize] = used.len() as u32;
+                used.push(w as usize);
+            }
+        }
         let mut entries = Vec::new();
-        let mut first_of = Vec::with_capacity(self.omega.len());
-        for (kept, &p) in self.omega.iter().zip(&self.centroid) {
+        let mut first_of = Vec::with_capacity(used.len());
+        for (kept, &p) in used.iter().map(|&w| (&self.omega[w], &self.centroid[w])) {
             first_of.push([entries.len() as u32, kept.len() as u32]);
             let corner: f64 = kept.iter().map(|(_, o)| o[9]).sum();
             let scale = if corner.abs() > 1e-300 {
@@ -273,16 +309,14 @@ impl SmoothedOmega {
             }));
         }
         DdmPrimitive {
-            ranges: self
-                .welded_of
-                .iter()
-                .map(|&w| first_of[w as usize])
+            ranges: (welded_of.iter())
+                .map(|&w| first_of[local[w as usize] as usize])
                 .collect(),
-            centroids: (self.welded_of.iter())
+            centroids: (welded_of.iter())
                 .map(|&w| self.centroid[w as usize].as_vec3())
                 .collect(),
             entries,
-            welded: self.omega.len(),
+            welded: used.len(),
             dropped: self.dropped,
         }
     }
@@ -418,36 +452,64 @@ pub fn smoothed_omega(
     cap: usize,
     progress: &mut dyn FnMut(f32),
 ) -> Result<SmoothedOmega, PrimitiveError> {
-    let Some(skin) = primitive.skinning.as_ref() else {
+    smoothed_omega_of(&[primitive], params, cap, progress)
+}
+
+/// `smoothed_omega` of several skinned primitives of one mesh as one surface: their vertices
+/// in order (the second's after the first's), welded across primitives, so a seam between two
+/// materials moves as one. Primitives without skinning are left out of the surface.
+pub fn smoothed_omega_of(
+    primitives: &[&Primitive],
+    params: &DdmParams,
+    cap: usize,
+    progress: &mut dyn FnMut(f32),
+) -> Result<SmoothedOmega, PrimitiveError> {
+    let mut all_positions = Vec::new();
+    let mut triangles_of_all: Vec<[u32; 3]> = Vec::new();
+    let mut vertex_influences: Vec<Vec<(u32, f64)>> = Vec::new();
+    for primitive in primitives {
+        let Some(skin) = primitive.skinning.as_ref() else {
+            continue;
+        };
+        let first = all_positions.len() as u32;
+        let count = primitive.positions.len() as u32;
+        all_positions.extend_from_slice(&primitive.positions);
+        let corner = |v: u32| first + v.min(count.saturating_sub(1));
+        match &primitive.indices {
+            Some(indices) => triangles_of_all.extend(
+                indices
+                    .chunks_exact(3)
+                    .map(|t| [corner(t[0]), corner(t[1]), corner(t[2])]),
+            ),
+            None => triangles_of_all
+                .extend((0..count / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2].map(corner))),
+        }
+        vertex_influences.extend((0..primitive.positions.len()).map(|v| {
+            skin.influences(v)
+                .filter(|&(_, w)| w != 0.0)
+                .map(|(j, w)| (u32::from(j), f64::from(w)))
+                .collect::<Vec<_>>()
+        }));
+    }
+    if all_positions.is_empty() {
         return Ok(SmoothedOmega {
             welded_of: Vec::new(),
             omega: Vec::new(),
             centroid: Vec::new(),
             dropped: 0,
         });
-    };
-    let (welded_of, representative) = weld(&primitive.positions);
+    }
+    let (welded_of, representative) = weld(&all_positions);
     let n = representative.len();
     let positions: Vec<glam::DVec3> = (representative.iter())
-        .map(|&v| primitive.positions[v].as_dvec3())
+        .map(|&v| all_positions[v].as_dvec3())
         .collect();
-    let triangles: Vec<[u32; 3]> = match &primitive.indices {
-        Some(indices) => indices
-            .chunks_exact(3)
-            .map(|t| [t[0], t[1], t[2]].map(|v| welded_of.get(v as usize).copied().unwrap_or(0)))
-            .collect(),
-        None => (0..primitive.positions.len() as u32 / 3)
-            .map(|t| [0, 1, 2].map(|k| welded_of[(3 * t + k) as usize]))
-            .collect(),
-    };
+    let triangles: Vec<[u32; 3]> = (triangles_of_all.iter())
+        .map(|t| t.map(|v| welded_of[v as usize]))
+        .collect();
     // Each welded vertex's influences (its first vertex's), as (palette joint, weight).
     let influences: Vec<Vec<(u32, f64)>> = (representative.iter())
-        .map(|&v| {
-            skin.influences(v)
-                .filter(|&(_, w)| w != 0.0)
-                .map(|(j, w)| (u32::from(j), f64::from(w)))
-                .collect()
-        })
+        .map(|&v| std::mem::take(&mut vertex_influences[v]))
         .collect();
     let joints = influences
         .iter()
