@@ -390,3 +390,53 @@ fn per_joint_auto_fixes_the_candy_wrapper_the_built_in_character_ships_to_show()
         100.0 * posed / bind
     );
 }
+
+#[test]
+fn direct_delta_mush_is_precomputed_once_per_mesh_and_parameters_across_commands() {
+    let dir = temp_dir("in-use-ddm-cache");
+    let cache = dir.join("cache");
+    let run = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "pose",
+            "--skinning",
+            "ddm",
+            "--ddm-iterations",
+            "5",
+            "--clip",
+            "twist",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(&args)
+            .env("SKINSCOPE_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        std::fs::read_to_string(out).unwrap()
+    };
+    let first = run("first.obj", &[]);
+    let saved: Vec<_> = std::fs::read_dir(cache.join("ddm"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(saved.len(), 1, "one precomputation saved");
+    // Read back: the same vertices to the digit.
+    assert_eq!(run("second.obj", &[]), first);
+    // A damaged cache is not used: precomputed again, the same result, saved whole again.
+    let path = saved[0].path();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let half = bytes.len() / 2;
+    bytes.truncate(half);
+    std::fs::write(&path, bytes).unwrap();
+    assert_eq!(run("third.obj", &[]), first);
+    assert!(std::fs::metadata(&path).unwrap().len() > half as u64);
+    // Other parameters: another precomputation, saved beside.
+    run("fourth.obj", &["--ddm-cap", "8"]);
+    assert_eq!(std::fs::read_dir(cache.join("ddm")).unwrap().count(), 2);
+}

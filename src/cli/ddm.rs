@@ -66,11 +66,68 @@ impl DdmArgs {
         self.precompute_now(c).map(|d| Some(Arc::new(d)))
     }
 
-    /// `c`'s Ω with these parameters (checked first).
+    /// `c`'s Ω with these parameters (checked first): read from the cache when this mesh was
+    /// precomputed with them before, else precomputed and saved there.
     pub fn precompute_now(&self, c: &Character) -> Result<DdmData, String> {
         let params = self.params();
         params.check().map_err(|e| e.to_string())?;
-        skinscope::deform::precompute(c, &params, &mut |_| {})
-            .map_err(|e| format!("{}: {e}", c.name))
+        let key = skinscope::deform::ddm_key(c, &params);
+        let cached = cache_file(key);
+        if let Some(path) = &cached
+            && let Ok(bytes) = skinscope::files::read_capped(path, MAX_CACHED_BYTES)
+        {
+            match DdmData::from_bytes(&bytes, c, key) {
+                Ok(data) => return Ok(data),
+                Err(e) => log::info!("{}: not used ({e}); precomputing again", path.display()),
+            }
+        }
+        let data = skinscope::deform::precompute(c, &params, &mut |_| {})
+            .map_err(|e| format!("{}: {e}", c.name))?;
+        if let Some(path) = &cached {
+            save_to_cache(path, &data.to_bytes(key));
+        }
+        Ok(data)
+    }
+}
+
+/// The largest saved Ω read back (4 M entries of 44 bytes, with room for the ranges).
+const MAX_CACHED_BYTES: u64 = 1 << 28;
+/// Saved precomputations kept: the oldest beyond these are removed.
+const MAX_CACHED_FILES: usize = 16;
+
+/// Where the precomputation of `key` is saved: `SKINSCOPE_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/skinscope`, else `~/.cache/skinscope`, under `ddm/`; `None` when none is
+/// known.
+fn cache_file(key: u64) -> Option<std::path::PathBuf> {
+    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let root = env("SKINSCOPE_CACHE_DIR")
+        .map(std::path::PathBuf::from)
+        .or_else(|| env("XDG_CACHE_HOME").map(|d| std::path::PathBuf::from(d).join("skinscope")))
+        .or_else(|| env("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/skinscope")))?;
+    Some(root.join("ddm").join(format!("{key:016x}.omega")))
+}
+
+/// Saves a precomputation (whole or not at all), keeping the `MAX_CACHED_FILES` newest; a cache
+/// that cannot be written is no error, only slower next time.
+fn save_to_cache(path: &std::path::Path, bytes: &[u8]) {
+    let Some(folder) = path.parent() else { return };
+    if std::fs::create_dir_all(folder).is_err() {
+        return;
+    }
+    if let Err(e) = skinscope::files::write_bytes_whole(path, bytes) {
+        log::info!("the direct delta mush cache is not written: {e}");
+        return;
+    }
+    let mut saved: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "omega"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    saved.sort();
+    let extra = saved.len().saturating_sub(MAX_CACHED_FILES);
+    for (_, old) in saved.into_iter().take(extra) {
+        std::fs::remove_file(old).ok();
     }
 }

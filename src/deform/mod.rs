@@ -3,9 +3,11 @@
 //! and `shaders/`'s.
 
 pub mod ddm;
+pub mod ddm_file;
 pub mod ml;
 pub mod ml_train;
 
 pub use ddm::{DdmData, DdmError, DdmParams, DdmPrimitive, DdmStats, precompute};
+pub use ddm_file::{DdmFileError, ddm_key};
 pub use ml::{MlFileError, MlModel, MlReference, MlStats};
 pub use ml_train::{TrainParams, train};
