@@ -718,12 +718,13 @@ impl Viewer {
             return Vec::new();
         }
         let other = self.comparing().then_some(&self.compare_pose);
-        colors::vertex_colors(
+        colors::vertex_colors_in(
             &self.character,
             self.controls.color_view,
             &self.pose,
             other,
             self.controls.selected_joint,
+            self.controls.color_range,
         )
     }
 

@@ -440,3 +440,73 @@ fn direct_delta_mush_is_precomputed_once_per_mesh_and_parameters_across_commands
     run("fourth.obj", &["--ddm-cap", "8"]);
     assert_eq!(std::fs::read_dir(cache.join("ddm")).unwrap().count(), 2);
 }
+
+#[test]
+fn a_small_corrective_is_seen_when_the_colour_range_is_set_or_scaled_to_what_is_shown() {
+    use skinscope::debug::colors::{ColorView, HeatRange, heat, vertex_colors_in};
+    use skinscope::pose::{CharacterPose, MorphOverride, PoseRequest};
+    let c = skinscope::builtin::character().unwrap();
+    let mesh = c.instances[0].mesh;
+    // The mannequin's first morph target at full weight: a small corrective on a 1.8 m body.
+    let request = PoseRequest::default().with_morphs(vec![MorphOverride {
+        mesh,
+        target: 0,
+        weight: 1.0,
+    }]);
+    let mut pose = CharacterPose::new(&c);
+    pose.evaluate(&c, &request).unwrap();
+    let view = ColorView::MorphDisplacement;
+    let colours = |range| vertex_colors_in(&c, view, &pose, None, None, range);
+    let (largest, size) =
+        skinscope::debug::colors::displacement_extent(&c, view, &pose, None).unwrap();
+    assert!(
+        largest > 0.0 && largest < 0.05 * size,
+        "{largest} of {size}"
+    );
+    // The hottest colour a colouring uses: the heat scale's position of its hottest vertex.
+    let hottest = |colours: &Vec<Vec<Vec<glam::Vec4>>>| {
+        let steps: Vec<glam::Vec4> = (0..=1000).map(|k| heat(k as f32 / 1000.0)).collect();
+        (colours.iter().flatten().flatten())
+            .map(|c| {
+                let nearest = (0..steps.len())
+                    .min_by(|&a, &b| steps[a].distance(*c).total_cmp(&steps[b].distance(*c)));
+                nearest.unwrap_or(0) as f32 / 1000.0
+            })
+            .fold(0.0f32, f32::max)
+    };
+    // At a tenth of the size the corrective stays cool; scaled to the largest shown, or with red
+    // set at its own size, its largest vertex is full red.
+    let of_size = hottest(&colours(HeatRange::OfSize));
+    assert!(of_size < 0.5, "{of_size}");
+    assert_eq!(hottest(&colours(HeatRange::Largest)), 1.0);
+    assert_eq!(hottest(&colours(HeatRange::Distance(largest))), 1.0);
+    // The command line takes it, says it in the legend, and refuses it where nothing moves.
+    let dir = temp_dir("in-use-colour-range");
+    let out = dir.join("morph.png");
+    let target = format!("{mesh}:0=1");
+    let (code, stdout, err) = skinscope(&[
+        "render",
+        "--size",
+        "64x64",
+        "--morph",
+        &target,
+        "--color-by",
+        "morph-displacement",
+        "--color-range",
+        "0.005",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("red at 0.0050 (as set)"), "{stdout}");
+    refused(
+        &[
+            "render",
+            "--color-range",
+            "largest",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "--color-range sets where a displacement view's heat scale turns red",
+    );
+}

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use glam::Vec3;
-use skinscope::debug::colors::ColorView;
+use skinscope::debug::colors::{ColorView, HeatRange};
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
 use skinscope::render::gpu::Gpu;
 use skinscope::render::renderer::{DrawOptions, SkinPass, ToneMap};
@@ -78,6 +78,11 @@ pub struct RenderArgs {
     /// least 200 pixels on each side, and printed.
     #[arg(long, value_enum, default_value = "material")]
     pub color_by: ColorArg,
+    /// Where the displacement views' heat scale turns red: a distance in the file's units
+    /// (0.01 shows a 1 cm corrective on a character in metres), `largest` (the largest
+    /// displacement shown), or by default a part of the size (a tenth; 1% for the muscles).
+    #[arg(long, value_parser = parse_color_range, allow_hyphen_values = true)]
+    pub color_range: Option<HeatRange>,
     /// Leave the colour legend out of the image (it is still printed).
     #[arg(long)]
     pub no_legend: bool,
@@ -290,6 +295,18 @@ impl RenderArgs {
                     .map_or(String::new(), |v| v.get_name().to_string()),
             ));
         }
+        let view: ColorView = args.color_by.into();
+        let displaced = matches!(
+            view,
+            ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
+        );
+        if args.color_range.is_some() && !displaced {
+            return Err(
+                "--color-range sets where a displacement view's heat scale turns red: give \
+                 --color-by displacement, morph-displacement or muscle-displacement"
+                    .into(),
+            );
+        }
         let compare = args.compare.unwrap_or(CompareArg::Bind);
         super::ml::check_skinning(&args.pose.ml, args.skinning.into())?;
         if matches!(compare, CompareArg::Clips)
@@ -307,6 +324,7 @@ impl RenderArgs {
             size: args.size,
             pose,
             color_view: args.color_by.into(),
+            color_range: args.color_range.unwrap_or_default(),
             compare: match compare {
                 CompareArg::Animated => PaletteMode::Animated,
                 CompareArg::Bind | CompareArg::Clips => PaletteMode::Bind,
@@ -326,5 +344,18 @@ impl RenderArgs {
             environment: args.environment.load()?,
         };
         Ok((character, request))
+    }
+}
+
+/// `--color-range`: a positive distance, or `largest`.
+fn parse_color_range(s: &str) -> Result<HeatRange, String> {
+    if s.trim() == "largest" {
+        return Ok(HeatRange::Largest);
+    }
+    let d = super::args::parse_finite(s)?;
+    if d > 0.0 {
+        Ok(HeatRange::Distance(d))
+    } else {
+        Err(format!("{d} is not a positive distance (or `largest`)"))
     }
 }

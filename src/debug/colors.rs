@@ -133,6 +133,45 @@ pub fn srgb8(x: f32) -> u8 {
     (s * 255.0).round() as u8
 }
 
+/// Where the displacement views' heat scale turns red.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum HeatRange {
+    /// A part of the posed bounds' diagonal: a tenth for the displacement and morph views, 1%
+    /// for the muscles'.
+    #[default]
+    OfSize,
+    /// The largest displacement shown (what is drawn always spans the scale).
+    Largest,
+    /// This distance, in the file's units (a 1 cm corrective on a 1.8 m character: 0.01).
+    Distance(f32),
+}
+
+/// The part of the size at which `view`'s scale turns red under `HeatRange::OfSize`, and how
+/// the legend says it.
+fn of_size(view: ColorView) -> (f32, &'static str) {
+    match view {
+        ColorView::MuscleDisplacement => (0.01, "1%"),
+        _ => (0.1, "a tenth"),
+    }
+}
+
+impl HeatRange {
+    /// The distance at which `view` turns red, given the displacement extent `(largest, size)`.
+    pub fn red(self, view: ColorView, (largest, size): (f32, f32)) -> f32 {
+        let red = match self {
+            HeatRange::OfSize => of_size(view).0 * size,
+            HeatRange::Largest => largest,
+            HeatRange::Distance(d) => d,
+        };
+        if red.is_finite() && red > 0.0 {
+            red
+        } else {
+            // Nothing moved (a largest of 0): any motion would be red; none is.
+            f32::MIN_POSITIVE
+        }
+    }
+}
+
 /// How far the displacement views' vertices moved: (the largest distance, the size the heat
 /// scale is measured against: the posed bounds' diagonal; red is a tenth of it).
 pub fn displacement_extent(
@@ -193,6 +232,17 @@ pub fn legend(
     view: ColorView,
     (selected, compared): (Option<&str>, &str),
     extent: Option<(f32, f32)>,
+) -> Option<Legend> {
+    legend_in(c, view, (selected, compared), extent, HeatRange::OfSize)
+}
+
+/// `legend`, the heat scale turning red where `range` says.
+pub fn legend_in(
+    c: &Character,
+    view: ColorView,
+    (selected, compared): (Option<&str>, &str),
+    extent: Option<(f32, f32)>,
+    range: HeatRange,
 ) -> Option<Legend> {
     let scale = |low: &str, high: &str| LegendRow::Scale {
         low: low.into(),
@@ -257,25 +307,27 @@ pub fn legend(
             ],
         ),
         ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement => {
-            let (what, red, said) = match view {
-                ColorView::Displacement => (
-                    format!("how far each vertex moves against {compared}"),
-                    0.1,
-                    "a tenth",
-                ),
-                ColorView::MorphDisplacement => (
-                    "how far morphing moved each vertex".to_string(),
-                    0.1,
-                    "a tenth",
-                ),
-                _ => ("how far the muscles moved the skin".to_string(), 0.01, "1%"),
+            let what = match view {
+                ColorView::Displacement => format!("how far each vertex moves against {compared}"),
+                ColorView::MorphDisplacement => "how far morphing moved each vertex".to_string(),
+                _ => "how far the muscles moved the skin".to_string(),
             };
-            let high = format!("{}% of the size or more", red * 100.0);
+            let (part, said) = of_size(view);
+            let high = match range {
+                HeatRange::OfSize => format!("{}% of the size or more", part * 100.0),
+                HeatRange::Largest => "the largest shown".to_string(),
+                HeatRange::Distance(d) => format!("{d} or more"),
+            };
             let mut rows = vec![scale("moved 0", &high)];
             if let Some((largest, size)) = extent {
+                let red = range.red(view, (largest, size));
+                let why = match range {
+                    HeatRange::OfSize => format!("{said} of the size, {size:.4}"),
+                    HeatRange::Largest => "the largest shown".to_string(),
+                    HeatRange::Distance(_) => "as set".to_string(),
+                };
                 rows.push(LegendRow::Note(format!(
-                    "red at {:.4} ({said} of the size, {size:.4}); largest here {largest:.4} ({:.1}% of the size)",
-                    red * size,
+                    "red at {red:.4} ({why}); largest here {largest:.4} ({:.1}% of the size)",
                     100.0 * largest / size
                 )));
             }
@@ -294,17 +346,23 @@ pub fn vertex_colors(
     other: Option<&CharacterPose>,
     selected: Option<usize>,
 ) -> Vec<Vec<Vec<Vec4>>> {
+    vertex_colors_in(c, view, pose, other, selected, HeatRange::OfSize)
+}
+
+/// `vertex_colors`, the displacement views' heat scale turning red where `range` says.
+pub fn vertex_colors_in(
+    c: &Character,
+    view: ColorView,
+    pose: &CharacterPose,
+    other: Option<&CharacterPose>,
+    selected: Option<usize>,
+    range: HeatRange,
+) -> Vec<Vec<Vec<Vec4>>> {
     // Only the displacement views need the posed (CPU-skinned) vertices; the weight views read
-    // the weights alone.
-    let needs_positions = matches!(
-        view,
-        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
-    );
-    let size = if needs_positions {
-        pose.world_bounds(c)
-            .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6))
-    } else {
-        1.0
+    // the weights alone. `red`: the distance at which their heat scale turns red.
+    let red = match displacement_extent(c, view, pose, other) {
+        Some(extent) => range.red(view, extent),
+        None => 1.0,
     };
     c.instances
         .iter()
@@ -330,7 +388,7 @@ pub fn vertex_colors(
                     if view == ColorView::MuscleDisplacement {
                         offset += n;
                         return (0..n)
-                            .map(|v| heat(muscle_moved(c, pose, i, pi, v) / (0.01 * size)))
+                            .map(|v| heat(muscle_moved(c, pose, i, pi, v) / red))
                             .collect();
                     }
                     if view == ColorView::MorphDisplacement {
@@ -340,7 +398,7 @@ pub fn vertex_colors(
                         return morphed
                             .iter()
                             .zip(&primitive.positions)
-                            .map(|(m, p)| heat(m.distance(*p) / (0.1 * size)))
+                            .map(|(m, p)| heat(m.distance(*p) / red))
                             .collect();
                     }
                     let colors = (0..n)
@@ -348,9 +406,9 @@ pub fn vertex_colors(
                             let Some(sk) = primitive.skinning.as_ref().filter(|_| skin.is_some())
                             else {
                                 return match (view, &theirs) {
-                                    (ColorView::Displacement, Some(t)) => heat(
-                                        mine[offset + v].distance(t[offset + v]) / (0.1 * size),
-                                    ),
+                                    (ColorView::Displacement, Some(t)) => {
+                                        heat(mine[offset + v].distance(t[offset + v]) / red)
+                                    }
                                     _ => UNSKINNED,
                                 };
                             };
@@ -396,9 +454,7 @@ pub fn vertex_colors(
                                     }
                                 }
                                 ColorView::Displacement => match &theirs {
-                                    Some(t) => heat(
-                                        mine[offset + v].distance(t[offset + v]) / (0.1 * size),
-                                    ),
+                                    Some(t) => heat(mine[offset + v].distance(t[offset + v]) / red),
                                     None => UNSKINNED,
                                 },
                             }

@@ -41,6 +41,8 @@ pub struct FrameRequest {
     pub pose: PoseRequest,
     /// Debug colours instead of materials; `Displacement` compares with `compare`.
     pub color_view: ColorView,
+    /// Where the displacement views' heat scale turns red.
+    pub color_range: crate::debug::colors::HeatRange,
     pub compare: PaletteMode,
     /// Compare with the same frame from the other clips (raw or compressed, the opposite of
     /// `pose.compressed`) instead of under `compare`.
@@ -69,6 +71,7 @@ impl Default for FrameRequest {
             size: (1280, 720),
             pose: PoseRequest::default(),
             color_view: ColorView::Material,
+            color_range: Default::default(),
             compare: PaletteMode::Bind,
             compare_clips: false,
             crowd: None,
@@ -329,12 +332,13 @@ impl Frames {
             };
             let compare = &mut self.compare;
             super::view::pose_compared(character, &request.pose, pose, with, compare)?;
-            colors = Some(colors::vertex_colors(
+            colors = Some(colors::vertex_colors_in(
                 character,
                 request.color_view,
                 pose,
                 Some(compare),
                 None,
+                request.color_range,
             ));
             options.vertex_colors = true;
             let compared = if request.compare_clips {
@@ -348,7 +352,13 @@ impl Frames {
             };
             let extent =
                 colors::displacement_extent(character, request.color_view, pose, Some(compare));
-            legend = colors::legend(character, request.color_view, (None, &compared), extent);
+            legend = colors::legend_in(
+                character,
+                request.color_view,
+                (None, &compared),
+                extent,
+                request.color_range,
+            );
         }
         let drawn_legend = legend
             .as_ref()

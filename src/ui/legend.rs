@@ -15,8 +15,13 @@ pub fn show(ui: &mut Ui, controls: &Controls, shown: &Shown<'_>) {
         .and_then(|j| names.get(j))
         .map(String::as_str);
     let compared = super::compared_name(c, c.compared_for_colours());
-    let legend =
-        crate::debug::colors::legend(shown.character, c.color_view, (selected, &compared), None);
+    let legend = crate::debug::colors::legend_in(
+        shown.character,
+        c.color_view,
+        (selected, &compared),
+        None,
+        c.color_range,
+    );
     if let Some(legend) = legend {
         draw(ui, &legend);
     }

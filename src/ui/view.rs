@@ -127,6 +127,12 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
                 ui.selectable_value(&mut c.color_view, view, color_view_name(view));
             }
         });
+    if matches!(
+        c.color_view,
+        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
+    ) {
+        heat_range(ui, c);
+    }
     split_choice(ui, c);
     ui.horizontal_wrapped(|ui| {
         ui.label("Skinning");
@@ -219,6 +225,32 @@ pub(super) fn split_choice(ui: &mut Ui, c: &mut Controls) {
     if chosen != c.compared() {
         c.set_compared(chosen);
     }
+}
+
+/// Where a displacement view's heat scale turns red: a part of the size (the default), the
+/// largest displacement shown, or a distance the user sets (`render --color-range`).
+fn heat_range(ui: &mut Ui, c: &mut Controls) {
+    use crate::debug::colors::HeatRange;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Red at");
+        let set = match c.color_range {
+            HeatRange::Distance(d) => d,
+            _ => c.color_distance,
+        };
+        ui.radio_value(&mut c.color_range, HeatRange::OfSize, "part of the size")
+            .on_hover_text("a tenth of the posed bounds' diagonal (1% for the muscles)");
+        ui.radio_value(&mut c.color_range, HeatRange::Largest, "largest shown")
+            .on_hover_text("the largest displacement now drawn: the whole scale is always used");
+        ui.radio_value(&mut c.color_range, HeatRange::Distance(set), "distance");
+        if let HeatRange::Distance(d) = &mut c.color_range {
+            let speed = f64::from(*d) * 0.01;
+            ui.add(egui::DragValue::new(d).speed(speed).range(1e-6..=1e6))
+                .on_hover_text(
+                    "in the file's units: 0.01 shows a 1 cm corrective on a character in metres",
+                );
+            c.color_distance = *d;
+        }
+    });
 }
 
 pub(super) fn color_view_name(view: ColorView) -> &'static str {

@@ -82,6 +82,10 @@ pub struct Controls {
     pub selected_joint: Option<usize>,
     /// What the mesh is coloured by.
     pub color_view: ColorView,
+    /// Where the displacement views' heat scale turns red.
+    pub color_range: crate::debug::colors::HeatRange,
+    /// The last distance set for `color_range` (kept while another range is chosen).
+    pub color_distance: f32,
     /// Show the `compare` palette beside the main one (left: `palette`, right: `compare`).
     pub split: bool,
     /// The palette compared with `palette` by the split view and the displacement colours.
@@ -219,6 +223,8 @@ impl Controls {
             palette: PaletteMode::Animated,
             selected_joint: None,
             color_view: ColorView::Material,
+            color_range: Default::default(),
+            color_distance: 0.01 * facts.height,
             split: false,
             compare: PaletteMode::Bind,
             compressed: false,
