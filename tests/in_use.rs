@@ -510,3 +510,45 @@ fn a_small_corrective_is_seen_when_the_colour_range_is_set_or_scaled_to_what_is_
         "--color-range sets where a displacement view's heat scale turns red",
     );
 }
+
+#[test]
+fn motion_matching_keeps_the_fox_on_a_path_at_its_own_speeds() {
+    let dir = temp_dir("in-use-fox-path");
+    let fox = common::shared("Fox/Fox.glb");
+    let fox = fox.to_str().unwrap();
+    let c = skinscope::import::load(std::path::Path::new(fox)).unwrap();
+    let height = skinscope::pose::character_height(&c);
+    let run = |path: &str| {
+        let file = dir.join("path.json");
+        std::fs::write(&file, path).unwrap();
+        let (code, out, err) = skinscope(&[
+            "palette",
+            fox,
+            "--motion-matching",
+            "--path",
+            file.to_str().unwrap(),
+            "--simulate",
+            "10",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        common::node_at(&json, "root")
+    };
+    // 60 units a second along +Z for 4 s, then along +X for 4 s, then a stop: the goal ends at
+    // (240, 0, 240). The character is kept within Holden's clamp of it (it ended 264 units off).
+    let end = run(
+        r#"{"keys": [{"t": 0, "velocity": [0, 0, 60]}, {"t": 4, "velocity": [60, 0, 0]}, {"t": 8, "velocity": [0, 0, 0]}]}"#,
+    );
+    let off = end.with_y(0.0).distance(glam::Vec3::new(240.0, 0.0, 240.0));
+    assert!(
+        off < 0.1 * height,
+        "{off} units from the goal ({height} tall)"
+    );
+    // The Fox's own walk (110 units a second) is a speed a path may ask for: the cap is in
+    // heights a second, not a number of units.
+    let end =
+        run(r#"{"keys": [{"t": 0, "velocity": [0, 0, 110]}, {"t": 5, "velocity": [0, 0, 0]}]}"#);
+    let off = end.with_y(0.0).distance(glam::Vec3::new(0.0, 0.0, 550.0));
+    assert!(off < 0.15 * height, "{end}: {off} units off ({height} tall)");
+}

@@ -365,7 +365,7 @@ fn palette_json_reports_the_matched_clip_and_a_saved_database_plays_the_same() {
     let cut = cut.to_str().unwrap();
     for (file, says) in [
         (other, "made for another skeleton (22 joints"),
-        (cut, "features for"),
+        (cut, "cut short: its 1791 frames"),
         (path, "not a skinscope motion database"),
     ] {
         let (code, out, err) = common::skinscope(&[
@@ -618,4 +618,60 @@ fn a_character_without_legs_says_why_it_cannot_be_steered() {
     assert!(!h.state().controls.motion_matching);
     h.get_by_label_contains("no two legs");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn released_keys_settle_to_idle_whatever_the_frame_rate() {
+    // The window: W held for 8 s, then nothing, at a steady 60 Hz and at frames alternating
+    // between 20 and 144 a second. The character must stop near where the goal stopped, not
+    // keep switching between walks and turns chasing a goal it left behind.
+    let c = skinscope::builtin::character().unwrap();
+    let clips = skinscope::builtin::motion_clips(&c);
+    let db = Arc::new(build_database(&c, &clips, &MatchWeights::default()).unwrap());
+    let height = skinscope::pose::character_height(&c);
+    for steps in [[1.0 / 60.0, 1.0 / 60.0], [1.0 / 20.0, 1.0 / 144.0]] {
+        let mut performer = Performer::new(&c, Arc::new(Ground::flat(0.0)), height, None);
+        performer.set_motion_database(&c, db.clone());
+        let mut inputs = Inputs {
+            motion_matching: Some(MatchInput {
+                velocity: Vec3::new(0.0, 0.0, 1.2),
+            }),
+            ..Inputs::default()
+        };
+        performer.cue(&c, &inputs, 0.0);
+        let (mut t, mut k) = (0.0f32, 0usize);
+        let mut late = Vec::new();
+        while t < 40.0 {
+            let dt = steps[k % 2];
+            k += 1;
+            t += dt;
+            let v = if t < 8.0 {
+                Vec3::new(0.0, 0.0, 1.2)
+            } else {
+                Vec3::ZERO
+            };
+            inputs.motion_matching = Some(MatchInput { velocity: v });
+            performer.step(&c, &inputs, dt);
+            if t > 30.0 {
+                late.push(performer.locomotion.placement().position);
+            }
+        }
+        let goal = performer.matching().stats.goal[0].0;
+        let here = performer.locomotion.placement().position;
+        let drift = late.first().unwrap().distance(*late.last().unwrap());
+        let clip = c.clips[performer.playing_clip()].clip.name();
+        println!(
+            "{steps:?}: {drift:.3} m moved over the last 10 s, {:.3} m from the goal, playing {clip}",
+            here.distance(goal)
+        );
+        assert!(drift < 0.05 * height, "{steps:?}: still moving {drift} m");
+        assert!(
+            here.with_y(0.0).distance(goal.with_y(0.0)) < 0.1 * height,
+            "{steps:?}"
+        );
+        assert!(
+            clip.contains("idle") || clip.contains("stop"),
+            "{steps:?}: {clip}"
+        );
+    }
 }

@@ -13,8 +13,10 @@ use skinscope::pose::{FeatureJoints, MatchWeights, MotionDatabase};
 
 use super::values::parse_finite;
 
-/// The fastest goal velocity a path may ask for, units a second.
-const MAX_SPEED: f32 = 100.0;
+/// The fastest goal velocity a path may ask for, in the character's heights a second (a sprint
+/// is about 5): the cap scales with the character, so a Fox 78 units tall may walk at its own
+/// 110 units a second.
+const MAX_SPEED_HEIGHTS: f32 = 10.0;
 /// The most keys a path holds.
 const MAX_KEYS: usize = 100_000;
 
@@ -67,14 +69,17 @@ impl GoalPath {
         k.checked_sub(1).map_or(Vec3::ZERO, |k| self.keys[k].1)
     }
 
-    /// Reads a path file, naming the file and the JSON pointer of what is wrong.
-    pub fn read(path: &Path) -> Result<Self, String> {
+    /// Reads a path file for a character `height` tall, naming the file and the JSON pointer
+    /// of what is wrong.
+    pub fn read(path: &Path, height: f32) -> Result<Self, String> {
         let text = skinscope::files::read_text_capped(path, 16 << 20)
             .map_err(|e| format!("--path {}: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("--path {}: {e}", path.display()))
+        Self::parse(&text, height).map_err(|e| format!("--path {}: {e}", path.display()))
     }
 
-    pub fn parse(text: &str) -> Result<Self, String> {
+    /// A path's keys for a character `height` tall (its speeds within `MAX_SPEED_HEIGHTS`).
+    pub fn parse(text: &str, height: f32) -> Result<Self, String> {
+        let max_speed = MAX_SPEED_HEIGHTS * height;
         let json: Value = serde_json::from_str(text)
             .map_err(|e| format!("line {}, column {}: {e}", e.line(), e.column()))?;
         let keys = json
@@ -103,9 +108,10 @@ impl GoalPath {
                 xyz[a] = x
                     .as_f64()
                     .map(|x| x as f32)
-                    .filter(|x| x.is_finite() && x.abs() <= MAX_SPEED)
+                    .filter(|x| x.is_finite() && x.abs() <= max_speed)
                     .ok_or(format!(
-                        "/keys/{i}/velocity/{a}: expected a finite speed within {MAX_SPEED}"
+                        "/keys/{i}/velocity/{a}: expected a finite speed within {max_speed} \
+                         ({MAX_SPEED_HEIGHTS} of the character's heights a second)"
                     ))?;
             }
             if let Some(&(before, _)) = out.last()
@@ -256,7 +262,7 @@ impl MatchArgs {
         }
         let db = self.database(c)?;
         performer.set_motion_database(c, std::sync::Arc::new(db));
-        let goal = self.goal()?;
+        let goal = self.goal(skinscope::pose::character_height(c))?;
         inputs.motion_matching = Some(MatchInput {
             velocity: goal.velocity_at(0.0),
         });
@@ -264,11 +270,11 @@ impl MatchArgs {
         Ok(Some(goal))
     }
 
-    /// The goal path (none: stand still).
-    pub fn goal(&self) -> Result<GoalPath, String> {
+    /// The goal path for a character `height` tall (none: stand still).
+    pub fn goal(&self, height: f32) -> Result<GoalPath, String> {
         self.path
             .as_deref()
-            .map_or(Ok(GoalPath::default()), GoalPath::read)
+            .map_or(Ok(GoalPath::default()), |p| GoalPath::read(p, height))
     }
 }
 

@@ -7,7 +7,8 @@
 //! by velocity; his 0.5 kept the mannequin within 1 cm of the path but slid its planted feet
 //! 0.18 m/s, 0.15 keeps it within 11 cm at 0.12 m/s, none drifts 0.5 m at 0.22 m/s: the switches
 //! slide the feet more than the adjustment does), so the path is kept without the feet sliding
-//! much.
+//! much; and, Holden's clamping, kept within `CLAMP_MAX_HEIGHTS` of its height and
+//! `CLAMP_MAX_ANGLE` of the goal, so a goal it cannot follow does not leave it behind.
 
 use std::sync::Arc;
 
@@ -28,6 +29,11 @@ pub const FACING_HALF_LIFE_SECS: f32 = 0.27;
 /// own speed (and turn rate) it may add (see the module's documentation).
 pub const ADJUST_HALF_LIFE_SECS: f32 = 0.1;
 pub const ADJUST_MAX_RATIO: f32 = 0.15;
+/// Holden's clamping: the character is kept within this part of its height of the goal's
+/// simulated position (his 0.15 m on a 1.8 m character) and within `CLAMP_MAX_ANGLE` of its
+/// facing, so a goal faster or sharper than its clips does not leave it behind.
+pub const CLAMP_MAX_HEIGHTS: f32 = 0.15 / 1.8;
+pub const CLAMP_MAX_ANGLE: f32 = std::f32::consts::FRAC_PI_2;
 /// A goal change this sharp searches at once: this much speed (m/s) or this turn (radians).
 pub const SHARP_SPEED: f32 = 0.5;
 pub const SHARP_TURN: f32 = std::f32::consts::FRAC_PI_4;
@@ -298,6 +304,24 @@ impl MatchPlayer {
         }
     }
 
+    /// The move and turn that bring `placement` within `max_distance` of the goal's simulated
+    /// position and within `CLAMP_MAX_ANGLE` of its facing (nothing when it is already).
+    pub fn clamp(&self, placement: Placement, max_distance: f32) -> (Vec3, f32) {
+        if !self.started {
+            return (Vec3::ZERO, 0.0);
+        }
+        let off = (self.position.position - placement.position).with_y(0.0);
+        let beyond = off.length() - max_distance;
+        let travel = if beyond > 0.0 {
+            off.normalize_or_zero() * beyond
+        } else {
+            Vec3::ZERO
+        };
+        let turn = wrap_angle(yaw_of(self.facing.rotation) - placement.yaw);
+        let turn = turn - turn.clamp(-CLAMP_MAX_ANGLE, CLAMP_MAX_ANGLE);
+        (travel, turn)
+    }
+
     /// Eases the placement toward the goal's position and facing after root motion moved it by
     /// `moved` (and turned it by `turned`) this step: the adjustment is at most
     /// `ADJUST_MAX_RATIO` of that.
@@ -401,6 +425,16 @@ impl super::Performer {
         }
         self.matching
             .advance_goal(input, self.locomotion.placement(), dt);
+        if dt > 0.0 {
+            let max_distance = CLAMP_MAX_HEIGHTS * self.height;
+            let (travel, turn) = self
+                .matching
+                .clamp(self.locomotion.placement(), max_distance);
+            if travel != Vec3::ZERO || turn != 0.0 {
+                let ground = self.locomotion.ground.clone();
+                self.locomotion.mover.step(&ground, travel, turn);
+            }
+        }
         let placement = self.locomotion.placement();
         self.matched_from = Some(placement);
         let playing = (self.playing_clip, self.playback.time_secs());
