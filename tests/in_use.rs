@@ -550,5 +550,8 @@ fn motion_matching_keeps_the_fox_on_a_path_at_its_own_speeds() {
     let end =
         run(r#"{"keys": [{"t": 0, "velocity": [0, 0, 110]}, {"t": 5, "velocity": [0, 0, 0]}]}"#);
     let off = end.with_y(0.0).distance(glam::Vec3::new(0.0, 0.0, 550.0));
-    assert!(off < 0.15 * height, "{end}: {off} units off ({height} tall)");
+    assert!(
+        off < 0.15 * height,
+        "{end}: {off} units off ({height} tall)"
+    );
 }

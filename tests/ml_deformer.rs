@@ -575,3 +575,27 @@ fn the_panel_loads_the_model_and_splits_it_against_its_reference() {
     assert!(h.state().controls.ml_deformer.is_none());
     assert_eq!(h.state().controls.compared(), Compared::Off);
 }
+
+#[test]
+fn the_split_view_names_the_ml_corrective_on_the_halves_that_draw_it() {
+    use egui_kittest::kittest::Queryable;
+    let t = trained();
+    let mut viewer = skinscope::viewer::Viewer::new(t.c.clone(), None);
+    viewer.controls.skinning = SkinningMethod::Linear;
+    viewer.controls.ml_deformer = Some(t.model.clone());
+    viewer.controls.ml_on = true;
+    assert!(viewer.controls.ml_active());
+    let mut h = common::window_frames(viewer, (1100.0, 1800.0));
+    h.get_by_label("Split view, right half").click();
+    h.run();
+    h.get_by_label("bind palette").click();
+    h.run();
+    assert!(
+        h.query_by_label("left: animated palette, with the ML deformer")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label("right: bind palette, with the ML deformer")
+            .is_some()
+    );
+}

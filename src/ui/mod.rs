@@ -112,13 +112,28 @@ fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
         Compared::MlReference => c.skinning.label().to_string(),
         Compared::Off | Compared::Palette(_) => String::new(),
     };
-    let left = if left.is_empty() {
+    // The ML deformer's corrective is named wherever it is drawn (both halves, but where the
+    // right half is its reference).
+    let ml = c.ml_active() && c.compared() != Compared::MlReference;
+    let with_ml = |text: String| {
+        if ml {
+            format!("{text}, with the ML deformer")
+        } else {
+            text
+        }
+    };
+    let left = with_ml(if left.is_empty() {
         format!("left: {} palette", c.palette.name())
     } else {
         format!("left: {} palette, {left}", c.palette.name())
-    };
+    });
     let right = match c.compared() {
-        Compared::Palette(_) | Compared::Off => compared_name(c, c.compared()),
+        Compared::Palette(_) | Compared::Off => with_ml(compared_name(c, c.compared())),
+        Compared::OtherClips => with_ml(format!(
+            "{} palette, {}",
+            c.palette.name(),
+            compared_name(c, Compared::OtherClips)
+        )),
         other => format!("{} palette, {}", c.palette.name(), compared_name(c, other)),
     };
     for (side, x, text) in [
