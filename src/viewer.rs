@@ -540,11 +540,7 @@ impl Viewer {
         let locomotion = &self.performer.locomotion;
         if self.controls.show_scene {
             out.extend(crate::draw::ground_lines(&locomotion.ground, height));
-            let trail = &locomotion.trail;
-            let lift = glam::Vec3::Y * height * 0.005;
-            for (a, b) in trail.iter().zip(trail.iter().skip(1)) {
-                out.push((*a + lift, *b + lift, [0.3, 0.9, 0.5, 1.0]));
-            }
+            out.extend(crate::draw::trail_lines(&locomotion.trail, height));
         }
         self.matching_lines(&mut out);
         self.muscle_lines(&mut out);

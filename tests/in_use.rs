@@ -555,3 +555,46 @@ fn motion_matching_keeps_the_fox_on_a_path_at_its_own_speeds() {
         "{end}: {off} units off ({height} tall)"
     );
 }
+
+#[test]
+fn a_travelling_render_draws_the_grid_under_the_character_and_its_trail() {
+    // Driven for 8 s the mannequin walks about 3.8 units along +Z: the grid is laid under it
+    // (it stayed behind at the origin), and its trail is drawn, as the window draws them.
+    let dir = temp_dir("in-use-travel");
+    let out = dir.join("far.png");
+    let (code, _, err) = skinscope(&[
+        "render",
+        "--clip",
+        "walk",
+        "--root-motion",
+        "driven",
+        "--time",
+        "8",
+        "--size",
+        "256x256",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let image = image::open(&out).unwrap().to_rgb8();
+    let (w, h) = image.dimensions();
+    // Grid lines (light grey, unsaturated) in the bottom quarter, below the character's feet.
+    let grid = (h * 3 / 4..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = image.get_pixel(x, y).0;
+            let (lo, hi) = (p.iter().min().unwrap(), p.iter().max().unwrap());
+            *lo > 140 && hi - lo < 25
+        })
+        .count();
+    // The trail: bright green.
+    let trail = image
+        .pixels()
+        .filter(|p| {
+            let [r, g, b] = p.0;
+            g > 180 && g as i32 - r as i32 > 50 && g as i32 - b as i32 > 20
+        })
+        .count();
+    assert!(grid > 200, "{grid} grid pixels under the character");
+    assert!(trail > 20, "{trail} trail pixels");
+}

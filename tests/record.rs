@@ -439,6 +439,7 @@ fn recording_window(viewer: skinscope::viewer::Viewer) -> egui_kittest::Harness<
                     legend: None,
                     ddm: None,
                     environment: None,
+                    stands_at: w.viewer.locomotion().placement().position,
                 };
                 w.drawn_at.push(w.viewer.time_secs());
                 let v = &w.viewer;

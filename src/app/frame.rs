@@ -380,6 +380,7 @@ impl App {
             legend: None,
             ddm: viewer.ddm.current.as_deref(),
             environment: viewer.environment.current.as_ref(),
+            stands_at: viewer.locomotion().placement().position,
         };
         let pixels = frames.draw(&gfx.gpu, &viewer.character, &viewer.pose, &drawn);
         self.viewer.recorded(pixels.map_err(|e| e.to_string()));
@@ -444,6 +445,11 @@ impl App {
             self.cpu.overlay += overlay.elapsed();
             let Some(gfx) = self.gfx.as_mut() else { return };
             gfx.fit_lines(self.bones.len());
+            // The grid under the character wherever it has travelled.
+            let (lo, hi) = self.viewer.derived.rest_bounds;
+            let moved = self.viewer.locomotion().placement().position.with_y(0.0);
+            gfx.renderer
+                .lay_grid(&gfx.gpu.device, (lo + moved, hi + moved));
             let posed = match (&self.viewer.crowd, view) {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
                 (None, View::Main) => {

@@ -225,6 +225,9 @@ pub struct Posing {
     pub matching: Option<skinscope::debug::export::MatchReport>,
     /// The path as given (`None`: the built-in character).
     pub file: Option<PathBuf>,
+    /// What a render draws over the frame: a travelling character's trail (root motion applied
+    /// or driven, motion matching) and motion matching's trajectories, as the window does.
+    pub overlay: Vec<skinscope::draw::OverlayLine>,
 }
 
 pub use super::performance::{Cue, Performance, Run};
@@ -258,11 +261,13 @@ impl PoseArgs {
         let mut performance = self.performance(&character)?;
         let request = performance.play(&character, |_, _| Ok(()))?;
         let matching = performance.match_report(&character);
+        let overlay = performance.overlay(&character);
         Ok(Posing {
             character,
             request,
             matching,
             file: self.file.clone(),
+            overlay,
         })
     }
 

@@ -90,6 +90,26 @@ pub struct Performance {
 }
 
 impl Performance {
+    /// The trail of a character that travelled (root motion applied or driven, motion
+    /// matching) and motion matching's trajectories, as overlay lines.
+    pub fn overlay(&self, c: &Character) -> Vec<skinscope::draw::OverlayLine> {
+        use skinscope::graph::MoveMode;
+        let height = skinscope::pose::character_height(c);
+        let matching = self.inputs.motion_matching.is_some();
+        let travels = matches!(self.inputs.move_mode, MoveMode::Applied | MoveMode::Driven);
+        let mut out = Vec::new();
+        if travels || matching {
+            out.extend(skinscope::draw::trail_lines(
+                &self.performer.locomotion.trail,
+                height,
+            ));
+        }
+        if matching {
+            skinscope::draw::matching_lines(&self.performer.matching().stats, height, &mut out);
+        }
+        out
+    }
+
     /// What motion matching played by the end of the run (`None` without it).
     pub fn match_report(&self, c: &Character) -> Option<skinscope::debug::export::MatchReport> {
         self.inputs.motion_matching?;

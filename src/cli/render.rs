@@ -260,7 +260,8 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
         );
     }
     let posing = args.pose.load()?;
-    let (character, request) = args.frame_request(posing.character, posing.request)?;
+    let (character, mut request) = args.frame_request(posing.character, posing.request)?;
+    request.overlay = posing.overlay;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
         headless::render_frame_and_legend(&gpu, &character, &request).map_err(|e| e.to_string())?;
@@ -342,6 +343,7 @@ impl RenderArgs {
             legend: !args.no_legend,
             ddm: args.ddm.precompute(&character, args.skinning.into())?,
             environment: args.environment.load()?,
+            overlay: Vec::new(),
         };
         Ok((character, request))
     }

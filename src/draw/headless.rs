@@ -63,6 +63,9 @@ pub struct FrameRequest {
     /// The HDR environment that lights the frame (prefiltered when the first frame is drawn);
     /// `None`: the generated sky.
     pub environment: Option<Arc<EnvironmentImage>>,
+    /// Lines drawn over the frame (a travelling character's trail, motion matching's
+    /// trajectories: `draw::trail_lines`, `draw::matching_lines`).
+    pub overlay: Vec<super::OverlayLine>,
 }
 
 impl Default for FrameRequest {
@@ -83,6 +86,7 @@ impl Default for FrameRequest {
             legend: true,
             ddm: None,
             environment: None,
+            overlay: Vec::new(),
         }
     }
 }
@@ -270,6 +274,9 @@ pub struct Drawn<'a> {
     pub ddm: Option<&'a crate::deform::DdmData>,
     /// The HDR environment that lights it (`None`: the generated sky).
     pub environment: Option<&'a Arc<EnvironmentImage>>,
+    /// Where the character stands (its placement): the grid is laid around its rest bounds
+    /// moved there, so a travelling character stays on the grid.
+    pub stands_at: Vec3,
 }
 
 impl Frames {
@@ -313,13 +320,19 @@ impl Frames {
             options.bones = true;
             super::ground_lines(&feet.ground, crate::pose::character_height(character))
         });
+        if !request.overlay.is_empty() {
+            options.bones = true;
+        }
         super::view::overlay_lines(
             character,
             pose,
             request.options.bones,
             None,
             super::view::bone_width(rest_bounds(character)),
-            ground.into_iter().flatten(),
+            ground
+                .into_iter()
+                .flatten()
+                .chain(request.overlay.iter().copied()),
             &mut self.bones,
         );
         let mut colors = None;
@@ -372,6 +385,7 @@ impl Frames {
             legend: drawn_legend,
             ddm: request.ddm.as_deref(),
             environment: request.environment.as_ref(),
+            stands_at: request.pose.placement.position,
         };
         let held = (&mut self.renderer, &mut self.target, &mut self.lit);
         draw_posed(held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
@@ -441,6 +455,10 @@ fn draw_posed(
         }
     };
     relight(gpu, renderer, lit, drawn.environment);
+    let (lo, hi) = rest_bounds(character);
+    let moved = drawn.stands_at.with_y(0.0);
+    renderer.lay_grid(&gpu.device, (lo + moved, hi + moved));
+    renderer.fit_lines(&gpu.device, drawn.bones.len());
     renderer.prepare(View::Main, &gpu.queue, &frame);
     renderer.set_muscles(
         &gpu.device,

@@ -64,6 +64,38 @@ pub fn ground_lines(
         .map(|(a, b)| (a, b, [0.9, 0.75, 0.35, 1.0]))
 }
 
+/// An overlay line: start, end, linear RGBA.
+pub type OverlayLine = (Vec3, Vec3, [f32; 4]);
+
+/// The root's trail on the floor as overlay lines, for a character `height` tall: what the
+/// viewer's "Ground and trail" and a travelling `render` draw.
+pub fn trail_lines(
+    trail: &std::collections::VecDeque<Vec3>,
+    height: f32,
+) -> impl Iterator<Item = OverlayLine> + '_ {
+    let lift = Vec3::Y * height * 0.005;
+    (trail.iter().zip(trail.iter().skip(1)))
+        .map(move |(a, b)| (*a + lift, *b + lift, [0.3, 0.9, 0.5, 1.0]))
+}
+
+/// Motion matching's goal trajectory (yellow) and the matched frame's own (blue), each point
+/// with a tick along its facing, for a character `height` tall.
+pub fn matching_lines(stats: &crate::perform::MatchStats, height: f32, out: &mut Vec<OverlayLine>) {
+    let lift = Vec3::Y * height * 0.006;
+    for (points, color) in [
+        (&stats.goal, [1.0, 0.85, 0.2, 1.0]),
+        (&stats.matched, [0.2, 0.85, 1.0, 1.0]),
+    ] {
+        for w in points.windows(2) {
+            out.push((w[0].0 + lift, w[1].0 + lift, color));
+        }
+        for (p, yaw) in points {
+            let facing = crate::anim::from_yaw(*yaw) * Vec3::Z * height * 0.08;
+            out.push((*p + lift, *p + lift + facing, color));
+        }
+    }
+}
+
 /// The largest crowd offered and drawn, by the panel and by `render --crowd` alike: what the
 /// device's buffers hold, at most `headless::MAX_CROWD`.
 pub fn crowd_limit(limits: &wgpu::Limits, character: &Character) -> usize {

@@ -366,21 +366,27 @@ impl Renderer {
         }
         // The skin pass's per-slot parameters hold the copies' output offsets.
         self.slot_params.clear();
-        if self
-            .grid
-            .as_ref()
-            .is_none_or(|g| g.0 != capacity.grid_around)
-        {
-            let grid = grid_lines(capacity.grid_around);
-            let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("grid"),
-                contents: bytemuck::cast_slice(&grid),
-                usage: wgpu::BufferUsages::VERTEX,
-            });
-            self.grid = Some((capacity.grid_around, buffer, grid.len() as u32));
-            self.ground = ground_square(capacity.grid_around);
-        }
+        self.lay_grid(device, capacity.grid_around);
         self.capacity = capacity;
+    }
+
+    /// The grid and the shadow-receiving ground laid around `around` (min, max): the rest
+    /// bounds, or where a travelling character stands now (the lines stay on world multiples
+    /// of their step, so the grid moves in whole steps). Only the grid's buffer is made again,
+    /// and only when the bounds change.
+    pub fn lay_grid(&mut self, device: &wgpu::Device, around: (Vec3, Vec3)) {
+        if self.grid.as_ref().is_some_and(|g| g.0 == around) {
+            return;
+        }
+        let grid = grid_lines(around);
+        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("grid"),
+            contents: bytemuck::cast_slice(&grid),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        self.grid = Some((around, buffer, grid.len() as u32));
+        self.ground = ground_square(around);
+        self.capacity.grid_around = around;
     }
 
     /// How often this renderer uploaded the character's meshes and compiled pipelines: once

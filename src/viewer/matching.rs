@@ -144,19 +144,6 @@ impl Viewer {
             return;
         }
         let stats = &self.performer.matching().stats;
-        let height = self.derived.height;
-        let lift = Vec3::Y * height * 0.006;
-        for (points, color) in [
-            (&stats.goal, [1.0, 0.85, 0.2, 1.0]),
-            (&stats.matched, [0.2, 0.85, 1.0, 1.0]),
-        ] {
-            for w in points.windows(2) {
-                out.push((w[0].0 + lift, w[1].0 + lift, color));
-            }
-            for (p, yaw) in points {
-                let facing = crate::anim::from_yaw(*yaw) * Vec3::Z * height * 0.08;
-                out.push((*p + lift, *p + lift + facing, color));
-            }
-        }
+        crate::draw::matching_lines(stats, self.derived.height, out);
     }
 }
