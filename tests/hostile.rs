@@ -491,15 +491,20 @@ fn integration_lengths_are_capped_and_long_clips_are_examined_within_bounds() {
     assert_eq!(code, Some(0), "{err}");
 }
 
-/// Fox with its Walk clip's last key moved to `last_secs`.
-fn stretched_walk(dir: &Path, last_secs: f32) -> PathBuf {
-    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
-    let walk = raw.json["animations"]
+/// The Fox's Walk animation's index.
+fn fox_walk(raw: &RawGltf) -> usize {
+    raw.json["animations"]
         .as_array()
         .unwrap()
         .iter()
         .position(|a| a["name"] == "Walk")
-        .unwrap();
+        .unwrap()
+}
+
+/// Fox with its Walk clip's last key moved to `last_secs`.
+fn stretched_walk(dir: &Path, last_secs: f32) -> PathBuf {
+    let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
+    let walk = fox_walk(&raw);
     let input = raw.json["animations"][walk]["samplers"][0]["input"]
         .as_u64()
         .unwrap() as usize;
@@ -694,12 +699,7 @@ fn a_stuck_ffmpeg_is_killed_after_a_bounded_wait_and_reported() {
 /// Fox with its Walk's key times scaled so that the clip lasts `secs`.
 fn squeezed_walk(dir: &Path, secs: f32) -> PathBuf {
     let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
-    let walk = raw.json["animations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|a| a["name"] == "Walk")
-        .unwrap();
+    let walk = fox_walk(&raw);
     let inputs: Vec<usize> = raw.json["animations"][walk]["samplers"]
         .as_array()
         .unwrap()

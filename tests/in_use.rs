@@ -127,12 +127,10 @@ fn a_truncated_motion_database_says_it_is_cut_short() {
 /// The built-in character's `clip` as a BVH whose rest is a T-pose: each arm's rest offsets
 /// turned by R (the upper arm's bone laid horizontal), the motion compensated so that every
 /// joint's world position is the original's (R⁻¹ after the upper arm's rotation, R q R⁻¹ on the
-/// joints below it); each joint without a child ends in an End Site along its parent's bone.
+/// joints below it); each joint without a child ends in an End Site.
 fn t_pose_bvh(c: &skinscope::character::Character, clip: &skinscope::anim::Clip) -> String {
     use glam::{Quat, Vec3};
-    use skinscope::anim::{ClipCursor, LocalPose, sample_clip};
     let s = &c.skeleton;
-    let rest: Vec<Vec3> = s.rest().iter().map(|t| t.translation).collect();
     let children = |j: usize| -> Vec<usize> {
         (0..s.joint_count())
             .filter(|&k| s.parent(k) == Some(j))
@@ -144,7 +142,8 @@ fn t_pose_bvh(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
     let mut upper_arm = vec![None; s.joint_count()];
     for (arm, side) in [("upperarm_l", Vec3::X), ("upperarm_r", -Vec3::X)] {
         let a = s.find(arm).unwrap();
-        let r = Quat::from_rotation_arc(rest[children(a)[0]].normalize(), side);
+        let bone = s.rest()[children(a)[0]].translation.normalize();
+        let r = Quat::from_rotation_arc(bone, side);
         upper_arm[a] = Some(r);
         let mut below = children(a);
         while let Some(j) = below.pop() {
@@ -152,89 +151,25 @@ fn t_pose_bvh(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
             below.extend(children(j));
         }
     }
-    let mut order = Vec::new();
-    let mut text = String::from("HIERARCHY\n");
-    fn write(
-        s: &skinscope::anim::Skeleton,
-        j: usize,
-        depth: usize,
-        offset: &dyn Fn(usize) -> Vec3,
-        text: &mut String,
-        order: &mut Vec<usize>,
-    ) {
-        let pad = "  ".repeat(depth);
-        let t = offset(j);
-        let keyword = if depth == 0 { "ROOT" } else { "JOINT" };
-        text.push_str(&format!("{pad}{keyword} {}\n{pad}{{\n", s.names()[j]));
-        text.push_str(&format!("{pad}  OFFSET {} {} {}\n", t.x, t.y, t.z));
-        let channels = if depth == 0 {
-            "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"
-        } else {
-            "CHANNELS 3 Zrotation Xrotation Yrotation"
-        };
-        text.push_str(&format!("{pad}  {channels}\n"));
-        order.push(j);
-        let children: Vec<usize> = (0..s.joint_count())
-            .filter(|&k| s.parent(k) == Some(j))
-            .collect();
-        for &child in &children {
-            write(s, child, depth + 1, offset, text, order);
-        }
-        if children.is_empty() {
-            // An End Site a quarter of the bone further along the parent's direction.
-            let end = offset(j) * 0.25;
-            text.push_str(&format!(
-                "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {} {} {}\n{pad}  }}\n",
-                end.x, end.y, end.z
-            ));
-        }
-        text.push_str(&format!("{pad}}}\n"));
-    }
-    let offset = |j: usize| turn[j] * rest[j];
-    let pelvis = s.find("pelvis").unwrap();
-    write(s, pelvis, 0, &offset, &mut text, &mut order);
-    let frames = (clip.duration_secs() * 30.0).round() as usize + 1;
-    text.push_str(&format!(
-        "MOTION\nFrames: {frames}\nFrame Time: {}\n",
-        1.0 / 30.0
-    ));
-    let mut local = LocalPose::rest(s);
-    let mut cursor = ClipCursor::new(clip);
-    for f in 0..frames {
-        sample_clip(s, clip, f as f32 / 30.0, &mut cursor, &mut local).unwrap();
-        let mut values = Vec::new();
-        for &j in &order {
-            let t = local.as_slice()[j];
-            if j == pelvis {
-                values.extend(t.translation.to_array());
-            }
-            let q = match upper_arm[j] {
-                // The upper arm: its rotation, then R⁻¹ (its children's offsets carry R).
-                Some(r) => t.rotation * r.inverse(),
-                None => turn[j] * t.rotation * turn[j].inverse(),
-            };
-            let (z, x, y) = q.to_euler(glam::EulerRot::ZXY);
-            values.extend([z, x, y].map(f32::to_degrees));
-        }
-        let line: Vec<String> = values.iter().map(|v| format!("{v:.6}")).collect();
-        text.push_str(&line.join(" "));
-        text.push('\n');
-    }
-    text
+    let local = |j: usize, q: Quat| match upper_arm[j] {
+        // The upper arm: its rotation, then R⁻¹ (its children's offsets carry R).
+        Some(r) => q * r.inverse(),
+        None => turn[j] * q * turn[j].inverse(),
+    };
+    common::bvh_written(
+        c,
+        clip,
+        &common::BvhRest {
+            turn: turn.clone(),
+            local: Some(&local),
+            end_sites: true,
+        },
+    )
 }
 
 /// A joint's world rotation in `palette --json`'s document.
 fn world_rotation(json: &serde_json::Value, name: &str) -> glam::Quat {
-    let node = json["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["name"] == name)
-        .unwrap_or_else(|| panic!("no node {name}"));
-    let m: Vec<f32> = (node["world_from_joint"].as_array().unwrap().iter())
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
-    let (_, rotation, _) = glam::Mat4::from_cols_slice(&m).to_scale_rotation_translation();
+    let (_, rotation, _) = common::world_from_joint(json, name).to_scale_rotation_translation();
     rotation
 }
 

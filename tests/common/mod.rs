@@ -75,15 +75,21 @@ pub fn palette_floats(json: &Value) -> Vec<f32> {
 
 /// A node's world position in `palette --json` (its `world_from_joint`'s translation).
 pub fn node_at(json: &Value, name: &str) -> glam::Vec3 {
+    world_from_joint(json, name).w_axis.truncate()
+}
+
+/// A node's `world_from_joint` in `palette --json`.
+pub fn world_from_joint(json: &Value, name: &str) -> glam::Mat4 {
     let node = json["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .find(|n| n["name"] == name)
         .unwrap_or_else(|| panic!("no node {name}"));
-    let m = node["world_from_joint"].as_array().unwrap();
-    let at = |k: usize| m[k].as_f64().unwrap() as f32;
-    glam::Vec3::new(at(12), at(13), at(14))
+    let m: Vec<f32> = (node["world_from_joint"].as_array().unwrap().iter())
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    glam::Mat4::from_cols_slice(&m)
 }
 
 /// Five joints `j0`..`j4` in a row up +Y, 0.25 apart (nodes 0 to 4), and a skin of them with
@@ -353,12 +359,31 @@ pub fn components(type_: &str) -> usize {
     }
 }
 
-/// The built-in character's `clip` as BVH text: the pelvis's subtree, offsets its rest
-/// translations (its rest rotations are the identity), rotations as Z X Y Euler channels and
-/// the pelvis's translation, one frame per 1/30 s.
+/// The built-in character's `clip` as a BVH in its own hierarchy and rest (every rest rotation
+/// the identity), 30 frames a second.
 pub fn bvh_of(c: &skinscope::character::Character, clip: &skinscope::anim::Clip) -> String {
-    use glam::Quat;
-    use skinscope::anim::{ClipCursor, LocalPose, Skeleton, sample_clip};
+    bvh_written(c, clip, &BvhRest::default())
+}
+
+/// How `bvh_written` turns the character's rest: per joint the rotation its rest offset is
+/// turned by, and the rotation that replaces each frame's local rotation q (`local(j, q)`), so
+/// that the take's world positions stay the original's; and whether joints without a child end
+/// in an End Site.
+#[derive(Default)]
+pub struct BvhRest<'a> {
+    pub turn: Vec<glam::Quat>,
+    pub local: Option<&'a dyn Fn(usize, glam::Quat) -> glam::Quat>,
+    pub end_sites: bool,
+}
+
+/// `clip` of the built-in character as a BVH, its rest turned as `rest` says.
+pub fn bvh_written(
+    c: &skinscope::character::Character,
+    clip: &skinscope::anim::Clip,
+    rest: &BvhRest<'_>,
+) -> String {
+    use glam::{Quat, Vec3};
+    use skinscope::anim::{ClipCursor, LocalPose, sample_clip};
     let s = &c.skeleton;
     let pelvis = s.find("pelvis").unwrap();
     assert!(
@@ -366,11 +391,30 @@ pub fn bvh_of(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
             .iter()
             .all(|t| t.rotation.abs_diff_eq(Quat::IDENTITY, 1e-6))
     );
+    let offset =
+        |j: usize| rest.turn.get(j).copied().unwrap_or(Quat::IDENTITY) * s.rest()[j].translation;
     let mut order = Vec::new();
     let mut text = String::from("HIERARCHY\n");
-    fn write(s: &Skeleton, j: usize, depth: usize, text: &mut String, order: &mut Vec<usize>) {
+    let mut stack = vec![(pelvis, 0usize, false)];
+    // Depth first, each joint opened, its children, then closed (`true`: the close).
+    while let Some((j, depth, close)) = stack.pop() {
         let pad = "  ".repeat(depth);
-        let t = s.rest()[j].translation;
+        let children: Vec<usize> = (0..s.joint_count())
+            .filter(|&k| s.parent(k) == Some(j))
+            .collect();
+        if close {
+            if children.is_empty() && rest.end_sites {
+                // An End Site a quarter of the bone further along the joint's own offset.
+                let end: Vec3 = offset(j) * 0.25;
+                text.push_str(&format!(
+                    "{pad}  End Site\n{pad}  {{\n{pad}    OFFSET {} {} {}\n{pad}  }}\n",
+                    end.x, end.y, end.z
+                ));
+            }
+            text.push_str(&format!("{pad}}}\n"));
+            continue;
+        }
+        let t = offset(j);
         let keyword = if depth == 0 { "ROOT" } else { "JOINT" };
         text.push_str(&format!("{pad}{keyword} {}\n{pad}{{\n", s.names()[j]));
         text.push_str(&format!("{pad}  OFFSET {} {} {}\n", t.x, t.y, t.z));
@@ -381,12 +425,9 @@ pub fn bvh_of(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
         };
         text.push_str(&format!("{pad}  {channels}\n"));
         order.push(j);
-        for child in (0..s.joint_count()).filter(|&k| s.parent(k) == Some(j)) {
-            write(s, child, depth + 1, text, order);
-        }
-        text.push_str(&format!("{pad}}}\n"));
+        stack.push((j, depth, true));
+        stack.extend(children.iter().rev().map(|&k| (k, depth + 1, false)));
     }
-    write(s, pelvis, 0, &mut text, &mut order);
     let frames = (clip.duration_secs() * 30.0).round() as usize + 1;
     text.push_str(&format!(
         "MOTION\nFrames: {frames}\nFrame Time: {}\n",
@@ -402,7 +443,10 @@ pub fn bvh_of(c: &skinscope::character::Character, clip: &skinscope::anim::Clip)
             if j == pelvis {
                 values.extend(t.translation.to_array());
             }
-            let (z, x, y) = t.rotation.to_euler(glam::EulerRot::ZXY);
+            let q = rest
+                .local
+                .map_or(t.rotation, |turned| turned(j, t.rotation));
+            let (z, x, y) = q.to_euler(glam::EulerRot::ZXY);
             values.extend([z, x, y].map(f32::to_degrees));
         }
         let line: Vec<String> = values.iter().map(|v| format!("{v:.6}")).collect();
