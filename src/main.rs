@@ -54,17 +54,21 @@ fn run() -> ExitCode {
             tolerance,
             ddm,
             ddm_params,
+            clips_from,
+            retarget_map,
         }) => {
             let compression = compression.then_some(tolerance);
             if !ddm && ddm_params.any_given() {
                 eprintln!("skinscope: the --ddm-* options need --ddm");
                 return ExitCode::from(2);
             }
+            let retarget = (clips_from.as_slice(), retarget_map.as_deref());
             return cli::inspect::run(
                 file.as_deref(),
                 json,
                 compression,
                 ddm.then_some(ddm_params),
+                retarget,
             );
         }
         Some(Command::Check {

@@ -533,3 +533,54 @@ fn a_travelling_render_draws_the_grid_under_the_character_and_its_trail() {
     assert!(grid > 200, "{grid} grid pixels under the character");
     assert!(trail > 20, "{trail} trail pixels");
 }
+
+#[test]
+fn a_partial_retarget_says_what_it_matched() {
+    // The built-in walk as a BVH with the legs' joints renamed past matching: they keep their
+    // own motion, and the user is told which.
+    let c = skinscope::builtin::character().unwrap();
+    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
+    let dir = temp_dir("in-use-partial-retarget");
+    let take = dir.join("renamed.bvh");
+    let text = common::bvh_of(&c, &walk.clip)
+        .replace("thigh_l", "zz_blob_one")
+        .replace("shin_l", "zz_blob_two");
+    std::fs::write(&take, text).unwrap();
+    let take = take.to_str().unwrap();
+    // Added to a pose: a line on stderr naming the joints left out.
+    let (code, _, err) = skinscope(&["palette", "--clips-from", take, "--clip", "renamed"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("renamed.bvh: "), "{err}");
+    assert!(
+        err.contains("joints matched; not matched (they keep their own motion): thigh_l, shin_l"),
+        "{err}"
+    );
+    // inspect --clips-from: every pair, the unmatched and the unused, in text and JSON.
+    let (code, out, err) = skinscope(&["inspect", "--clips-from", take]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("  pelvis <- pelvis"), "{out}");
+    assert!(out.contains("not matched: thigh_l, shin_l"), "{out}");
+    assert!(
+        out.contains("source joints unused: zz_blob_one, zz_blob_two"),
+        "{out}"
+    );
+    let (code, out, err) = skinscope(&["inspect", "--clips-from", take, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let section = &json["retarget"][0];
+    assert_eq!(
+        section["unmatched"],
+        serde_json::json!(["thigh_l", "shin_l"])
+    );
+    assert!(
+        section["matched"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!(["pelvis", "pelvis"]))
+    );
+    // A full match is quiet.
+    let full = common::walk_bvh(&c, "in-use-full-retarget");
+    let (code, _, err) = skinscope(&["palette", "--clips-from", full.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("joints matched"), "{err}");
+}

@@ -95,7 +95,9 @@ pub use pose::{
     blend_pair, blend_poses, bring_into_mesh_space, build_palette, build_palette_into,
     local_to_model, local_to_model_and_palette, skin_normal, skin_position, vertex_skin_matrix,
 };
-pub use retarget::{Retarget, RetargetError, RetargetScratch, canonical_name, match_joints};
+pub use retarget::{
+    JointMatch, Retarget, RetargetError, RetargetScratch, canonical_name, match_joints,
+};
 pub use root_motion::{
     Displacement, Placement, RootFrame, clip_displacement, default_root_joint, from_yaw,
     remove_root_motion, root_transform, yaw_of,

@@ -126,6 +126,83 @@ pub fn match_joints(
         .collect()
 }
 
+/// What a retarget matched: each target joint that takes motion with its source joint, the
+/// target joints below a matched one that take none (they keep their own animation or rest,
+/// while the joints around them move: what a user must know), and the source joints nothing
+/// takes motion from. Target joints above every matched one (a scene's root node, an armature)
+/// are neither: a take never drives them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JointMatch {
+    /// (target joint, source joint), in the target's joint order.
+    pub matched: Vec<(String, String)>,
+    pub unmatched: Vec<String>,
+    pub unused: Vec<String>,
+}
+
+impl JointMatch {
+    /// `match_joints`' result, by name.
+    pub fn of(source: &Skeleton, target: &Skeleton, source_of: &[Option<usize>]) -> Self {
+        let mut out = Self::default();
+        // Parents come first: one pass marks every joint below a matched one.
+        let mut below_matched = vec![false; target.joint_count()];
+        for t in 0..target.joint_count() {
+            below_matched[t] = target
+                .parent(t)
+                .is_some_and(|p| below_matched[p] || source_of.get(p).is_some_and(Option::is_some));
+        }
+        for (t, s) in source_of.iter().enumerate() {
+            let name = target.names()[t].clone();
+            match s {
+                Some(s) => out.matched.push((name, source.names()[*s].clone())),
+                None if below_matched[t] => out.unmatched.push(name),
+                None => {}
+            }
+        }
+        out.unused = (0..source.joint_count())
+            .filter(|s| !source_of.contains(&Some(*s)))
+            .map(|s| source.names()[s].clone())
+            .collect();
+        out
+    }
+
+    /// One line: how many of the target's joints matched, and the unmatched ones by name (the
+    /// first 12).
+    pub fn summary(&self) -> String {
+        let total = self.matched.len() + self.unmatched.len();
+        let mut line = format!("{} of {total} joints matched", self.matched.len());
+        if !self.unmatched.is_empty() {
+            let shown: Vec<&str> = self.unmatched.iter().take(12).map(String::as_str).collect();
+            let more = self.unmatched.len().saturating_sub(shown.len());
+            line.push_str(&format!(
+                "; not matched (they keep their own motion): {}",
+                shown.join(", ")
+            ));
+            if more > 0 {
+                line.push_str(&format!(" and {more} more"));
+            }
+        }
+        line
+    }
+
+    /// The whole match as text: a line per matched joint, then the unmatched and unused ones.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{}\n", self.summary());
+        for (target, source) in &self.matched {
+            out.push_str(&format!("  {target} <- {source}\n"));
+        }
+        if !self.unmatched.is_empty() {
+            out.push_str(&format!("  not matched: {}\n", self.unmatched.join(", ")));
+        }
+        if !self.unused.is_empty() {
+            out.push_str(&format!(
+                "  source joints unused: {}\n",
+                self.unused.join(", ")
+            ));
+        }
+        out
+    }
+}
+
 /// `Retarget::frame`'s working buffers: the source's model pose, the target's world rotations.
 pub struct RetargetScratch {
     model: ModelPose,

@@ -247,8 +247,12 @@ pub fn add_clips_from(
     map: Option<&[(String, String)]>,
 ) -> Result<(), String> {
     for file in files {
-        let clips =
+        let (clips, matched) =
             import::clips_from(file, character, map, &super::reach()).map_err(|e| e.to_string())?;
+        // A partial match is said (the joints left out keep their own motion), not silent.
+        if !matched.unmatched.is_empty() {
+            eprintln!("skinscope: {}: {}", file.display(), matched.summary());
+        }
         character.clips.extend(clips);
     }
     Ok(())

@@ -81,8 +81,12 @@ impl MocapArgs {
         map: Option<&[(String, String)]>,
     ) -> Result<(), String> {
         if let Some(file) = self.mocap.as_deref().filter(|v| is_bvh(v)) {
-            let clips = import::clips_from(Path::new(file), character, map, &super::reach())
-                .map_err(|e| e.to_string())?;
+            let (clips, matched) =
+                import::clips_from(Path::new(file), character, map, &super::reach())
+                    .map_err(|e| e.to_string())?;
+            if !matched.unmatched.is_empty() {
+                eprintln!("skinscope: {file}: {}", matched.summary());
+            }
             character.clips.extend(clips);
         }
         Ok(())

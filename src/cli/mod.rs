@@ -131,6 +131,14 @@ pub enum Command {
         ddm: bool,
         #[command(flatten)]
         ddm_params: ddm::DdmArgs,
+        /// List which of the character's joints this file's clips would drive (matched by
+        /// name across the conventions, or through --retarget-map), the joints left out and
+        /// the file's joints unused (repeatable).
+        #[arg(long)]
+        clips_from: Vec<PathBuf>,
+        /// The source -> target joint names --clips-from matches through.
+        #[arg(long, requires = "clips_from")]
+        retarget_map: Option<PathBuf>,
     },
     /// Render a posed character to a PNG without a window.
     Render(RenderArgs),

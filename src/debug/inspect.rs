@@ -32,6 +32,41 @@ pub struct Report {
     /// `inspect --ddm`: direct delta mush's Ω, precomputed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ddm: Option<DdmSection>,
+    /// `inspect --clips-from FILE`: which of the character's joints each file's clips drive.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retarget: Vec<RetargetSection>,
+}
+
+/// `inspect --clips-from FILE`: the file's joints matched to the character's.
+#[derive(Serialize)]
+pub struct RetargetSection {
+    pub file: String,
+    /// (character joint, source joint).
+    pub matched: Vec<(String, String)>,
+    /// The character's joints the file does not drive.
+    pub unmatched: Vec<String>,
+    /// The file's joints that drive nothing.
+    pub unused: Vec<String>,
+}
+
+impl RetargetSection {
+    pub fn of(file: &str, m: crate::anim::JointMatch) -> Self {
+        Self {
+            file: file.to_string(),
+            matched: m.matched,
+            unmatched: m.unmatched,
+            unused: m.unused,
+        }
+    }
+
+    fn to_text(&self) -> String {
+        let m = crate::anim::JointMatch {
+            matched: self.matched.clone(),
+            unmatched: self.unmatched.clone(),
+            unused: self.unused.clone(),
+        };
+        format!("\nclips from {}: {}", self.file, m.to_text())
+    }
 }
 
 /// `inspect --ddm`: the parameters, Ω's size and the precomputation's time.
@@ -217,6 +252,7 @@ impl Report {
             errors: Vec::new(),
             compression: None,
             ddm: None,
+            retarget: Vec::new(),
         }
     }
 
@@ -237,6 +273,7 @@ impl Report {
             errors: problems(&e.errors),
             compression: None,
             ddm: None,
+            retarget: Vec::new(),
         }
     }
 
@@ -298,6 +335,9 @@ impl Report {
         }
         if let Some(ddm) = &self.ddm {
             s.push_str(&ddm.to_text());
+        }
+        for section in &self.retarget {
+            s.push_str(&section.to_text());
         }
         s
     }

@@ -96,47 +96,26 @@ pub fn read_map(path: &Path) -> Result<Vec<(String, String)>, ClipsFromError> {
 
 /// The clips of `path` (a `.bvh`, or a glTF/GLB) retargeted onto `character`, named as in the
 /// file (a BVH's after its file's stem); a name the character has already gets the file's
-/// name after it. A glTF's URIs are read within `reach`, as `load_with`'s.
+/// name after it. A glTF's URIs are read within `reach`, as `load_with`'s. With them, which of
+/// the character's joints the file drives (`JointMatch`: a partial match leaves the others
+/// with their own motion).
 pub fn clips_from(
     path: &Path,
     character: &Character,
     map: Option<&[(String, String)]>,
     reach: &super::Reach,
-) -> Result<Vec<ClipData>, ClipsFromError> {
-    let bvh = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
-    let (skeleton, clips): (Skeleton, Vec<(Clip, Vec<f32>)>) = if bvh {
-        let b = super::bvh::load(path)?;
-        let times = (0..b.frames.clamp(1, MAX_SAMPLES))
-            .map(|f| f as f32 * b.frame_secs)
-            .collect();
-        (b.skeleton, vec![(b.clip, times)])
-    } else {
-        let options = super::LoadOptions {
-            reach: reach.clone(),
-            ..Default::default()
-        };
-        let source = super::load_with(path, options)?;
-        let clips = source
-            .clips
-            .into_iter()
-            .map(|k| {
-                let d = k.clip.duration_secs();
-                let samples = ((d * SAMPLE_HZ).ceil() as usize + 1).clamp(1, MAX_SAMPLES);
-                let times = (0..samples)
-                    .map(|s| (s as f32 / SAMPLE_HZ).min(d))
-                    .collect::<Vec<f32>>();
-                (k.clip, dedup(times))
-            })
-            .collect();
-        (source.skeleton, clips)
-    };
+) -> Result<(Vec<ClipData>, crate::anim::JointMatch), ClipsFromError> {
+    let (skeleton, clips) = source_of(path, reach)?;
     let retarget = retarget_onto(&skeleton, character, map, path)?;
+    let matched = crate::anim::JointMatch::of(
+        &skeleton,
+        &character.skeleton,
+        &match_joints(&skeleton, &character.skeleton, map),
+    );
     let file = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    clips
+    let clips: Result<Vec<ClipData>, ClipsFromError> = clips
         .into_iter()
         .enumerate()
         .map(|(k, (clip, times))| {
@@ -161,11 +140,69 @@ pub fn clips_from(
                 compressed: None,
             })
         })
-        .collect()
+        .collect();
+    clips.map(|clips| (clips, matched))
 }
 
 /// Strictly increasing times (the last sample may land on the previous at the clip's end).
 fn dedup(mut times: Vec<f32>) -> Vec<f32> {
     times.dedup_by(|b, a| *b <= *a);
     times
+}
+
+/// A clip and the times it is sampled at.
+type TimedClip = (Clip, Vec<f32>);
+
+/// A source file's skeleton and clips, each with the times it is sampled at: a `.bvh` (one clip,
+/// at its frames), or a glTF/GLB read within `reach` (each clip at 30 Hz and its ends).
+fn source_of(
+    path: &Path,
+    reach: &super::Reach,
+) -> Result<(Skeleton, Vec<TimedClip>), ClipsFromError> {
+    let bvh = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
+    Ok(if bvh {
+        let b = super::bvh::load(path)?;
+        let times = (0..b.frames.clamp(1, MAX_SAMPLES))
+            .map(|f| f as f32 * b.frame_secs)
+            .collect();
+        (b.skeleton, vec![(b.clip, times)])
+    } else {
+        let options = super::LoadOptions {
+            reach: reach.clone(),
+            ..Default::default()
+        };
+        let source = super::load_with(path, options)?;
+        let clips = source
+            .clips
+            .into_iter()
+            .map(|k| {
+                let d = k.clip.duration_secs();
+                let samples = ((d * SAMPLE_HZ).ceil() as usize + 1).clamp(1, MAX_SAMPLES);
+                let times = (0..samples)
+                    .map(|s| (s as f32 / SAMPLE_HZ).min(d))
+                    .collect::<Vec<f32>>();
+                (k.clip, dedup(times))
+            })
+            .collect();
+        (source.skeleton, clips)
+    })
+}
+
+/// Which of `character`'s joints the skeleton of `path` would drive (`clips_from`'s matching,
+/// by name across the conventions or through `map`), by name.
+pub fn joint_match(
+    path: &Path,
+    character: &Character,
+    map: Option<&[(String, String)]>,
+    reach: &super::Reach,
+) -> Result<crate::anim::JointMatch, ClipsFromError> {
+    let (skeleton, _) = source_of(path, reach)?;
+    let source_of = match_joints(&skeleton, &character.skeleton, map);
+    Ok(crate::anim::JointMatch::of(
+        &skeleton,
+        &character.skeleton,
+        &source_of,
+    ))
 }

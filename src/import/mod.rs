@@ -21,7 +21,7 @@ mod uri;
 
 use std::path::Path;
 
-pub use clips_from::{ClipsFromError, NoMatch, clips_from, read_map, retarget_onto};
+pub use clips_from::{ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
 pub use uri::Reach;

@@ -113,7 +113,7 @@ impl Viewer {
     /// character by joint names, and plays the first of them; the players start afresh, as
     /// after a load, keeping the controls.
     pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
-        let clips = import::clips_from(path, &self.character, None, &self.reach())?;
+        let (clips, _) = import::clips_from(path, &self.character, None, &self.reach())?;
         let (first, added) = (self.character.clips.len(), clips.len());
         self.character.clips.extend(clips);
         // A crowd is remade for the new clips.
