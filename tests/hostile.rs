@@ -963,3 +963,39 @@ fn render_refuses_a_frame_whose_posed_vertices_are_not_finite_as_pose_does() {
     );
     assert!(!obj.exists() && !png.exists());
 }
+
+#[test]
+fn the_panel_s_switch_lets_a_model_read_a_sibling_folder_and_is_off_by_default() {
+    use egui_kittest::kittest::Queryable;
+    let dir = temp_dir("hostile-panel-reach");
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::fs::create_dir_all(dir.join("textures")).unwrap();
+    std::fs::write(dir.join("textures/tri.bin"), triangle_bytes()).unwrap();
+    let sibling = gltf_with_buffer_uri(&models, "sibling.gltf", "../textures/tri.bin");
+    let viewer = skinscope::viewer::Viewer::new(skinscope::builtin::character().unwrap(), None);
+    let mut h = common::window_frames(viewer, (1100.0, 1600.0));
+    // Off: refused, the built-in character stays.
+    h.state_mut()
+        .apply(skinscope::viewer::UiCommand::Open(sibling.clone()));
+    h.run();
+    assert!(h.state().source.is_none());
+    assert!(
+        h.state()
+            .load_error
+            .as_deref()
+            .is_some_and(|e| e.contains("outside the model's folder")),
+        "{:?}",
+        h.state().load_error
+    );
+    // On: it opens.
+    h.get_by_label("allow files outside the model's folder")
+        .click();
+    h.run();
+    assert!(h.state().allow_outside);
+    h.state_mut()
+        .apply(skinscope::viewer::UiCommand::Open(sibling.clone()));
+    h.run();
+    assert_eq!(h.state().source.as_deref(), Some(sibling.as_path()));
+    assert_eq!(h.state().character.vertex_count(), 3);
+}
