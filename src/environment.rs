@@ -26,6 +26,11 @@ const MAX_DECODE_BYTES: u64 = 1 << 30;
 /// (2 GiB decoded), refused by its header before a texel is decoded.
 pub const MAX_TEXELS: u64 = 16_384 * 4_096;
 
+/// The most texels an OpenEXR environment may have: 8192x4096. The EXR decoder holds the file's
+/// channels beside the decoded image (a 16384x4096 EXR peaked at 1.6 GB resident), so its cap is
+/// half the `.hdr`'s, keeping a load under 1 GiB.
+pub const MAX_EXR_TEXELS: u64 = 8_192 * 4_096;
+
 /// The largest environment file read: 1 GiB (an uncompressed OpenEXR at `MAX_TEXELS` in half
 /// floats is 400 MiB).
 const MAX_FILE_BYTES: u64 = 1 << 30;
@@ -140,10 +145,14 @@ impl EnvironmentImage {
         let cannot = |e: image::ImageError| format!("{name}: cannot decode the environment: {e}");
         let decoder = reader.into_decoder().map_err(cannot)?;
         let (width, height) = image::ImageDecoder::dimensions(&decoder);
-        if u64::from(width) * u64::from(height) > MAX_TEXELS {
+        let (most, most_said) = match format {
+            image::ImageFormat::OpenExr => (MAX_EXR_TEXELS, "8192x4096, for OpenEXR"),
+            _ => (MAX_TEXELS, "16384x4096"),
+        };
+        if u64::from(width) * u64::from(height) > most {
             return Err(format!(
-                "{name}: the environment is {width}x{height} texels, more than the {MAX_TEXELS} \
-                 (16384x4096) an environment may have: scale it down (the viewer keeps at most \
+                "{name}: the environment is {width}x{height} texels, more than the {most} \
+                 ({most_said}) an environment may have: scale it down (the viewer keeps at most \
                  {MAX_WIDTH} texels of its width)"
             ));
         }
