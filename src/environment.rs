@@ -179,9 +179,9 @@ impl EnvironmentImage {
         let mut image = if width > MAX_WIDTH {
             Self::halving(width, height, at)
         } else {
-            let texels = decoded
-                .pixels()
-                .map(|p| [clean(p[0]), clean(p[1]), clean(p[2])])
+            let texels = (0..height)
+                .flat_map(|y| (0..width).map(move |x| (x, y)))
+                .map(|(x, y)| at(x, y).to_array())
                 .collect();
             Self {
                 width,

@@ -306,6 +306,11 @@ impl Retarget {
         }
     }
 
+    /// The matching this retarget was made with, by name.
+    pub fn joint_match(&self, source: &Skeleton, target: &Skeleton) -> JointMatch {
+        JointMatch::of(source, target, &self.source_of)
+    }
+
     /// How many target joints take motion from the source.
     pub fn matched(&self) -> usize {
         self.source_of.iter().flatten().count()

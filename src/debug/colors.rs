@@ -359,10 +359,25 @@ pub fn vertex_colors_in(
     range: HeatRange,
 ) -> Vec<Vec<Vec<Vec4>>> {
     // Only the displacement views need the posed (CPU-skinned) vertices; the weight views read
-    // the weights alone. `red`: the distance at which their heat scale turns red.
-    let red = match displacement_extent(c, view, pose, other) {
-        Some(extent) => range.red(view, extent),
-        None => 1.0,
+    // the weights alone. `red`: the distance at which their heat scale turns red. The largest
+    // displacement costs a pass over every vertex (every frame in the window), so it is
+    // measured only for the range that needs it; the default needs the size alone.
+    let displaced = matches!(
+        view,
+        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
+    );
+    let red = match range {
+        _ if !displaced => 1.0,
+        HeatRange::Largest => {
+            displacement_extent(c, view, pose, other).map_or(1.0, |e| range.red(view, e))
+        }
+        HeatRange::OfSize => {
+            let size = pose
+                .world_bounds(c)
+                .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
+            range.red(view, (0.0, size))
+        }
+        HeatRange::Distance(_) => range.red(view, (0.0, 1.0)),
     };
     c.instances
         .iter()

@@ -107,11 +107,7 @@ pub fn clips_from(
 ) -> Result<(Vec<ClipData>, crate::anim::JointMatch), ClipsFromError> {
     let (skeleton, clips) = source_of(path, reach)?;
     let retarget = retarget_onto(&skeleton, character, map, path)?;
-    let matched = crate::anim::JointMatch::of(
-        &skeleton,
-        &character.skeleton,
-        &match_joints(&skeleton, &character.skeleton, map),
-    );
+    let matched = retarget.joint_match(&skeleton, &character.skeleton);
     let file = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
