@@ -15,7 +15,8 @@
 # glTF-Transform's command line (@gltf-transform/cli) there too: the Draco tests compress the
 # shared characters with its `draco` command, the pipeline users ship Draco files from.
 # Then checks formatting (cargo fmt --check), builds what `cargo test --all-targets` builds with
-# clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them) and runs
+# clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them), for every
+# package of the workspace, and runs
 # those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
 # backend unless WGPU_BACKEND says otherwise, and without shader debug info unless WGPU_DEBUG
 # says otherwise.
@@ -123,15 +124,22 @@ clippy_args="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 # the optimised build and the timing). cargo test runs its test binaries one after another, and
 # each binary's tests over the cores; the long ones (the soak, the benchmarks' GPU set-ups) leave a
 # core idle. So the binaries cargo builds are run here SKINSCOPE_TEST_JOBS (2) at a time, longest
-# first, as cargo would run each: from the package's root, with CARGO_MANIFEST_DIR set and any
+# first, as cargo would run each: from its package's root, with CARGO_MANIFEST_DIR set and any
 # arguments given to this script (a test name filter, say). Each binary's output is printed whole
 # when it ends; the script fails if any binary does.
 logs="$(mktemp -d)"
 trap 'rm -rf "$XDG_RUNTIME_DIR" "$logs"' EXIT
 # Into a file first, so that a failed build stops the script (set -e).
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
-    cargo test --locked --all-targets --no-run --message-format=json-render-diagnostics >"$logs/build.json"
-mapfile -t binaries < <(sed -n 's/.*"executable":"\([^"]*\/deps\/[^"]*\)".*/\1/p' "$logs/build.json")
+    cargo test --locked --workspace --all-targets --no-run --message-format=json-render-diagnostics >"$logs/build.json"
+# Each test binary with its package's folder: cargo runs a binary from there, with
+# CARGO_MANIFEST_DIR naming it.
+binaries=()
+declare -A home=()
+while IFS=$'\t' read -r manifest binary; do
+    binaries+=("$binary")
+    home[$binary]="$(dirname "$manifest")"
+done < <(sed -n 's/.*"manifest_path":"\([^"]*\)".*"executable":"\([^"]*\/deps\/[^"]*\)".*/\1\t\2/p' "$logs/build.json")
 if [ ${#binaries[@]} -eq 0 ]; then
     echo "test.sh: cargo built no test binaries" >&2
     exit 1
@@ -149,7 +157,6 @@ for name in "${longest[@]}" ""; do
     done
 done
 
-export CARGO_MANIFEST_DIR="$PWD"
 declare -A running=()
 failed=()
 started_all=$SECONDS
@@ -182,7 +189,8 @@ for index in "${!ordered[@]}"; do
         finish_one
     done
     started[$index]=$SECONDS
-    "${ordered[$index]}" "$@" >"$logs/$index" 2>&1 &
+    binary="${ordered[$index]}"
+    (cd "${home[$binary]}" && CARGO_MANIFEST_DIR="${home[$binary]}" "$binary" "$@") >"$logs/$index" 2>&1 &
     running[$!]=$index
 done
 while [ ${#running[@]} -gt 0 ]; do

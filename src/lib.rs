@@ -11,7 +11,7 @@
 //! sits on top.
 #![forbid(unsafe_code)]
 
-pub mod anim;
+pub use skinscope_anim as anim;
 pub mod app;
 pub mod basis;
 pub mod builtin;

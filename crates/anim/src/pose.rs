@@ -22,11 +22,9 @@ pub enum PoseError {
     },
 }
 
-pub(crate) fn check_len(
-    what: &'static str,
-    expected: usize,
-    actual: usize,
-) -> Result<(), PoseError> {
+/// `Ok` when a buffer of `actual` entries has the `expected` length, else
+/// `PoseError::LengthMismatch` naming `what`.
+pub fn check_len(what: &'static str, expected: usize, actual: usize) -> Result<(), PoseError> {
     if expected == actual {
         Ok(())
     } else {

@@ -535,7 +535,8 @@ impl CompressedClip {
 }
 
 impl CompressedClip {
-    pub(crate) fn source_id(&self) -> u64 {
+    /// The `id` of the clip this was compressed from.
+    pub fn source_id(&self) -> u64 {
         self.id
     }
 

@@ -75,7 +75,7 @@ pub fn apply_external(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::Transform;
+    use crate::Transform;
     use glam::{Quat, Vec3};
 
     fn pose(n: usize) -> LocalPose {

@@ -26,6 +26,7 @@
 //! pose.rs (blend, local-to-model, palettes), layer.rs (masks, override and additive layers,
 //! blend spaces, half-life easing), inertialize.rs (inertialized transitions), skeleton.rs,
 //! playback.rs, morph.rs.
+#![forbid(unsafe_code)]
 
 mod blended;
 mod clip;
@@ -89,7 +90,7 @@ pub use muscle::{
 pub use playback::{
     Playback, PlaybackMode, Step, SyncedBlend, SyncedStep, for_each_crossed_event, wrap_time,
 };
-pub(crate) use pose::check_len;
+pub use pose::check_len;
 pub use pose::{
     BlendLayer, LocalPose, ModelPose, PalettePlan, PoseError, SkinPalette, blend_matrix,
     blend_pair, blend_poses, bring_into_mesh_space, build_palette, build_palette_into,

@@ -1,7 +1,7 @@
 //! The animation core against hand-worked numbers (issue 2's seeds), and every refusal by name.
 
 use glam::{Mat4, Quat, Vec3};
-use skinscope::anim::*;
+use skinscope_anim::*;
 
 const DEG: f32 = std::f32::consts::PI / 180.0;
 

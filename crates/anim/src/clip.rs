@@ -338,7 +338,8 @@ impl Clip {
         &self.tracks
     }
 
-    pub(crate) fn id(&self) -> u64 {
+    /// A number no other clip built in this process has: what a sampling cursor keys on.
+    pub fn id(&self) -> u64 {
         self.id
     }
 

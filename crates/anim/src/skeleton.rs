@@ -146,7 +146,8 @@ impl Skeleton {
         self.parents.get(joint).copied().flatten().map(usize::from)
     }
 
-    pub(crate) fn parents(&self) -> &[Option<u16>] {
+    /// Every joint's parent, in joint order.
+    pub fn parents(&self) -> &[Option<u16>] {
         &self.parents
     }
 
@@ -281,7 +282,8 @@ impl Skin {
         self.joints.get(palette_index).map(|&j| usize::from(j))
     }
 
-    pub(crate) fn joints(&self) -> &[u16] {
+    /// The joint of each palette entry, in palette order.
+    pub fn joints(&self) -> &[u16] {
         &self.joints
     }
 
