@@ -16,11 +16,11 @@ use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use skinscope::anim::SkinningMethod;
-use skinscope::debug::export::PosedVertices;
 use skinscope::deform::ml_train::TrainParams;
-use skinscope::deform::{MlModel, MlReference};
 use skinscope::draw::{capacity, extract, rest_bounds};
 use skinscope::pose::{CharacterPose, PoseRequest};
+use skinscope::pose::{MlModel, MlReference};
+use skinscope::posed::PosedVertices;
 use skinscope::render::camera::Camera;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::offscreen::{COLOR_FORMAT, Offscreen};
@@ -73,11 +73,7 @@ fn benches(criterion: &mut Criterion) {
     for (name, mlp) in [("infer/ridge", false), ("infer/mlp", true)] {
         group.bench_function(name, |b| {
             b.iter(|| {
-                skinscope::deform::ml::features_into(
-                    black_box(&palette),
-                    &model.joints,
-                    &mut features,
-                );
+                skinscope::pose::features_into(black_box(&palette), &model.joints, &mut features);
                 model.weights_by(mlp, &features, &mut weights);
                 black_box(&weights);
             })

@@ -12,26 +12,20 @@
 #![forbid(unsafe_code)]
 
 pub use skinscope_anim as anim;
+pub use skinscope_core::{
+    basis, character, contain, deform, graph, perform, physics, pose, posed, scene,
+};
 pub mod app;
-pub mod basis;
 pub mod builtin;
-pub mod character;
-pub mod contain;
 pub mod debug;
-pub mod deform;
 pub mod display;
 pub mod draw;
 pub mod environment;
 pub mod files;
 pub mod glb;
-pub mod graph;
 pub mod import;
 pub mod mocap;
-pub mod perform;
-pub mod physics;
-pub mod pose;
 pub mod record;
 pub mod render;
-pub mod scene;
 pub mod ui;
 pub mod viewer;

@@ -730,13 +730,13 @@ impl Viewer {
         &self,
         at: glam::Vec2,
         view: &ScreenView,
-        drawn: Option<&crate::debug::export::PosedVertices>,
+        drawn: Option<&crate::posed::PosedVertices>,
     ) -> Pick {
         let on_cpu;
         let vertices = match drawn {
             Some(v) => v,
             None => {
-                on_cpu = crate::debug::export::PosedVertices::on_cpu(
+                on_cpu = crate::posed::PosedVertices::on_cpu(
                     &self.character,
                     &self.pose,
                     self.controls.skinning,
@@ -756,7 +756,7 @@ impl Viewer {
         &mut self,
         at: glam::Vec2,
         view: &ScreenView,
-        drawn: Option<&crate::debug::export::PosedVertices>,
+        drawn: Option<&crate::posed::PosedVertices>,
     ) -> bool {
         match self.pick_under(at, view, drawn) {
             Pick::Joint(j) => {

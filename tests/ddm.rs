@@ -225,7 +225,7 @@ fn without_smoothing_and_with_alpha_zero_it_approaches_linear_blend() {
     let c = cesium_man();
     let pose = posed(&c, &PoseRequest::clip(0, 0.7));
     let palette = pose.instance_palette(0).unwrap();
-    let lbs = skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
+    let lbs = skinscope::posed::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
     let world = pose.world_from_mesh[0];
     let d = diagonal(&c);
     let mut errors = Vec::new();
@@ -399,8 +399,7 @@ fn the_skin_pass_equals_the_cpu_reference() {
             );
         }
         let method = SkinningMethod::DeltaMush;
-        let cpu =
-            skinscope::debug::export::PosedVertices::on_cpu_with(&c, &pose, method, Some(&data));
+        let cpu = skinscope::posed::PosedVertices::on_cpu_with(&c, &pose, method, Some(&data));
         let on_gpu =
             skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, Some(&data))
                 .unwrap();
@@ -408,8 +407,7 @@ fn the_skin_pass_equals_the_cpu_reference() {
         println!("{}: GPU against CPU {worst:.2e} of the diagonal", c.name);
         assert!(worst <= 1e-5, "{worst}");
         // Not linear blend's: DDM moves the bent joints' vertices elsewhere.
-        let lbs =
-            skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
+        let lbs = skinscope::posed::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
         assert!(cpu.max_distance(&lbs) > 1e-3 * diagonal(&c));
     }
 }
@@ -604,4 +602,38 @@ fn a_seam_between_two_primitives_of_one_mesh_stays_closed() {
     }
     assert!(pairs > 10, "{pairs} vertices on a seam between primitives");
     assert!(worst < 1e-6 * diagonal(&c), "the seam opens by {worst}");
+}
+
+#[test]
+fn a_saved_omega_reads_back_equal_and_only_for_its_own_mesh_and_parameters() {
+    let c = skinscope::builtin::character().unwrap();
+    let params = DdmParams {
+        iterations: 3,
+        ..DdmParams::default()
+    };
+    let data = ddm::precompute(&c, &params, &mut |_| {}).unwrap();
+    let key = skinscope::deform::ddm_key(&c, &params);
+    let bytes = data.to_bytes(key);
+    assert_eq!(
+        skinscope::deform::DdmData::from_bytes(&bytes, &c, key).unwrap(),
+        data
+    );
+    // Other parameters: another key.
+    let other = skinscope::deform::ddm_key(&c, &DdmParams::default());
+    assert_ne!(other, key);
+    assert_eq!(
+        skinscope::deform::DdmData::from_bytes(&bytes, &c, other),
+        Err(skinscope::deform::DdmFileError::OtherKey)
+    );
+    // Cut anywhere, or a byte changed in an entry's joint: refused, never wrong.
+    for cut in [0, 7, 30, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            skinscope::deform::DdmData::from_bytes(&bytes[..cut], &c, key).is_err(),
+            "{cut}"
+        );
+    }
+    let mut damaged = bytes.clone();
+    let last_joint = damaged.len() - 4;
+    damaged[last_joint..].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert!(skinscope::deform::DdmData::from_bytes(&damaged, &c, key).is_err());
 }

@@ -314,7 +314,7 @@ fn per_joint_skinning_on_the_gpu_equals_its_cpu_reference_with_auto_joints() {
     request.joint_methods = Some(methods.into());
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &request).unwrap();
-    let cpu = skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Blended);
+    let cpu = skinscope::posed::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Blended);
     let gpu = Gpu::headless().unwrap_or_else(|e| panic!("cannot create a wgpu device: {e}"));
     let on_gpu =
         skinscope::draw::headless::skin_on_gpu(&gpu, &c, &pose, SkinningMethod::Blended).unwrap();
@@ -323,9 +323,8 @@ fn per_joint_skinning_on_the_gpu_equals_its_cpu_reference_with_auto_joints() {
     assert!(worst <= 1e-5 * lo.distance(hi), "{worst}");
     // Where a vertex's influences are all linear blend joints it is exactly LBS, all dual
     // quaternion joints exactly DQS; the twisted wrist is DQS's.
-    let lbs = skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
-    let dqs =
-        skinscope::debug::export::PosedVertices::on_cpu(&c, &pose, SkinningMethod::DualQuaternion);
+    let lbs = skinscope::posed::PosedVertices::on_cpu(&c, &pose, SkinningMethod::Linear);
+    let dqs = skinscope::posed::PosedVertices::on_cpu(&c, &pose, SkinningMethod::DualQuaternion);
     let method = &pose.palette_method[pose.palette_base[0] as usize..];
     let influences = c.meshes[c.instances[0].mesh]
         .primitives

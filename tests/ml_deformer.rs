@@ -9,10 +9,11 @@ use std::sync::{Arc, OnceLock};
 use glam::{Mat4, Vec3};
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
-use skinscope::debug::export::PosedVertices;
+use skinscope::deform::DdmData;
 use skinscope::deform::ml_train::{MlMap, TrainParams, training_poses};
-use skinscope::deform::{DdmData, MlModel, MlReference};
 use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
+use skinscope::pose::{MlModel, MlReference};
+use skinscope::posed::PosedVertices;
 
 /// The mannequin, its direct delta mush, and a small model of it (40 poses, 12 components,
 /// the perceptron kept), trained once for the tests of this file.

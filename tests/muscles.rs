@@ -192,9 +192,9 @@ fn the_simulation_is_deterministic() {
 
 mod common;
 
-use skinscope::debug::export::PosedVertices;
 use skinscope::perform::{Inputs, MuscleInput, Performer};
 use skinscope::pose::{CharacterPose, MuscleRig, PoseRequest};
+use skinscope::posed::PosedVertices;
 
 /// The mannequin at rest with its left elbow flexed by `degrees` toward the front (+Z), the
 /// rotation about the scene's axis across the arm and +Z.

@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
+use skinscope::deform::TrainParams;
 use skinscope::deform::ml_train::MlMap;
-use skinscope::deform::{MlModel, MlReference, TrainParams};
+use skinscope::pose::{MlModel, MlReference};
 
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct MlArgs {
@@ -25,7 +26,7 @@ impl MlArgs {
         let Some(path) = &self.ml_deformer else {
             return Ok(None);
         };
-        let read = skinscope::deform::ml::read_model(path, c);
+        let read = skinscope::pose::read_model(path, c);
         let model = read.map_err(|e| format!("--ml-deformer {e}"))?;
         check_muscles(&model, muscles)?;
         Ok(Some(Arc::new(model)))

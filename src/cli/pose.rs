@@ -36,7 +36,9 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
     let skinning = skin.skinning.into();
     let ddm = skin.ddm.precompute(c, skinning)?;
     let vertices = match skin.skin_on {
-        SkinOnArg::Cpu => export::PosedVertices::on_cpu_with(c, &pose, skinning, ddm.as_deref()),
+        SkinOnArg::Cpu => {
+            skinscope::posed::PosedVertices::on_cpu_with(c, &pose, skinning, ddm.as_deref())
+        }
         SkinOnArg::Gpu => {
             let gpu = Gpu::headless().map_err(|e| e.to_string())?;
             headless::skin_on_gpu_with(&gpu, c, &pose, skinning, ddm.as_deref())

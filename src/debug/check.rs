@@ -149,8 +149,8 @@ impl CheckReport {
     pub fn add_gpu_skinning(
         &mut self,
         skinning: crate::anim::SkinningMethod,
-        gpu: &crate::debug::export::PosedVertices,
-        cpu: &crate::debug::export::PosedVertices,
+        gpu: &crate::posed::PosedVertices,
+        cpu: &crate::posed::PosedVertices,
     ) {
         let points = || cpu.instances.iter().flat_map(|(p, _)| p.iter().copied());
         let (lo, hi) = points().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)));

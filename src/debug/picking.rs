@@ -4,8 +4,8 @@
 use glam::{Mat4, Vec2, Vec3};
 
 use crate::character::Character;
-use crate::debug::export::PosedVertices;
 use crate::pose::CharacterPose;
+use crate::posed::PosedVertices;
 
 /// What a click hit.
 #[derive(Clone, Debug, PartialEq)]

@@ -171,13 +171,9 @@ fn pose_and_frame_with(
     // The vertices too, as `pose` checks them: a finite palette can still carry a vertex past
     // f32's range. Skinned on the CPU as the frame asks (its Ω with direct delta mush).
     let skinning = request.options.skinning;
-    let vertices = crate::debug::export::PosedVertices::on_cpu_with(
-        character,
-        pose,
-        skinning,
-        request.ddm.as_deref(),
-    )
-    .with_drawn_normals(character);
+    let vertices =
+        crate::posed::PosedVertices::on_cpu_with(character, pose, skinning, request.ddm.as_deref())
+            .with_drawn_normals(character);
     let (bad, all) = vertices.non_finite();
     if bad > 0 {
         return Err(FrameError::NonFinite(format!(
@@ -712,7 +708,7 @@ pub fn skin_on_gpu(
     character: &Character,
     pose: &CharacterPose,
     skinning: crate::anim::SkinningMethod,
-) -> Result<crate::debug::export::PosedVertices, FrameError> {
+) -> Result<crate::posed::PosedVertices, FrameError> {
     skin_on_gpu_with(gpu, character, pose, skinning, None)
 }
 
@@ -723,7 +719,7 @@ pub fn skin_on_gpu_with(
     pose: &CharacterPose,
     skinning: crate::anim::SkinningMethod,
     ddm: Option<&crate::deform::DdmData>,
-) -> Result<crate::debug::export::PosedVertices, FrameError> {
+) -> Result<crate::posed::PosedVertices, FrameError> {
     let options = DrawOptions {
         skinning,
         ..Default::default()

@@ -9,8 +9,8 @@ pub mod view;
 use glam::Vec3;
 
 use crate::character::Character;
-use crate::debug::export::PosedVertices;
 use crate::pose::{CharacterPose, Crowd};
+use crate::posed::PosedVertices;
 use crate::render::renderer::{Capacity, Posed, SkinnedFrame};
 
 /// One posed character as the renderer reads it.

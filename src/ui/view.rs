@@ -194,7 +194,7 @@ pub fn compared_name(c: &Controls, compared: Compared) -> String {
         Compared::OtherClips => "the compressed clips".to_string(),
         Compared::OtherSkinning => c.right_skinning().label().to_string(),
         Compared::MlReference => match c.ml_deformer.as_ref().map(|m| m.reference) {
-            Some(crate::deform::MlReference::Muscles) => "the ML reference (muscles)".into(),
+            Some(crate::pose::MlReference::Muscles) => "the ML reference (muscles)".into(),
             _ => "the ML reference (direct delta mush)".into(),
         },
     }

@@ -149,7 +149,7 @@ pub struct Controls {
     pub show_muscles: bool,
     /// The ML deformer loaded (`None`: none), its file's path box, and whether the skin
     /// takes its corrective.
-    pub ml_deformer: Option<std::sync::Arc<crate::deform::MlModel>>,
+    pub ml_deformer: Option<std::sync::Arc<crate::pose::MlModel>>,
     pub ml_path: String,
     /// The Record section's settings.
     pub record: super::record::RecordControls,
@@ -343,7 +343,7 @@ impl Controls {
     /// How the ML deformer's reference skins: direct delta mush, or linear blend (under the
     /// muscles).
     pub fn ml_reference_skinning(&self) -> crate::anim::SkinningMethod {
-        use crate::deform::MlReference;
+        use crate::pose::MlReference;
         match self.ml_deformer.as_ref().map(|m| m.reference) {
             Some(MlReference::DeltaMush) => crate::anim::SkinningMethod::DeltaMush,
             _ => crate::anim::SkinningMethod::Linear,
@@ -354,7 +354,7 @@ impl Controls {
     pub fn ml_replaces_muscles(&self) -> bool {
         self.ml_active()
             && (self.ml_deformer.as_ref())
-                .is_some_and(|m| m.reference == crate::deform::MlReference::Muscles)
+                .is_some_and(|m| m.reference == crate::pose::MlReference::Muscles)
     }
 
     /// Whether the frame takes the ML deformer's corrective: one loaded and on, under linear

@@ -10,7 +10,7 @@ use crate::anim::SkinningMethod;
 /// What the panel's ML deformer section asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MlCommand {
-    /// A model file (`deform::MlModel`): loaded, switched on, under linear blend.
+    /// A model file (`pose::MlModel`): loaded, switched on, under linear blend.
     Load(PathBuf),
     Drop,
     /// The split view: linear blend with the corrective on the left, the reference on the right.
@@ -22,7 +22,7 @@ impl Viewer {
         let c = &mut self.controls;
         match command {
             MlCommand::Load(path) => {
-                match crate::deform::ml::read_model(&path, &self.character) {
+                match crate::pose::read_model(&path, &self.character) {
                     Ok(model) => {
                         c.ml_deformer = Some(Arc::new(model));
                         c.ml_on = true;

@@ -4,9 +4,9 @@
 use glam::{Vec2, Vec3};
 
 use super::Viewer;
-use crate::debug::export::PosedVertices;
 use crate::debug::picking::{Pick, ScreenView};
 use crate::pose::PoseRequest;
+use crate::posed::PosedVertices;
 
 impl Viewer {
     /// The physics stage of the frame just posed from `request` (the animated pose): the

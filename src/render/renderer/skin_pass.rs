@@ -45,7 +45,7 @@ const _: () =
     assert!(crate::pose::MAX_MUSCLES * crate::anim::PARTICLES_PER_MUSCLE <= MAX_GPU_PARTICLES);
 /// The ML deformer's weights the uniform holds after the particles (`ml.wgsl`).
 pub const MAX_GPU_COMPONENTS: usize = 64;
-const _: () = assert!(crate::deform::ml::MAX_COMPONENTS <= MAX_GPU_COMPONENTS);
+const _: () = assert!(crate::pose::ML_MAX_COMPONENTS <= MAX_GPU_COMPONENTS);
 const OFFSET_BYTES: usize = 16 * MAX_GPU_PARTICLES;
 pub(super) const MUSCLE_UNIFORM_BYTES: u64 = (OFFSET_BYTES + 4 * MAX_GPU_COMPONENTS) as u64;
 static ZEROS: [u8; OFFSET_BYTES] = [0; OFFSET_BYTES];
@@ -59,7 +59,7 @@ pub(super) struct Deformers {
     muscle_rig: Option<std::sync::Arc<crate::pose::MuscleRig>>,
     ml_words: Vec<Vec<Option<Vec<u32>>>>,
     ml_scratch: Vec<[f32; 4]>,
-    ml_model: Option<std::sync::Arc<crate::deform::MlModel>>,
+    ml_model: Option<std::sync::Arc<crate::pose::MlModel>>,
     /// The held model's components (K).
     ml_count: u32,
 }
@@ -136,7 +136,7 @@ fn muscle_words(skin: &crate::pose::MuscleSkin, vertex_count: usize) -> Option<V
 
 /// The ML deformer's components of one primitive for the skin pass: vertex v's component k at
 /// 3 * (v * K + k), three floats (`ml.wgsl`).
-fn ml_words(p: &crate::deform::ml::MlPrimitive, vertex_count: usize, k: usize) -> Option<Vec<u32>> {
+fn ml_words(p: &crate::pose::MlPrimitive, vertex_count: usize, k: usize) -> Option<Vec<u32>> {
     (p.deltas.len() == vertex_count * k && k > 0).then(|| {
         p.deltas
             .iter()
@@ -386,7 +386,7 @@ impl Renderer {
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        model: Option<&std::sync::Arc<crate::deform::MlModel>>,
+        model: Option<&std::sync::Arc<crate::pose::MlModel>>,
     ) {
         if same_arc(model, self.deformers.ml_model.as_ref()) {
             return;

@@ -1,4 +1,4 @@
-//! The ML deformer's model (issue 30): a corrective learnt from a costly reference deformer
+//! The ML deformer's model: a corrective learnt from a costly reference deformer
 //! (direct delta mush, or linear blend plus settled muscles), applied at linear blend's cost.
 //!
 //! As Unreal's neural morph model: the corrective is K morph-like components in bind space
@@ -20,11 +20,11 @@ const MAGIC: &[u8; 8] = b"SKSMLDF\0";
 /// The format's version; a file of another is refused.
 pub const ML_VERSION: u32 = 1;
 /// The most components a model holds (the skin pass's uniform holds 64 weights).
-pub const MAX_COMPONENTS: usize = 64;
+pub const ML_MAX_COMPONENTS: usize = 64;
 /// The largest perceptron a model holds.
-pub const MAX_HIDDEN: u32 = 1024;
+pub const ML_MAX_HIDDEN: u32 = 1024;
 /// Features a driving joint gives: its relative rotation's first two columns.
-pub const FEATURES_PER_JOINT: usize = 6;
+pub const ML_FEATURES_PER_JOINT: usize = 6;
 
 /// The deformer a model learnt to imitate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,12 +46,12 @@ impl MlReference {
 }
 
 /// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
-pub const MAX_MODEL_BYTES: u64 = 1 << 30;
+pub const ML_MAX_MODEL_BYTES: u64 = 1 << 30;
 
 /// The model saved at `path`, read for `c`: the file's error as it is, the model's prefixed
 /// with the path (`--ml-deformer` and the panel's Load both read through this).
 pub fn read_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
-    let bytes = crate::files::read_capped(path, MAX_MODEL_BYTES)
+    let bytes = crate::files::read_capped(path, ML_MAX_MODEL_BYTES)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     MlModel::from_bytes(&bytes, c).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -169,7 +169,10 @@ pub enum MlFileError {
 
 /// The 6D features of `joints` from an instance's palette into `out` (`6 * joints.len()`).
 pub fn features_into(palette: &[Mat4], joints: &[[u32; 2]], out: &mut [f32]) {
-    for (pair, f) in joints.iter().zip(out.chunks_exact_mut(FEATURES_PER_JOINT)) {
+    for (pair, f) in joints
+        .iter()
+        .zip(out.chunks_exact_mut(ML_FEATURES_PER_JOINT))
+    {
         let get = |e: u32| palette.get(e as usize).copied().unwrap_or(Mat4::IDENTITY);
         let (joint, parent) = (get(pair[0]), get(pair[1]));
         let relative = Mat3::from_mat4(parent.inverse() * joint);
@@ -182,7 +185,7 @@ pub fn features_into(palette: &[Mat4], joints: &[[u32; 2]], out: &mut [f32]) {
 impl MlModel {
     /// Features the model reads.
     pub fn feature_count(&self) -> usize {
-        FEATURES_PER_JOINT * self.joints.len()
+        ML_FEATURES_PER_JOINT * self.joints.len()
     }
 
     /// The components' weights of a pose whose features are `features`, into `out` (K): by
@@ -342,9 +345,9 @@ impl MlModel {
             )));
         };
         let components = r.u32("the component count")?;
-        if components as usize > MAX_COMPONENTS {
+        if components as usize > ML_MAX_COMPONENTS {
             return Err(r.invalid(format!(
-                "{components} components (at most {MAX_COMPONENTS})"
+                "{components} components (at most {ML_MAX_COMPONENTS})"
             )));
         }
         let joint_count = r.u32("the driving joint count")? as usize;
@@ -362,11 +365,13 @@ impl MlModel {
             joints.push(pair);
         }
         let k = components as usize;
-        let weights = r.f32s(k * FEATURES_PER_JOINT * joint_count, "the weights")?;
+        let weights = r.f32s(k * ML_FEATURES_PER_JOINT * joint_count, "the weights")?;
         let limits = r.f32s(k, "the weights' limits")?;
         let hidden = r.u32("the perceptron's size")?;
-        if hidden > MAX_HIDDEN {
-            return Err(r.invalid(format!("a perceptron of {hidden} (at most {MAX_HIDDEN})")));
+        if hidden > ML_MAX_HIDDEN {
+            return Err(r.invalid(format!(
+                "a perceptron of {hidden} (at most {ML_MAX_HIDDEN})"
+            )));
         }
         let h = hidden as usize;
         let mlp = if hidden == 0 {
@@ -374,7 +379,7 @@ impl MlModel {
         } else {
             Some(MlMlp {
                 hidden,
-                w1: r.f32s(h * FEATURES_PER_JOINT * joint_count, "the perceptron")?,
+                w1: r.f32s(h * ML_FEATURES_PER_JOINT * joint_count, "the perceptron")?,
                 b1: r.f32s(h, "the perceptron")?,
                 w2: r.f32s(k * h, "the perceptron")?,
             })

@@ -19,6 +19,7 @@ mod evaluate;
 mod ik;
 mod legs;
 mod ml;
+mod ml_model;
 mod morph;
 mod motion_db;
 mod motion_db_file;
@@ -42,6 +43,10 @@ pub use legs::{
     planted_feet_travel,
 };
 pub use ml::MlCorrective;
+pub use ml_model::{
+    ML_FEATURES_PER_JOINT, ML_MAX_COMPONENTS, ML_MAX_HIDDEN, ML_MAX_MODEL_BYTES, ML_VERSION,
+    MlFileError, MlMlp, MlModel, MlPrimitive, MlReference, MlStats, features_into, read_model,
+};
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use motion_db::{
     DbError, DbFrame, FEATURE_HZ, FEATURES, FUTURE_FRAMES, FeatureJoints, MAX_FRAMES, MatchWeights,

@@ -9,13 +9,13 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::ml::{
-    FEATURES_PER_JOINT, MAX_COMPONENTS, MAX_HIDDEN, MlMlp, MlModel, MlPrimitive, MlReference,
-    MlStats, features_into,
-};
 use crate::anim::{LocalPose, Transform};
 use crate::character::Character;
 use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
+use crate::pose::{
+    ML_FEATURES_PER_JOINT, ML_MAX_COMPONENTS, ML_MAX_HIDDEN, MlMlp, MlModel, MlPrimitive,
+    MlReference, MlStats, features_into,
+};
 
 /// The most target values (vertices x 3 x poses) a training holds: 400 MB of f64, and about
 /// three times that at the PCA's peak.
@@ -83,18 +83,18 @@ impl TrainParams {
                 self.held_out
             ));
         }
-        if !(1..=MAX_COMPONENTS).contains(&self.components) {
+        if !(1..=ML_MAX_COMPONENTS).contains(&self.components) {
             return Err(format!(
-                "--components {}: must be 1 to {MAX_COMPONENTS}",
+                "--components {}: must be 1 to {ML_MAX_COMPONENTS}",
                 self.components
             ));
         }
         if !(self.ridge.is_finite() && self.ridge > 0.0) {
             return Err(format!("--ridge {}: must be positive", self.ridge));
         }
-        if !(1..=MAX_HIDDEN as usize).contains(&self.hidden) {
+        if !(1..=ML_MAX_HIDDEN as usize).contains(&self.hidden) {
             return Err(format!(
-                "--hidden {}: must be 1 to {MAX_HIDDEN}",
+                "--hidden {}: must be 1 to {ML_MAX_HIDDEN}",
                 self.hidden
             ));
         }
@@ -281,7 +281,7 @@ fn sample(
         .map_err(|e| e.to_string())?;
     reference(pose, scratch)?;
     let palette = pose.instance_palette(instance).unwrap_or(&[]);
-    let mut features = vec![0.0; FEATURES_PER_JOINT * joints.len()];
+    let mut features = vec![0.0; ML_FEATURES_PER_JOINT * joints.len()];
     features_into(palette, joints, &mut features);
     let mesh = c.instances[instance].mesh;
     let mut vertices = Vec::with_capacity(scratch.len());
@@ -421,7 +421,7 @@ pub fn train(
     let (mut pose, mut scratch) = (CharacterPose::new(c), Vec::new());
     let drive = (instance, &joints[..]);
     let mut sample_at = |local| sample(c, drive, local, &mut pose, reference, &mut scratch);
-    let f = FEATURES_PER_JOINT * joints.len();
+    let f = ML_FEATURES_PER_JOINT * joints.len();
     let n = train_poses.len();
     let (mut y, mut x) = (Vec::with_capacity(rows * n), Vec::with_capacity(n * f));
     for (done, local) in train_poses.iter().enumerate() {

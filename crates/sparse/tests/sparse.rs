@@ -1,4 +1,4 @@
-//! `skinscope-sparse` (crates/sparse), run here so CI runs them: its sparse LU, its thin SVD
+//! `skinscope-sparse`'s sparse LU, its thin SVD
 //! and Cholesky solve, and its perceptron, against hand-worked values.
 
 use skinscope_sparse::{Factored, MlpParams, solve_spd, thin_svd, train_mlp};

@@ -276,39 +276,3 @@ impl<'b> Reader<'b> {
         self.bytes.len() - self.at
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_saved_omega_reads_back_equal_and_only_for_its_own_mesh_and_parameters() {
-        let c = crate::builtin::character().unwrap();
-        let params = DdmParams {
-            iterations: 3,
-            ..DdmParams::default()
-        };
-        let data = super::super::ddm::precompute(&c, &params, &mut |_| {}).unwrap();
-        let key = ddm_key(&c, &params);
-        let bytes = data.to_bytes(key);
-        assert_eq!(DdmData::from_bytes(&bytes, &c, key).unwrap(), data);
-        // Other parameters: another key.
-        let other = ddm_key(&c, &DdmParams::default());
-        assert_ne!(other, key);
-        assert_eq!(
-            DdmData::from_bytes(&bytes, &c, other),
-            Err(DdmFileError::OtherKey)
-        );
-        // Cut anywhere, or a byte changed in an entry's joint: refused, never wrong.
-        for cut in [0, 7, 30, bytes.len() / 2, bytes.len() - 1] {
-            assert!(
-                DdmData::from_bytes(&bytes[..cut], &c, key).is_err(),
-                "{cut}"
-            );
-        }
-        let mut damaged = bytes.clone();
-        let last_joint = damaged.len() - 4;
-        damaged[last_joint..].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(DdmData::from_bytes(&damaged, &c, key).is_err());
-    }
-}

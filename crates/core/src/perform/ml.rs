@@ -10,9 +10,9 @@ use glam::Vec3;
 use super::{Inputs, MuscleInput, Performer};
 use crate::anim::SkinningMethod;
 use crate::character::Character;
-use crate::debug::export::PosedVertices;
 use crate::deform::DdmData;
 use crate::pose::{CharacterPose, PoseRequest};
+use crate::posed::PosedVertices;
 
 /// Instance `i` of `posed` in mesh space into `out`.
 fn mesh_space(pose: &CharacterPose, posed: &PosedVertices, i: usize, out: &mut Vec<Vec3>) {

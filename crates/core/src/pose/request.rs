@@ -254,7 +254,7 @@ pub struct PoseRequest {
     /// after skinning; copied into `CharacterPose::muscles`.
     pub muscles: Option<std::sync::Arc<super::MuscleFrame>>,
     /// The ML deformer whose corrective the skin takes (`--ml-deformer`).
-    pub ml: Option<std::sync::Arc<crate::deform::MlModel>>,
+    pub ml: Option<std::sync::Arc<super::MlModel>>,
 }
 
 impl PoseRequest {

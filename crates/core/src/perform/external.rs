@@ -80,6 +80,11 @@ impl ExternalPlayer {
     /// Advances the clip source's clock (while playing) and a live frame's age by `dt_secs`.
     pub(super) fn step(&mut self, c: &Character, input: ExternalInput, playing: bool, dt: f32) {
         self.sync(c, input, playing);
+        self.advance(input, dt);
+    }
+
+    /// `step` after the clip source is in sync: the clip's clock or the live frame's age.
+    fn advance(&mut self, input: ExternalInput, dt: f32) {
         match input {
             ExternalInput::Clip(_) => {
                 self.clock.advance(dt);
@@ -188,7 +193,6 @@ mod tests {
 
     #[test]
     fn a_stream_read_every_frame_drives_at_full_weight_at_any_frame_rate() {
-        let c = crate::builtin::character().unwrap();
         let frame = ExternalFrame {
             pose: LocalPose::from_transforms(Vec::new()),
             rotated: Vec::new(),
@@ -199,11 +203,11 @@ mod tests {
             for _ in 0..5 {
                 // The window's frame: read the stream, then step the clocks, then pose.
                 player.receive(Arc::new(frame.clone()));
-                player.step(&c, ExternalInput::Live, true, (1.0 / fps).min(0.25));
+                player.advance(ExternalInput::Live, (1.0 / fps).min(0.25));
                 assert_eq!(player.weight(ExternalInput::Live, 0.5), 1.0, "{fps} fps");
             }
             // Frames that read nothing age it.
-            player.step(&c, ExternalInput::Live, true, 0.25);
+            player.advance(ExternalInput::Live, 0.25);
             assert_eq!(player.staleness_secs(), Some(0.25));
         }
     }

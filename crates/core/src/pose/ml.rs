@@ -1,11 +1,11 @@
-//! The ML deformer at runtime (issue 30): each frame, the pose's features through the model
+//! The ML deformer at runtime: each frame, the pose's features through the model
 //! on the CPU (microseconds), into the K weights of its bind-space components that the skin
-//! pass (`shaders/ml.wgsl`) and the CPU reference (`debug::export`) add before skinning.
+//! pass (`shaders/ml.wgsl`) and the CPU reference (`posed`) add before skinning.
 
 use std::sync::Arc;
 
 use super::CharacterPose;
-use crate::deform::MlModel;
+use super::MlModel;
 
 /// A frame's ML deformer: the model and the weights this frame's pose gives it.
 #[derive(Clone, Debug, PartialEq)]

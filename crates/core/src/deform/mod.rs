@@ -1,13 +1,12 @@
 //! Deformers' precomputations, CPU only, run once per character and parameters (not per
-//! frame): direct delta mush's Ω (`ddm`), and the ML deformer's model (`ml`) and its training (`ml_train`). Their runtime halves are `anim`'s (the CPU reference)
-//! and `shaders/`'s.
+//! frame): direct delta mush's Ω (`ddm`, saved and read back by `ddm_file`) and the ML
+//! deformer's training (`ml_train`). Their runtime halves are `anim`'s and `pose`'s (the ML
+//! model, `pose::MlModel`) on the CPU, and `shaders/`'s on the GPU.
 
 pub mod ddm;
 pub mod ddm_file;
-pub mod ml;
 pub mod ml_train;
 
 pub use ddm::{DdmData, DdmError, DdmParams, DdmPrimitive, DdmStats, precompute};
 pub use ddm_file::{DdmFileError, ddm_key};
-pub use ml::{MlFileError, MlModel, MlReference, MlStats};
 pub use ml_train::{TrainParams, train};

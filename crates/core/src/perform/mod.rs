@@ -132,7 +132,7 @@ pub struct Inputs {
     /// The XPBD muscles the skin follows (`None`: off), after the physics pose.
     pub muscles: Option<MuscleInput>,
     /// The ML deformer whose corrective the skin takes (`None`: off).
-    pub ml_deformer: Option<Arc<crate::deform::MlModel>>,
+    pub ml_deformer: Option<Arc<crate::pose::MlModel>>,
 }
 
 impl Inputs {
