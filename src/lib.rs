@@ -15,15 +15,13 @@ pub use skinscope_anim as anim;
 pub use skinscope_core::{
     basis, character, contain, deform, graph, perform, physics, pose, posed, scene,
 };
+pub use skinscope_import::{self as import, builtin, glb};
 pub mod app;
-pub mod builtin;
 pub mod debug;
 pub mod display;
 pub mod draw;
 pub mod environment;
 pub mod files;
-pub mod glb;
-pub mod import;
 pub mod mocap;
 pub mod record;
 pub mod render;

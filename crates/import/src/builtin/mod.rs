@@ -20,29 +20,29 @@ use std::path::Path;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::{Value, json};
 
+use crate::ImportError;
 use crate::character::Character;
 use crate::glb::GlbWriter;
-use crate::import::{self, ImportError};
 
 /// File name of the committed asset.
 pub const FILE_NAME: &str = "skinscope_mannequin.glb";
 
 /// The committed asset, embedded.
-pub const GLB: &[u8] = include_bytes!("../../assets/skinscope_mannequin.glb");
+pub const GLB: &[u8] = include_bytes!("../../../../assets/skinscope_mannequin.glb");
 
 /// The built-in character's state machine (`skinscope_mannequin.skinscope.json`, beside the
 /// asset): idle, a locomotion blend space, a greeting, an upper-body wave layer and an additive
 /// breathing layer.
-pub const GRAPH_JSON: &str = include_str!("../../assets/skinscope_mannequin.skinscope.json");
+pub const GRAPH_JSON: &str = include_str!("../../../../assets/skinscope_mannequin.skinscope.json");
 
 /// The built-in character's pose drivers (`skinscope_mannequin.drivers.json`, beside the
 /// asset): elbow and knee volume-keeping correctives and shoulder raises, each driven by its
 /// joint's swing (`--drivers default`, the panel's "The mannequin's own").
-pub const DRIVERS_JSON: &str = include_str!("../../assets/skinscope_mannequin.drivers.json");
+pub const DRIVERS_JSON: &str = include_str!("../../../../assets/skinscope_mannequin.drivers.json");
 
 /// The built-in character's XPBD muscles: biceps, triceps, forearm, quadriceps and calf on
 /// each side (issue 30).
-pub const MUSCLES_JSON: &str = include_str!("../../assets/skinscope_mannequin.muscles.json");
+pub const MUSCLES_JSON: &str = include_str!("../../../../assets/skinscope_mannequin.muscles.json");
 
 /// A character's own muscles: the built-in character's (`MUSCLES_JSON`); `None` for others.
 pub fn own_muscles(
@@ -104,7 +104,7 @@ pub fn motion_clips(c: &Character) -> Vec<usize> {
 
 /// Loads the embedded character through the importer.
 pub fn character() -> Result<Character, ImportError> {
-    import::load_bytes(GLB, Path::new(FILE_NAME))
+    crate::load_bytes(GLB, Path::new(FILE_NAME))
 }
 
 /// (name, parent, rest translation relative to the parent).
