@@ -14,7 +14,8 @@
 # and glTF-Transform's etc1s/uastc do. And, unless SKINSCOPE_GLTF_TRANSFORM names one,
 # glTF-Transform's command line (@gltf-transform/cli) there too: the Draco tests compress the
 # shared characters with its `draco` command, the pipeline users ship Draco files from.
-# Then checks formatting (cargo fmt --check), builds what `cargo test --all-targets` builds with
+# Then checks formatting (cargo fmt --check) and each crate's dependencies against
+# ARCHITECTURE.md (scripts/check-crates.sh), builds what `cargo test --all-targets` builds with
 # clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them), for every
 # package of the workspace, and runs
 # those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
@@ -104,6 +105,8 @@ if ! cargo fmt --version >/dev/null 2>&1 || ! cargo clippy --version >/dev/null 
     rustup component add rustfmt clippy
 fi
 cargo fmt --all --check
+# The crates' walls: each crate's dependencies against ARCHITECTURE.md (seconds).
+scripts/check-crates.sh
 
 # Lints in the test build itself. `cargo clippy` is `cargo check` with clippy's driver as the
 # workspace's compiler wrapper (RUSTC_WORKSPACE_WRAPPER) and its arguments in CLIPPY_ARGS, joined

@@ -6,6 +6,9 @@ use std::sync::{Mutex, MutexGuard};
 
 pub use skinscope_core::files::*;
 
+/// Checks, before any work is done for it, that an output can be written at `path`: it names
+/// a file, not a folder, in a folder that exists. (The write itself may still fail: a full
+/// disk, no permission.)
 pub fn check_output(path: &Path) -> Result<(), FileError> {
     if path.file_name().is_none() {
         return Err(FileError::NoFileName {

@@ -1,14 +1,7 @@
-//! skinscope: a glTF skinned-character viewer. The layers, each depending only on those before
-//! it: `anim` (the CPU animation stages), `display`, `files` and `glb` (plain data and I/O) <-
-//! `character` and `import` (a loaded file) <- `mocap` (a live motion-capture stream, native)
-//! and `builtin` (the built-in character) <- `scene`
-//! (the ground) <- `pose` (what to pose and its evaluation) <- `physics` (the ragdoll,
-//! rapier3d) <- `graph` (players, the state
-//! machine, locomotion) <- `perform` (the one stateful half of a frame) <- `debug` (lint,
-//! exports, colourings, picking) and `render` (wgpu) <- `draw` (extract, the view builder,
-//! headless frames) and `record` (a sequence written as GIF, APNG, PNG files or MP4) <- `viewer`
-//! <- `ui` <- `app` (the window). The command line (`src/cli/`)
-//! sits on top.
+//! skinscope, the application: the renderer, the window, the panel and the command line, over
+//! the workspace's libraries (the animation core `skinscope_anim`, the character and pose core
+//! `skinscope_core`, and `skinscope_import`), which are re-exported here under their module
+//! names. ARCHITECTURE.md says what each crate and module holds and what it depends on.
 #![forbid(unsafe_code)]
 
 pub use skinscope_anim as anim;

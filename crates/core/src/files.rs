@@ -120,10 +120,6 @@ pub fn shown(text: &str) -> String {
     }
 }
 
-/// Checks, before any work is done for it, that an output can be written at `path`: it names
-/// a file, not a folder, in a folder that exists. (The write itself may still fail: a full
-/// disk, no permission.)
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,17 +2,17 @@
 //! chain (animated), one mesh drawn with two skins, missing inverse binds, integer weights, bad
 //! joint indices, declared sizes larger than the data, strides, sparse data, strips, data URIs.
 
-mod common;
+use skinscope_testkit as common;
 
 use std::path::Path;
 
 use common::RawGltf;
 use glam::{Mat4, Quat, Vec3};
 use serde_json::json;
-use skinscope::anim;
-use skinscope::character::Character;
-use skinscope::import::{self, ImportError};
-use skinscope::pose::{CharacterPose, PoseRequest, TimeWrap};
+use skinscope_anim as anim;
+use skinscope_core::character::Character;
+use skinscope_core::pose::{CharacterPose, PoseRequest, TimeWrap};
+use skinscope_import::{self as import, ImportError};
 
 fn load(raw: &RawGltf) -> Result<Character, ImportError> {
     import::load_bytes(&raw.to_glb(), Path::new("fixture.glb"))

@@ -4,19 +4,19 @@
 //! character steered along a path, to a stop, and reported by `palette --json`.
 
 use glam::{Quat, Vec3};
-use skinscope::anim::{Channel, Clip, Interpolation, JointTrack, Track};
-use skinscope::character::{Character, ClipData};
-use skinscope::pose::{
+use skinscope_anim::{Channel, Clip, Interpolation, JointTrack, Track};
+use skinscope_core::character::{Character, ClipData};
+use skinscope_core::pose::{
     CharacterPose, FEATURES, MatchWeights, MotionDatabase, PoseRequest, build_database, is_cyclic,
 };
 
-mod common;
+use skinscope_testkit as common;
 
 /// The built-in character with a clip `turn` added: the pelvis turning 90 degrees about +Y over
 /// 2 s, on the spot (its last pose is not its first: it does not loop); and the clips the
 /// database tests use (the five hand-made ones and the turn).
 fn with_turn() -> (Character, usize, Vec<usize>) {
-    let mut c = skinscope::builtin::character().unwrap();
+    let mut c = skinscope_import::builtin::character().unwrap();
     let pelvis = c.skeleton.find("pelvis").unwrap();
     let rest = c.skeleton.rest()[pelvis].rotation;
     let track = Track::new(
@@ -113,7 +113,7 @@ fn features_are_the_poses_in_the_facing_frame() {
         let turn = |t: f32| {
             let (_, r, _) =
                 posed(clip, t).model.as_slice()[pelvis.unwrap()].to_scale_rotation_translation();
-            skinscope::anim::yaw_of(r)
+            skinscope_anim::yaw_of(r)
         };
         turn(t) - turn(0.0)
     };
@@ -167,13 +167,13 @@ fn features_are_the_poses_in_the_facing_frame() {
 
 #[test]
 fn a_character_without_two_legs_or_clips_is_refused() {
-    let c = skinscope::builtin::character().unwrap();
+    let c = skinscope_import::builtin::character().unwrap();
     let e = build_database(&c, &[99], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("no clip"), "{e}");
     // A spine without legs (a BVH of two joints): no feet to read.
     let dir = common::temp_dir("mm-spine");
     let path = common::spine_bvh(&dir);
-    let spine = skinscope::import::load(&path).unwrap();
+    let spine = skinscope_import::load(&path).unwrap();
     let e = build_database(&spine, &[], &MatchWeights::default()).unwrap_err();
     assert!(e.to_string().contains("spine.bvh: no two legs"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
@@ -182,7 +182,7 @@ fn a_character_without_two_legs_or_clips_is_refused() {
 /// The built-in character with `walk_slow` (0.8 m/s ahead, by root motion) also played in
 /// place: the same clip, the pelvis's travel taken out of it.
 fn with_walk_in_place() -> (Character, usize, usize) {
-    let mut c = skinscope::builtin::character().unwrap();
+    let mut c = skinscope_import::builtin::character().unwrap();
     let walk = clip(&c, "walk_slow");
     let pelvis = c.skeleton.find("pelvis").unwrap();
     let mut tracks = c.clips[walk].clip.tracks().to_vec();

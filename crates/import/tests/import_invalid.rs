@@ -1,10 +1,10 @@
 //! Every malformed file of `../shared/gltf-invalid` is refused with an error naming its JSON
 //! pointer, or, where the viewer can work around the problem, loads and reports it.
 
-mod common;
+use skinscope_testkit as common;
 
 use common::shared_invalid;
-use skinscope::import;
+use skinscope_import as import;
 
 enum Expect {
     /// Refused; the errors include this pointer. `true` when the glTF Validator's report names

@@ -2,16 +2,16 @@
 //! local-to-model composes each joint (then brought into a transformed mesh node's space), and
 //! a clip's constant tracks left in place when a pose is sampled again from the same clip.
 
-mod common;
+use skinscope_testkit as common;
 
 use common::{gltf_files, shared};
 use glam::{Mat4, Quat, Vec3};
-use skinscope::anim::{
-    self, Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose, Property,
-    Track,
+use skinscope_anim::{
+    self as anim, Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose,
+    Property, Track,
 };
-use skinscope::character::Character;
-use skinscope::pose::{CharacterPose, PaletteMode, PoseRequest};
+use skinscope_core::character::Character;
+use skinscope_core::pose::{CharacterPose, PaletteMode, PoseRequest};
 
 fn bits(m: &Mat4) -> [u32; 16] {
     m.to_cols_array().map(f32::to_bits)
@@ -47,7 +47,7 @@ fn every_shared_file_poses_its_palettes_like_the_plain_stages_to_the_bit() {
     let mut moved_meshes = 0;
     let mut entries = 0;
     for path in gltf_files(&shared("")) {
-        let Ok(c) = skinscope::import::load(&path) else {
+        let Ok(c) = skinscope_import::load(&path) else {
             continue;
         };
         files += 1;
@@ -85,7 +85,7 @@ fn every_shared_file_poses_its_palettes_like_the_plain_stages_to_the_bit() {
 /// The Fox with every joint's translation, rotation and scale keyed: the undriven ones one key
 /// at rest (gltf2ozz's fill), scale as two equal keys (a constant track as exporters bake it).
 fn fox_every_track() -> (Character, usize) {
-    let mut fox = skinscope::import::load(&shared("Fox/Fox.glb")).unwrap();
+    let mut fox = skinscope_import::load(&shared("Fox/Fox.glb")).unwrap();
     let walk = fox
         .clips
         .iter()
@@ -196,8 +196,8 @@ fn a_crowd_s_members_are_posed_as_each_alone_under_moved_mesh_nodes() {
         ("RiggedFigure/RiggedFigure.glb", (0, 0)),
         ("Fox/Fox.glb", (0, 2)),
     ] {
-        let c = skinscope::import::load(&shared(file)).unwrap();
-        let mut crowd = skinscope::pose::Crowd::new(&c, 9, clips, 2.0);
+        let c = skinscope_import::load(&shared(file)).unwrap();
+        let mut crowd = skinscope_core::pose::Crowd::new(&c, 9, clips, 2.0);
         let time = 0.77;
         crowd.update(&c, time);
         let (len, instances) = (crowd.palette_len(), c.instances.len());

@@ -1,14 +1,12 @@
 //! Two-bone IK, root motion and the ground (issue 17): hand-worked numbers.
 
-mod common;
-
 use glam::{Quat, Vec3};
-use skinscope::anim::{
+use skinscope_anim::{
     Chain, Clip, Displacement, LocalPose, ModelPose, Placement, RootFrame, Skeleton, Transform,
     TwoBoneSettings, clip_displacement, local_to_model, remove_root_motion, soft_reach,
     solve_two_bone, yaw_of,
 };
-use skinscope::scene::{Ground, Mover, MoverSettings};
+use skinscope_core::scene::{Ground, Mover, MoverSettings};
 
 /// hip at the origin, a thigh of 0.5 down -Y to the knee, a shin of 0.5 to the ankle.
 fn leg() -> (Skeleton, Chain) {
@@ -118,34 +116,34 @@ fn travelling_clip(turn_degrees: f32) -> (Skeleton, Clip) {
     let skeleton =
         Skeleton::new(vec!["root".into()], vec![None], vec![Transform::IDENTITY]).unwrap();
     let times = vec![0.0, 0.5, 1.0];
-    let translation = skinscope::anim::Track::new(
+    let translation = skinscope_anim::Track::new(
         times.clone(),
         vec![
             Vec3::ZERO,
             Vec3::new(0.0, 0.0, 0.5),
             Vec3::new(0.0, 0.0, 1.0),
         ],
-        skinscope::anim::Interpolation::Linear,
+        skinscope_anim::Interpolation::Linear,
     )
     .unwrap();
     let yaw = |f: f32| Quat::from_rotation_y((turn_degrees * f).to_radians());
-    let rotation = skinscope::anim::Track::new(
+    let rotation = skinscope_anim::Track::new(
         times,
         vec![yaw(0.0), yaw(0.5), yaw(1.0)],
-        skinscope::anim::Interpolation::Linear,
+        skinscope_anim::Interpolation::Linear,
     )
     .unwrap();
     let clip = Clip::new(
         "travel",
         1,
         vec![
-            skinscope::anim::JointTrack {
+            skinscope_anim::JointTrack {
                 joint: 0,
-                channel: skinscope::anim::Channel::Translation(translation),
+                channel: skinscope_anim::Channel::Translation(translation),
             },
-            skinscope::anim::JointTrack {
+            skinscope_anim::JointTrack {
                 joint: 0,
-                channel: skinscope::anim::Channel::Rotation(rotation),
+                channel: skinscope_anim::Channel::Rotation(rotation),
             },
         ],
         Vec::new(),
@@ -198,7 +196,7 @@ fn a_root_moving_one_unit_a_loop_travels_three_in_three_loops() {
         d
     );
     // In place the pose keeps none of it: the root is held at its rest position and heading.
-    let mut t = skinscope::anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.75);
+    let mut t = skinscope_anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.75);
     assert!((t.translation.z - 0.75).abs() < 1e-6);
     remove_root_motion(&mut t, &Transform::IDENTITY, &RootFrame::IDENTITY);
     assert_eq!(t.translation, Vec3::ZERO);
@@ -220,7 +218,7 @@ fn a_ninety_degree_turn_over_a_loop_turns_the_entity_ninety_degrees() {
     let second = Quat::from_rotation_y(whole.yaw) * whole.offset;
     assert!((d.offset - (whole.offset + second)).length() < 1e-5);
     // The pose in place keeps no turn.
-    let mut t = skinscope::anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.5);
+    let mut t = skinscope_anim::root_transform(&clip, 0, &Transform::IDENTITY, 0.5);
     assert!((yaw_of(t.rotation) - 45f32.to_radians()).abs() < 1e-5);
     remove_root_motion(&mut t, &Transform::IDENTITY, &RootFrame::IDENTITY);
     assert!(yaw_of(t.rotation).abs() < 1e-6);

@@ -28,40 +28,40 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn posing_frames_allocate_nothing_after_warm_up() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/gltf/Fox/Fox.glb");
-    let fox = skinscope::import::load(&path).unwrap();
-    let mut pose = skinscope::pose::CharacterPose::new(&fox);
-    let mut playback = skinscope::anim::Playback::new(fox.clips[1].duration_secs());
+    let path = skinscope_testkit::shared("Fox/Fox.glb");
+    let fox = skinscope_import::load(&path).unwrap();
+    let mut pose = skinscope_core::pose::CharacterPose::new(&fox);
+    let mut playback = skinscope_anim::Playback::new(fox.clips[1].duration_secs());
     // Every third frame also runs the layer and transition stages: an override layer through a
     // mask (crossfading from an earlier clip), an additive layer and an inertialized switch (its
     // offsets recorded on the first such frame, then decayed). The request is built once; only
     // its times change.
     let neck = fox.skeleton.find("b_Neck_04").unwrap();
-    let mask = std::sync::Arc::new(skinscope::anim::JointMask::from_roots(
+    let mask = std::sync::Arc::new(skinscope_anim::JointMask::from_roots(
         &fox.skeleton,
         &[(neck, 1.0)],
     ));
-    let at = |clip, time_secs| skinscope::pose::ClipTime { clip, time_secs };
-    let mut layered = skinscope::pose::PoseRequest::clip(1, 0.0);
+    let at = |clip, time_secs| skinscope_core::pose::ClipTime { clip, time_secs };
+    let mut layered = skinscope_core::pose::PoseRequest::clip(1, 0.0);
     layered.layers = vec![
-        skinscope::pose::PoseLayer {
+        skinscope_core::pose::PoseLayer {
             clip: at(0, 0.0),
             weight: 0.7,
             mask: Some(mask),
-            kind: skinscope::pose::LayerKind::Override {
+            kind: skinscope_core::pose::LayerKind::Override {
                 fading_out: Some((at(2, 0.0), 0.3)),
             },
         },
-        skinscope::pose::PoseLayer {
+        skinscope_core::pose::PoseLayer {
             clip: at(2, 0.0),
             weight: 0.5,
             mask: None,
-            kind: skinscope::pose::LayerKind::Additive {
+            kind: skinscope_core::pose::LayerKind::Additive {
                 reference: at(2, 0.0),
             },
         },
     ];
-    let mut inertial = skinscope::pose::Inertial {
+    let mut inertial = skinscope_core::pose::Inertial {
         to: at(1, 0.0),
         to_blend: None,
         from_rate: 1.0,
@@ -70,8 +70,8 @@ fn posing_frames_allocate_nothing_after_warm_up() {
         elapsed_secs: 0.0,
         carried_secs: None,
     };
-    let mut frame = |pose: &mut skinscope::pose::CharacterPose,
-                     playback: &mut skinscope::anim::Playback,
+    let mut frame = |pose: &mut skinscope_core::pose::CharacterPose,
+                     playback: &mut skinscope_anim::Playback,
                      k: usize| {
         playback.advance(1.0 / 60.0);
         let t = playback.time_secs();
@@ -80,15 +80,15 @@ fn posing_frames_allocate_nothing_after_warm_up() {
             layered.clip = Some(at(1, t));
             layered.layers[0].clip.time_secs = t;
             layered.layers[1].clip.time_secs = t * 0.5;
-            layered.transition = Some(skinscope::pose::Transition {
+            layered.transition = Some(skinscope_core::pose::Transition {
                 from: at(2, 0.3),
-                from_blend: Some(skinscope::pose::BlendSpec { b: 0, weight: 0.5 }),
-                kind: skinscope::pose::TransitionKind::Inertialize(inertial),
+                from_blend: Some(skinscope_core::pose::BlendSpec { b: 0, weight: 0.5 }),
+                kind: skinscope_core::pose::TransitionKind::Inertialize(inertial),
             });
             pose.evaluate(&fox, &layered).unwrap();
             return;
         }
-        let request = skinscope::pose::PoseRequest::clip(1, t);
+        let request = skinscope_core::pose::PoseRequest::clip(1, t);
         let request = if k.is_multiple_of(2) {
             request
         } else {
@@ -111,6 +111,6 @@ fn posing_frames_allocate_nothing_after_warm_up() {
         after - before
     );
     // The counter works: building a pose allocates.
-    let _another = skinscope::pose::CharacterPose::new(&fox);
+    let _another = skinscope_core::pose::CharacterPose::new(&fox);
     assert!(ALLOCATIONS.load(Ordering::Relaxed) > after);
 }

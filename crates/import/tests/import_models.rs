@@ -1,14 +1,14 @@
 //! Every shared model loads with its exact facts; skinning is checked against an independent f64
 //! computation of the glTF formulas; joint order in the file does not change the result.
 
-mod common;
+use skinscope_testkit as common;
 
 use common::{RawGltf, shared};
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
 use serde_json::{Value, json};
-use skinscope::character::Character;
-use skinscope::import;
-use skinscope::pose::{CharacterPose, PoseRequest, TimeWrap};
+use skinscope_core::character::Character;
+use skinscope_core::pose::{CharacterPose, PoseRequest, TimeWrap};
+use skinscope_import as import;
 
 fn load(rel: &str) -> Character {
     let path = shared(rel);

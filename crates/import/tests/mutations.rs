@@ -3,7 +3,7 @@
 //! refused with an error: never a panic (the importer turns one into an "internal error"), never
 //! more than 2 s, never more than a fixed allocation budget.
 
-mod common;
+use skinscope_testkit as common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use skinscope::import;
+use skinscope_import as import;
 
 /// Tracks live and peak heap bytes (this test binary's alone).
 struct Tracking;
