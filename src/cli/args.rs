@@ -511,7 +511,9 @@ impl PoseArgs {
             muscles: self.muscles.input(c, self.simulate.is_some())?,
             ml_deformer: self.ml.load(c, self.muscles.muscles.is_some())?,
             joint_methods: Some(Arc::from(
-                skinscope::pose::DqsJoints::parse(&self.dqs_joints).methods(c)?,
+                skinscope::pose::DqsJoints::parse(&self.dqs_joints)
+                    .methods(c)
+                    .map_err(|e| format!("--dqs-joints: {e}"))?,
             )),
         };
         let goal = self.matching.start(c, &mut performer, &mut inputs)?;

@@ -31,7 +31,7 @@ pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
     }
     // The --ddm-* options are checked by their ranges whether or not a GPU comparison uses them.
     if let Err(e) = skin.ddm.params().check() {
-        return fail(pose, json, &e.to_string());
+        return fail(pose, json, &super::ddm::ddm_error(&e));
     }
     let posing = match load(pose, json) {
         Ok(p) => p,

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use skinscope::anim::SkinningMethod;
 use skinscope::character::Character;
-use skinscope::deform::{DdmData, DdmParams};
+use skinscope::deform::{DdmData, DdmError, DdmParams};
 
 /// The precomputation's parameters (defaults: libigl's example, p = 20, λ = 3, κ = 1,
 /// α = 0.8; 16 joints kept per vertex).
@@ -70,7 +70,7 @@ impl DdmArgs {
     /// precomputed with them before, else precomputed and saved there.
     pub fn precompute_now(&self, c: &Character) -> Result<DdmData, String> {
         let params = self.params();
-        params.check().map_err(|e| e.to_string())?;
+        params.check().map_err(|e| ddm_error(&e))?;
         let key = skinscope::deform::ddm_key(c, &params);
         let cached = cache_file(key);
         if let Some(path) = &cached
@@ -82,7 +82,7 @@ impl DdmArgs {
             }
         }
         let data = skinscope::deform::precompute(c, &params, &mut |_| {})
-            .map_err(|e| format!("{}: {e}", c.name))?;
+            .map_err(|e| format!("{}: {}", c.name, ddm_error(&e)))?;
         if let Some(path) = &cached {
             save_to_cache(path, &data.to_bytes(key));
         }
@@ -129,5 +129,15 @@ fn save_to_cache(path: &std::path::Path, bytes: &[u8]) {
     let extra = saved.len().saturating_sub(MAX_CACHED_FILES);
     for (_, old) in saved.into_iter().take(extra) {
         std::fs::remove_file(old).ok();
+    }
+}
+
+/// A direct delta mush error in the command line's words: a parameter named by its `--ddm-*`
+/// flag, a mesh too big for the cap pointed at `--ddm-cap`.
+pub fn ddm_error(e: &DdmError) -> String {
+    match e {
+        DdmError::Param(p) => super::values::flag_error("ddm-", p),
+        DdmError::TooBig { .. } => format!("{e} (--ddm-cap)"),
+        _ => e.to_string(),
     }
 }

@@ -133,7 +133,9 @@ pub fn train_deformer(args: &TrainArgs) -> Result<(), String> {
         hidden: args.hidden,
         epochs: args.epochs,
     };
-    params.check()?;
+    params
+        .check()
+        .map_err(|e| super::values::flag_error("", &e))?;
     let mut progress = super::out::Progress::new("training poses", params.poses);
     let mut tick = |done: usize, total: usize| {
         progress.set_total(total);

@@ -14,6 +14,13 @@ pub const WEIGHT_RANGE: (f32, f32) = (-10.0, 10.0);
 /// units of the origin.
 pub const MAX_COORDINATE: f32 = 1e6;
 
+/// A library's parameter error named by its command-line flag, `--{prefix}{field}` with the
+/// field's underscores as hyphens: `--held-out 0: must be 1 to 20000`.
+pub fn flag_error(prefix: &str, e: &skinscope::param::ParamError) -> String {
+    let flag = e.field.replace('_', "-");
+    format!("--{prefix}{flag} {}: {}", e.value, e.rule)
+}
+
 pub fn parse_range(s: &str, what: &str, (low, high): (f32, f32)) -> Result<f32, String> {
     let v = parse_finite(s)?;
     if (low..=high).contains(&v) {

@@ -1,6 +1,7 @@
 //! skinscope's character and pose core, over the animation core (`skinscope_anim`): no GPU,
 //! window, UI or file format. Its modules, each depending only on those before it:
-//! `files` (bounded reading) and `contain` (fenced third-party calls) <- `basis` (KTX2 textures'
+//! `files` (bounded reading), `param` (a parameter out of range) and `contain` (fenced
+//! third-party calls) <- `basis` (KTX2 textures'
 //! transcoding) <- `character` (a loaded character, plain data) <- `scene` (the ground) <-
 //! `pose` (what to pose, its evaluation, crowds, the ML deformer's model) <- `deform` (the
 //! deformers' precomputations: direct delta mush, the ML deformer's training) and `physics`
@@ -16,6 +17,7 @@ pub mod contain;
 pub mod deform;
 pub mod files;
 pub mod graph;
+pub mod param;
 pub mod perform;
 pub mod physics;
 pub mod pose;

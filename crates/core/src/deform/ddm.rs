@@ -69,7 +69,11 @@ impl DdmParams {
     /// The paper's limits (p >= 1, λ > 0, 0 < κ < λ, 0 <= α < 1) and ours (p and the cap
     /// bounded), each broken one named by its option.
     pub fn check(&self) -> Result<(), DdmError> {
-        let bad = |name, value: String, rule| Err(DdmError::Param { name, value, rule });
+        let bad = |name, value: String, rule: &str| {
+            Err(DdmError::Param(crate::param::ParamError::new(
+                name, value, rule,
+            )))
+        };
         if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
             return bad(
                 "iterations",
@@ -111,14 +115,10 @@ impl DdmParams {
 /// Why direct delta mush could not be precomputed.
 #[derive(Debug, thiserror::Error)]
 pub enum DdmError {
-    #[error("--ddm-{name} {value}: {rule}")]
-    Param {
-        name: &'static str,
-        value: String,
-        rule: &'static str,
-    },
+    #[error("{0}")]
+    Param(#[from] crate::param::ParamError),
     #[error(
-        "/meshes/{mesh}/primitives/{primitive}: {vertices} vertices with {kept} joints kept each is more than direct delta mush precomputes ({MAX_TERMS} terms at most; lower --ddm-cap)"
+        "/meshes/{mesh}/primitives/{primitive}: {vertices} vertices with {kept} joints kept each is more than direct delta mush precomputes ({MAX_TERMS} terms at most; lower the cap of joints kept)"
     )]
     TooBig {
         mesh: usize,

@@ -11,6 +11,7 @@ use glam::{Mat4, Quat, Vec3};
 
 use crate::anim::{LocalPose, Transform};
 use crate::character::Character;
+use crate::param::ParamError;
 use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
 use crate::pose::{
     ML_FEATURES_PER_JOINT, ML_MAX_COMPONENTS, ML_MAX_HIDDEN, MlMlp, MlModel, MlPrimitive,
@@ -72,38 +73,27 @@ impl Default for TrainParams {
 }
 
 impl TrainParams {
-    /// Each option's limits, the broken one named by its option.
-    pub fn check(&self) -> Result<(), String> {
-        if !(2..=MAX_POSES).contains(&self.poses) {
-            return Err(format!("--poses {}: must be 2 to {MAX_POSES}", self.poses));
-        }
-        if !(1..=MAX_POSES).contains(&self.held_out) {
-            return Err(format!(
-                "--held-out {}: must be 1 to {MAX_POSES}",
-                self.held_out
-            ));
-        }
-        if !(1..=ML_MAX_COMPONENTS).contains(&self.components) {
-            return Err(format!(
-                "--components {}: must be 1 to {ML_MAX_COMPONENTS}",
-                self.components
-            ));
-        }
+    /// Each parameter's limits, the broken one named by its field.
+    pub fn check(&self) -> Result<(), ParamError> {
+        let range = |field, value: usize, low: usize, high: usize| {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                Err(ParamError::new(
+                    field,
+                    value,
+                    format!("must be {low} to {high}"),
+                ))
+            }
+        };
+        range("poses", self.poses, 2, MAX_POSES)?;
+        range("held_out", self.held_out, 1, MAX_POSES)?;
+        range("components", self.components, 1, ML_MAX_COMPONENTS)?;
         if !(self.ridge.is_finite() && self.ridge > 0.0) {
-            return Err(format!("--ridge {}: must be positive", self.ridge));
+            return Err(ParamError::new("ridge", self.ridge, "must be positive"));
         }
-        if !(1..=ML_MAX_HIDDEN as usize).contains(&self.hidden) {
-            return Err(format!(
-                "--hidden {}: must be 1 to {ML_MAX_HIDDEN}",
-                self.hidden
-            ));
-        }
-        if !(1..=MAX_EPOCHS).contains(&self.epochs) {
-            return Err(format!(
-                "--epochs {}: must be 1 to {MAX_EPOCHS}",
-                self.epochs
-            ));
-        }
+        range("hidden", self.hidden, 1, ML_MAX_HIDDEN as usize)?;
+        range("epochs", self.epochs, 1, MAX_EPOCHS)?;
         Ok(())
     }
 }
@@ -331,14 +321,14 @@ fn check_size(c: &Character, mesh: usize, params: &TrainParams) -> Result<usize,
         .sum();
     if (3 * vertices).saturating_mul(params.poses) > MAX_TARGET_VALUES {
         return Err(format!(
-            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; lower --poses)",
+            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; use fewer poses)",
             c.name, params.poses
         ));
     }
     let joints = c.skeleton.joint_count();
     if (params.poses + params.held_out).saturating_mul(joints) > MAX_POSE_TRANSFORMS {
         return Err(format!(
-            "{}: {} poses of {joints} joints is more than training holds ({MAX_POSE_TRANSFORMS} joint transforms; lower --poses or --held-out)",
+            "{}: {} poses of {joints} joints is more than training holds ({MAX_POSE_TRANSFORMS} joint transforms; use fewer poses or held-out poses)",
             c.name,
             params.poses + params.held_out
         ));
@@ -404,7 +394,7 @@ pub fn train(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<MlModel, String> {
     let start = std::time::Instant::now();
-    params.check()?;
+    params.check().map_err(|e| e.to_string())?;
     let instance =
         trained_instance(c).ok_or_else(|| format!("{}: nothing is skinned to learn", c.name))?;
     let mesh = c.instances[instance].mesh;

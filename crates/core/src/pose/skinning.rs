@@ -46,7 +46,7 @@ impl DqsJoints {
                 .map(|n| {
                     c.skeleton
                         .find(n)
-                        .ok_or_else(|| format!("--dqs-joints: the character has no joint {n:?}"))
+                        .ok_or_else(|| format!("the character has no joint {n:?}"))
                 })
                 .collect::<Result<Vec<_>, _>>()?,
         };
