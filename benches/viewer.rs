@@ -142,7 +142,7 @@ impl Window {
         }
         let (jobs, target) = (&self.jobs, &self.target.view);
         let egui = &self.egui_renderer;
-        skinscope::render::ui_overlay::render_pass(egui, &mut encoder, target, jobs, &screen);
+        skinscope::draw::ui_overlay::render_pass(egui, &mut encoder, target, jobs, &screen);
         self.gpu.queue.submit([encoder.finish()]);
     }
 

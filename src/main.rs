@@ -83,7 +83,7 @@ fn run() -> ExitCode {
                 cli::check::run(&pose, skin, json)
             };
         }
-        Some(Command::Render(args)) => cli::render::run(&args),
+        Some(Command::Render(args)) => cli::render_or_record(&args),
         Some(Command::Palette { pose, json }) => {
             let result = cli::palette::run(&pose, json);
             if let (Err(e), true) = (&result, json) {

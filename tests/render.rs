@@ -443,7 +443,7 @@ fn golden_path(name: &str) -> PathBuf {
 fn check_golden(name: &str, size: (u32, u32), pixels: &[u8]) {
     let path = golden_path(name);
     if std::env::var_os("SKINSCOPE_BLESS").is_some() {
-        skinscope::render::offscreen::write_png(&path, size, pixels).unwrap();
+        skinscope::image_file::write_png(&path, size, pixels).unwrap();
         return;
     }
     let golden = image::open(&path)
@@ -465,7 +465,7 @@ fn check_golden(name: &str, size: (u32, u32), pixels: &[u8]) {
         / (golden.len() / 4) as f64;
     if mean > 1.5 || far_off > 0.01 {
         let failed = std::env::temp_dir().join(format!("skinscope-failed-{name}"));
-        skinscope::render::offscreen::write_png(&failed, size, pixels).unwrap();
+        skinscope::image_file::write_png(&failed, size, pixels).unwrap();
         panic!(
             "{name}: mean difference {mean:.3}, {:.2}% of pixels far off; this run's image is {}",
             far_off * 100.0,

@@ -558,9 +558,5 @@ fn save_screenshot(
     let pixels = target
         .read_rgba(&gfx.gpu.device, &gfx.gpu.queue)
         .map_err(|e| super::AppError::Screenshot(e.to_string()))?;
-    Ok(crate::render::offscreen::write_image(
-        path,
-        target.size,
-        &pixels,
-    )?)
+    Ok(crate::image_file::write_image(path, target.size, &pixels)?)
 }

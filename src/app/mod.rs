@@ -103,7 +103,7 @@ pub enum AppError {
     #[error("the screenshot: {0}")]
     Screenshot(String),
     #[error(transparent)]
-    Image(#[from] crate::render::offscreen::ImageError),
+    Image(#[from] crate::image_file::ImageError),
     #[error("the event loop failed: {0}")]
     EventLoop(#[from] winit::error::EventLoopError),
 }

@@ -67,7 +67,7 @@ impl PanelOutput {
             self.uploaded = true;
         }
         for target in targets {
-            crate::render::ui_overlay::render_pass(
+            crate::draw::ui_overlay::render_pass(
                 &gfx.egui_renderer,
                 encoder,
                 target,

@@ -230,33 +230,8 @@ pub struct Posing {
     pub overlay: Vec<skinscope::draw::OverlayLine>,
 }
 
+use super::clips::{add_clips_from, read_retarget_map};
 pub use super::performance::{Cue, Performance, Run};
-
-/// A `--retarget-map` file's pairs, read (none without one).
-pub fn read_retarget_map(
-    path: Option<&std::path::Path>,
-) -> Result<Option<Vec<(String, String)>>, String> {
-    path.map(|p| import::read_map(p).map_err(|e| format!("--retarget-map {e}")))
-        .transpose()
-}
-
-/// `--clips-from`: each file's clips retargeted onto `character` and added after its own.
-pub fn add_clips_from(
-    character: &mut Character,
-    files: &[PathBuf],
-    map: Option<&[(String, String)]>,
-) -> Result<(), String> {
-    for file in files {
-        let (clips, matched) =
-            import::clips_from(file, character, map, &super::reach()).map_err(|e| e.to_string())?;
-        // A partial match is said (the joints left out keep their own motion), not silent.
-        if !matched.unmatched.is_empty() {
-            eprintln!("skinscope: {}: {}", file.display(), matched.summary());
-        }
-        character.clips.extend(clips);
-    }
-    Ok(())
-}
 
 impl PoseArgs {
     /// Loads the file (the scene asked for) and builds the request.

@@ -36,7 +36,7 @@ pub fn run(
                         Some(CompressionSection::of_character(&mut character, tolerance));
                 }
                 if !clips_from.is_empty() {
-                    let map = match super::args::read_retarget_map(map) {
+                    let map = match super::clips::read_retarget_map(map) {
                         Ok(map) => map,
                         Err(e) => {
                             eprintln!("skinscope: {e}");

@@ -314,8 +314,8 @@ pub fn match_db(args: &MatchDbArgs) -> Result<(), String> {
         None => skinscope::builtin::character(),
     }
     .map_err(|e| e.to_string())?;
-    let map = super::args::read_retarget_map(args.retarget_map.as_deref())?;
-    super::args::add_clips_from(&mut c, &args.clips_from, map.as_deref())?;
+    let map = super::clips::read_retarget_map(args.retarget_map.as_deref())?;
+    super::clips::add_clips_from(&mut c, &args.clips_from, map.as_deref())?;
     let db = args.db.build(&c)?;
     skinscope::files::write_bytes_whole(&args.out, &db.to_bytes(&c)).map_err(|e| e.to_string())?;
     let candidates: usize = db.index.ranges().iter().map(|r| r.len()).sum();

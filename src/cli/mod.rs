@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod check;
+pub mod clips;
 mod ddm;
 pub mod environment;
 pub mod inspect;
@@ -19,6 +20,7 @@ mod record;
 pub mod render;
 #[cfg(test)]
 mod same_performance;
+mod sequence;
 pub mod values;
 
 use std::path::{Path, PathBuf};
@@ -104,6 +106,15 @@ pub fn load_model(file: &Path) -> Result<Character, import::ImportError> {
         ..Default::default()
     };
     import::load_with(file, options)
+}
+
+/// `render`: a still, or a sequence when `--to` asks for one.
+pub fn render_or_record(args: &render::RenderArgs) -> Result<(), String> {
+    if args.sequence.is_sequence() {
+        record::run(args)
+    } else {
+        render::run(args)
+    }
 }
 
 #[derive(Subcommand)]

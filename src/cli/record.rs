@@ -2,109 +2,40 @@
 //! posed by the performer stepped at the frames' times, written as it is drawn by
 //! `record::Recorder` (GIF, APNG, numbered PNGs or MP4).
 
-use std::path::Path;
-
-use clap::ValueEnum;
 use skinscope::draw::headless::Frames;
 use skinscope::pose::PoseRequest;
-use skinscope::record::{Format, GifPalette, Recorder, Sequence};
+use skinscope::record::{Format, Recorder, Sequence};
 use skinscope::render::gpu::Gpu;
 
 use super::args::Run;
 use super::render::RenderArgs;
-use super::values::{MAX_INTEGRATED_SECS, parse_finite};
+use super::values::MAX_INTEGRATED_SECS;
 
-/// The sequence options of `render`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SequenceArgs {
-    /// Record a sequence from --from to this many seconds of playback (real time at --speed,
-    /// as the window plays; the end excluded): --out is then .gif, .png (animated), .mp4 or
-    /// frames/%04d.png.
-    #[arg(long, value_parser = parse_finite, allow_negative_numbers = true)]
-    pub to: Option<f32>,
-    /// Where a sequence starts, in seconds of playback from 0 (default 0); the performance is
-    /// played from 0 to it unrecorded, so root motion, physics and transitions are where the
-    /// window would have them.
-    #[arg(long, value_parser = parse_finite, allow_negative_numbers = true)]
-    pub from: Option<f32>,
-    /// A sequence's frames per second (1..240).
-    #[arg(long, allow_negative_numbers = true, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=240))]
-    pub fps: u32,
-    /// Orbit the camera this many degrees about the vertical over a sequence (360: once round;
-    /// the last frame stops one step short of where the first began).
-    #[arg(long, value_parser = parse_finite, allow_negative_numbers = true)]
-    pub turntable: Option<f32>,
-    /// A GIF's palette: each frame's own (default), or one for every frame (no flicker; the
-    /// frames are held until the last).
-    #[arg(long, value_enum, default_value = "frame")]
-    pub gif_palette: GifPaletteArg,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum GifPaletteArg {
-    Frame,
-    Global,
-}
-
-impl From<GifPaletteArg> for GifPalette {
-    fn from(p: GifPaletteArg) -> Self {
-        match p {
-            GifPaletteArg::Frame => GifPalette::Frame,
-            GifPaletteArg::Global => GifPalette::Global,
-        }
+/// The sequence asked for, checked.
+fn sequence_of(render: &RenderArgs) -> Result<Sequence, String> {
+    let args = &render.sequence;
+    let to = args.to.unwrap_or(0.0);
+    let from = args.from.unwrap_or(0.0);
+    if let Some(time) = render.pose.time {
+        return Err(format!(
+            "--time {time} poses one frame; a sequence plays from --from to --to: give one"
+        ));
     }
-}
-
-impl SequenceArgs {
-    /// Whether the options ask for a sequence (`--to`).
-    pub fn is_sequence(&self) -> bool {
-        self.to.is_some()
+    if render.pose.simulate.is_some() {
+        return Err(
+            "--simulate plays for a length of time; a sequence plays from --from to --to: give one"
+                .into(),
+        );
     }
-
-    /// For a still: no sequence option without `--to`, and an image path.
-    pub fn check_still(&self, out: &Path) -> Result<(), String> {
-        if self.from.is_some() || self.turntable.is_some() {
-            return Err("--from and --turntable record a sequence: give --to SECS".into());
-        }
-        if skinscope::render::offscreen::image_format(out).is_none() {
-            let sequence = Format::of(out, GifPalette::Frame).is_ok();
-            return Err(if sequence {
-                format!(
-                    "{}: a sequence: give --to SECS (and --from, --fps)",
-                    out.display()
-                )
-            } else {
-                format!(
-                    "{:?}: the image must end in .png, .jpg or .jpeg",
-                    out.display()
-                )
-            });
-        }
-        skinscope::files::check_output(out).map_err(|e| e.to_string())
+    if from < 0.0 {
+        return Err(format!("--from {from}: a sequence starts at 0 s or later"));
     }
-
-    /// The sequence asked for, checked.
-    fn sequence(&self, render: &RenderArgs) -> Result<Sequence, String> {
-        let to = self.to.unwrap_or(0.0);
-        let from = self.from.unwrap_or(0.0);
-        if let Some(time) = render.pose.time {
-            return Err(format!(
-                "--time {time} poses one frame; a sequence plays from --from to --to: give one"
-            ));
-        }
-        if render.pose.simulate.is_some() {
-            return Err("--simulate plays for a length of time; a sequence plays from --from to --to: give one".into());
-        }
-        if from < 0.0 {
-            return Err(format!("--from {from}: a sequence starts at 0 s or later"));
-        }
-        if to > MAX_INTEGRATED_SECS {
-            return Err(format!(
-                "--to {to}: a sequence is played from 0 s, at most {MAX_INTEGRATED_SECS} s"
-            ));
-        }
-        Sequence::new(from, to, self.fps)
+    if to > MAX_INTEGRATED_SECS {
+        return Err(format!(
+            "--to {to}: a sequence is played from 0 s, at most {MAX_INTEGRATED_SECS} s"
+        ));
     }
+    Sequence::new(from, to, args.fps)
 }
 
 /// Steps before a sequence's first frame: from 0 to `from` at 60 Hz or finer.
@@ -122,7 +53,7 @@ fn lead_in(from_secs: f32) -> (usize, f32) {
 
 /// Records the sequence `args` ask for.
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    let sequence = args.sequence.sequence(args)?;
+    let sequence = sequence_of(args)?;
     let format = Format::of(&args.out, args.sequence.gif_palette.into())?;
     // The output first: a missing ffmpeg or an unwritable folder is said before any work.
     let mut recorder =

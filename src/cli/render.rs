@@ -33,7 +33,7 @@ pub struct RenderArgs {
     #[arg(long)]
     pub out: PathBuf,
     #[command(flatten)]
-    pub sequence: super::record::SequenceArgs,
+    pub sequence: super::sequence::SequenceArgs,
     /// Image size in pixels.
     #[arg(long, default_value = "1280x720", value_parser = parse_size, allow_hyphen_values = true)]
     pub size: (u32, u32),
@@ -247,10 +247,8 @@ impl RenderArgs {
     }
 }
 
+/// Renders the still `args` ask for (a sequence is `record`'s).
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    if args.sequence.is_sequence() {
-        return super::record::run(args);
-    }
     args.sequence.check_still(&args.out)?;
     if args.crowd_lod {
         return Err(
@@ -265,8 +263,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
         headless::render_frame_and_legend(&gpu, &character, &request).map_err(|e| e.to_string())?;
-    skinscope::render::offscreen::write_image(&args.out, args.size, &pixels)
-        .map_err(|e| e.to_string())?;
+    skinscope::image_file::write_image(&args.out, args.size, &pixels).map_err(|e| e.to_string())?;
     // What the colours mean (and the displacement's range), as the image's legend says.
     if let Some(legend) = legend {
         super::out::print(&legend.to_text());

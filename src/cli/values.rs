@@ -201,7 +201,7 @@ pub fn parse_finite(s: &str) -> Result<f32, String> {
 /// An image path to write (`render --out`, `--screenshot`): `.png`, `.jpg` or `.jpeg`.
 pub fn parse_image_path(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);
-    match skinscope::render::offscreen::image_format(&path) {
+    match skinscope::image_file::image_format(&path) {
         Some(_) => Ok(path),
         None => Err(format!("{s:?}: the image must end in .png, .jpg or .jpeg")),
     }

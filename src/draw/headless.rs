@@ -430,7 +430,7 @@ fn draw_posed(
             &gpu.device,
             drawn.size,
             COLOR_FORMAT,
-            &[crate::render::ui_overlay::UI_FORMAT],
+            &[crate::draw::ui_overlay::UI_FORMAT],
         )
     });
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
@@ -558,7 +558,7 @@ fn paint_and_read(
     if let Some(legend) = legend {
         let ctx = egui::Context::default();
         let output = super::legend::frame_with(&ctx, legend, target.size);
-        crate::render::ui_overlay::paint(&gpu.device, &gpu.queue, target, &ctx, output);
+        crate::draw::ui_overlay::paint(&gpu.device, &gpu.queue, target, &ctx, output);
     }
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(FrameError::Validation(error));

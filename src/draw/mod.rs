@@ -4,6 +4,7 @@
 
 pub mod headless;
 pub mod legend;
+pub mod ui_overlay;
 pub mod view;
 
 use glam::Vec3;

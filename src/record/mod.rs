@@ -381,7 +381,7 @@ impl Recorder {
             Writer::Frames { pattern, written } => {
                 let (before, width, after) = pattern;
                 let path = PathBuf::from(format!("{before}{k:0width$}{after}", width = *width));
-                let png = crate::render::offscreen::encode_png(&path, self.size, rgba)
+                let png = crate::image_file::encode_png(&path, self.size, rgba)
                     .map_err(|e| encode(e.to_string()))?;
                 let file = PartialFile::reserve(&path)?;
                 let mut out = file.open()?;

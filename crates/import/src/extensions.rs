@@ -29,7 +29,7 @@ const MESHOPT: &str = "EXT_meshopt_compression";
 
 /// One compressed buffer view: where its compressed bytes are and what they decode to.
 #[derive(Clone, Debug)]
-pub(crate) struct CompressedView {
+struct CompressedView {
     /// `/bufferViews/N`.
     view: usize,
     /// The buffer the decoded bytes go to (appended after the file's own).
@@ -37,13 +37,10 @@ pub(crate) struct CompressedView {
     source: usize,
     offset: usize,
     length: usize,
-    pub(crate) stride: usize,
-    pub(crate) count: usize,
-    // Read by the decoder only.
-    #[cfg_attr(not(feature = "meshopt"), allow(dead_code))]
-    pub(crate) mode: String,
-    #[cfg_attr(not(feature = "meshopt"), allow(dead_code))]
-    pub(crate) filter: String,
+    stride: usize,
+    count: usize,
+    mode: String,
+    filter: String,
 }
 
 /// EXT_meshopt_compression's views, rewritten to read decoded buffers.
@@ -222,11 +219,11 @@ fn decode_view(
             bytes.len()
         ));
     }
-    decode_bytes(view, bytes)
+    decode_bytes(&view.mode, &view.filter, view.stride, view.count, bytes)
 }
 
 /// Without the meshopt feature: every compressed view is refused, naming why.
 #[cfg(not(feature = "meshopt"))]
-fn decode_bytes(_: &CompressedView, _: &[u8]) -> Result<Vec<u8>, String> {
+fn decode_bytes(_: &str, _: &str, _: usize, _: usize, _: &[u8]) -> Result<Vec<u8>, String> {
     Err("this build of skinscope has no EXT_meshopt_compression decoder (skinscope-import's \"meshopt\" feature is off)".to_string())
 }

@@ -2,26 +2,30 @@
 //! library gltfpack encodes with): index buffers, index sequences and attributes with their
 //! filters, to plain little-endian bytes.
 
-use super::extensions::CompressedView;
-
-/// A compressed view's bytes decoded by its mode, stride and filter.
-pub(crate) fn decode_bytes(view: &CompressedView, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let failed = |e: meshopt::Error| format!("the {} data does not decode: {e}", view.mode);
-    match (view.mode.as_str(), view.stride) {
+/// A compressed view's bytes decoded by its mode, byte stride and filter to `count` elements.
+pub(crate) fn decode_bytes(
+    mode: &str,
+    filter: &str,
+    stride: usize,
+    count: usize,
+    bytes: &[u8],
+) -> Result<Vec<u8>, String> {
+    let failed = |e: meshopt::Error| format!("the {} data does not decode: {e}", mode);
+    match (mode, stride) {
         ("TRIANGLES", 2) => Ok(le_bytes_u16(
-            &meshopt::decode_index_buffer::<u16>(bytes, view.count).map_err(failed)?,
+            &meshopt::decode_index_buffer::<u16>(bytes, count).map_err(failed)?,
         )),
         ("TRIANGLES", 4) => Ok(le_bytes_u32(
-            &meshopt::decode_index_buffer::<u32>(bytes, view.count).map_err(failed)?,
+            &meshopt::decode_index_buffer::<u32>(bytes, count).map_err(failed)?,
         )),
         ("INDICES", 2) => Ok(le_bytes_u16(
-            &meshopt::decode_index_sequence::<u16>(bytes, view.count).map_err(failed)?,
+            &meshopt::decode_index_sequence::<u16>(bytes, count).map_err(failed)?,
         )),
         ("INDICES", 4) => Ok(le_bytes_u32(
-            &meshopt::decode_index_sequence::<u32>(bytes, view.count).map_err(failed)?,
+            &meshopt::decode_index_sequence::<u32>(bytes, count).map_err(failed)?,
         )),
         ("ATTRIBUTES", s) if s % 4 == 0 && (4..=256).contains(&s) => {
-            decode_attributes(bytes, view.count, s / 4, &view.filter)
+            decode_attributes(bytes, count, s / 4, filter)
                 .map_err(|e| format!("the ATTRIBUTES data does not decode: {e}"))
         }
         (mode, stride) => Err(format!(

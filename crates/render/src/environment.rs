@@ -7,7 +7,7 @@
 use half::f16;
 
 use super::shaders;
-use crate::environment::EnvironmentImage;
+use crate::panorama::EnvironmentImage;
 
 /// The specular cube's side at roughness 0, and its levels (256 down to 4 texels).
 pub const SPECULAR_SIDE: u32 = 256;

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::Renderer;
 use super::buffers::scene_group;
-use crate::environment::Background;
-use crate::render::environment::EnvironmentMaps;
+use crate::environment::EnvironmentMaps;
+use crate::panorama::Background;
 
 impl Renderer {
     /// Lights the scene with `maps` (a file's, prefiltered once and shared between renderers;

@@ -1,7 +1,7 @@
 //! egui drawn over an offscreen frame (the headless `render`'s colour legend), with the same
 //! egui-wgpu renderer the window draws its panel with.
 
-use super::offscreen::Offscreen;
+use crate::render::offscreen::Offscreen;
 
 /// The format egui paints through: the offscreen target's non-sRGB view (egui blends in gamma
 /// space, as it does into the window's surface).

@@ -2,16 +2,16 @@
 //! (palette, per-draw data, morph weights, bone lines) and the bind groups over them.
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3};
+use glam::Mat4;
 
-use super::shadow::{ShadowFit, ShadowMaps};
+use super::shadow::{ShadowFit, ShadowMaps, key_light};
 use super::{Capacity, DrawUniform, FRAMES_IN_FLIGHT, SkinPassTargets, ToneMap};
 use crate::anim::SkinningMethod;
-use crate::environment::Background;
-use crate::render::environment::EnvironmentMaps;
-use crate::render::layouts::Layouts;
-use crate::render::meshes::GpuPrimitive;
-use crate::render::pipelines::Faces;
+use crate::environment::EnvironmentMaps;
+use crate::layouts::Layouts;
+use crate::meshes::GpuPrimitive;
+use crate::panorama::Background;
+use crate::pipelines::Faces;
 
 /// One frame in flight's buffers of one view.
 pub(super) struct FrameBuffers {
@@ -368,11 +368,6 @@ const BLURRED_ROUGHNESS: f32 = 0.5;
 /// The key light's intensity (radiance scale) beside the generated sky.
 const KEY_LIGHT: f32 = 2.5;
 
-/// The direction the key light travels (world space, unit).
-pub(super) fn key_light() -> Vec3 {
-    Vec3::new(-0.4, -1.0, -0.6).normalize()
-}
-
 /// The camera uniform of `frame`, its skinning code `skinning`'s, with the shadow maps' views
 /// when shadows are drawn, the ground's square (centre x, height, centre z, half side) and the
 /// environment (`prefiltered`: a file's maps are bound).
@@ -386,7 +381,7 @@ pub(super) fn camera_uniform(
     let options = frame.options;
     let clip_from_world = frame.camera.clip_from_world(frame.aspect);
     let environment = options.environment;
-    let last_level = (crate::render::environment::SPECULAR_LEVELS - 1) as f32;
+    let last_level = (crate::environment::SPECULAR_LEVELS - 1) as f32;
     CameraUniform {
         clip_from_world: clip_from_world.to_cols_array(),
         eye: frame
@@ -424,5 +419,28 @@ pub(super) fn camera_uniform(
             0.0,
             0.0,
         ],
+    }
+}
+
+impl super::Renderer {
+    /// Makes the shadow maps full size the first time shadows are drawn, and binds them in every
+    /// view's scene groups.
+    pub(super) fn ensure_shadow_maps(&mut self, device: &wgpu::Device) {
+        let side = self.shadow_maps.full_side;
+        if self.shadow_maps.side == side {
+            return;
+        }
+        self.shadow_maps = ShadowMaps::new(device, side, side);
+        for view in &mut self.views {
+            for frame in &mut view.frames {
+                frame.scene_group = scene_group(
+                    device,
+                    &self.layouts,
+                    &view.camera,
+                    &frame.draws,
+                    (&self.shadow_maps, &self.environment),
+                );
+            }
+        }
     }
 }

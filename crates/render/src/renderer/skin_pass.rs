@@ -6,8 +6,8 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::{FrameBuffers, Renderer, View, bind_group, entry};
-use crate::render::layouts::Layouts;
-use crate::render::meshes::GpuPrimitive;
+use crate::layouts::Layouts;
+use crate::meshes::GpuPrimitive;
 
 /// One vertex of the skin pass's output (`SkinnedVertex` in `draw.wgsl`), mesh space.
 #[repr(C)]
@@ -680,7 +680,7 @@ impl Renderer {
         let Some(targets) = &self.views[view.index()].skin_pass else {
             return Err(SkinPassError::NoVertices);
         };
-        let raw = crate::render::gpu::read_buffer(device, queue, &targets.output, bytes)?;
+        let raw = crate::gpu::read_buffer(device, queue, &targets.output, bytes)?;
         Ok(SkinnedFrame {
             vertices: bytemuck::pod_collect_to_vec(&raw),
             slots: (self.draws.iter().zip(&self.out_first))
@@ -704,5 +704,5 @@ pub enum SkinPassError {
     #[error("the skin pass's output ({bytes} bytes) exceeds what this GPU binds ({most} bytes)")]
     TooBig { bytes: u64, most: u64 },
     #[error(transparent)]
-    Read(#[from] crate::render::gpu::GpuError),
+    Read(#[from] crate::gpu::GpuError),
 }

@@ -16,7 +16,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::{Renderer, SkinPass, View};
 use crate::character::Character;
-use crate::render::pipelines::DEPTH_FORMAT;
+use crate::pipelines::DEPTH_FORMAT;
 
 /// Layer 1 covers heights from this fraction of the contact radius under the ground to the radius
 /// over it (`SHADOW_BELOW` in shadow.wgsl).
@@ -327,6 +327,11 @@ impl ShadowFit {
     }
 }
 
+/// The direction the key light travels (world space, unit): what the shadows are cast along.
+pub(super) fn key_light() -> Vec3 {
+    Vec3::new(-0.4, -1.0, -0.6).normalize()
+}
+
 impl Renderer {
     /// The shadow maps' views for `frame` when it draws shadows, fitted to its posed casters,
     /// and the ground's square grown to hold them (`ground_holding`).
@@ -343,7 +348,7 @@ impl Renderer {
         let [all, (lo, hi)] = self
             .casters
             .bounds(&self.draws, &frame.posed, copies, instances)?;
-        let light = super::buffers::key_light();
+        let light = key_light();
         let radius = (hi - lo).length() * CONTACT_FRACTION;
         let side = self.shadow_maps.full_side;
         let fit = ShadowFit::new(all, light, side, self.ground.y, radius);
@@ -382,27 +387,6 @@ impl Renderer {
         };
         self.record_shadows(view, encoder, group, pipeline);
         Some(from)
-    }
-
-    /// Makes the shadow maps full size the first time shadows are drawn, and binds them in every
-    /// view's scene groups.
-    pub(super) fn ensure_shadow_maps(&mut self, device: &wgpu::Device) {
-        let side = self.shadow_maps.full_side;
-        if self.shadow_maps.side == side {
-            return;
-        }
-        self.shadow_maps = ShadowMaps::new(device, side, side);
-        for view in &mut self.views {
-            for frame in &mut view.frames {
-                frame.scene_group = super::buffers::scene_group(
-                    device,
-                    &self.layouts,
-                    &view.camera,
-                    &frame.draws,
-                    (&self.shadow_maps, &self.environment),
-                );
-            }
-        }
     }
 
     /// Records both shadow maps of `view` (its last `prepare` fitted them): every draw slot, with

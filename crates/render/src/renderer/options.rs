@@ -22,7 +22,7 @@ pub struct DrawOptions {
     /// it).
     pub background: [f64; 3],
     /// The environment's rotation and intensity, and what the background shows.
-    pub environment: crate::environment::EnvironmentView,
+    pub environment: crate::panorama::EnvironmentView,
     /// The part of the target the 3D view fills, in pixels (x, y, width, height); `None` is all
     /// of it. The background is cleared everywhere.
     pub viewport: Option<[f32; 4]>,
