@@ -264,7 +264,7 @@ const ROWS: &[(&str, usize, Ozz)] = &[
 
 /// Every stage at once on the Fox (see `fox_full_pipeline`).
 fn full_pipeline_request(fox: &Character, survey: usize, walk: usize) -> PoseRequest {
-    use skinscope::pose::{ClipTime, Inertial, LayerKind, PoseLayer, Transition, TransitionKind};
+    use skinscope::pose::{ClipTime, Inertial, LayerBlend, PoseLayer, Transition, TransitionKind};
     let at = |clip, time_secs| ClipTime { clip, time_secs };
     let neck = fox.skeleton.find("b_Neck_04").unwrap();
     let mask = std::sync::Arc::new(anim::JointMask::from_roots(&fox.skeleton, &[(neck, 1.0)]));
@@ -292,15 +292,17 @@ fn full_pipeline_request(fox: &Character, survey: usize, walk: usize) -> PoseReq
             clip: at(survey, 0.5),
             weight: 0.8,
             mask: Some(mask),
-            kind: LayerKind::Override { fading_out: None },
+            blend: LayerBlend::Override,
+            fading_out: None,
         },
         PoseLayer {
             clip: at(survey, 0.7),
             weight: 0.5,
             mask: None,
-            kind: LayerKind::Additive {
-                reference: at(survey, 0.0),
+            blend: LayerBlend::Additive {
+                reference: Some(at(survey, 0.0)),
             },
+            fading_out: None,
         },
     ];
     request.feet = Some(skinscope::pose::FootIk {

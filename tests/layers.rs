@@ -16,7 +16,7 @@ use skinscope::anim::{
 use skinscope::builtin;
 use skinscope::character::Character;
 use skinscope::pose::{
-    CharacterPose, ClipTime, Inertial, LayerKind, PoseLayer, PoseRequest, Transition,
+    CharacterPose, ClipTime, Inertial, LayerBlend, PoseLayer, PoseRequest, Transition,
     TransitionKind,
 };
 
@@ -100,12 +100,13 @@ fn an_additive_clip_over_its_own_first_frame_adds_nothing_there() {
         },
         weight,
         mask: None,
-        kind: LayerKind::Additive {
-            reference: ClipTime {
+        blend: LayerBlend::Additive {
+            reference: Some(ClipTime {
                 clip: idle,
                 time_secs: 0.0,
-            },
+            }),
         },
+        fading_out: None,
     };
     let mut plain = CharacterPose::new(&c);
     plain.evaluate(&c, &base).unwrap();
@@ -255,7 +256,8 @@ fn walk_legs_under_a_waving_upper_body() {
         },
         weight: 1.0,
         mask: Some(Arc::new(mask.clone())),
-        kind: LayerKind::Override { fading_out: None },
+        blend: LayerBlend::Override,
+        fading_out: None,
     });
     let mut pose = CharacterPose::new(&c);
     pose.evaluate(&c, &request).unwrap();
@@ -542,10 +544,10 @@ fn the_transition_option_matches_the_library() {
 fn switching_a_layer_s_clip_crossfades_over_its_half_life() {
     // A layer playing idle switches to wave: the old clip weighs 1 at the switch, a half after
     // one half-life, and the layer's pose is the crossfade of the two clips at that weight.
-    use skinscope::graph::{LayerMode, LayerPlayer};
+    use skinscope::graph::LayerPlayer;
     let c = mannequin();
     let (idle, wave, walk) = (clip(&c, "idle"), clip(&c, "wave"), clip(&c, "walk"));
-    let mut layer = LayerPlayer::new(&c, idle, None, LayerMode::Override, 0.2);
+    let mut layer = LayerPlayer::new(&c, idle, None, LayerBlend::Override, 0.2);
     layer.target = 1.0;
     layer.weight = 1.0;
     let mut steps = Vec::new();
@@ -564,9 +566,9 @@ fn switching_a_layer_s_clip_crossfades_over_its_half_life() {
             time_secs: 0.2
         }
     );
-    match pose_layer.kind {
-        LayerKind::Override { fading_out } => {
-            let (at, weight) = fading_out.unwrap();
+    match pose_layer.blend {
+        LayerBlend::Override => {
+            let (at, weight) = pose_layer.fading_out.unwrap();
             assert_eq!(at.clip, idle);
             assert!((at.time_secs - 0.7).abs() < 1e-6 && (weight - 0.5).abs() < 1e-6);
         }

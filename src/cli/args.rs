@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use skinscope::anim::{Chain, default_root_joint};
 use skinscope::graph::{Graph, Machine, MoveMode, ParamKind, SIMULATION_HZ, TransitionSpec};
-use skinscope::perform::{BlendInput, Inputs, LayerInput, LayerUse, Performer, Reach};
-use skinscope::pose::{PaletteMode, PoseRequest};
+use skinscope::perform::{BlendInput, Inputs, LayerInput, Performer, Reach};
+use skinscope::pose::{LayerBlend, PaletteMode, PoseRequest};
 use skinscope::scene::Ground;
 
 pub use super::values::{
@@ -674,7 +674,7 @@ impl PoseArgs {
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             layers.push(LayerInput {
-                kind: LayerUse::Override,
+                blend: LayerBlend::Override,
                 clip: find_clip(character, clip)?,
                 weight,
                 half_life_secs: 0.0,
@@ -686,7 +686,7 @@ impl PoseArgs {
                 .rsplit_once(':')
                 .ok_or_else(|| format!("--additive {spec:?} is not CLIP:WEIGHT"))?;
             layers.push(LayerInput {
-                kind: LayerUse::Additive,
+                blend: LayerBlend::Additive { reference: None },
                 clip: find_clip(character, clip)?,
                 weight: parse_range(weight, "--additive weight", WEIGHT_RANGE)?,
                 half_life_secs: 0.0,

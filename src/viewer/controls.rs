@@ -4,10 +4,8 @@
 use crate::character::Character;
 use crate::debug::colors::ColorView;
 use crate::graph::{MoveMode, TransitionSpec};
-use crate::perform::{
-    BlendInput, ExternalInput, Inputs, LayerInput, LayerUse, PhysicsInput, Playing, Reach,
-};
-use crate::pose::{Derived, MorphOverride, PaletteMode};
+use crate::perform::{BlendInput, ExternalInput, Inputs, LayerInput, PhysicsInput, Playing, Reach};
+use crate::pose::{Derived, LayerBlend, MorphOverride, PaletteMode};
 
 /// What the panel edits: plain data, read by the viewer every frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -378,7 +376,7 @@ impl Controls {
         } = self.playing();
         let layers = vec![
             LayerInput {
-                kind: LayerUse::Override,
+                blend: LayerBlend::Override,
                 clip: self.layer_clip,
                 weight: if self.layer_on {
                     self.layer_weight
@@ -389,7 +387,7 @@ impl Controls {
                 roots: self.layer_roots.iter().map(|&j| (j, 1.0)).collect(),
             },
             LayerInput {
-                kind: LayerUse::Additive,
+                blend: LayerBlend::Additive { reference: None },
                 clip: self.additive_clip,
                 weight: if self.additive_on {
                     self.additive_weight

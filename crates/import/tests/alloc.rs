@@ -48,17 +48,17 @@ fn posing_frames_allocate_nothing_after_warm_up() {
             clip: at(0, 0.0),
             weight: 0.7,
             mask: Some(mask),
-            kind: skinscope_core::pose::LayerKind::Override {
-                fading_out: Some((at(2, 0.0), 0.3)),
-            },
+            blend: skinscope_core::pose::LayerBlend::Override,
+            fading_out: Some((at(2, 0.0), 0.3)),
         },
         skinscope_core::pose::PoseLayer {
             clip: at(2, 0.0),
             weight: 0.5,
             mask: None,
-            kind: skinscope_core::pose::LayerKind::Additive {
-                reference: at(2, 0.0),
+            blend: skinscope_core::pose::LayerBlend::Additive {
+                reference: Some(at(2, 0.0)),
             },
+            fading_out: None,
         },
     ];
     let mut inertial = skinscope_core::pose::Inertial {

@@ -35,10 +35,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::players::{LayerMode, TransitionSpec};
+use super::players::TransitionSpec;
 use crate::anim::{BlendSpace1d, JointMask};
 use crate::character::{Character, Problem};
 use crate::pose::ClipTime;
+use crate::pose::LayerBlend;
 
 /// A graph file that was refused.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -92,7 +93,7 @@ pub enum WeightSource {
 pub struct LayerDef {
     pub clip: usize,
     pub mask: Option<Arc<JointMask>>,
-    pub mode: LayerMode,
+    pub blend: LayerBlend,
     pub weight: WeightSource,
     pub half_life_secs: f32,
 }
@@ -312,14 +313,14 @@ impl Reader<'_> {
                 Some(Arc::new(JointMask::from_roots(&self.c.skeleton, &roots)))
             }
         };
-        let mode = match v
+        let blend = match v
             .get("mode")
             .map(|m| self.string(m, &format!("{at}/mode")))
             .transpose()?
             .as_deref()
         {
-            None | Some("override") => LayerMode::Override,
-            Some("additive") => LayerMode::Additive {
+            None | Some("override") => LayerBlend::Override,
+            Some("additive") => LayerBlend::Additive {
                 reference: match v.get("reference") {
                     None => None,
                     Some(r) => {
@@ -352,7 +353,7 @@ impl Reader<'_> {
         Ok(LayerDef {
             clip,
             mask,
-            mode,
+            blend,
             weight,
             half_life_secs,
         })

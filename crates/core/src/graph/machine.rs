@@ -74,7 +74,7 @@ impl Machine {
                         c,
                         def.clip,
                         def.mask.clone(),
-                        def.mode,
+                        def.blend,
                         def.half_life_secs,
                     );
                     (s, l, player)

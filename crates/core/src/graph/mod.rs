@@ -15,6 +15,5 @@ pub use def::{
 pub use locomotion::{FootPlanter, Locomotion, MoveMode, TRAIL_LEN};
 pub use machine::{FiredEvent, Machine, SIMULATION_HZ, simulate};
 pub use players::{
-    ClipStep, INERTIAL_END, LayerMode, LayerPlayer, Motion, SpacePlayer, TransitionPlayer,
-    TransitionSpec,
+    ClipStep, INERTIAL_END, LayerPlayer, Motion, SpacePlayer, TransitionPlayer, TransitionSpec,
 };

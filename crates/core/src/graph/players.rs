@@ -8,7 +8,7 @@ use std::sync::Arc;
 use crate::anim::{BlendPoint, BlendSpace1d, JointMask, Playback, PlaybackMode, Step, ease};
 use crate::character::Character;
 use crate::pose::{
-    BlendSpec, ClipTime, Inertial, LayerKind, PoseLayer, Transition, TransitionKind,
+    BlendSpec, ClipTime, Inertial, LayerBlend, PoseLayer, Transition, TransitionKind,
 };
 
 fn duration(c: &Character, clip: usize) -> f32 {
@@ -308,17 +308,6 @@ impl TransitionPlayer {
     }
 }
 
-/// What a layer does with its clip, as set up.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum LayerMode {
-    Override,
-    /// Additive over its reference pose: another clip at a time, or (`None`) its own first
-    /// frame.
-    Additive {
-        reference: Option<ClipTime>,
-    },
-}
-
 /// A pose layer on its own clock: its influence eases toward `target` with a half-life, and a
 /// switch of clip crossfades over the same half-life.
 #[derive(Clone, Debug, PartialEq)]
@@ -326,7 +315,7 @@ pub struct LayerPlayer {
     pub clip: usize,
     pub playback: Playback,
     pub mask: Option<Arc<JointMask>>,
-    pub mode: LayerMode,
+    pub blend: LayerBlend,
     /// The influence now and the one it eases toward (0..1).
     pub weight: f32,
     pub target: f32,
@@ -340,14 +329,14 @@ impl LayerPlayer {
         c: &Character,
         clip: usize,
         mask: Option<Arc<JointMask>>,
-        mode: LayerMode,
+        blend: LayerBlend,
         half_life_secs: f32,
     ) -> Self {
         Self {
             clip,
             playback: Playback::new(duration(c, clip)),
             mask,
-            mode,
+            blend,
             weight: 0.0,
             target: 0.0,
             half_life_secs,
@@ -410,28 +399,22 @@ impl LayerPlayer {
             clip: self.clip,
             time_secs: self.playback.time_secs(),
         };
-        let kind = match self.mode {
-            LayerMode::Override => LayerKind::Override {
-                fading_out: self.fading.as_ref().map(|(clip, playback, w)| {
-                    let at = ClipTime {
-                        clip: *clip,
-                        time_secs: playback.time_secs(),
-                    };
-                    (at, *w)
-                }),
-            },
-            LayerMode::Additive { reference } => LayerKind::Additive {
-                reference: reference.unwrap_or(ClipTime {
-                    clip: self.clip,
-                    time_secs: 0.0,
-                }),
-            },
+        let fading_out = match self.blend {
+            LayerBlend::Override => self.fading.as_ref().map(|(clip, playback, w)| {
+                let at = ClipTime {
+                    clip: *clip,
+                    time_secs: playback.time_secs(),
+                };
+                (at, *w)
+            }),
+            LayerBlend::Additive { .. } => None,
         };
         Some(PoseLayer {
             clip,
             weight: self.weight,
             mask: self.mask.clone(),
-            kind,
+            blend: self.blend,
+            fading_out,
         })
     }
 }

@@ -29,12 +29,12 @@ use crate::anim::{
 };
 use crate::character::Character;
 use crate::graph::{
-    ClipStep, FiredEvent, FootPlanter, LayerMode, LayerPlayer, Locomotion, Machine, Motion,
-    MoveMode, TransitionPlayer, TransitionSpec,
+    ClipStep, FiredEvent, FootPlanter, LayerPlayer, Locomotion, Machine, Motion, MoveMode,
+    TransitionPlayer, TransitionSpec,
 };
 use crate::pose::{
-    CharacterPose, ClipTime, IkTarget, MorphOverride, PaletteMode, PoseRequest, RootMotion,
-    TimeWrap,
+    CharacterPose, ClipTime, IkTarget, LayerBlend, MorphOverride, PaletteMode, PoseRequest,
+    RootMotion, TimeWrap,
 };
 use crate::scene::Ground;
 
@@ -57,20 +57,11 @@ pub struct Playing {
     pub matching: bool,
 }
 
-/// What a pose layer does with its clip.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LayerUse {
-    /// Replaces the subtrees of its roots.
-    Override,
-    /// Adds its clip's difference from its first frame.
-    Additive,
-}
-
 /// One pose layer as asked for: its clip, eased toward `weight` (0: off) with `half_life_secs`.
 /// A change of clip crossfades (override) or starts over (additive: a new reference).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerInput {
-    pub kind: LayerUse,
+    pub blend: LayerBlend,
     pub clip: usize,
     pub weight: f32,
     pub half_life_secs: f32,
@@ -351,30 +342,27 @@ impl Performer {
         let clips = c.clips.len();
         self.layers.truncate(inputs.layers.len());
         for (k, input) in inputs.layers.iter().enumerate() {
-            let mode = match input.kind {
-                LayerUse::Override => LayerMode::Override,
-                LayerUse::Additive => LayerMode::Additive { reference: None },
-            };
+            let blend = input.blend;
             let fresh = |c: &Character| LayerSlot {
-                player: LayerPlayer::new(c, input.clip, None, mode, input.half_life_secs),
+                player: LayerPlayer::new(c, input.clip, None, blend, input.half_life_secs),
                 roots: Vec::new(),
             };
             if k == self.layers.len() {
                 self.layers.push(fresh(c));
             }
             let slot = &mut self.layers[k];
-            if slot.player.mode != mode {
+            if slot.player.blend != blend {
                 *slot = fresh(c);
             }
             if input.clip < clips && input.clip != slot.player.clip {
-                match input.kind {
-                    LayerUse::Override => slot.player.switch_clip(c, input.clip),
+                match blend {
+                    LayerBlend::Override => slot.player.switch_clip(c, input.clip),
                     // An additive layer's difference is taken from its own first frame: a new
                     // clip is a new reference, so it starts over rather than crossfading.
-                    LayerUse::Additive => *slot = fresh(c),
+                    LayerBlend::Additive { .. } => *slot = fresh(c),
                 }
             }
-            if input.kind == LayerUse::Override
+            if blend == LayerBlend::Override
                 && (slot.player.mask.is_none() || slot.roots != input.roots)
             {
                 let mask = JointMask::from_roots(&c.skeleton, &input.roots);

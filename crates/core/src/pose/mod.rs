@@ -55,7 +55,7 @@ pub use motion_db::{
 pub use motion_db_file::{DB_VERSION, DbFileError, skeleton_fingerprint};
 pub use muscles::{MAX_FOLLOWED, MAX_MUSCLES, MuscleFileError, MuscleFrame, MuscleRig, MuscleSkin};
 pub use request::{
-    BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerKind, Leg,
+    BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerBlend, Leg,
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,
     Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };

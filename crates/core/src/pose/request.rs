@@ -124,17 +124,21 @@ pub struct PoseLayer {
     pub weight: f32,
     /// Which joints it drives and how much (`None`: every joint).
     pub mask: Option<Arc<JointMask>>,
-    pub kind: LayerKind,
+    pub blend: LayerBlend,
+    /// An override layer's clip before its last switch and that clip's remaining weight: the
+    /// layer's pose is a crossfade of the two (unused by an additive layer).
+    pub fading_out: Option<(ClipTime, f32)>,
 }
 
-/// What a layer does with its clip.
+/// What a layer does with its clip: the one name for override and additive layers, from the
+/// state machine's file, the panel and the command line to the pose request.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum LayerKind {
-    /// Replaces the masked joints' local transforms. `fading_out` is the clip it played before
-    /// a switch and that clip's remaining weight: the layer's pose is a crossfade of the two.
-    Override { fading_out: Option<(ClipTime, f32)> },
-    /// Adds the clip's difference from `reference` (its first frame, or another clip's pose).
-    Additive { reference: ClipTime },
+pub enum LayerBlend {
+    /// Replaces the masked joints' local transforms.
+    Override,
+    /// Adds the clip's difference from `reference`: another clip at a time, or (`None`) the
+    /// layer clip's own first frame.
+    Additive { reference: Option<ClipTime> },
 }
 
 /// Where the external pose comes from.

@@ -5,7 +5,7 @@ use super::{CharacterPose, Outside, sample_clip_data};
 use crate::anim::{self, PoseError};
 use crate::character::Character;
 use crate::pose::request::{
-    ClipTime, ExternalPose, ExternalSource, LayerKind, PoseRequest, clip_time,
+    ClipTime, ExternalPose, ExternalSource, LayerBlend, PoseRequest, clip_time,
 };
 
 impl CharacterPose {
@@ -72,9 +72,9 @@ impl CharacterPose {
             )?;
             let mask = layer.mask.as_deref();
             self.local_state = Outside::Other;
-            match layer.kind {
-                LayerKind::Override { fading_out } => {
-                    if let Some((prev, w)) = fading_out.filter(|f| f.0.clip < c.clips.len()) {
+            match layer.blend {
+                LayerBlend::Override => {
+                    if let Some((prev, w)) = layer.fading_out.filter(|f| f.0.clip < c.clips.len()) {
                         let time = clip_time(c, prev, request.wrap);
                         let data = (request.compressed, &mut self.cursors[prev.clip]);
                         sample_clip_data(
@@ -90,7 +90,11 @@ impl CharacterPose {
                     }
                     anim::apply_override(&mut self.local, &clip.pose, mask, layer.weight)?;
                 }
-                LayerKind::Additive { reference } => {
+                LayerBlend::Additive { reference } => {
+                    let reference = reference.unwrap_or(ClipTime {
+                        clip: layer.clip.clip,
+                        time_secs: 0.0,
+                    });
                     let reference = ClipTime {
                         clip: reference.clip.min(c.clips.len() - 1),
                         ..reference
