@@ -464,70 +464,150 @@ pub fn smoothed_omega_of(
     cap: usize,
     progress: &mut dyn FnMut(f32),
 ) -> Result<SmoothedOmega, PrimitiveError> {
-    let mut all_positions = Vec::new();
-    let mut triangles_of_all: Vec<[u32; 3]> = Vec::new();
-    let mut vertex_influences: Vec<Vec<(u32, f64)>> = Vec::new();
-    for primitive in primitives {
-        let Some(skin) = primitive.skinning.as_ref() else {
-            continue;
-        };
-        let first = all_positions.len() as u32;
-        let count = primitive.positions.len() as u32;
-        all_positions.extend_from_slice(&primitive.positions);
-        let corner = |v: u32| first + v.min(count.saturating_sub(1));
-        match &primitive.indices {
-            Some(indices) => triangles_of_all.extend(
-                indices
-                    .chunks_exact(3)
-                    .map(|t| [corner(t[0]), corner(t[1]), corner(t[2])]),
-            ),
-            None => triangles_of_all
-                .extend((0..count / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2].map(corner))),
-        }
-        vertex_influences.extend((0..primitive.positions.len()).map(|v| {
-            skin.influences(v)
-                .filter(|&(_, w)| w != 0.0)
-                .map(|(j, w)| (u32::from(j), f64::from(w)))
-                .collect::<Vec<_>>()
-        }));
-    }
-    if all_positions.is_empty() {
+    let Some(surface) = Surface::of(primitives) else {
         return Ok(SmoothedOmega {
             welded_of: Vec::new(),
             omega: Vec::new(),
             centroid: Vec::new(),
             dropped: 0,
         });
-    }
-    let (welded_of, representative) = weld(&all_positions);
-    let n = representative.len();
-    let positions: Vec<glam::DVec3> = (representative.iter())
-        .map(|&v| all_positions[v].as_dvec3())
-        .collect();
-    let triangles: Vec<[u32; 3]> = (triangles_of_all.iter())
-        .map(|t| t.map(|v| welded_of[v as usize]))
-        .collect();
-    // Each welded vertex's influences (its first vertex's), as (palette joint, weight).
-    let influences: Vec<Vec<(u32, f64)>> = (representative.iter())
-        .map(|&v| std::mem::take(&mut vertex_influences[v]))
-        .collect();
-    let joints = influences
-        .iter()
-        .flatten()
-        .map(|&(j, _)| j as usize + 1)
-        .max()
-        .unwrap_or(0);
-    // A joint no vertex of the primitive weighs on keeps a zero weight through the smoothing:
-    // at most the joints used are kept.
-    let mut used = vec![false; joints];
-    for &(j, _) in influences.iter().flatten() {
-        used[j as usize] = true;
-    }
-    let kept_each = cap.min(used.iter().filter(|&&u| u).count());
+    };
+    let n = surface.positions.len();
+    let kept_each = cap.min(surface.joints_used());
     if n.saturating_mul(kept_each) > MAX_TERMS {
         return Err(PrimitiveError::TooBig(n, kept_each));
     }
-    let laplacian = cotangent_laplacian(&positions, &triangles);
+    let solved = solve_joints(&surface, params, cap, progress)?;
+    let alpha = f64::from(params.alpha);
+    let centroid: Vec<glam::DVec3> = (solved.centroid.iter().zip(&surface.positions))
+        .map(|(&[px, py, pz, last], &p)| {
+            if last.abs() > 1e-300 {
+                glam::DVec3::new(px, py, pz) / last
+            } else {
+                p
+            }
+        })
+        .collect();
+    let omega = (solved.kept.iter().zip(&centroid))
+        .map(|(kept, &c)| {
+            let big_p = outer_upper(c);
+            kept.iter()
+                .map(|&(_, joint, psi_ij, w_ij)| {
+                    let o: [f64; 10] = std::array::from_fn(|x| {
+                        (1.0 - alpha) * psi_ij[x] + alpha * w_ij * big_p[x]
+                    });
+                    (joint, o)
+                })
+                .collect()
+        })
+        .collect();
+    Ok(SmoothedOmega {
+        welded_of: surface.welded_of,
+        omega,
+        centroid,
+        dropped: solved.dropped,
+    })
+}
+
+/// Skinned primitives as one welded surface: each vertex's welded index, and per welded vertex
+/// its position, influences (its first vertex's, as palette joint and weight) and the
+/// triangles between them.
+struct Surface {
+    welded_of: Vec<u32>,
+    positions: Vec<glam::DVec3>,
+    triangles: Vec<[u32; 3]>,
+    influences: Vec<Vec<(u32, f64)>>,
+    /// One past the largest joint weighed on.
+    joints: usize,
+}
+
+impl Surface {
+    /// The skinned primitives' vertices in order, welded (`None` when none is skinned).
+    fn of(primitives: &[&Primitive]) -> Option<Self> {
+        let mut all_positions = Vec::new();
+        let mut triangles_of_all: Vec<[u32; 3]> = Vec::new();
+        let mut vertex_influences: Vec<Vec<(u32, f64)>> = Vec::new();
+        for primitive in primitives {
+            let Some(skin) = primitive.skinning.as_ref() else {
+                continue;
+            };
+            let first = all_positions.len() as u32;
+            let count = primitive.positions.len() as u32;
+            all_positions.extend_from_slice(&primitive.positions);
+            let corner = |v: u32| first + v.min(count.saturating_sub(1));
+            match &primitive.indices {
+                Some(indices) => triangles_of_all.extend(
+                    indices
+                        .chunks_exact(3)
+                        .map(|t| [corner(t[0]), corner(t[1]), corner(t[2])]),
+                ),
+                None => triangles_of_all
+                    .extend((0..count / 3).map(|t| [3 * t, 3 * t + 1, 3 * t + 2].map(corner))),
+            }
+            vertex_influences.extend((0..primitive.positions.len()).map(|v| {
+                skin.influences(v)
+                    .filter(|&(_, w)| w != 0.0)
+                    .map(|(j, w)| (u32::from(j), f64::from(w)))
+                    .collect::<Vec<_>>()
+            }));
+        }
+        if all_positions.is_empty() {
+            return None;
+        }
+        let (welded_of, representative) = weld(&all_positions);
+        let positions = (representative.iter())
+            .map(|&v| all_positions[v].as_dvec3())
+            .collect();
+        let triangles = (triangles_of_all.iter())
+            .map(|t| t.map(|v| welded_of[v as usize]))
+            .collect();
+        let influences: Vec<Vec<(u32, f64)>> = (representative.iter())
+            .map(|&v| std::mem::take(&mut vertex_influences[v]))
+            .collect();
+        let joints = (influences.iter().flatten())
+            .map(|&(j, _)| j as usize + 1)
+            .max()
+            .unwrap_or(0);
+        Some(Self {
+            welded_of,
+            positions,
+            triangles,
+            influences,
+            joints,
+        })
+    }
+
+    /// How many joints some vertex weighs on. A joint no vertex weighs on keeps a zero weight
+    /// through the smoothing: at most these are kept.
+    fn joints_used(&self) -> usize {
+        let mut used = vec![false; self.joints];
+        for &(j, _) in self.influences.iter().flatten() {
+            used[j as usize] = true;
+        }
+        used.iter().filter(|&&u| u).count()
+    }
+}
+
+/// What the smoothing solves leave per welded vertex: Σ_j Ψ_ij's last column, the best-kept
+/// terms (score, joint, Ψ_ij, W'_ij), and how many terms were dropped in all.
+struct Solved {
+    centroid: Vec<[f64; 4]>,
+    kept: Vec<Vec<Kept>>,
+    dropped: usize,
+}
+
+/// The weights W and the moments Ψ = W u uᵀ smoothed `iterations` times by the implicit
+/// Laplacian solves (κ for W, λ for Ψ), a group of joints at a time so that the columns fit
+/// `GROUP_BYTES`, keeping per vertex the `cap` terms of largest |Ω_ij[3][3]|.
+fn solve_joints(
+    surface: &Surface,
+    params: &DdmParams,
+    cap: usize,
+    progress: &mut dyn FnMut(f32),
+) -> Result<Solved, PrimitiveError> {
+    let (positions, joints) = (&surface.positions, surface.joints);
+    let n = positions.len();
+    let laplacian = cotangent_laplacian(positions, &surface.triangles);
     let mut diagonal = vec![0.0f64; n];
     for &(i, j, v) in &laplacian {
         if i == j {
@@ -549,10 +629,11 @@ pub fn smoothed_omega_of(
         progress(solved as f32 / solves);
     };
     let u: Vec<[f64; 10]> = positions.iter().map(|&p| outer_upper(p)).collect();
-    // Per welded vertex: Σ_j Ψ_ij's last column, and the best-kept (score, joint, Ψ_ij, W'_ij).
-    let mut centroid = vec![[0.0f64; 4]; n];
-    let mut kept: Vec<Vec<Kept>> = vec![Vec::new(); n];
-    let mut dropped = vec![0usize; n];
+    let mut out = Solved {
+        centroid: vec![[0.0f64; 4]; n],
+        kept: vec![Vec::new(); n],
+        dropped: 0,
+    };
     let alpha = f64::from(params.alpha);
     let p = params.iterations as usize;
     for group in 0..groups {
@@ -562,7 +643,7 @@ pub fn smoothed_omega_of(
             break;
         }
         let mut w = vec![0.0f64; n * count];
-        for (i, inf) in influences.iter().enumerate() {
+        for (i, inf) in surface.influences.iter().enumerate() {
             for &(j, weight) in inf {
                 let j = j as usize;
                 if (first..first + count).contains(&j) {
@@ -586,51 +667,22 @@ pub fn smoothed_omega_of(
                 let at = |x: usize| psi[(c * 10 + x) * n + i];
                 let psi_ij: [f64; 10] = std::array::from_fn(at);
                 for (k, x) in [3usize, 6, 8, 9].into_iter().enumerate() {
-                    centroid[i][k] += psi_ij[x];
+                    out.centroid[i][k] += psi_ij[x];
                 }
                 let w_ij = w[c * n + i];
                 let score = ((1.0 - alpha) * psi_ij[9] + alpha * w_ij).abs();
                 if score <= 1e-12 {
                     continue;
                 }
-                let list = &mut kept[i];
+                let list = &mut out.kept[i];
                 let at = list.partition_point(|e| e.0 >= score);
                 list.insert(at, (score, (first + c) as u32, psi_ij, w_ij));
                 if list.len() > cap {
                     list.pop();
-                    dropped[i] += 1;
+                    out.dropped += 1;
                 }
             }
         }
     }
-    let centroid: Vec<glam::DVec3> = (0..n)
-        .map(|i| {
-            let [px, py, pz, last] = centroid[i];
-            if last.abs() > 1e-300 {
-                glam::DVec3::new(px, py, pz) / last
-            } else {
-                positions[i]
-            }
-        })
-        .collect();
-    let omega = (0..n)
-        .map(|i| {
-            let big_p = outer_upper(centroid[i]);
-            kept[i]
-                .iter()
-                .map(|&(_, joint, psi_ij, w_ij)| {
-                    let o: [f64; 10] = std::array::from_fn(|x| {
-                        (1.0 - alpha) * psi_ij[x] + alpha * w_ij * big_p[x]
-                    });
-                    (joint, o)
-                })
-                .collect()
-        })
-        .collect();
-    Ok(SmoothedOmega {
-        welded_of,
-        omega,
-        centroid,
-        dropped: dropped.iter().sum(),
-    })
+    Ok(out)
 }
