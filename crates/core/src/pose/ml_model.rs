@@ -308,20 +308,60 @@ impl MlModel {
     /// `c` and against the bytes left before anything is allocated.
     pub fn from_bytes(bytes: &[u8], c: &Character) -> Result<Self, MlFileError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8, "the header").ok() != Some(&MAGIC[..]) {
+        let (reference, fingerprint, skeleton_joints) = r.header(c)?;
+        let (instance, mesh, palette_len) = r.target(c)?;
+        let components = r.u32("the component count")?;
+        if components as usize > ML_MAX_COMPONENTS {
+            return Err(r.invalid(format!(
+                "{components} components (at most {ML_MAX_COMPONENTS})"
+            )));
+        }
+        let k = components as usize;
+        let joints = r.driving_joints(palette_len)?;
+        let features = ML_FEATURES_PER_JOINT * joints.len();
+        let weights = r.f32s(k * features, "the weights")?;
+        let limits = r.f32s(k, "the weights' limits")?;
+        let mlp = r.perceptron(k, features)?;
+        let primitives = r.primitives(c, mesh, k)?;
+        let stats = r.stats()?;
+        if r.at != bytes.len() {
+            return Err(r.invalid(format!("{} bytes past the end", bytes.len() - r.at)));
+        }
+        Ok(Self {
+            reference,
+            fingerprint,
+            skeleton_joints,
+            instance,
+            mesh,
+            components,
+            joints,
+            weights,
+            limits,
+            mlp,
+            primitives,
+            stats,
+        })
+    }
+}
+
+impl Reader<'_> {
+    /// The magic, the version, the reference and the skeleton's fingerprint, checked against
+    /// `c`: (reference, fingerprint, skeleton joints).
+    fn header(&mut self, c: &Character) -> Result<(MlReference, u64, u32), MlFileError> {
+        if self.take(8, "the header").ok() != Some(&MAGIC[..]) {
             return Err(MlFileError::NotModel);
         }
-        let version = r.u32("the version")?;
+        let version = self.u32("the version")?;
         if version != ML_VERSION {
             return Err(MlFileError::Version { got: version });
         }
-        let reference = match r.take(1, "the reference")?[0] {
+        let reference = match self.take(1, "the reference")?[0] {
             0 => MlReference::DeltaMush,
             1 => MlReference::Muscles,
-            other => return Err(r.invalid(format!("unknown reference {other}"))),
+            other => return Err(self.invalid(format!("unknown reference {other}"))),
         };
-        let fingerprint = u64::from_le_bytes(r.take(8, "the fingerprint")?.try_into().unwrap());
-        let skeleton_joints = r.u32("the joint count")?;
+        let fingerprint = u64::from_le_bytes(self.take(8, "the fingerprint")?.try_into().unwrap());
+        let skeleton_joints = self.u32("the joint count")?;
         let want_print = crate::pose::skeleton_fingerprint(c);
         if fingerprint != want_print || skeleton_joints as usize != c.skeleton.joint_count() {
             return Err(MlFileError::OtherSkeleton {
@@ -332,60 +372,76 @@ impl MlModel {
                 want_print,
             });
         }
-        let instance = r.u32("the instance")?;
-        let mesh = r.u32("the mesh")?;
+        Ok((reference, fingerprint, skeleton_joints))
+    }
+
+    /// The skinned instance and mesh the model was trained on, which `c` must have: (instance,
+    /// mesh, its skin's palette length).
+    fn target(&mut self, c: &Character) -> Result<(u32, u32, usize), MlFileError> {
+        let instance = self.u32("the instance")?;
+        let mesh = self.u32("the mesh")?;
         let skin = (c.instances.get(instance as usize))
             .filter(|i| i.mesh == mesh as usize)
             .and_then(|i| i.skin)
             .map(|s| c.skins[s].skin.len());
-        let Some(palette_len) = skin else {
-            return Err(MlFileError::OtherMesh(format!(
+        match skin {
+            Some(palette_len) => Ok((instance, mesh, palette_len)),
+            None => Err(MlFileError::OtherMesh(format!(
                 "{} has no skinned instance {instance} of mesh {mesh}",
                 c.name
-            )));
-        };
-        let components = r.u32("the component count")?;
-        if components as usize > ML_MAX_COMPONENTS {
-            return Err(r.invalid(format!(
-                "{components} components (at most {ML_MAX_COMPONENTS})"
-            )));
+            ))),
         }
-        let joint_count = r.u32("the driving joint count")? as usize;
+    }
+
+    /// The driving joints as (palette entry, its parent's), each within the palette.
+    fn driving_joints(&mut self, palette_len: usize) -> Result<Vec<[u32; 2]>, MlFileError> {
+        let joint_count = self.u32("the driving joint count")? as usize;
         if joint_count > palette_len {
-            return Err(r.invalid(format!(
+            return Err(self.invalid(format!(
                 "{joint_count} driving joints, more than the skin's {palette_len}"
             )));
         }
         let mut joints = Vec::with_capacity(joint_count);
         for _ in 0..joint_count {
-            let pair = [r.u32("a driving joint")?, r.u32("a driving joint")?];
+            let pair = [self.u32("a driving joint")?, self.u32("a driving joint")?];
             if pair.iter().any(|&e| e as usize >= palette_len) {
-                return Err(r.invalid(format!("palette entry {pair:?} past the skin's")));
+                return Err(self.invalid(format!("palette entry {pair:?} past the skin's")));
             }
             joints.push(pair);
         }
-        let k = components as usize;
-        let weights = r.f32s(k * ML_FEATURES_PER_JOINT * joint_count, "the weights")?;
-        let limits = r.f32s(k, "the weights' limits")?;
-        let hidden = r.u32("the perceptron's size")?;
+        Ok(joints)
+    }
+
+    /// The perceptron of `k` outputs over `features` inputs (`None` when its size is 0).
+    fn perceptron(&mut self, k: usize, features: usize) -> Result<Option<MlMlp>, MlFileError> {
+        let hidden = self.u32("the perceptron's size")?;
         if hidden > ML_MAX_HIDDEN {
-            return Err(r.invalid(format!(
+            return Err(self.invalid(format!(
                 "a perceptron of {hidden} (at most {ML_MAX_HIDDEN})"
             )));
         }
+        if hidden == 0 {
+            return Ok(None);
+        }
         let h = hidden as usize;
-        let mlp = if hidden == 0 {
-            None
-        } else {
-            Some(MlMlp {
-                hidden,
-                w1: r.f32s(h * ML_FEATURES_PER_JOINT * joint_count, "the perceptron")?,
-                b1: r.f32s(h, "the perceptron")?,
-                w2: r.f32s(k * h, "the perceptron")?,
-            })
-        };
+        Ok(Some(MlMlp {
+            hidden,
+            w1: self.f32s(h * features, "the perceptron")?,
+            b1: self.f32s(h, "the perceptron")?,
+            w2: self.f32s(k * h, "the perceptron")?,
+        }))
+    }
+
+    /// Each primitive of `c`'s mesh `mesh`: its `k` components' deltas, or `None` where the
+    /// model leaves it out; the vertex counts must be `c`'s.
+    fn primitives(
+        &mut self,
+        c: &Character,
+        mesh: u32,
+        k: usize,
+    ) -> Result<Vec<Option<MlPrimitive>>, MlFileError> {
         let prims = &c.meshes[mesh as usize].primitives;
-        let count = r.u32("the primitive count")? as usize;
+        let count = self.u32("the primitive count")? as usize;
         if count != prims.len() {
             return Err(MlFileError::OtherMesh(format!(
                 "{count} primitives; mesh {mesh} of {} has {}",
@@ -395,7 +451,7 @@ impl MlModel {
         }
         let mut primitives = Vec::with_capacity(count);
         for (pi, prim) in prims.iter().enumerate() {
-            let vertices = r.u32("a primitive's vertex count")? as usize;
+            let vertices = self.u32("a primitive's vertex count")? as usize;
             if vertices == 0 {
                 primitives.push(None);
                 continue;
@@ -407,17 +463,19 @@ impl MlModel {
                     prim.positions.len()
                 )));
             }
-            let values = r.f32s(3 * vertices * k, "the components")?;
+            let values = self.f32s(3 * vertices * k, "the components")?;
             let deltas = values.chunks_exact(3).map(Vec3::from_slice).collect();
             primitives.push(Some(MlPrimitive { deltas }));
         }
-        let poses = r.u32("the stats")?;
-        let held_poses = r.u32("the stats")?;
-        let s = r.f32s(11, "the stats")?;
-        if r.at != bytes.len() {
-            return Err(r.invalid(format!("{} bytes past the end", bytes.len() - r.at)));
-        }
-        let stats = MlStats {
+        Ok(primitives)
+    }
+
+    /// What training measured.
+    fn stats(&mut self) -> Result<MlStats, MlFileError> {
+        let poses = self.u32("the stats")?;
+        let held_poses = self.u32("the stats")?;
+        let s = self.f32s(11, "the stats")?;
+        Ok(MlStats {
             poses,
             held_poses,
             truncation: s[0],
@@ -431,22 +489,7 @@ impl MlModel {
             seconds: s[8],
             ridge_held_rms: s[9],
             mlp_held_rms: s[10],
-        };
-        let model = Self {
-            reference,
-            fingerprint,
-            skeleton_joints,
-            instance,
-            mesh,
-            components,
-            joints,
-            weights,
-            limits,
-            mlp,
-            primitives,
-            stats,
-        };
-        Ok(model)
+        })
     }
 }
 
