@@ -358,27 +358,7 @@ pub fn vertex_colors_in(
     selected: Option<usize>,
     range: HeatRange,
 ) -> Vec<Vec<Vec<Vec4>>> {
-    // Only the displacement views need the posed (CPU-skinned) vertices; the weight views read
-    // the weights alone. `red`: the distance at which their heat scale turns red. The largest
-    // displacement costs a pass over every vertex (every frame in the window), so it is
-    // measured only for the range that needs it; the default needs the size alone.
-    let displaced = matches!(
-        view,
-        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
-    );
-    let red = match range {
-        _ if !displaced => 1.0,
-        HeatRange::Largest => {
-            displacement_extent(c, view, pose, other).map_or(1.0, |e| range.red(view, e))
-        }
-        HeatRange::OfSize => {
-            let size = pose
-                .world_bounds(c)
-                .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
-            range.red(view, (0.0, size))
-        }
-        HeatRange::Distance(_) => range.red(view, (0.0, 1.0)),
-    };
+    let red = red_at(c, view, pose, other, range);
     c.instances
         .iter()
         .enumerate()
@@ -427,51 +407,12 @@ pub fn vertex_colors_in(
                                     _ => UNSKINNED,
                                 };
                             };
-                            match view {
-                                ColorView::Material
-                                | ColorView::MorphDisplacement
-                                | ColorView::MuscleDisplacement => Vec4::ONE,
-                                ColorView::DominantJoint => {
-                                    // The heaviest of all its influences (the last on a tie, as before).
-                                    let dominant =
-                                        sk.influences(v).fold((0u16, f32::MIN), |m, i| {
-                                            if i.1 >= m.1 { i } else { m }
-                                        });
-                                    index_color(usize::from(dominant.0))
+                            match (view, &theirs) {
+                                (ColorView::Displacement, Some(t)) => {
+                                    heat(mine[offset + v].distance(t[offset + v]) / red)
                                 }
-                                ColorView::SelectedJointWeight => {
-                                    let weight: f32 = sk
-                                        .influences(v)
-                                        .filter(|&(j, _)| Some(usize::from(j)) == selected_palette)
-                                        .map(|(_, w)| w)
-                                        .sum();
-                                    heat(weight)
-                                }
-                                ColorView::WeightSumDeviation => {
-                                    let sum = sk.file_weight_sums.get(v).copied().unwrap_or(1.0);
-                                    let d = ((sum - 1.0).abs() / 0.1).min(1.0);
-                                    Vec4::new(0.1, 0.75, 0.2, 1.0)
-                                        .lerp(Vec4::new(0.9, 0.05, 0.05, 1.0), d)
-                                }
-                                ColorView::InfluenceCount => {
-                                    // More than four influences (magenta): what a four-influence engine drops.
-                                    let dropped =
-                                        sk.dropped_weight.get(v).is_some_and(|&d| d > 0.0);
-                                    match (
-                                        dropped,
-                                        sk.weights[v].iter().filter(|x| **x > 0.0).count(),
-                                    ) {
-                                        (true, _) => Vec4::new(0.9, 0.1, 0.9, 1.0),
-                                        (_, 0 | 1) => Vec4::new(0.1, 0.3, 0.9, 1.0),
-                                        (_, 2) => Vec4::new(0.1, 0.8, 0.2, 1.0),
-                                        (_, 3) => Vec4::new(0.95, 0.85, 0.05, 1.0),
-                                        _ => Vec4::new(0.95, 0.45, 0.05, 1.0),
-                                    }
-                                }
-                                ColorView::Displacement => match &theirs {
-                                    Some(t) => heat(mine[offset + v].distance(t[offset + v]) / red),
-                                    None => UNSKINNED,
-                                },
+                                (ColorView::Displacement, None) => UNSKINNED,
+                                _ => weight_color(view, sk, v, selected_palette),
                             }
                         })
                         .collect();
@@ -481,4 +422,80 @@ pub fn vertex_colors_in(
                 .collect()
         })
         .collect()
+}
+
+/// The distance at which a displacement view's heat scale turns red (1 for the weight views,
+/// which read the weights alone). The largest displacement costs a pass over every vertex
+/// (every frame in the window), so it is measured only for the range that needs it; the
+/// default needs the size alone.
+fn red_at(
+    c: &Character,
+    view: ColorView,
+    pose: &CharacterPose,
+    other: Option<&CharacterPose>,
+    range: HeatRange,
+) -> f32 {
+    let displaced = matches!(
+        view,
+        ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
+    );
+    match range {
+        _ if !displaced => 1.0,
+        HeatRange::Largest => {
+            displacement_extent(c, view, pose, other).map_or(1.0, |e| range.red(view, e))
+        }
+        HeatRange::OfSize => {
+            let size = pose
+                .world_bounds(c)
+                .map_or(1.0, |(lo, hi)| (hi - lo).length().max(1e-6));
+            range.red(view, (0.0, size))
+        }
+        HeatRange::Distance(_) => range.red(view, (0.0, 1.0)),
+    }
+}
+
+/// A skinned vertex's colour in a view that reads its weights (white in the others):
+/// `selected_palette` is the selected joint's palette entry.
+fn weight_color(
+    view: ColorView,
+    sk: &crate::character::VertexInfluences,
+    v: usize,
+    selected_palette: Option<usize>,
+) -> Vec4 {
+    match view {
+        ColorView::DominantJoint => {
+            // The heaviest of all its influences (the last on a tie, as before).
+            let dominant =
+                (sk.influences(v)).fold((0u16, f32::MIN), |m, i| if i.1 >= m.1 { i } else { m });
+            index_color(usize::from(dominant.0))
+        }
+        ColorView::SelectedJointWeight => {
+            let weight: f32 = sk
+                .influences(v)
+                .filter(|&(j, _)| Some(usize::from(j)) == selected_palette)
+                .map(|(_, w)| w)
+                .sum();
+            heat(weight)
+        }
+        ColorView::WeightSumDeviation => {
+            let sum = sk.file_weight_sums.get(v).copied().unwrap_or(1.0);
+            let d = ((sum - 1.0).abs() / 0.1).min(1.0);
+            Vec4::new(0.1, 0.75, 0.2, 1.0).lerp(Vec4::new(0.9, 0.05, 0.05, 1.0), d)
+        }
+        ColorView::InfluenceCount => {
+            // More than four influences (magenta): what a four-influence engine drops.
+            let dropped = sk.dropped_weight.get(v).is_some_and(|&d| d > 0.0);
+            match (dropped, sk.weights[v].iter().filter(|x| **x > 0.0).count()) {
+                (true, _) => Vec4::new(0.9, 0.1, 0.9, 1.0),
+                (_, 0 | 1) => Vec4::new(0.1, 0.3, 0.9, 1.0),
+                (_, 2) => Vec4::new(0.1, 0.8, 0.2, 1.0),
+                (_, 3) => Vec4::new(0.95, 0.85, 0.05, 1.0),
+                _ => Vec4::new(0.95, 0.45, 0.05, 1.0),
+            }
+        }
+        ColorView::Material
+        | ColorView::MorphDisplacement
+        | ColorView::MuscleDisplacement
+        | ColorView::Displacement => Vec4::ONE,
+    }
 }
