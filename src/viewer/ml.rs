@@ -29,7 +29,7 @@ impl Viewer {
                         // It corrects linear blend, what it was trained against.
                         c.skinning = SkinningMethod::Linear;
                     }
-                    Err(e) => self.load_error = Some(e),
+                    Err(e) => self.load_error = Some(e.to_string()),
                 }
             }
             MlCommand::Drop => {

@@ -72,6 +72,39 @@ impl Default for TrainParams {
     }
 }
 
+/// Why a model was not trained.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("{0}")]
+    Param(#[from] ParamError),
+    #[error("{0}: nothing is skinned to learn")]
+    NothingSkinned(String),
+    #[error("{0}: no joint drives the skin below its root")]
+    NoDrivingJoint(String),
+    #[error(
+        "{character}: {vertices} vertices over {poses} poses is more than training holds ({MAX_TARGET_VALUES} values; use fewer poses)"
+    )]
+    TooManyValues {
+        character: String,
+        vertices: usize,
+        poses: usize,
+    },
+    #[error(
+        "{character}: {poses} poses of {joints} joints is more than training holds ({MAX_POSE_TRANSFORMS} joint transforms; use fewer poses or held-out poses)"
+    )]
+    TooManyTransforms {
+        character: String,
+        poses: usize,
+        joints: usize,
+    },
+    /// The reference deformer or the posing failed on a training pose.
+    #[error("{0}")]
+    Reference(String),
+    /// A numerical step failed (PCA, the ridge regression, the perceptron).
+    #[error("{step}: {why}")]
+    Solve { step: &'static str, why: String },
+}
+
 impl TrainParams {
     /// Each parameter's limits, the broken one named by its field.
     pub fn check(&self) -> Result<(), ParamError> {
@@ -266,10 +299,10 @@ fn sample(
     pose: &mut CharacterPose,
     reference: &mut Reference<'_>,
     scratch: &mut Vec<Vec3>,
-) -> Result<Sample, String> {
+) -> Result<Sample, TrainError> {
     pose.compose_local(c, local, PaletteMode::Animated)
-        .map_err(|e| e.to_string())?;
-    reference(pose, scratch)?;
+        .map_err(|e| TrainError::Reference(e.to_string()))?;
+    reference(pose, scratch).map_err(TrainError::Reference)?;
     let palette = pose.instance_palette(instance).unwrap_or(&[]);
     let mut features = vec![0.0; ML_FEATURES_PER_JOINT * joints.len()];
     features_into(palette, joints, &mut features);
@@ -315,23 +348,24 @@ fn errors(s: &Sample, corrective: &[f32]) -> [f64; 2] {
 }
 
 /// The mesh's vertices, when the training's targets and poses fit their limits.
-fn check_size(c: &Character, mesh: usize, params: &TrainParams) -> Result<usize, String> {
+fn check_size(c: &Character, mesh: usize, params: &TrainParams) -> Result<usize, TrainError> {
     let vertices: usize = (c.meshes[mesh].primitives.iter())
         .map(|p| p.positions.len())
         .sum();
     if (3 * vertices).saturating_mul(params.poses) > MAX_TARGET_VALUES {
-        return Err(format!(
-            "{}: {vertices} vertices over {} poses is more than training holds ({MAX_TARGET_VALUES} values; use fewer poses)",
-            c.name, params.poses
-        ));
+        return Err(TrainError::TooManyValues {
+            character: c.name.clone(),
+            vertices,
+            poses: params.poses,
+        });
     }
     let joints = c.skeleton.joint_count();
     if (params.poses + params.held_out).saturating_mul(joints) > MAX_POSE_TRANSFORMS {
-        return Err(format!(
-            "{}: {} poses of {joints} joints is more than training holds ({MAX_POSE_TRANSFORMS} joint transforms; use fewer poses or held-out poses)",
-            c.name,
-            params.poses + params.held_out
-        ));
+        return Err(TrainError::TooManyTransforms {
+            character: c.name.clone(),
+            poses: params.poses + params.held_out,
+            joints,
+        });
     }
     Ok(vertices)
 }
@@ -343,7 +377,7 @@ fn fit_mlp(
     (n, f, k): (usize, usize, usize),
     coefficients: &[f64],
     params: &TrainParams,
-) -> Result<MlMlp, String> {
+) -> Result<MlMlp, TrainError> {
     let p = skinscope_sparse::MlpParams {
         hidden: params.hidden,
         epochs: params.epochs,
@@ -351,8 +385,12 @@ fn fit_mlp(
         weight_decay: 1e-3,
         seed: params.seed,
     };
-    let mlp = skinscope_sparse::train_mlp((n, f, k), x, coefficients, &p)
-        .map_err(|e| format!("the perceptron: {e}"))?;
+    let mlp = skinscope_sparse::train_mlp((n, f, k), x, coefficients, &p).map_err(|e| {
+        TrainError::Solve {
+            step: "the perceptron",
+            why: e.to_string(),
+        }
+    })?;
     let to_f32 = |v: &[f64]| v.iter().map(|&x| x as f32).collect();
     Ok(MlMlp {
         hidden: mlp.hidden as u32,
@@ -392,18 +430,14 @@ pub fn train(
     params: &TrainParams,
     reference: &mut Reference<'_>,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<MlModel, String> {
+) -> Result<MlModel, TrainError> {
     let start = std::time::Instant::now();
-    params.check().map_err(|e| e.to_string())?;
-    let instance =
-        trained_instance(c).ok_or_else(|| format!("{}: nothing is skinned to learn", c.name))?;
+    params.check()?;
+    let instance = trained_instance(c).ok_or_else(|| TrainError::NothingSkinned(c.name.clone()))?;
     let mesh = c.instances[instance].mesh;
     let joints = driving_joints(c, instance);
     if joints.is_empty() {
-        return Err(format!(
-            "{}: no joint drives the skin below its root",
-            c.name
-        ));
+        return Err(TrainError::NoDrivingJoint(c.name.clone()));
     }
     let rows = 3 * check_size(c, mesh, params)?;
     let (train_poses, held_poses) = training_poses(c, params);
@@ -426,7 +460,10 @@ pub fn train(
         .collect();
     // PCA: Y (rows x n, a pose a column) = U S Vᵀ; component k is U's column k, pose j's
     // weight s_k V[j][k].
-    let svd = skinscope_sparse::thin_svd(rows, n, &y).map_err(|e| format!("PCA: {e}"))?;
+    let svd = skinscope_sparse::thin_svd(rows, n, &y).map_err(|e| TrainError::Solve {
+        step: "PCA",
+        why: e.to_string(),
+    })?;
     drop(y);
     let k = params.components.min(svd.r());
     let (w, limits) = fit_ridge(&x, f, (&svd, k), params.ridge)?;
@@ -520,7 +557,7 @@ fn fit_ridge(
     f: usize,
     (svd, k): (&skinscope_sparse::ThinSvd, usize),
     ridge: f32,
-) -> Result<(Vec<f64>, Vec<f32>), String> {
+) -> Result<(Vec<f64>, Vec<f32>), TrainError> {
     // Pose j's weight of component kk: s_kk V[j][kk].
     let c_of = |j: usize, kk: usize| svd.s[kk] * svd.v_col(kk)[j];
     let mut a = vec![0.0f64; f * f];
@@ -550,7 +587,10 @@ fn fit_ridge(
             }
         }
     }
-    skinscope_sparse::solve_spd(f, &a, &mut w).map_err(|e| format!("ridge regression: {e}"))?;
+    skinscope_sparse::solve_spd(f, &a, &mut w).map_err(|e| TrainError::Solve {
+        step: "ridge regression",
+        why: e.to_string(),
+    })?;
     let mut limits = vec![0.0f32; k];
     for j in 0..x.len() / f {
         for (kk, limit) in limits.iter_mut().enumerate() {

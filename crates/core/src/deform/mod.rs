@@ -9,4 +9,4 @@ pub mod ml_train;
 
 pub use ddm::{DdmData, DdmError, DdmParams, DdmPrimitive, DdmStats, precompute};
 pub use ddm_file::{DdmFileError, ddm_key};
-pub use ml_train::{TrainParams, train};
+pub use ml_train::{TrainError, TrainParams, train};

@@ -48,12 +48,35 @@ impl MlReference {
 /// The most bytes a saved model may take (100,000 vertices of 64 components is 77 MB).
 pub const ML_MAX_MODEL_BYTES: u64 = 1 << 30;
 
-/// The model saved at `path`, read for `c`: the file's error as it is, the model's prefixed
-/// with the path (`--ml-deformer` and the panel's Load both read through this).
-pub fn read_model(path: &std::path::Path, c: &Character) -> Result<MlModel, String> {
-    let bytes = crate::files::read_capped(path, ML_MAX_MODEL_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    MlModel::from_bytes(&bytes, c).map_err(|e| format!("{}: {e}", path.display()))
+/// Why a saved model was not read: the file, or the model in it, named by its path.
+#[derive(Debug, thiserror::Error)]
+pub enum MlReadError {
+    #[error("{}: {source}", path.display())]
+    File {
+        path: std::path::PathBuf,
+        source: crate::files::FileError,
+    },
+    #[error("{}: {source}", path.display())]
+    Model {
+        path: std::path::PathBuf,
+        source: MlFileError,
+    },
+}
+
+/// The model saved at `path`, read for `c` (`--ml-deformer` and the panel's Load both read
+/// through this).
+pub fn read_model(path: &std::path::Path, c: &Character) -> Result<MlModel, MlReadError> {
+    let path_buf = || path.to_path_buf();
+    let bytes = crate::files::read_capped(path, ML_MAX_MODEL_BYTES).map_err(|source| {
+        MlReadError::File {
+            path: path_buf(),
+            source,
+        }
+    })?;
+    MlModel::from_bytes(&bytes, c).map_err(|source| MlReadError::Model {
+        path: path_buf(),
+        source,
+    })
 }
 
 /// How well a model imitates its reference, in the file's units: over the training poses and

@@ -45,7 +45,8 @@ pub use legs::{
 pub use ml::MlCorrective;
 pub use ml_model::{
     ML_FEATURES_PER_JOINT, ML_MAX_COMPONENTS, ML_MAX_HIDDEN, ML_MAX_MODEL_BYTES, ML_VERSION,
-    MlFileError, MlMlp, MlModel, MlPrimitive, MlReference, MlStats, features_into, read_model,
+    MlFileError, MlMlp, MlModel, MlPrimitive, MlReadError, MlReference, MlStats, features_into,
+    read_model,
 };
 pub use morph::{MorphOverride, MorphWeights, morphed_vertices, target_deltas};
 pub use motion_db::{
@@ -59,4 +60,6 @@ pub use request::{
     PaletteMode, PhysicsPose, PoseLayer, PoseRequest, RootMotion, RootMotionMode, TimeWrap,
     Transition, TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
-pub use skinning::{AUTO_TWIST_DEGREES, DqsJoints, auto_dqs_joints, auto_methods, palette_methods};
+pub use skinning::{
+    AUTO_TWIST_DEGREES, DqsJoints, NoJoint, auto_dqs_joints, auto_methods, palette_methods,
+};

@@ -38,21 +38,22 @@ impl DqsJoints {
 
     /// Per-joint method weights (1: dual quaternions) for `c`; a name `c` lacks is an error
     /// that names it.
-    pub fn methods(&self, c: &Character) -> Result<Vec<f32>, String> {
+    pub fn methods(&self, c: &Character) -> Result<Vec<f32>, NoJoint> {
         let roots = match self {
             DqsJoints::Auto => return Ok(auto_methods(c)),
             DqsJoints::Roots(names) => names
                 .iter()
-                .map(|n| {
-                    c.skeleton
-                        .find(n)
-                        .ok_or_else(|| format!("the character has no joint {n:?}"))
-                })
+                .map(|n| c.skeleton.find(n).ok_or_else(|| NoJoint(n.clone())))
                 .collect::<Result<Vec<_>, _>>()?,
         };
         Ok(subtree_methods(&c.skeleton, &roots))
     }
 }
+
+/// A joint name the character lacks.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("the character has no joint {0:?}")]
+pub struct NoJoint(pub String);
 
 /// "auto"'s per-joint method weights: the subtrees of `auto_dqs_joints` by dual quaternions.
 pub fn auto_methods(c: &Character) -> Vec<f32> {
