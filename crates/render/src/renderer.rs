@@ -167,15 +167,29 @@ struct SlotMaterial {
     double_sided: bool,
 }
 
+/// The skin pass's resources: where each draw slot's vertices start in its output (its copies
+/// follow each other) and the output's length in vertices, each slot's `SkinPassSlot` (made
+/// with the first skin pass), and per mesh per primitive its vertex words with direct delta
+/// mush's Ω, the muscles' skin weights and the ML deformer's components after them, when it has
+/// any, with the muscles' and the ML deformer's words as the pass packs them.
+#[derive(Default)]
+struct SkinPassResources {
+    out_first: Vec<u32>,
+    out_vertices: u64,
+    slot_params: Vec<wgpu::Buffer>,
+    slot_words: Vec<Vec<Option<skin_pass::SlotWords>>>,
+    deformers: skin_pass::Deformers,
+}
+
+/// The shadows' resources: the two maps and what bounds the casters, per draw slot.
+struct Shadows {
+    maps: ShadowMaps,
+    casters: Casters,
+}
+
 pub struct Renderer {
     pipelines: std::sync::Arc<Pipelines>,
     layouts: std::sync::Arc<Layouts>,
-    /// Where each draw slot's vertices start in the skin pass's output (its copies follow each
-    /// other), and the output's length in vertices.
-    out_first: Vec<u32>,
-    out_vertices: u64,
-    /// Each draw slot's `SkinPassSlot`, made with the first skin pass.
-    slot_params: Vec<wgpu::Buffer>,
     /// The device's largest storage binding and compute dispatch dimension.
     max_binding: u64,
     max_workgroups: u32,
@@ -202,21 +216,16 @@ pub struct Renderer {
     primitives: Vec<Vec<GpuPrimitive>>,
     /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
     placeholder: wgpu::Buffer,
-    /// Per mesh per primitive: its vertex words with direct delta mush's Ω, the muscles' skin
-    /// weights and the ML deformer's components after them, when it has any
-    /// (`skin_pass::SlotWords`).
-    slot_words: Vec<Vec<Option<skin_pass::SlotWords>>>,
-    /// The muscles' and the ML deformer's words as the skin pass packs them.
-    deformers: skin_pass::Deformers,
+    /// The skin pass's buffers and the deformers' words it reads.
+    skin: SkinPassResources,
     /// The grid's bounds, its lines and their count.
     grid: Option<((Vec3, Vec3), wgpu::Buffer, u32)>,
     /// The solid ground's square under the grid (`lines::ground_square`).
     ground: Vec4,
-    shadow_maps: ShadowMaps,
+    /// The shadow maps and what bounds the casters.
+    shadows: Shadows,
     /// The environment's maps (stand-ins under the generated sky; `set_environment`).
     environment: std::sync::Arc<EnvironmentMaps>,
-    /// What bounds the shadow casters, per draw slot.
-    casters: Casters,
     /// Line vertices the bones take (a segment and a cross a joint, the selected marker).
     joint_lines: usize,
     /// Line vertices the overlay buffer holds: the bones' and `Capacity::overlay_vertices`.
@@ -289,9 +298,7 @@ impl Renderer {
         let mut renderer = Self {
             pipelines,
             layouts,
-            out_first: Vec::new(),
-            out_vertices: 0,
-            slot_params: Vec::new(),
+            skin: SkinPassResources::default(),
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -309,13 +316,13 @@ impl Renderer {
             morph_ranges: Vec::new(),
             primitives,
             placeholder,
-            slot_words: Vec::new(),
-            deformers: Default::default(),
             grid: None,
             ground: Vec4::ZERO,
-            shadow_maps: ShadowMaps::new(device, 1, ShadowMaps::side_for(&limits)),
+            shadows: Shadows {
+                maps: ShadowMaps::new(device, 1, ShadowMaps::side_for(&limits)),
+                casters,
+            },
             environment: std::sync::Arc::new(EnvironmentMaps::placeholder(device)),
-            casters,
             joint_lines,
             bone_capacity: joint_lines + capacity.overlay_vertices,
             depth: None,
@@ -353,19 +360,20 @@ impl Renderer {
                     &self.layouts,
                     sizes,
                     &self.primitives,
-                    (&self.placeholder, &self.shadow_maps, &self.environment),
+                    (&self.placeholder, &self.shadows.maps, &self.environment),
                 )
             })
             .collect();
-        self.out_first.clear();
-        self.out_vertices = 0;
+        self.skin.out_first.clear();
+        self.skin.out_vertices = 0;
         for &(_, mesh, p) in &self.draws {
-            self.out_first
-                .push(u32::try_from(self.out_vertices).unwrap_or(u32::MAX));
-            self.out_vertices += u64::from(self.primitives[mesh][p].vertex_count) * copies;
+            self.skin
+                .out_first
+                .push(u32::try_from(self.skin.out_vertices).unwrap_or(u32::MAX));
+            self.skin.out_vertices += u64::from(self.primitives[mesh][p].vertex_count) * copies;
         }
         // The skin pass's per-slot parameters hold the copies' output offsets.
-        self.slot_params.clear();
+        self.skin.slot_params.clear();
         self.lay_grid(device, capacity.grid_around);
         self.capacity = capacity;
     }

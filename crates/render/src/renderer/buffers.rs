@@ -426,11 +426,11 @@ impl super::Renderer {
     /// Makes the shadow maps full size the first time shadows are drawn, and binds them in every
     /// view's scene groups.
     pub(super) fn ensure_shadow_maps(&mut self, device: &wgpu::Device) {
-        let side = self.shadow_maps.full_side;
-        if self.shadow_maps.side == side {
+        let side = self.shadows.maps.full_side;
+        if self.shadows.maps.side == side {
             return;
         }
-        self.shadow_maps = ShadowMaps::new(device, side, side);
+        self.shadows.maps = ShadowMaps::new(device, side, side);
         for view in &mut self.views {
             for frame in &mut view.frames {
                 frame.scene_group = scene_group(
@@ -438,7 +438,7 @@ impl super::Renderer {
                     &self.layouts,
                     &view.camera,
                     &frame.draws,
-                    (&self.shadow_maps, &self.environment),
+                    (&self.shadows.maps, &self.environment),
                 );
             }
         }

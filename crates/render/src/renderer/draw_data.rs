@@ -52,7 +52,11 @@ impl Renderer {
         } = frame.posed;
         let instances = self.instance_meshes.len();
         self.draw_scratch.clear();
-        let slots = self.draws.iter().zip(&self.materials).zip(&self.out_first);
+        let slots = self
+            .draws
+            .iter()
+            .zip(&self.materials)
+            .zip(&self.skin.out_first);
         for ((&(i, mesh, p), material), &out_first) in slots {
             let factor = material.base_color;
             let (alpha_cutoff, alpha_blend) = (material.alpha_cutoff, material.alpha_blend);

@@ -21,7 +21,7 @@ impl Renderer {
                     &self.layouts,
                     &view.camera,
                     &frame.draws,
-                    (&self.shadow_maps, &self.environment),
+                    (&self.shadows.maps, &self.environment),
                 );
             }
         }

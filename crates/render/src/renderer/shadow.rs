@@ -345,12 +345,13 @@ impl Renderer {
             return None;
         }
         let instances = self.instance_meshes.len();
-        let [all, (lo, hi)] = self
-            .casters
-            .bounds(&self.draws, &frame.posed, copies, instances)?;
+        let [all, (lo, hi)] =
+            self.shadows
+                .casters
+                .bounds(&self.draws, &frame.posed, copies, instances)?;
         let light = key_light();
         let radius = (hi - lo).length() * CONTACT_FRACTION;
-        let side = self.shadow_maps.full_side;
+        let side = self.shadows.maps.full_side;
         let fit = ShadowFit::new(all, light, side, self.ground.y, radius);
         Some((fit, ground_holding(self.ground, all)))
     }
@@ -401,7 +402,7 @@ impl Renderer {
     ) {
         let slot = &self.views[view.index()];
         let frame = &slot.frames[slot.frame];
-        for (layer, group) in self.shadow_maps.layers.iter().zip(&frame.caster_groups) {
+        for (layer, group) in self.shadows.maps.layers.iter().zip(&frame.caster_groups) {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("shadow map"),
                 color_attachments: &[],

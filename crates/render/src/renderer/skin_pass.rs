@@ -327,6 +327,7 @@ impl Renderer {
         data: Option<&crate::deform::DdmData>,
     ) {
         let held = self
+            .skin
             .slot_words
             .iter()
             .flatten()
@@ -347,7 +348,7 @@ impl Renderer {
                         .and_then(|d| d.meshes.get(mesh)?.get(pi)?.as_ref())
                         .and_then(ddm_words);
                     let prefix = (&vertices.vertices, vertices.vertices.size(), 0);
-                    let sections = (omega.as_deref(), self.deformers.tails(mesh, pi));
+                    let sections = (omega.as_deref(), self.skin.deformers.tails(mesh, pi));
                     SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
                 })
                 .collect();
@@ -365,16 +366,16 @@ impl Renderer {
         queue: &wgpu::Queue,
         rig: Option<&std::sync::Arc<crate::pose::MuscleRig>>,
     ) {
-        if same_arc(rig, self.deformers.muscle_rig.as_ref()) {
+        if same_arc(rig, self.skin.deformers.muscle_rig.as_ref()) {
             return;
         }
-        self.deformers.muscle_rig = rig.cloned();
+        self.skin.deformers.muscle_rig = rig.cloned();
         let wanted = self.per_primitive(|mesh, pi, v| {
             let skin = rig?.skin.get(mesh)?.get(pi)?.as_ref()?;
             muscle_words(skin, v.vertex_count as usize)
         });
-        if wanted != self.deformers.muscle_words {
-            self.deformers.muscle_words = wanted;
+        if wanted != self.skin.deformers.muscle_words {
+            self.skin.deformers.muscle_words = wanted;
             self.rebuild_tails(device, queue);
         }
     }
@@ -388,18 +389,18 @@ impl Renderer {
         queue: &wgpu::Queue,
         model: Option<&std::sync::Arc<crate::pose::MlModel>>,
     ) {
-        if same_arc(model, self.deformers.ml_model.as_ref()) {
+        if same_arc(model, self.skin.deformers.ml_model.as_ref()) {
             return;
         }
-        self.deformers.ml_model = model.cloned();
+        self.skin.deformers.ml_model = model.cloned();
         let k = model.map_or(0, |m| m.components as usize);
-        self.deformers.ml_count = k as u32;
+        self.skin.deformers.ml_count = k as u32;
         let wanted = self.per_primitive(|mesh, pi, v| {
             let m = model.filter(|m| m.mesh as usize == mesh)?;
             ml_words(m.primitives.get(pi)?.as_ref()?, v.vertex_count as usize, k)
         });
-        if wanted != self.deformers.ml_words {
-            self.deformers.ml_words = wanted;
+        if wanted != self.skin.deformers.ml_words {
+            self.skin.deformers.ml_words = wanted;
             self.rebuild_tails(device, queue);
         }
     }
@@ -429,7 +430,7 @@ impl Renderer {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("muscle and ml upload"),
         });
-        let old = std::mem::take(&mut self.slot_words);
+        let old = std::mem::take(&mut self.skin.slot_words);
         let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
         for (mesh, prims) in self.primitives.iter().enumerate() {
             let row = (prims.iter().enumerate())
@@ -440,7 +441,7 @@ impl Renderer {
                         .map_or((&vertices.vertices, vertices.vertices.size(), 0), |h| {
                             (&h.words, h.kept, h.ddm_base)
                         });
-                    let sections = (None, self.deformers.tails(mesh, pi));
+                    let sections = (None, self.skin.deformers.tails(mesh, pi));
                     SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
                 })
                 .collect();
@@ -458,8 +459,8 @@ impl Renderer {
         words: Vec<Vec<Option<SlotWords>>>,
     ) {
         queue.submit([encoder.finish()]);
-        self.slot_words = words;
-        self.slot_params.clear();
+        self.skin.slot_words = words;
+        self.skin.slot_params.clear();
         for view in &mut self.views {
             view.skin_pass = None;
         }
@@ -468,13 +469,13 @@ impl Renderer {
     /// Whether `view`'s frame has the muscles' displacement for primitives that follow them.
     pub(super) fn muscles_drawn(&self, view: View) -> bool {
         !self.views[view.index()].muscle_offsets.is_empty()
-            && (self.slot_words.iter().flatten().flatten()).any(|w| w.muscle_base != 0)
+            && (self.skin.slot_words.iter().flatten().flatten()).any(|w| w.muscle_base != 0)
     }
 
     /// Whether `view`'s frame has the ML deformer's weights for primitives that follow it.
     pub(super) fn ml_drawn(&self, view: View) -> bool {
         !self.views[view.index()].ml_weights.is_empty()
-            && (self.slot_words.iter().flatten().flatten()).any(|w| w.ml_base != 0)
+            && (self.skin.slot_words.iter().flatten().flatten()).any(|w| w.ml_base != 0)
     }
 
     /// The muscles' displacements and the ML deformer's weights of `view`'s frame into its
@@ -486,7 +487,7 @@ impl Renderer {
         posed: &super::Posed<'_>,
         copies: usize,
     ) {
-        let d = &mut self.deformers;
+        let d = &mut self.skin.deformers;
         d.muscle_scratch.clear();
         d.ml_scratch.clear();
         if copies == 1 {
@@ -528,7 +529,7 @@ impl Renderer {
     /// Bytes the skin pass's output takes (one `SkinnedVertex` per vertex per copy), and
     /// whether it fits one storage binding of this device.
     pub fn skin_pass_bytes(&self) -> (u64, bool) {
-        let bytes = self.out_vertices * size_of::<SkinnedVertex>() as u64;
+        let bytes = self.skin.out_vertices * size_of::<SkinnedVertex>() as u64;
         let dispatchable = self.draws.iter().all(|&(_, mesh, p)| {
             self.primitives[mesh][p].vertex_count.div_ceil(64) <= self.max_workgroups
         });
@@ -545,11 +546,11 @@ impl Renderer {
         }
         self.pipelines.ensure_skin_pass(device, &self.layouts);
         let copies = self.capacity.copies as u32;
-        if self.slot_params.is_empty() {
-            self.slot_params = (self.draws.iter().enumerate())
+        if self.skin.slot_params.is_empty() {
+            self.skin.slot_params = (self.draws.iter().enumerate())
                 .map(|(d, &(_, mesh, p))| {
-                    let words =
-                        (self.slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
+                    let words = (self.skin.slot_words.get(mesh).and_then(|m| m.get(p)))
+                        .and_then(Option::as_ref);
                     let params = SkinPassSlot {
                         first_draw: d as u32 * copies,
                         copies,
@@ -559,7 +560,7 @@ impl Renderer {
                         ml_base: words.map_or(0, |o| o.ml_base),
                         ml_count: words.map_or(0, |o| {
                             if o.ml_base != 0 {
-                                self.deformers.ml_count
+                                self.skin.deformers.ml_count
                             } else {
                                 0
                             }
@@ -592,8 +593,8 @@ impl Renderer {
                         (&slot.camera, frame, &output),
                         &self.draws,
                         &self.primitives,
-                        &self.slot_params,
-                        &self.slot_words,
+                        &self.skin.slot_params,
+                        &self.skin.slot_words,
                     )
                 })
                 .collect();
@@ -683,7 +684,7 @@ impl Renderer {
         let raw = crate::gpu::read_buffer(device, queue, &targets.output, bytes)?;
         Ok(SkinnedFrame {
             vertices: bytemuck::pod_collect_to_vec(&raw),
-            slots: (self.draws.iter().zip(&self.out_first))
+            slots: (self.draws.iter().zip(&self.skin.out_first))
                 .map(|(&(instance, mesh, p), &first)| SkinnedSlot {
                     instance,
                     primitive: p,
