@@ -139,12 +139,26 @@ pub struct FrameInput<'a> {
 /// `graph::TRAIL_LEN` points and the reach target's cross.
 pub const OVERLAY_VERTICES: usize = 2 * 1024;
 
+/// One draw slot: a primitive of a mesh instance. Each slot is drawn once per copy: draw data
+/// index `slot * copies + copy`, the copy being the instance index of the draw call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DrawSlot {
+    /// The mesh instance (`Character::instances`).
+    pub instance: usize,
+    pub mesh: usize,
+    pub primitive: usize,
+}
+
 /// (instance, mesh, primitive) per draw slot: every primitive of every mesh instance.
-fn draw_slots(character: &Character) -> Vec<(usize, usize, usize)> {
+fn draw_slots(character: &Character) -> Vec<DrawSlot> {
     let mut draws = Vec::new();
     for (i, instance) in character.instances.iter().enumerate() {
         for p in 0..character.meshes[instance.mesh].primitives.len() {
-            draws.push((i, instance.mesh, p));
+            draws.push(DrawSlot {
+                instance: i,
+                mesh: instance.mesh,
+                primitive: p,
+            });
         }
     }
     draws
@@ -194,10 +208,8 @@ pub struct Renderer {
     max_binding: u64,
     max_workgroups: u32,
     views: Vec<ViewSlot>,
-    /// (instance, mesh, primitive) per draw slot, in draw order. Each slot is drawn once per
-    /// copy: draw data index `slot * copies + copy`, the copy being the instance index of the
-    /// draw call.
-    draws: Vec<(usize, usize, usize)>,
+    /// The draw slots, in draw order.
+    draws: Vec<DrawSlot>,
     /// Per draw slot, its material's constants.
     materials: Vec<SlotMaterial>,
     /// The mesh each instance draws (`Character::instances`).
@@ -262,25 +274,31 @@ impl Renderer {
         let pipelines = cache.pipelines(device, color_format);
         let draws = draw_slots(character);
         let (blended, opaque) = (0..draws.len()).partition(|&d| {
-            let (_, mesh, p) = draws[d];
+            let DrawSlot {
+                mesh, primitive: p, ..
+            } = draws[d];
             character.meshes[mesh].primitives[p].material.alpha_mode == AlphaMode::Blend
         });
         let materials = draws
             .iter()
-            .map(|&(_, mesh, p)| {
-                let material = &character.meshes[mesh].primitives[p].material;
-                let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
-                    AlphaMode::Opaque => (-1.0, 0),
-                    AlphaMode::Mask { cutoff } => (cutoff, 0),
-                    AlphaMode::Blend => (-1.0, 1),
-                };
-                SlotMaterial {
-                    base_color: material.base_color_factor,
-                    alpha_cutoff,
-                    alpha_blend,
-                    double_sided: material.double_sided,
-                }
-            })
+            .map(
+                |&DrawSlot {
+                     mesh, primitive: p, ..
+                 }| {
+                    let material = &character.meshes[mesh].primitives[p].material;
+                    let (alpha_cutoff, alpha_blend) = match material.alpha_mode {
+                        AlphaMode::Opaque => (-1.0, 0),
+                        AlphaMode::Mask { cutoff } => (cutoff, 0),
+                        AlphaMode::Blend => (-1.0, 1),
+                    };
+                    SlotMaterial {
+                        base_color: material.base_color_factor,
+                        alpha_cutoff,
+                        alpha_blend,
+                        double_sided: material.double_sided,
+                    }
+                },
+            )
             .collect();
         // Per joint a segment and a cross, plus the selected joint's marker; the scene's
         // overlays come on top (`Capacity::overlay_vertices`).
@@ -366,7 +384,10 @@ impl Renderer {
             .collect();
         self.skin.out_first.clear();
         self.skin.out_vertices = 0;
-        for &(_, mesh, p) in &self.draws {
+        for &DrawSlot {
+            mesh, primitive: p, ..
+        } in &self.draws
+        {
             self.skin
                 .out_first
                 .push(u32::try_from(self.skin.out_vertices).unwrap_or(u32::MAX));
@@ -678,7 +699,10 @@ impl Renderer {
         let n = self.capacity.copies as u32;
         let edges = what == Triangles::Edges;
         for draw in slots {
-            let Some(&(_, mesh, p)) = self.draws.get(draw) else {
+            let Some(&DrawSlot {
+                mesh, primitive: p, ..
+            }) = self.draws.get(draw)
+            else {
                 continue;
             };
             if let Triangles::ByFaces(look, device, stage) = what {
@@ -745,7 +769,7 @@ enum Triangles<'d> {
 /// determinant flips the winding), and the blended slots farthest first from the camera.
 fn faces_and_blend_order(
     frame: &FrameInput<'_>,
-    (draws, materials): (&[(usize, usize, usize)], &[SlotMaterial]),
+    (draws, materials): (&[DrawSlot], &[SlotMaterial]),
     blended: &[usize],
     slot: &mut ViewSlot,
 ) {
@@ -754,7 +778,7 @@ fn faces_and_blend_order(
         world_from_mesh.get(i).copied().unwrap_or(Mat4::IDENTITY)
     };
     slot.faces.clear();
-    for (&(i, _, _), material) in draws.iter().zip(materials) {
+    for (&DrawSlot { instance: i, .. }, material) in draws.iter().zip(materials) {
         slot.faces.push(
             match (material.double_sided, world(i).determinant() < 0.0) {
                 (true, _) => Faces::Both,
@@ -764,7 +788,12 @@ fn faces_and_blend_order(
         );
     }
     let eye = frame.camera.eye;
-    let distance = |d: usize| world(draws[d].0).w_axis.truncate().distance_squared(eye);
+    let distance = |d: usize| {
+        world(draws[d].instance)
+            .w_axis
+            .truncate()
+            .distance_squared(eye)
+    };
     slot.blend_order.clear();
     slot.blend_order.extend_from_slice(blended);
     slot.blend_order

@@ -3,7 +3,7 @@
 
 use glam::Mat4;
 
-use super::{DrawUniform, FrameInput, Posed, Renderer};
+use super::{DrawSlot, DrawUniform, FrameInput, Posed, Renderer};
 
 impl Renderer {
     /// The frame's non-zero morph weights into `morph_scratch`, and each (copy, instance)'s
@@ -57,7 +57,18 @@ impl Renderer {
             .iter()
             .zip(&self.materials)
             .zip(&self.skin.out_first);
-        for ((&(i, mesh, p), material), &out_first) in slots {
+        for (
+            (
+                &DrawSlot {
+                    instance: i,
+                    mesh,
+                    primitive: p,
+                },
+                material,
+            ),
+            &out_first,
+        ) in slots
+        {
             let factor = material.base_color;
             let (alpha_cutoff, alpha_blend) = (material.alpha_cutoff, material.alpha_blend);
             for k in 0..copies {

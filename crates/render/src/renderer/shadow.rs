@@ -14,7 +14,7 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
-use super::{Renderer, SkinPass, View};
+use super::{DrawSlot, Renderer, SkinPass, View};
 use crate::character::Character;
 use crate::pipelines::DEPTH_FORMAT;
 
@@ -115,9 +115,12 @@ pub(super) struct Casters {
 impl Casters {
     /// The spheres of each draw slot `(instance, mesh, primitive)` of `character`. Each morph
     /// target widens them by its largest displacement (at weight one).
-    pub(super) fn new(character: &Character, draws: &[(usize, usize, usize)]) -> Self {
+    pub(super) fn new(character: &Character, draws: &[DrawSlot]) -> Self {
         let mut casters = Self::default();
-        for &(_, mesh, p) in draws {
+        for &DrawSlot {
+            mesh, primitive: p, ..
+        } in draws
+        {
             let primitive = &character.meshes[mesh].primitives[p];
             let morph: f32 = primitive
                 .morph_targets
@@ -168,7 +171,7 @@ impl Casters {
     /// `Posed` lays them out), and of the first copy alone; `None` when nothing is drawn.
     pub(super) fn bounds(
         &self,
-        draws: &[(usize, usize, usize)],
+        draws: &[DrawSlot],
         posed: &super::Posed<'_>,
         copies: usize,
         instances: usize,
@@ -190,7 +193,7 @@ impl Casters {
                 grow(&mut bounds, lo + shift, hi + shift);
                 continue;
             }
-            for (&(instance, _, _), &(a, b)) in draws.iter().zip(&self.ranges) {
+            for (&DrawSlot { instance, .. }, &(a, b)) in draws.iter().zip(&self.ranges) {
                 let world = posed
                     .world_from_mesh
                     .get(k * instances + instance)

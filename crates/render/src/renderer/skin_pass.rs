@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
-use super::{FrameBuffers, Renderer, View, bind_group, entry};
+use super::{DrawSlot, FrameBuffers, Renderer, View, bind_group, entry};
 use crate::layouts::Layouts;
 use crate::meshes::GpuPrimitive;
 
@@ -245,7 +245,7 @@ impl SkinPassGroups {
         device: &wgpu::Device,
         layouts: &Layouts,
         (camera, frame, output): (&wgpu::Buffer, &FrameBuffers, &wgpu::Buffer),
-        draws: &[(usize, usize, usize)],
+        draws: &[DrawSlot],
         primitives: &[Vec<GpuPrimitive>],
         slot_params: &[wgpu::Buffer],
         slot_words: &[Vec<Option<SlotWords>>],
@@ -258,19 +258,26 @@ impl SkinPassGroups {
                 &[entry(0, &frame.palette)],
             ),
             slots: (draws.iter().zip(slot_params))
-                .map(|(&(_, mesh, p), params)| {
-                    let words =
-                        (slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
-                    let entries = [
-                        entry(0, camera),
-                        entry(1, &frame.draws),
-                        entry(2, params),
-                        entry(3, words.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
-                        entry(4, output),
-                        entry(5, &frame.muscles),
-                    ];
-                    group("skin pass slot", &layouts.skin_pass, &entries)
-                })
+                .map(
+                    |(
+                        &DrawSlot {
+                            mesh, primitive: p, ..
+                        },
+                        params,
+                    )| {
+                        let words =
+                            (slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
+                        let entries = [
+                            entry(0, camera),
+                            entry(1, &frame.draws),
+                            entry(2, params),
+                            entry(3, words.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
+                            entry(4, output),
+                            entry(5, &frame.muscles),
+                        ];
+                        group("skin pass slot", &layouts.skin_pass, &entries)
+                    },
+                )
                 .collect(),
             render: group(
                 "palette and skin pass output",
@@ -530,9 +537,13 @@ impl Renderer {
     /// whether it fits one storage binding of this device.
     pub fn skin_pass_bytes(&self) -> (u64, bool) {
         let bytes = self.skin.out_vertices * size_of::<SkinnedVertex>() as u64;
-        let dispatchable = self.draws.iter().all(|&(_, mesh, p)| {
-            self.primitives[mesh][p].vertex_count.div_ceil(64) <= self.max_workgroups
-        });
+        let dispatchable = self.draws.iter().all(
+            |&DrawSlot {
+                 mesh, primitive: p, ..
+             }| {
+                self.primitives[mesh][p].vertex_count.div_ceil(64) <= self.max_workgroups
+            },
+        );
         (bytes, bytes <= self.max_binding && dispatchable)
     }
 
@@ -548,31 +559,38 @@ impl Renderer {
         let copies = self.capacity.copies as u32;
         if self.skin.slot_params.is_empty() {
             self.skin.slot_params = (self.draws.iter().enumerate())
-                .map(|(d, &(_, mesh, p))| {
-                    let words = (self.skin.slot_words.get(mesh).and_then(|m| m.get(p)))
-                        .and_then(Option::as_ref);
-                    let params = SkinPassSlot {
-                        first_draw: d as u32 * copies,
-                        copies,
-                        vertex_count: self.primitives[mesh][p].vertex_count,
-                        ddm_base: words.map_or(0, |o| o.ddm_base),
-                        muscle_base: words.map_or(0, |o| o.muscle_base),
-                        ml_base: words.map_or(0, |o| o.ml_base),
-                        ml_count: words.map_or(0, |o| {
-                            if o.ml_base != 0 {
-                                self.skin.deformers.ml_count
-                            } else {
-                                0
-                            }
-                        }),
-                        pad: 0,
-                    };
-                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("skin pass slot"),
-                        contents: bytemuck::bytes_of(&params),
-                        usage: wgpu::BufferUsages::UNIFORM,
-                    })
-                })
+                .map(
+                    |(
+                        d,
+                        &DrawSlot {
+                            mesh, primitive: p, ..
+                        },
+                    )| {
+                        let words = (self.skin.slot_words.get(mesh).and_then(|m| m.get(p)))
+                            .and_then(Option::as_ref);
+                        let params = SkinPassSlot {
+                            first_draw: d as u32 * copies,
+                            copies,
+                            vertex_count: self.primitives[mesh][p].vertex_count,
+                            ddm_base: words.map_or(0, |o| o.ddm_base),
+                            muscle_base: words.map_or(0, |o| o.muscle_base),
+                            ml_base: words.map_or(0, |o| o.ml_base),
+                            ml_count: words.map_or(0, |o| {
+                                if o.ml_base != 0 {
+                                    self.skin.deformers.ml_count
+                                } else {
+                                    0
+                                }
+                            }),
+                            pad: 0,
+                        };
+                        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("skin pass slot"),
+                            contents: bytemuck::bytes_of(&params),
+                            usage: wgpu::BufferUsages::UNIFORM,
+                        })
+                    },
+                )
                 .collect();
         }
         let slot = &mut self.views[view.index()];
@@ -643,7 +661,13 @@ impl Renderer {
         pass.set_bind_group(1, &groups.palette, &[]);
         let copies = self.capacity.copies as u32;
         let (y, z) = split_dispatch(copies, self.max_workgroups);
-        for (d, &(_, mesh, p)) in self.draws.iter().enumerate() {
+        for (
+            d,
+            &DrawSlot {
+                mesh, primitive: p, ..
+            },
+        ) in self.draws.iter().enumerate()
+        {
             let vertices = self.primitives[mesh][p].vertex_count;
             if vertices == 0 {
                 continue;
@@ -685,12 +709,21 @@ impl Renderer {
         Ok(SkinnedFrame {
             vertices: bytemuck::pod_collect_to_vec(&raw),
             slots: (self.draws.iter().zip(&self.skin.out_first))
-                .map(|(&(instance, mesh, p), &first)| SkinnedSlot {
-                    instance,
-                    primitive: p,
-                    first,
-                    vertex_count: self.primitives[mesh][p].vertex_count,
-                })
+                .map(
+                    |(
+                        &DrawSlot {
+                            instance,
+                            mesh,
+                            primitive: p,
+                        },
+                        &first,
+                    )| SkinnedSlot {
+                        instance,
+                        primitive: p,
+                        first,
+                        vertex_count: self.primitives[mesh][p].vertex_count,
+                    },
+                )
                 .collect(),
             copies: self.capacity.copies,
         })
