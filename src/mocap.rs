@@ -36,7 +36,7 @@ pub enum MocapError {
     },
     #[error(transparent)]
     Skeleton(#[from] bvh::BvhError),
-    #[error(transparent)]
+    #[error("{}{}", .0, if .0.mapped { "" } else { " (--retarget-map MAP.json)" })]
     NoMatch(#[from] crate::import::NoMatch),
 }
 

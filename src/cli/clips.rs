@@ -22,7 +22,12 @@ pub fn add_clips_from(
 ) -> Result<(), String> {
     for file in files {
         let (clips, matched) =
-            import::clips_from(file, character, map, &super::reach()).map_err(|e| e.to_string())?;
+            import::clips_from(file, character, map, &super::reach()).map_err(|e| match e {
+                import::ClipsFromError::NoMatch(m) if !m.mapped => {
+                    format!("{m} (--retarget-map MAP.json)")
+                }
+                e => e.to_string(),
+            })?;
         // A partial match is said (the joints left out keep their own motion), not silent.
         if !matched.unmatched.is_empty() {
             eprintln!("skinscope: {}: {}", file.display(), matched.summary());

@@ -63,7 +63,11 @@ impl EnvironmentArgs {
     pub fn load(&self) -> Result<Option<Arc<EnvironmentImage>>, String> {
         self.environment
             .as_deref()
-            .map(|path| EnvironmentImage::load(path).map(Arc::new))
+            .map(|path| {
+                EnvironmentImage::load(path)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
             .transpose()
     }
 }

@@ -48,6 +48,7 @@ impl Viewer {
                 Ok(())
             }
             Err(e) => {
+                let e = e.to_string();
                 state.error = Some(e.clone());
                 Err(e)
             }

@@ -30,7 +30,8 @@ pub enum ClipsFromError {
     Map { file: PathBuf, message: String },
 }
 
-/// A skeleton none of whose joints matches the character's.
+/// A skeleton none of whose joints matches the character's (`mapped`: through the map given;
+/// else the message asks for one, which the application names by its own control).
 #[derive(Debug, thiserror::Error)]
 #[error("{}: none of its joints matches a joint of {character} {}", file.display(), remedy(*mapped))]
 pub struct NoMatch {
@@ -45,7 +46,7 @@ fn remedy(mapped: bool) -> &'static str {
         "by name or through the retarget map given: check the map's source and target names \
          against the two skeletons' joints"
     } else {
-        "by name: give --retarget-map MAP.json (a JSON object of source -> target joint names)"
+        "by name: give a retarget map (a JSON object of source -> target joint names)"
     }
 }
 

@@ -99,6 +99,36 @@ impl Background {
     }
 }
 
+/// Why an environment's image was not read: the file and the problem.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {problem}", file.display())]
+pub struct PanoramaError {
+    pub file: std::path::PathBuf,
+    pub problem: PanoramaProblem,
+}
+
+/// What is wrong with an environment's image.
+#[derive(Debug, thiserror::Error)]
+pub enum PanoramaProblem {
+    #[error("an environment is a Radiance .hdr or OpenEXR .exr image")]
+    NotHdrOrExr,
+    #[error("cannot open the environment: {0}")]
+    Open(crate::files::FileError),
+    #[error("cannot decode the environment: {0}")]
+    Decode(image::ImageError),
+    #[error(
+        "the environment is {width}x{height} texels, more than the {most} ({most_said}) an environment may have: scale it down (the viewer keeps at most {MAX_WIDTH} texels of its width)"
+    )]
+    TooBig {
+        width: u32,
+        height: u32,
+        most: u64,
+        most_said: &'static str,
+    },
+    #[error("the environment is {width}x{height}; it needs at least 2x1 texels")]
+    TooSmall { width: u32, height: u32 },
+}
+
 impl EnvironmentImage {
     /// `width` x `height` texels of `radiance(direction)`, each read at its centre.
     pub fn from_fn(width: u32, height: u32, radiance: impl Fn(Vec3) -> Vec3) -> Self {
@@ -117,8 +147,11 @@ impl EnvironmentImage {
     /// most 1 GiB: at most 16,384 texels a side and `MAX_TEXELS` in all; NaN read as 0,
     /// infinities and overflows clamped to half-float's largest; halved until at most
     /// `MAX_WIDTH` wide. Errors name the file.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let name = path.display();
+    pub fn load(path: &Path) -> Result<Self, PanoramaError> {
+        let fail = |problem| PanoramaError {
+            file: path.to_path_buf(),
+            problem,
+        };
         let extension = path
             .extension()
             .and_then(|e| e.to_str())
@@ -126,23 +159,19 @@ impl EnvironmentImage {
         let format = match extension.as_deref() {
             Some("hdr") => image::ImageFormat::Hdr,
             Some("exr") => image::ImageFormat::OpenExr,
-            _ => {
-                return Err(format!(
-                    "{name}: an environment is a Radiance .hdr or OpenEXR .exr image"
-                ));
-            }
+            _ => return Err(fail(PanoramaProblem::NotHdrOrExr)),
         };
         // A FIFO or a device is refused by its kind, before it is opened (opening a FIFO
         // blocks until a writer comes).
         let file = crate::files::open_regular_capped(path, MAX_FILE_BYTES)
-            .map_err(|e| format!("{name}: cannot open the environment: {e}"))?;
+            .map_err(|e| fail(PanoramaProblem::Open(e)))?;
         let mut reader = image::ImageReader::with_format(std::io::BufReader::new(file), format);
         let mut limits = image::Limits::default();
         limits.max_image_width = Some(MAX_SIDE);
         limits.max_image_height = Some(MAX_SIDE);
         limits.max_alloc = Some(MAX_DECODE_BYTES);
         reader.limits(limits);
-        let cannot = |e: image::ImageError| format!("{name}: cannot decode the environment: {e}");
+        let cannot = |e: image::ImageError| fail(PanoramaProblem::Decode(e));
         let decoder = reader.into_decoder().map_err(cannot)?;
         let (width, height) = image::ImageDecoder::dimensions(&decoder);
         let (most, most_said) = match format {
@@ -150,19 +179,18 @@ impl EnvironmentImage {
             _ => (MAX_TEXELS, "16384x4096"),
         };
         if u64::from(width) * u64::from(height) > most {
-            return Err(format!(
-                "{name}: the environment is {width}x{height} texels, more than the {most} \
-                 ({most_said}) an environment may have: scale it down (the viewer keeps at most \
-                 {MAX_WIDTH} texels of its width)"
-            ));
+            return Err(fail(PanoramaProblem::TooBig {
+                width,
+                height,
+                most,
+                most_said,
+            }));
         }
         let decoded = image::DynamicImage::from_decoder(decoder)
             .map_err(cannot)?
             .into_rgb32f();
         if width < 2 || height < 1 {
-            return Err(format!(
-                "{name}: the environment is {width}x{height}; it needs at least 2x1 texels"
-            ));
+            return Err(fail(PanoramaProblem::TooSmall { width, height }));
         }
         let clean = |v: f32| {
             if v.is_nan() {
