@@ -431,6 +431,11 @@ impl super::Renderer {
             return;
         }
         self.shadows.maps = ShadowMaps::new(device, side, side);
+        self.rebind_scene_groups(device);
+    }
+
+    /// Every view's scene groups bound again, to the shadow maps and the environment now held.
+    pub(super) fn rebind_scene_groups(&mut self, device: &wgpu::Device) {
         for view in &mut self.views {
             for frame in &mut view.frames {
                 frame.scene_group = scene_group(

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use super::Renderer;
-use super::buffers::scene_group;
 use crate::environment::EnvironmentMaps;
 use crate::panorama::Background;
 
@@ -14,17 +13,7 @@ impl Renderer {
     /// scene groups.
     pub fn set_environment(&mut self, device: &wgpu::Device, maps: Arc<EnvironmentMaps>) {
         self.environment = maps;
-        for view in &mut self.views {
-            for frame in &mut view.frames {
-                frame.scene_group = scene_group(
-                    device,
-                    &self.layouts,
-                    &view.camera,
-                    &frame.draws,
-                    (&self.shadows.maps, &self.environment),
-                );
-            }
-        }
+        self.rebind_scene_groups(device);
     }
 
     /// Builds the background's pipeline when `options` first shows the environment.
