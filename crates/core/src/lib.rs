@@ -1,12 +1,12 @@
 //! skinscope's character and pose core, over the animation core (`skinscope_anim`): no GPU,
-//! window, UI or file format. Its modules, each depending only on those before it:
-//! `files` (bounded reading), `param` (a parameter out of range) and `contain` (fenced
-//! third-party calls) <- `basis` (KTX2 textures'
-//! transcoding) <- `character` (a loaded character, plain data) <- `scene` (the ground) <-
-//! `pose` (what to pose, its evaluation, crowds, the ML deformer's model) <- `deform` (the
-//! deformers' precomputations: direct delta mush, the ML deformer's training) and `physics`
-//! (the ragdoll, rapier3d) <- `posed` (the CPU skinning reference) and `graph` (players, the
-//! state machine, locomotion) <- `perform` (the one stateful half of a frame).
+//! window, UI or glTF. Its modules, each depending only on those before it: `files` (bounded
+//! reading), `param` (a parameter out of range) and `contain` (fenced third-party calls) <-
+//! `basis` (KTX2 textures' transcoding) <- `character` (a loaded character, plain data) <-
+//! `scene` (the ground) <- `pose` (what to pose, its evaluation, crowds, the ML deformer's
+//! model) <- `deform` (the deformers' precomputations: direct delta mush, the ML deformer's
+//! training) and `physics` (the ragdoll, rapier3d) <- `posed` (the CPU skinning reference) and
+//! `graph` (players, the state machine, locomotion) <- `perform` (the one stateful half of a
+//! frame).
 #![forbid(unsafe_code)]
 
 use skinscope_anim as anim;
