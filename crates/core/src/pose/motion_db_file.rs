@@ -123,102 +123,14 @@ impl MotionDatabase {
     /// other clips, or is malformed (each size checked before anything is allocated).
     pub fn from_bytes(bytes: &[u8], c: &Character) -> Result<Self, DbFileError> {
         let mut r = Reader { bytes, at: 0 };
-        if r.take(8, "the header")? != MAGIC {
-            return Err(DbFileError::NotDatabase);
-        }
-        let version = r.u32("the version")?;
-        if version != DB_VERSION {
-            return Err(DbFileError::Version { got: version });
-        }
-        let joints = r.u32("the joint count")? as usize;
-        let print = u64::from_le_bytes(r.take(8, "the fingerprint")?.try_into().unwrap_or([0; 8]));
-        let want = c.skeleton.joint_count();
-        let want_print = skeleton_fingerprint(c);
-        if joints != want || print != want_print {
-            return Err(DbFileError::OtherSkeleton {
-                character: c.name.clone(),
-                got: joints,
-                want,
-                got_print: print,
-                want_print,
-            });
-        }
-        let mut joint = || -> Result<usize, DbFileError> {
-            let j = r.u32("a feature joint")? as usize;
-            if j >= want {
-                return Err(DbFileError::Invalid(format!("feature joint {j} of {want}")));
-            }
-            Ok(j)
-        };
-        let feature_joints = FeatureJoints {
-            left_foot: joint()?,
-            right_foot: joint()?,
-            hips: joint()?,
-            root: joint()?,
-        };
-        let mut w = [0.0f32; 5];
-        for x in &mut w {
-            *x = r.f32("a weight")?;
-            if !(x.is_finite() && *x >= 0.0) {
-                return Err(DbFileError::Invalid(format!("weight {x}")));
-            }
-        }
-        let weights = MatchWeights {
-            foot_position: w[0],
-            foot_velocity: w[1],
-            hips_velocity: w[2],
-            trajectory_position: w[3],
-            trajectory_direction: w[4],
-        };
+        r.header(c)?;
+        let feature_joints = r.feature_joints(c.skeleton.joint_count())?;
+        let weights = r.weights()?;
         let clips = check_clips(&mut r, c)?;
-        let mut travel = vec![glam::Vec3::ZERO; c.clips.len()];
-        for v in travel.iter_mut().take(clips) {
-            let xyz = [
-                r.f32("a clip's travel")?,
-                r.f32("a clip's travel")?,
-                r.f32("a clip's travel")?,
-            ];
-            if !xyz.iter().all(|x| x.is_finite()) {
-                return Err(DbFileError::Invalid(format!("a clip's travel {xyz:?}")));
-            }
-            *v = glam::Vec3::from(xyz);
-        }
-        let count = r.u32("the frame count")? as usize;
-        if count > MAX_FRAMES {
-            return Err(DbFileError::Invalid(format!(
-                "it declares {count} frames, more than the {MAX_FRAMES} a database holds"
-            )));
-        }
-        // Each frame: 8 bytes of clip and time, then its features.
-        let needed = count * (8 + FEATURES * 4);
-        if needed > r.left() {
-            return Err(DbFileError::Invalid(format!(
-                "cut short: its {count} frames need at least {needed} more bytes, and {} are left \
-                 (a file copied or downloaded only in part?)",
-                r.left()
-            )));
-        }
-        let mut frames = Vec::with_capacity(count);
-        for _ in 0..count {
-            let clip = r.u32("a frame's clip")? as usize;
-            let time_secs = r.f32("a frame's time")?;
-            if clip >= clips || !time_secs.is_finite() {
-                return Err(DbFileError::Invalid(format!(
-                    "frame {} plays clip {clip} at {time_secs}",
-                    frames.len()
-                )));
-            }
-            frames.push(DbFrame { clip, time_secs });
-        }
-        let runs = r.u32("the run count")? as usize;
-        if runs > count + 1 || runs * 8 > r.left() {
-            return Err(DbFileError::Invalid(format!("{runs} candidate runs")));
-        }
-        let mut ranges = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let (a, b) = (r.u32("a run")? as usize, r.u32("a run")? as usize);
-            ranges.push(a..b);
-        }
+        let travel = r.travel(clips, c.clips.len())?;
+        let frames = r.frames(clips)?;
+        let count = frames.len();
+        let ranges = r.runs(count)?;
         let features = count * FEATURES * 4;
         if r.left() != features {
             let how = if r.left() < features {
@@ -242,6 +154,139 @@ impl MotionDatabase {
             (raw, frames, travel),
             ranges,
         )?)
+    }
+}
+
+impl Reader<'_> {
+    /// The magic, the version and the skeleton (its joint count and fingerprint), checked
+    /// against `c`.
+    fn header(&mut self, c: &Character) -> Result<(), DbFileError> {
+        if self.take(8, "the header")? != MAGIC {
+            return Err(DbFileError::NotDatabase);
+        }
+        let version = self.u32("the version")?;
+        if version != DB_VERSION {
+            return Err(DbFileError::Version { got: version });
+        }
+        let joints = self.u32("the joint count")? as usize;
+        let print = u64::from_le_bytes(
+            self.take(8, "the fingerprint")?
+                .try_into()
+                .unwrap_or([0; 8]),
+        );
+        let want = c.skeleton.joint_count();
+        let want_print = skeleton_fingerprint(c);
+        if joints != want || print != want_print {
+            return Err(DbFileError::OtherSkeleton {
+                character: c.name.clone(),
+                got: joints,
+                want,
+                got_print: print,
+                want_print,
+            });
+        }
+        Ok(())
+    }
+
+    /// The four feature joints, each one of the skeleton's `joints`.
+    fn feature_joints(&mut self, joints: usize) -> Result<FeatureJoints, DbFileError> {
+        let mut joint = || -> Result<usize, DbFileError> {
+            let j = self.u32("a feature joint")? as usize;
+            if j >= joints {
+                return Err(DbFileError::Invalid(format!(
+                    "feature joint {j} of {joints}"
+                )));
+            }
+            Ok(j)
+        };
+        Ok(FeatureJoints {
+            left_foot: joint()?,
+            right_foot: joint()?,
+            hips: joint()?,
+            root: joint()?,
+        })
+    }
+
+    /// The five match weights, each finite and not negative.
+    fn weights(&mut self) -> Result<MatchWeights, DbFileError> {
+        let mut w = [0.0f32; 5];
+        for x in &mut w {
+            *x = self.f32("a weight")?;
+            if !(x.is_finite() && *x >= 0.0) {
+                return Err(DbFileError::Invalid(format!("weight {x}")));
+            }
+        }
+        Ok(MatchWeights {
+            foot_position: w[0],
+            foot_velocity: w[1],
+            hips_velocity: w[2],
+            trajectory_position: w[3],
+            trajectory_direction: w[4],
+        })
+    }
+
+    /// The first `clips` clips' travel (finite), the rest of the character's `all` zero.
+    fn travel(&mut self, clips: usize, all: usize) -> Result<Vec<glam::Vec3>, DbFileError> {
+        let mut travel = vec![glam::Vec3::ZERO; all];
+        for v in travel.iter_mut().take(clips) {
+            let xyz = [
+                self.f32("a clip's travel")?,
+                self.f32("a clip's travel")?,
+                self.f32("a clip's travel")?,
+            ];
+            if !xyz.iter().all(|x| x.is_finite()) {
+                return Err(DbFileError::Invalid(format!("a clip's travel {xyz:?}")));
+            }
+            *v = glam::Vec3::from(xyz);
+        }
+        Ok(travel)
+    }
+
+    /// The frames (a clip of the first `clips` at a finite time each), their count checked
+    /// against `MAX_FRAMES` and against the bytes left before any is read.
+    fn frames(&mut self, clips: usize) -> Result<Vec<DbFrame>, DbFileError> {
+        let count = self.u32("the frame count")? as usize;
+        if count > MAX_FRAMES {
+            return Err(DbFileError::Invalid(format!(
+                "it declares {count} frames, more than the {MAX_FRAMES} a database holds"
+            )));
+        }
+        // Each frame: 8 bytes of clip and time, then its features.
+        let needed = count * (8 + FEATURES * 4);
+        if needed > self.left() {
+            return Err(DbFileError::Invalid(format!(
+                "cut short: its {count} frames need at least {needed} more bytes, and {} are left \
+                 (a file copied or downloaded only in part?)",
+                self.left()
+            )));
+        }
+        let mut frames = Vec::with_capacity(count);
+        for _ in 0..count {
+            let clip = self.u32("a frame's clip")? as usize;
+            let time_secs = self.f32("a frame's time")?;
+            if clip >= clips || !time_secs.is_finite() {
+                return Err(DbFileError::Invalid(format!(
+                    "frame {} plays clip {clip} at {time_secs}",
+                    frames.len()
+                )));
+            }
+            frames.push(DbFrame { clip, time_secs });
+        }
+        Ok(frames)
+    }
+
+    /// The candidate runs (at most one more than the `count` frames).
+    fn runs(&mut self, count: usize) -> Result<Vec<std::ops::Range<usize>>, DbFileError> {
+        let runs = self.u32("the run count")? as usize;
+        if runs > count + 1 || runs * 8 > self.left() {
+            return Err(DbFileError::Invalid(format!("{runs} candidate runs")));
+        }
+        let mut ranges = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let (a, b) = (self.u32("a run")? as usize, self.u32("a run")? as usize);
+            ranges.push(a..b);
+        }
+        Ok(ranges)
     }
 }
 
