@@ -88,28 +88,11 @@ fn split(bytes: &[u8], glb: bool) -> (Value, Vec<u8>) {
 /// A .glb of `json` and `bin` as they are (a mutated buffer byteLength stays mutated), or the
 /// .gltf JSON.
 fn join(json: &Value, bin: &[u8], glb: bool) -> Vec<u8> {
-    if !glb {
-        return serde_json::to_vec(json).unwrap();
+    if glb {
+        skinscope_testkit::glb_of(json, bin)
+    } else {
+        serde_json::to_vec(json).unwrap()
     }
-    let mut text = serde_json::to_vec(json).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = (12 + 8 + text.len() + 8 + bin.len()) as u32;
-    let mut out = b"glTF".to_vec();
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
 }
 
 /// Every number in the document, by path (object keys and array indices).

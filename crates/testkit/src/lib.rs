@@ -159,26 +159,7 @@ impl RawGltf {
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = self.json.clone();
         json["buffers"][0]["byteLength"] = json!(self.bin.len());
-        let mut json_bytes = serde_json::to_vec(&json).unwrap();
-        while !json_bytes.len().is_multiple_of(4) {
-            json_bytes.push(b' ');
-        }
-        let mut bin = self.bin.clone();
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json_bytes);
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        glb_of(&json, &self.bin)
     }
 
     fn push_view(&mut self, bytes: &[u8]) -> usize {
@@ -380,4 +361,29 @@ pub fn obj_points(obj: &str) -> Vec<glam::Vec3> {
 /// The `v` lines of an OBJ file as points.
 pub fn obj_vertices(path: &Path) -> Vec<glam::Vec3> {
     obj_points(&std::fs::read_to_string(path).unwrap())
+}
+
+/// A .glb of `json` and `bin` as they are (a buffer's byteLength is not corrected), each chunk
+/// padded to 4 bytes (the JSON with spaces, the binary with zeros).
+pub fn glb_of(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json_bytes = serde_json::to_vec(json).unwrap();
+    while !json_bytes.len().is_multiple_of(4) {
+        json_bytes.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json_bytes);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
 }
