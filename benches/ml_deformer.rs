@@ -17,6 +17,7 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use skinscope::anim::SkinningMethod;
 use skinscope::deform::ml_train::TrainParams;
+use skinscope::draw::deformers::{Deformers, PackedDeformer};
 use skinscope::draw::{capacity, extract, rest_bounds};
 use skinscope::pose::{CharacterPose, PoseRequest};
 use skinscope::pose::{MlModel, MlReference};
@@ -105,19 +106,21 @@ fn benches(criterion: &mut Criterion) {
     for (name, skinning, posed) in cases {
         let mut renderer =
             Renderer::new(&gpu.device, &gpu.queue, &c, COLOR_FORMAT, capacity(&c, 1));
-        renderer.set_ddm(&gpu.device, &gpu.queue, Some(&ddm));
-        renderer.set_ml(&gpu.device, &gpu.queue, Some(&model));
+        let assets: [Arc<dyn PackedDeformer>; 2] = [Arc::new(ddm.clone()), model.clone()];
+        let words = Deformers::default().hold(&c, assets).clone();
+        renderer.set_deformers(&gpu.device, &gpu.queue, &words);
         let options = DrawOptions {
             skinning,
             skin_pass: SkinPass::Compute,
             ..Default::default()
         };
         let mut flip = false;
+        let mut values = Vec::new();
         group.bench_function(format!("skin_pass/{name}"), |b| {
             b.iter(|| {
                 // A palette that changes every frame, so the skin pass runs every frame.
                 flip = !flip;
-                let mut input = extract(posed);
+                let mut input = extract(posed, &mut values);
                 let mut moved = input.palette.to_vec();
                 moved[0].w_axis.x += if flip { 1e-6 } else { 0.0 };
                 input.palette = &moved;

@@ -142,7 +142,7 @@ fn benches(c: &mut Criterion) {
                     skinscope::render::renderer::View::Main,
                     &gpu.queue,
                     &skinscope::render::renderer::FrameInput {
-                        posed: skinscope::draw::extract(&pose),
+                        posed: skinscope::draw::extract(&pose, &mut Vec::new()),
                         camera: &camera,
                         aspect: 4.0 / 3.0,
                         bones: &[],

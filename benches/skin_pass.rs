@@ -56,8 +56,7 @@ impl Frames {
             morph_stride: self.morph_stride,
             morph_base: &self.morph_base,
             palette_method: &self.palette_method,
-            muscles: &[],
-            ml_weights: &[],
+            deformer_values: &[],
         }
     }
 
@@ -194,9 +193,12 @@ fn method_case(
     let camera = Camera::framing(lo, hi, 40.0, 16.0 / 9.0);
     let target = Offscreen::new(&gpu.device, SIZE);
     let ddm = skinscope::deform::precompute(c, &Default::default(), &mut |_| {}).expect("ddm");
+    let words = (skinscope::draw::deformers::Deformers::default())
+        .hold(c, [std::sync::Arc::new(ddm) as _])
+        .clone();
     for method in SkinningMethod::ALL {
         let mut renderer = Renderer::new(&gpu.device, &gpu.queue, c, COLOR_FORMAT, capacity(c, 1));
-        renderer.set_ddm(&gpu.device, &gpu.queue, Some(&ddm));
+        renderer.set_deformers(&gpu.device, &gpu.queue, &words);
         let options = DrawOptions {
             skinning: method,
             skin_pass: SkinPass::Compute,

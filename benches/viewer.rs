@@ -39,6 +39,7 @@ struct Window {
     srgb: wgpu::TextureView,
     camera: Camera,
     bones: Vec<draw::view::LineVertex>,
+    values: Vec<[f32; 4]>,
     /// The panel's last layout, tessellated.
     jobs: Vec<egui::ClippedPrimitive>,
     pixels_per_point: f32,
@@ -81,6 +82,7 @@ impl Window {
             srgb,
             camera,
             bones: Vec::new(),
+            values: Vec::new(),
             jobs: Vec::new(),
             pixels_per_point: 1.0,
             view: egui::Rect::NOTHING,
@@ -116,7 +118,7 @@ impl Window {
         };
         let posed = match &viewer.crowd {
             Some(crowd) => draw::extract_crowd(crowd),
-            None => draw::extract(&viewer.pose),
+            None => draw::extract(&viewer.pose, &mut self.values),
         };
         self.renderer.prepare(
             View::Main,

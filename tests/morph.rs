@@ -329,7 +329,7 @@ fn a_paused_morph_uploads_nothing() {
                 View::Main,
                 &gpu.queue,
                 &FrameInput {
-                    posed: skinscope::draw::extract(pose),
+                    posed: skinscope::draw::extract(pose, &mut Vec::new()),
                     camera: &camera,
                     aspect: 1.0,
                     bones: &[],

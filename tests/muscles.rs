@@ -375,7 +375,7 @@ fn the_skin_pass_moves_the_skin_as_the_cpu_reference_does() {
         };
         let cpu = PosedVertices::on_cpu_with(&c, &pose, method, data.as_ref());
         let gpu_v =
-            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, data.as_ref())
+            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, data.clone().map(Arc::new).as_ref())
                 .unwrap();
         let without = PosedVertices::on_cpu_with(&c, &plain, method, data.as_ref());
         let (mut worst, mut moved) = (0.0f32, 0.0f32);
@@ -560,19 +560,18 @@ fn a_frame_without_the_muscles_leaves_no_stale_offset() {
     let camera =
         skinscope::render::camera::Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0);
     let read = |p: &CharacterPose, renderer: &mut Renderer| {
+        let mut values = Vec::new();
         let frame = FrameInput {
-            posed: skinscope::draw::extract(p),
+            posed: skinscope::draw::extract(p, &mut values),
             camera: &camera,
             aspect: 1.0,
             bones: &[],
             options: &options,
         };
         renderer.prepare(View::Main, &gpu.queue, &frame);
-        renderer.set_muscles(
-            &gpu.device,
-            &gpu.queue,
-            pose.muscles.as_ref().map(|m| &m.rig),
-        );
+        let mut deformers = skinscope::draw::deformers::Deformers::default();
+        let assets = skinscope::draw::deformers::assets_of(&pose, None);
+        renderer.set_deformers(&gpu.device, &gpu.queue, deformers.hold(&c, assets));
         let skinned = renderer
             .read_skinned(View::Main, &gpu.device, &gpu.queue)
             .unwrap();

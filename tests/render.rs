@@ -286,7 +286,7 @@ fn prepare_with(
             view,
             &gpu.queue,
             &FrameInput {
-                posed: skinscope::draw::extract(pose),
+                posed: skinscope::draw::extract(pose, &mut Vec::new()),
                 camera: &still_camera(),
                 aspect: 1.0,
                 bones: &[],

@@ -204,7 +204,7 @@ fn paint(c: &Character, options: &DrawOptions) -> skinscope::render::renderer::P
         View::Main,
         &gpu.queue,
         &FrameInput {
-            posed: skinscope::draw::extract(&pose),
+            posed: skinscope::draw::extract(&pose, &mut Vec::new()),
             camera: &cam,
             aspect: 1.0,
             bones: &[],

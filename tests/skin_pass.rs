@@ -98,7 +98,8 @@ fn every_copy_of_a_crowd_is_skinned_with_its_own_palette() {
             pose
         })
         .collect();
-    let one = extract(&poses[0]);
+    let mut values = Vec::new();
+    let one = extract(&poses[0], &mut values);
     let palette: Vec<_> = poses.iter().flat_map(|p| p.palette.clone()).collect();
     let world_from_mesh: Vec<_> = poses
         .iter()
@@ -237,7 +238,7 @@ fn the_skin_pass_runs_again_only_when_the_frame_changed() {
             View::Main,
             &gpu.queue,
             &FrameInput {
-                posed: extract(pose),
+                posed: extract(pose, &mut Vec::new()),
                 camera: &camera,
                 aspect: 1.0,
                 bones: &[],

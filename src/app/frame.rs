@@ -12,6 +12,7 @@ use super::surface::Acquired;
 use super::{App, DialogFor, draw_options};
 use crate::draw;
 use crate::render::camera::{Camera, OrbitCamera};
+use crate::render::deformers::DeformerKind;
 use crate::render::offscreen::Offscreen;
 use crate::render::renderer::{DrawOptions, FrameInput, SkinPass, View};
 use crate::viewer::record::RecordCommand;
@@ -378,7 +379,7 @@ impl App {
             bones: &self.bones,
             colors: colors.as_deref(),
             legend: None,
-            ddm: viewer.ddm.current.as_deref(),
+            ddm: viewer.ddm.current.as_ref(),
             environment: viewer.environment.current.as_ref(),
             stands_at: viewer.locomotion().placement().position,
         };
@@ -437,7 +438,7 @@ impl App {
         });
         self.viewer.stats.palette_bytes = 0;
         if let Some(gfx) = self.gfx.as_mut() {
-            gfx.sync_ddm(&self.viewer);
+            gfx.sync_deformers(&self.viewer);
         }
         for (view, options) in [Some((View::Main, main)), compared].into_iter().flatten() {
             let overlay = Instant::now();
@@ -450,18 +451,17 @@ impl App {
             let moved = self.viewer.locomotion().placement().position.with_y(0.0);
             gfx.renderer
                 .lay_grid(&gfx.gpu.device, (lo + moved, hi + moved));
+            let values = &mut self.deformer_values;
             let posed = match (&self.viewer.crowd, view) {
                 (Some(crowd), _) => draw::extract_crowd(crowd),
-                (None, View::Main) => {
-                    let mut posed = draw::extract(&self.viewer.pose);
-                    // A model of the muscles stands in for them (the split view's right half,
-                    // its reference, draws them).
-                    if self.viewer.controls.ml_replaces_muscles() {
-                        posed.muscles = &[];
-                    }
-                    posed
+                // A model of the muscles stands in for them (the split view's right half, its
+                // reference, draws them).
+                (None, View::Main) if self.viewer.controls.ml_replaces_muscles() => {
+                    let muscles = [DeformerKind::Muscles];
+                    draw::extract_except(&self.viewer.pose, &muscles, values)
                 }
-                (None, View::Compared) => draw::extract(&self.viewer.compare_pose),
+                (None, View::Main) => draw::extract(&self.viewer.pose, values),
+                (None, View::Compared) => draw::extract(&self.viewer.compare_pose, values),
             };
             let uploaded = gfx.renderer.prepare(
                 view,

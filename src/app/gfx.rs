@@ -20,8 +20,8 @@ pub struct Gfx {
     /// The instance, adapter, device, queue and pipeline cache, in one place.
     pub gpu: Gpu,
     pub renderer: Renderer,
-    /// The viewer's `ddm.changes` the renderer's direct delta mush Ω was set from.
-    pub ddm_shown: Option<u64>,
+    /// The post-skin deformers the renderer holds, packed.
+    deformers: draw::deformers::Deformers,
     /// The viewer's `environment.changes` the renderer is lit from, and the maps prefiltered
     /// for it (kept when the renderer is rebuilt for another character or crowd).
     environment_shown: Option<u64>,
@@ -132,7 +132,7 @@ impl Gfx {
             surface,
             gpu,
             renderer,
-            ddm_shown: None,
+            deformers: Default::default(),
             environment_shown: None,
             environment_maps: None,
             egui_ctx,
@@ -157,24 +157,17 @@ impl Gfx {
             self.surface.srgb_format(),
             draw::capacity(&viewer.character, copies),
         );
-        self.ddm_shown = None;
         self.environment_shown = None;
     }
 
-    /// The renderer holds the viewer's direct delta mush Ω (uploaded when it changed) and the
-    /// skin weights of the muscles and the ML deformer's components the frame follows.
-    pub fn sync_ddm(&mut self, viewer: &Viewer) {
-        let muscles = viewer.pose.muscles.as_ref().map(|m| &m.rig);
-        (self.renderer).set_muscles(&self.gpu.device, &self.gpu.queue, muscles);
-        let ml = viewer.pose.ml.as_ref().map(|m| &m.model);
-        (self.renderer).set_ml(&self.gpu.device, &self.gpu.queue, ml);
+    /// The renderer holds the post-skin deformers the viewer's frame draws with (direct delta
+    /// mush's Ω, the muscles, the ML deformer), packed again and uploaded when one changed,
+    /// and is lit by the viewer's environment.
+    pub fn sync_deformers(&mut self, viewer: &Viewer) {
+        let assets = draw::deformers::assets_of(&viewer.pose, viewer.ddm.current.as_ref());
+        let words = self.deformers.hold(&viewer.character, assets);
+        (self.renderer).set_deformers(&self.gpu.device, &self.gpu.queue, words);
         self.sync_environment(viewer);
-        if self.ddm_shown != Some(viewer.ddm.changes) {
-            let data = viewer.ddm.current.as_deref();
-            self.renderer
-                .set_ddm(&self.gpu.device, &self.gpu.queue, data);
-            self.ddm_shown = Some(viewer.ddm.changes);
-        }
     }
 
     /// The renderer lit by the viewer's environment: prefiltered once each time it changes.

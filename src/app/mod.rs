@@ -150,6 +150,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         steer: input::SteerKeys::default(),
         commands: Vec::new(),
         bones: Vec::new(),
+        deformer_values: Vec::new(),
         result: Ok(()),
         character_generation: 0,
         last_view: None,
@@ -201,6 +202,8 @@ struct App {
     /// Commands from the keyboard since the last frame, applied with the panel's.
     commands: Vec<UiCommand>,
     bones: Vec<LineVertex>,
+    /// The main view's deformer values, packed by the extract each frame.
+    deformer_values: Vec<[f32; 4]>,
     result: Result<(), AppError>,
     /// The panel's last layout (drawn again while it is current).
     panel: Option<panel::PanelOutput>,

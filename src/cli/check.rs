@@ -88,7 +88,7 @@ fn compare_gpu_skinning(
         .map_err(|e| e.to_string())?;
     let skinning = skin.skinning.into();
     let ddm = skin.ddm.precompute(c, skinning)?;
-    let on_gpu = headless::skin_on_gpu_with(gpu, c, &pose, skinning, ddm.as_deref())
+    let on_gpu = headless::skin_on_gpu_with(gpu, c, &pose, skinning, ddm.as_ref())
         .map_err(|e| e.to_string())?;
     let on_cpu = skinscope::posed::PosedVertices::on_cpu_with(c, &pose, skinning, ddm.as_deref());
     report.add_gpu_skinning(skinning, &on_gpu, &on_cpu);

@@ -41,7 +41,7 @@ pub fn run(args: &PoseArgs, skin: SkinArgs, out: &Path) -> Result<(), String> {
         }
         SkinOnArg::Gpu => {
             let gpu = Gpu::headless().map_err(|e| e.to_string())?;
-            headless::skin_on_gpu_with(&gpu, c, &pose, skinning, ddm.as_deref())
+            headless::skin_on_gpu_with(&gpu, c, &pose, skinning, ddm.as_ref())
                 .map_err(|e| e.to_string())?
         }
     }

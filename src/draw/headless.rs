@@ -245,12 +245,9 @@ pub fn render_frame_and_legend(
 /// Headless frames of one character kept across calls (a recorded sequence): one renderer, one
 /// target and the poses, made at the first frame and reused by every later one.
 pub struct Frames {
-    renderer: Option<Renderer>,
-    /// The environment the renderer is lit by (`None`: the generated sky).
-    lit: Option<Arc<EnvironmentImage>>,
+    held: HeldDraw,
     /// A crowd's members and its renderer, kept from frame to frame of a sequence.
     crowd: Option<HeldCrowd>,
-    target: Option<Offscreen>,
     pose: CharacterPose,
     compare: CharacterPose,
     bones: Vec<crate::render::lines::LineVertex>,
@@ -266,8 +263,8 @@ pub struct Drawn<'a> {
     pub bones: &'a [crate::render::lines::LineVertex],
     pub colors: Option<&'a [Vec<Vec<glam::Vec4>>]>,
     pub legend: Option<&'a Legend>,
-    /// Direct delta mush's Ω, uploaded with the renderer's first frame.
-    pub ddm: Option<&'a crate::deform::DdmData>,
+    /// Direct delta mush's Ω (packed and uploaded again only when it is another one).
+    pub ddm: Option<&'a Arc<crate::deform::DdmData>>,
     /// The HDR environment that lights it (`None`: the generated sky).
     pub environment: Option<&'a Arc<EnvironmentImage>>,
     /// Where the character stands (its placement): the grid is laid around its rest bounds
@@ -278,10 +275,8 @@ pub struct Drawn<'a> {
 impl Frames {
     pub fn new(character: &Character) -> Self {
         Self {
-            renderer: None,
-            lit: None,
+            held: HeldDraw::default(),
             crowd: None,
-            target: None,
             pose: CharacterPose::new(character),
             compare: CharacterPose::new(character),
             bones: Vec::new(),
@@ -379,12 +374,11 @@ impl Frames {
             bones: &self.bones,
             colors: colors.as_deref(),
             legend: drawn_legend,
-            ddm: request.ddm.as_deref(),
+            ddm: request.ddm.as_ref(),
             environment: request.environment.as_ref(),
             stands_at: request.pose.placement.position,
         };
-        let held = (&mut self.renderer, &mut self.target, &mut self.lit);
-        draw_posed(held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
+        draw_posed(&mut self.held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
     }
 
     /// Draws a pose already evaluated (the window's, for its "Record...") and reads it back.
@@ -395,24 +389,26 @@ impl Frames {
         pose: &CharacterPose,
         drawn: &Drawn<'_>,
     ) -> Result<Vec<u8>, FrameError> {
-        draw_posed(
-            (&mut self.renderer, &mut self.target, &mut self.lit),
-            gpu,
-            character,
-            pose,
-            drawn,
-        )
+        draw_posed(&mut self.held, gpu, character, pose, drawn)
     }
 }
 
-/// `Frames::draw` on the renderer and target it holds (made at the first frame, the target
-/// again when the size changes).
+/// What a sequence of single-character frames keeps from frame to frame: the renderer and
+/// the target (made at the first frame, the target again when the size changes), the
+/// environment the renderer is lit by (`None`: the generated sky), the deformers it holds and
+/// the extract's values.
+#[derive(Default)]
+struct HeldDraw {
+    renderer: Option<Renderer>,
+    target: Option<Offscreen>,
+    lit: Option<Arc<EnvironmentImage>>,
+    deformers: super::deformers::Deformers,
+    values: Vec<[f32; 4]>,
+}
+
+/// `Frames::draw` on what `held` keeps.
 fn draw_posed(
-    (held_renderer, held_target, lit): (
-        &mut Option<Renderer>,
-        &mut Option<Offscreen>,
-        &mut Option<Arc<EnvironmentImage>>,
-    ),
+    held: &mut HeldDraw,
     gpu: &Gpu,
     character: &Character,
     pose: &CharacterPose,
@@ -422,10 +418,17 @@ fn draw_posed(
     if w == 0 || h == 0 || w > 8192 || h > 8192 {
         return Err(FrameError::Size(w, h));
     }
-    if held_target.as_ref().is_some_and(|t| t.size != drawn.size) {
-        *held_target = None;
+    let HeldDraw {
+        renderer,
+        target,
+        lit,
+        deformers,
+        values,
+    } = held;
+    if target.as_ref().is_some_and(|t| t.size != drawn.size) {
+        *target = None;
     }
-    let target = held_target.get_or_insert_with(|| {
+    let target = target.get_or_insert_with(|| {
         Offscreen::with_formats(
             &gpu.device,
             drawn.size,
@@ -435,33 +438,24 @@ fn draw_posed(
     });
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let frame = FrameInput {
-        posed: extract(pose),
+        posed: extract(pose, values),
         camera: drawn.camera,
         aspect: w as f32 / h as f32,
         bones: drawn.bones,
         options: drawn.options,
     };
-    let renderer = match held_renderer {
-        Some(renderer) => renderer,
-        None => {
-            let mut renderer = made(gpu, character, 1);
-            renderer.set_ddm(&gpu.device, &gpu.queue, drawn.ddm);
-            *lit = None;
-            held_renderer.insert(renderer)
-        }
-    };
+    let renderer = renderer.get_or_insert_with(|| {
+        *lit = None;
+        made(gpu, character, 1)
+    });
     relight(gpu, renderer, lit, drawn.environment);
+    let words = deformers.hold(character, super::deformers::assets_of(pose, drawn.ddm));
+    renderer.set_deformers(&gpu.device, &gpu.queue, words);
     let (lo, hi) = rest_bounds(character);
     let moved = drawn.stands_at.with_y(0.0);
     renderer.lay_grid(&gpu.device, (lo + moved, hi + moved));
     renderer.fit_lines(&gpu.device, drawn.bones.len());
     renderer.prepare(View::Main, &gpu.queue, &frame);
-    renderer.set_muscles(
-        &gpu.device,
-        &gpu.queue,
-        pose.muscles.as_ref().map(|m| &m.rig),
-    );
-    renderer.set_ml(&gpu.device, &gpu.queue, pose.ml.as_ref().map(|m| &m.model));
     if let Some(colors) = drawn.colors {
         renderer.set_vertex_colors(&gpu.queue, colors);
     }
@@ -718,7 +712,7 @@ pub fn skin_on_gpu_with(
     character: &Character,
     pose: &CharacterPose,
     skinning: crate::anim::SkinningMethod,
-    ddm: Option<&crate::deform::DdmData>,
+    ddm: Option<&Arc<crate::deform::DdmData>>,
 ) -> Result<crate::posed::PosedVertices, FrameError> {
     let options = DrawOptions {
         skinning,
@@ -726,21 +720,18 @@ pub fn skin_on_gpu_with(
     };
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     // The camera plays no part in skinning.
+    let mut values = Vec::new();
     let frame = FrameInput {
-        posed: extract(pose),
+        posed: extract(pose, &mut values),
         camera: &Camera::framing(Vec3::splat(-1.0), Vec3::ONE, 45.0, 1.0),
         aspect: 1.0,
         bones: &[],
         options: &options,
     };
     let mut renderer = prepared(gpu, character, &frame);
-    renderer.set_ddm(&gpu.device, &gpu.queue, ddm);
-    renderer.set_muscles(
-        &gpu.device,
-        &gpu.queue,
-        pose.muscles.as_ref().map(|m| &m.rig),
-    );
-    renderer.set_ml(&gpu.device, &gpu.queue, pose.ml.as_ref().map(|m| &m.model));
+    let mut deformers = super::deformers::Deformers::default();
+    let words = deformers.hold(character, super::deformers::assets_of(pose, ddm));
+    renderer.set_deformers(&gpu.device, &gpu.queue, words);
     let skinned = renderer.read_skinned(View::Main, &gpu.device, &gpu.queue)?;
     if let Some(error) = pollster::block_on(scope.pop()) {
         return Err(FrameError::Validation(error));

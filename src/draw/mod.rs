@@ -2,6 +2,7 @@
 //! the renderer's plain data) and one frame drawn without a window (`headless`), which the
 //! `render` and `check` commands and the tests use.
 
+pub mod deformers;
 pub mod headless;
 pub mod legend;
 pub mod ui_overlay;
@@ -14,8 +15,19 @@ use crate::pose::{CharacterPose, Crowd};
 use crate::posed::PosedVertices;
 use crate::render::renderer::{Capacity, Posed, SkinnedFrame};
 
-/// One posed character as the renderer reads it.
-pub fn extract(pose: &CharacterPose) -> Posed<'_> {
+/// One posed character as the renderer reads it; its deformers' values are packed into
+/// `values` (caller-owned, reused from frame to frame).
+pub fn extract<'a>(pose: &'a CharacterPose, values: &'a mut Vec<[f32; 4]>) -> Posed<'a> {
+    extract_except(pose, &[], values)
+}
+
+/// `extract`, leaving out the deformers `except` names (their values zeros).
+pub fn extract_except<'a>(
+    pose: &'a CharacterPose,
+    except: &[crate::render::deformers::DeformerKind],
+    values: &'a mut Vec<[f32; 4]>,
+) -> Posed<'a> {
+    deformers::values_into(pose, except, values);
     Posed {
         palette: &pose.palette,
         palette_stride: pose.palette.len(),
@@ -25,8 +37,7 @@ pub fn extract(pose: &CharacterPose) -> Posed<'_> {
         morph_stride: pose.morph.weights.len(),
         morph_base: &pose.morph.base,
         palette_method: &pose.palette_method,
-        muscles: pose.muscles.as_ref().map_or(&[], |m| &m.displacement[..]),
-        ml_weights: pose.ml.as_ref().map_or(&[], |m| &m.weights[..]),
+        deformer_values: values,
     }
 }
 
@@ -41,8 +52,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         morph_stride: crowd.morph_stride,
         morph_base: &crowd.morph_base,
         palette_method: &crowd.palette_method,
-        muscles: &[],
-        ml_weights: &[],
+        deformer_values: &[],
     }
 }
 

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod camera;
+pub mod deformers;
 pub mod display;
 pub mod environment;
 pub mod gpu;
@@ -26,4 +27,4 @@ pub mod textures;
 pub use pipelines::DEPTH_FORMAT;
 
 use skinscope_anim as anim;
-use skinscope_core::{basis, character, deform, files, pose};
+use skinscope_core::{basis, character, files};

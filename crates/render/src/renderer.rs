@@ -115,12 +115,10 @@ pub struct Posed<'a> {
     /// Weight-blended skinning's method weight per entry of one copy's palette (0: linear
     /// blend, 1: dual quaternions; a missing entry is 0).
     pub palette_method: &'a [f32],
-    /// The muscles' displacement per particle, world space (`pose::MuscleFrame`; empty: none).
-    /// One simulation: only a single copy follows it.
-    pub muscles: &'a [glam::Vec3],
-    /// The ML deformer's component weights (`pose::MlCorrective`; empty: none). One pose:
-    /// only a single copy follows them.
-    pub ml_weights: &'a [f32],
+    /// The post-skin deformers' values this frame, laid out as `deformers::DEFORMER_VALUES`
+    /// says (the muscles' displacements, world space, then the ML deformer's weights; empty:
+    /// none). One simulation, one pose: only a single copy follows them.
+    pub deformer_values: &'a [[f32; 4]],
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -183,16 +181,17 @@ struct SlotMaterial {
 
 /// The skin pass's resources: where each draw slot's vertices start in its output (its copies
 /// follow each other) and the output's length in vertices, each slot's `SkinPassSlot` (made
-/// with the first skin pass), and per mesh per primitive its vertex words with direct delta
-/// mush's Ω, the muscles' skin weights and the ML deformer's components after them, when it has
-/// any, with the muscles' and the ML deformer's words as the pass packs them.
+/// with the first skin pass), per mesh per primitive its vertex words with the deformers'
+/// words after them when it has any, the deformers' words held and the per-frame values'
+/// scratch.
 #[derive(Default)]
 struct SkinPassResources {
     out_first: Vec<u32>,
     out_vertices: u64,
     slot_params: Vec<wgpu::Buffer>,
     slot_words: Vec<Vec<Option<skin_pass::SlotWords>>>,
-    deformers: skin_pass::Deformers,
+    deformers: std::sync::Arc<crate::deformers::DeformerWords>,
+    values_scratch: Vec<[f32; 4]>,
 }
 
 /// The shadows' resources: the two maps and what bounds the casters, per draw slot.
@@ -659,18 +658,9 @@ impl Renderer {
         device: &wgpu::Device,
         options: &DrawOptions,
     ) -> (bool, &'static str) {
-        let (wanted, why) = if self.muscles_drawn(view) {
-            (
-                SkinPass::Compute,
-                "the muscles move the skin in the skin pass",
-            )
-        } else if self.ml_drawn(view) {
-            (
-                SkinPass::Compute,
-                "the ML deformer corrects the skin in the skin pass",
-            )
-        } else {
-            options.skin_pass_wanted()
+        let (wanted, why) = match self.deformers_drawn(view) {
+            Some(why) => (SkinPass::Compute, why),
+            None => options.skin_pass_wanted(),
         };
         if wanted != SkinPass::Compute {
             return (false, why);

@@ -31,10 +31,9 @@ pub(super) struct FrameBuffers {
     /// Generation of the palette / draw data these buffers hold.
     pub(super) palette_generation: u64,
     pub(super) draws_generation: u64,
-    /// The muscles' displacements and the ML deformer's weights (`muscle.wgsl`'s uniform), and
-    /// their generation.
-    pub(super) muscles: wgpu::Buffer,
-    pub(super) muscle_generation: u64,
+    /// The deformers' per-frame values (`muscle.wgsl`'s uniform), and their generation.
+    pub(super) deformer_values: wgpu::Buffer,
+    pub(super) deformer_generation: u64,
 }
 
 /// One view's camera, its frames in flight and the data last given to it.
@@ -66,11 +65,10 @@ pub(super) struct ViewSlot {
     pub(super) blend_order: Vec<usize>,
     /// The skin pass's output and bind groups, made the first time the view uses it.
     pub(super) skin_pass: Option<SkinPassTargets>,
-    /// The muscles' displacements last given (xyz, 0) and the ML deformer's weights (four a
-    /// vec4), and their generation (one: they share a uniform).
-    pub(super) muscle_offsets: Vec<[f32; 4]>,
-    pub(super) ml_weights: Vec<[f32; 4]>,
-    pub(super) muscle_generation: u64,
+    /// The deformers' per-frame values last given (`Posed::deformer_values`), and their
+    /// generation.
+    pub(super) deformer_values: Vec<[f32; 4]>,
+    pub(super) deformer_generation: u64,
 }
 
 /// Bytes of each per-frame buffer of a view.
@@ -152,9 +150,8 @@ impl ViewSlot {
             faces: Vec::new(),
             blend_order: Vec::new(),
             skin_pass: None,
-            muscle_offsets: Vec::new(),
-            ml_weights: Vec::new(),
-            muscle_generation: 0,
+            deformer_values: Vec::new(),
+            deformer_generation: 0,
         }
     }
 }
@@ -225,9 +222,9 @@ impl FrameBuffers {
         let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
         let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
         let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
-        let muscles = buffer(
-            "muscle offsets",
-            super::skin_pass::MUSCLE_UNIFORM_BYTES,
+        let deformer_values = buffer(
+            "deformer values",
+            super::skin_pass::VALUES_BYTES,
             wgpu::BufferUsages::UNIFORM,
         );
         let group = |label, layout, entries: &[_]| bind_group(device, label, layout, entries);
@@ -275,8 +272,8 @@ impl FrameBuffers {
             bones: (bones, 0),
             palette_generation: 0,
             draws_generation: 0,
-            muscles,
-            muscle_generation: 0,
+            deformer_values,
+            deformer_generation: 0,
         }
     }
 }

@@ -6,6 +6,7 @@ use bytemuck::{Pod, Zeroable};
 use wgpu::util::DeviceExt;
 
 use super::{DrawSlot, FrameBuffers, Renderer, View, bind_group, entry};
+use crate::deformers::{DEFORMER_VALUES, DeformerKind, DeformerWords};
 use crate::layouts::Layouts;
 use crate::meshes::GpuPrimitive;
 
@@ -38,141 +39,44 @@ pub(super) struct SkinPassSlot {
     pub(super) pad: u32,
 }
 
-/// Particles `muscle.wgsl`'s uniform holds (its array's length), and its bytes.
-pub const MAX_GPU_PARTICLES: usize = 4000;
-// Every particle a muscles file may hold fits the uniform.
-const _: () =
-    assert!(crate::pose::MAX_MUSCLES * crate::anim::PARTICLES_PER_MUSCLE <= MAX_GPU_PARTICLES);
-/// The ML deformer's weights the uniform holds after the particles (`ml.wgsl`).
-pub const MAX_GPU_COMPONENTS: usize = 64;
-const _: () = assert!(crate::pose::ML_MAX_COMPONENTS <= MAX_GPU_COMPONENTS);
-const OFFSET_BYTES: usize = 16 * MAX_GPU_PARTICLES;
-pub(super) const MUSCLE_UNIFORM_BYTES: u64 = (OFFSET_BYTES + 4 * MAX_GPU_COMPONENTS) as u64;
-static ZEROS: [u8; OFFSET_BYTES] = [0; OFFSET_BYTES];
+/// Bytes of the per-frame values' uniform (`muscle.wgsl`).
+pub(super) const VALUES_BYTES: u64 = (16 * DEFORMER_VALUES) as u64;
+static ZEROS: [u8; 16 * DEFORMER_VALUES] = [0; 16 * DEFORMER_VALUES];
 
-/// The muscles' and the ML deformer's words as the skin pass packs them, per mesh per
-/// primitive, what they were made from, and the per-frame scratch of their uniform.
-#[derive(Default)]
-pub(super) struct Deformers {
-    muscle_words: Vec<Vec<Option<Vec<u32>>>>,
-    muscle_scratch: Vec<[f32; 4]>,
-    muscle_rig: Option<std::sync::Arc<crate::pose::MuscleRig>>,
-    ml_words: Vec<Vec<Option<Vec<u32>>>>,
-    ml_scratch: Vec<[f32; 4]>,
-    ml_model: Option<std::sync::Arc<crate::pose::MlModel>>,
-    /// The held model's components (K).
-    ml_count: u32,
-}
-
-impl Deformers {
-    /// Primitive `pi` of mesh `mesh`'s muscle and ML words.
-    fn tails(&self, mesh: usize, pi: usize) -> [Option<&[u32]>; 2] {
-        fn of(w: &[Vec<Option<Vec<u32>>>], mesh: usize, pi: usize) -> Option<&[u32]> {
-            w.get(mesh)?.get(pi)?.as_deref()
-        }
-        [
-            of(&self.muscle_words, mesh, pi),
-            of(&self.ml_words, mesh, pi),
-        ]
-    }
-}
-
-/// A primitive's vertex words followed by its direct delta mush Ω (`shaders/ddm.wgsl`: per
-/// vertex its centroid and packed range, 4 words, then per entry 12 words) and the muscles'
-/// skin weights (`shaders/muscle.wgsl`). One binding, so the skin pass stays within WebGPU's
-/// eight storage buffers a stage.
+/// A primitive's vertex words followed by its deformers' words (`DeformerWords`), each from
+/// its base. One binding, so the skin pass stays within WebGPU's eight storage buffers a
+/// stage.
 pub(super) struct SlotWords {
     words: wgpu::Buffer,
-    /// Where the Ω words start (after the vertex words); 0: none.
-    ddm_base: u32,
-    /// Where the muscle words start; 0: none.
-    muscle_base: u32,
-    /// Where the ML deformer's components start; 0: none.
-    ml_base: u32,
-    /// Bytes of the vertex words and Ω: what a new muscle or ML section keeps.
-    kept: u64,
-}
-
-/// Ω's words for the skin pass; `None` when its ranges exceed the packing (2^25 entries).
-fn ddm_words(p: &crate::deform::DdmPrimitive) -> Option<Vec<u32>> {
-    if p.entries.is_empty() || p.entries.len() >= 1 << 25 {
-        return None;
-    }
-    let mut words: Vec<u32> = Vec::with_capacity(p.ranges.len() * 4 + p.entries.len() * 12);
-    for (&[first, count], c) in p.ranges.iter().zip(&p.centroids) {
-        words.extend([
-            c.x.to_bits(),
-            c.y.to_bits(),
-            c.z.to_bits(),
-            first << 7 | count.min(127),
-        ]);
-    }
-    for e in &p.entries {
-        words.extend(e.omega.map(f32::to_bits));
-        words.extend([e.joint, 0]);
-    }
-    Some(words)
-}
-
-/// The muscles' skin weights for the skin pass: per vertex first * 8 + count, then per entry
-/// (particle, weight bits); particles past the uniform's are dropped.
-fn muscle_words(skin: &crate::pose::MuscleSkin, vertex_count: usize) -> Option<Vec<u32>> {
-    let mut heads = Vec::with_capacity(vertex_count);
-    let mut entries = Vec::new();
-    for v in 0..vertex_count {
-        let first = (entries.len() / 2) as u32;
-        for &(k, w) in skin
-            .of(v)
-            .iter()
-            .filter(|e| (e.0 as usize) < MAX_GPU_PARTICLES)
-        {
-            entries.extend([k, w.to_bits()]);
-        }
-        let count = (entries.len() / 2) as u32 - first;
-        heads.push(first << 3 | count.min(7));
-    }
-    (!entries.is_empty() && entries.len() / 2 < 1 << 28).then(|| [heads, entries].concat())
-}
-
-/// The ML deformer's components of one primitive for the skin pass: vertex v's component k at
-/// 3 * (v * K + k), three floats (`ml.wgsl`).
-fn ml_words(p: &crate::pose::MlPrimitive, vertex_count: usize, k: usize) -> Option<Vec<u32>> {
-    (p.deltas.len() == vertex_count * k && k > 0).then(|| {
-        p.deltas
-            .iter()
-            .flat_map(|d| d.to_array().map(f32::to_bits))
-            .collect()
-    })
+    /// Where each deformer's words start (`DeformerKind as usize`); 0: none.
+    bases: [u32; DeformerKind::COUNT],
 }
 
 impl SlotWords {
-    /// `prefix`'s first `bytes` (vertex words, and Ω from word `ddm_base` when it is not 0),
-    /// then `ddm` (Ω, when the prefix has none), the muscles' and the ML deformer's words
-    /// (`tails`). `None` when there is nothing past the vertex words or it would not fit a
-    /// storage binding of `max_binding` bytes.
+    /// `vertices`' words, then every deformer's words of `sections`. `None` when there is
+    /// nothing past the vertex words or it would not fit a storage binding of `max_binding`
+    /// bytes.
     fn new(
         (device, encoder): (&wgpu::Device, &mut wgpu::CommandEncoder),
-        (prefix, bytes, mut ddm_base): (&wgpu::Buffer, u64, u32),
-        (ddm, tails): (Option<&[u32]>, [Option<&[u32]>; 2]),
+        vertices: &wgpu::Buffer,
+        sections: [Option<&[u32]>; DeformerKind::COUNT],
         max_binding: u64,
     ) -> Option<Self> {
-        if ddm_base == 0 && ddm.is_none() && tails.iter().all(Option::is_none) {
+        if sections.iter().all(Option::is_none) {
             return None;
         }
+        let bytes = vertices.size();
         let mut words = Vec::new();
-        if let Some(ddm) = ddm {
-            ddm_base = (bytes / 4) as u32;
-            words.extend_from_slice(ddm);
-        }
-        let kept = bytes + 4 * words.len() as u64;
-        let mut bases = [0u32; 2];
-        for (base, tail) in bases.iter_mut().zip(tails) {
-            if let Some(tail) = tail {
+        let mut bases = [0u32; DeformerKind::COUNT];
+        for (base, section) in bases.iter_mut().zip(sections) {
+            if let Some(section) = section {
                 *base = ((bytes / 4) as usize + words.len()) as u32;
-                words.extend_from_slice(tail);
+                words.extend_from_slice(section);
             }
         }
-        let [muscle_base, ml_base] = bases;
+        if words.is_empty() {
+            return None;
+        }
         let total = bytes + 4 * words.len() as u64;
         if total > max_binding || !bytes.is_multiple_of(4) {
             log::warn!(
@@ -181,38 +85,29 @@ impl SlotWords {
             return None;
         }
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("vertices, ddm omega, muscle weights and ml components"),
+            label: Some("vertices and deformer words"),
             size: total,
             usage: wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: true,
         });
-        if !words.is_empty() {
-            buffer
-                .slice(bytes..)
-                .get_mapped_range_mut()
-                .ok()?
-                .copy_from_slice(bytemuck::cast_slice(&words));
-        }
+        buffer
+            .slice(bytes..)
+            .get_mapped_range_mut()
+            .ok()?
+            .copy_from_slice(bytemuck::cast_slice(&words));
         buffer.unmap();
-        encoder.copy_buffer_to_buffer(prefix, 0, &buffer, 0, bytes);
+        encoder.copy_buffer_to_buffer(vertices, 0, &buffer, 0, bytes);
         Some(Self {
             words: buffer,
-            ddm_base,
-            muscle_base,
-            ml_base,
-            kept,
+            bases,
         })
     }
-}
 
-/// Whether two optional `Arc`s are the same one (or both none).
-fn same_arc<T>(a: Option<&std::sync::Arc<T>>, b: Option<&std::sync::Arc<T>>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
-        (None, None) => true,
-        _ => false,
+    /// Where `kind`'s words start; 0: none.
+    fn base(&self, kind: DeformerKind) -> u32 {
+        self.bases[kind as usize]
     }
 }
 
@@ -221,7 +116,7 @@ pub(super) struct SkinPassTargets {
     pub(super) output: wgpu::Buffer,
     /// Per frame in flight.
     pub(super) frames: Vec<SkinPassGroups>,
-    /// The (palette, draws, morph, muscles) generations the output was last skinned from.
+    /// The (palette, draws, morph, deformer values) generations the output was last skinned from.
     pub(super) holds: Option<[u64; 4]>,
 }
 
@@ -273,7 +168,7 @@ impl SkinPassGroups {
                             entry(2, params),
                             entry(3, words.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
                             entry(4, output),
-                            entry(5, &frame.muscles),
+                            entry(5, &frame.deformer_values),
                         ];
                         group("skin pass slot", &layouts.skin_pass, &entries)
                     },
@@ -324,169 +219,62 @@ impl SkinnedFrame {
 }
 
 impl Renderer {
-    /// Uploads direct delta mush's Ω for the skin pass (`None` drops it): a primitive without
-    /// one, or whose Ω would not fit a storage binding, is skinned by linear blend under
-    /// `SkinningMethod::DeltaMush`. The skin pass's bind groups are made again.
-    pub fn set_ddm(
+    /// Uploads the post-skin deformers' words for the skin pass after each primitive's vertex
+    /// words (empty words drop them); nothing is done when `words` is the set held (the same
+    /// `Arc`) or equal to it. A primitive without words, or whose words would not fit a
+    /// storage binding, is skinned without those deformers (linear blend under
+    /// `SkinningMethod::DeltaMush`). The skin pass's bind groups are made again when the words
+    /// change.
+    pub fn set_deformers(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
-        data: Option<&crate::deform::DdmData>,
+        words: &std::sync::Arc<DeformerWords>,
     ) {
-        let held = self
-            .skin
-            .slot_words
-            .iter()
-            .flatten()
-            .flatten()
-            .any(|w| w.ddm_base != 0);
-        if data.is_none() && !held {
-            // Nothing held, nothing given: no upload, and the skin pass's groups stand.
+        let held = &self.skin.deformers;
+        if std::sync::Arc::ptr_eq(held, words) || **held == **words {
+            self.skin.deformers = words.clone();
             return;
         }
+        self.skin.deformers = words.clone();
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("ddm upload"),
+            label: Some("deformer words upload"),
         });
-        let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
-        for (mesh, prims) in self.primitives.iter().enumerate() {
-            let row = (prims.iter().enumerate())
-                .map(|(pi, vertices)| {
-                    let omega = data
-                        .and_then(|d| d.meshes.get(mesh)?.get(pi)?.as_ref())
-                        .and_then(ddm_words);
-                    let prefix = (&vertices.vertices, vertices.vertices.size(), 0);
-                    let sections = (omega.as_deref(), self.skin.deformers.tails(mesh, pi));
-                    SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
-                })
-                .collect();
-            words.push(row);
-        }
-        self.install_slot_words(queue, encoder, words);
-    }
-
-    /// Uploads the muscles' skin weights for the skin pass (`None` drops them), keeping any
-    /// Ω; nothing is done when `rig` is the one held (the same `Arc`). The skin pass's bind
-    /// groups are made again when they change.
-    pub fn set_muscles(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        rig: Option<&std::sync::Arc<crate::pose::MuscleRig>>,
-    ) {
-        if same_arc(rig, self.skin.deformers.muscle_rig.as_ref()) {
-            return;
-        }
-        self.skin.deformers.muscle_rig = rig.cloned();
-        let wanted = self.per_primitive(|mesh, pi, v| {
-            let skin = rig?.skin.get(mesh)?.get(pi)?.as_ref()?;
-            muscle_words(skin, v.vertex_count as usize)
-        });
-        if wanted != self.skin.deformers.muscle_words {
-            self.skin.deformers.muscle_words = wanted;
-            self.rebuild_tails(device, queue);
-        }
-    }
-
-    /// Uploads the ML deformer's components for the skin pass (`None` drops them), keeping
-    /// any Ω and muscles; nothing is done when `model` is the one held (the same `Arc`). Every
-    /// instance of the model's mesh follows the corrective.
-    pub fn set_ml(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        model: Option<&std::sync::Arc<crate::pose::MlModel>>,
-    ) {
-        if same_arc(model, self.skin.deformers.ml_model.as_ref()) {
-            return;
-        }
-        self.skin.deformers.ml_model = model.cloned();
-        let k = model.map_or(0, |m| m.components as usize);
-        self.skin.deformers.ml_count = k as u32;
-        let wanted = self.per_primitive(|mesh, pi, v| {
-            let m = model.filter(|m| m.mesh as usize == mesh)?;
-            ml_words(m.primitives.get(pi)?.as_ref()?, v.vertex_count as usize, k)
-        });
-        if wanted != self.skin.deformers.ml_words {
-            self.skin.deformers.ml_words = wanted;
-            self.rebuild_tails(device, queue);
-        }
-    }
-
-    /// `f(mesh, primitive, its upload)` for every primitive, or empty when none gives words.
-    fn per_primitive(
-        &self,
-        f: impl Fn(usize, usize, &GpuPrimitive) -> Option<Vec<u32>>,
-    ) -> Vec<Vec<Option<Vec<u32>>>> {
-        let all: Vec<Vec<Option<Vec<u32>>>> = (self.primitives.iter().enumerate())
+        let slot_words: Vec<Vec<Option<SlotWords>>> = (self.primitives.iter().enumerate())
             .map(|(mesh, prims)| {
                 (prims.iter().enumerate())
-                    .map(|(pi, v)| f(mesh, pi, v))
+                    .map(|(pi, vertices)| {
+                        let sections = words.of(mesh, pi);
+                        let gpu = (device, &mut encoder);
+                        SlotWords::new(gpu, &vertices.vertices, sections, self.max_binding)
+                    })
                     .collect()
             })
             .collect();
-        if all.iter().flatten().all(Option::is_none) {
-            Vec::new()
-        } else {
-            all
-        }
-    }
-
-    /// The slot words made again with the held Ω (copied on the GPU) and the muscles' and
-    /// ML deformer's words now held.
-    fn rebuild_tails(&mut self, device: &wgpu::Device, queue: &wgpu::Queue) {
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("muscle and ml upload"),
-        });
-        let old = std::mem::take(&mut self.skin.slot_words);
-        let mut words: Vec<Vec<Option<SlotWords>>> = Vec::with_capacity(self.primitives.len());
-        for (mesh, prims) in self.primitives.iter().enumerate() {
-            let row = (prims.iter().enumerate())
-                .map(|(pi, vertices)| {
-                    let held = old.get(mesh).and_then(|m| m.get(pi)?.as_ref());
-                    let prefix = held
-                        .filter(|h| h.ddm_base != 0)
-                        .map_or((&vertices.vertices, vertices.vertices.size(), 0), |h| {
-                            (&h.words, h.kept, h.ddm_base)
-                        });
-                    let sections = (None, self.skin.deformers.tails(mesh, pi));
-                    SlotWords::new((device, &mut encoder), prefix, sections, self.max_binding)
-                })
-                .collect();
-            words.push(row);
-        }
-        self.install_slot_words(queue, encoder, words);
-    }
-
-    /// Submits `encoder`'s copies into the new `words` and drops the skin pass's slot
-    /// parameters and bind groups, which name the old buffers.
-    fn install_slot_words(
-        &mut self,
-        queue: &wgpu::Queue,
-        encoder: wgpu::CommandEncoder,
-        words: Vec<Vec<Option<SlotWords>>>,
-    ) {
         queue.submit([encoder.finish()]);
-        self.skin.slot_words = words;
+        self.skin.slot_words = slot_words;
+        // The slot parameters and bind groups name the old buffers.
         self.skin.slot_params.clear();
         for view in &mut self.views {
             view.skin_pass = None;
         }
     }
 
-    /// Whether `view`'s frame has the muscles' displacement for primitives that follow them.
-    pub(super) fn muscles_drawn(&self, view: View) -> bool {
-        !self.views[view.index()].muscle_offsets.is_empty()
-            && (self.skin.slot_words.iter().flatten().flatten()).any(|w| w.muscle_base != 0)
+    /// Why `view`'s frame needs the skin pass for a deformer its values move: it has values
+    /// and some primitive has that deformer's words.
+    pub(super) fn deformers_drawn(&self, view: View) -> Option<&'static str> {
+        if self.views[view.index()].deformer_values.is_empty() {
+            return None;
+        }
+        let words = || self.skin.slot_words.iter().flatten().flatten();
+        DeformerKind::ALL
+            .into_iter()
+            .filter(|&kind| words().any(|w| w.base(kind) != 0))
+            .find_map(DeformerKind::moves_each_frame)
     }
 
-    /// Whether `view`'s frame has the ML deformer's weights for primitives that follow it.
-    pub(super) fn ml_drawn(&self, view: View) -> bool {
-        !self.views[view.index()].ml_weights.is_empty()
-            && (self.skin.slot_words.iter().flatten().flatten()).any(|w| w.ml_base != 0)
-    }
-
-    /// The muscles' displacements and the ML deformer's weights of `view`'s frame into its
-    /// uniform, when they changed (a crowd has neither: one simulation, one pose).
+    /// The deformers' per-frame values of `view`'s frame into its uniform, when they changed
+    /// (a crowd has none: one simulation, one pose).
     pub(super) fn prepare_deformers(
         &mut self,
         view: View,
@@ -494,42 +282,28 @@ impl Renderer {
         posed: &super::Posed<'_>,
         copies: usize,
     ) {
-        let d = &mut self.skin.deformers;
-        d.muscle_scratch.clear();
-        d.ml_scratch.clear();
+        let scratch = &mut self.skin.values_scratch;
+        scratch.clear();
         if copies == 1 {
-            let n = posed.muscles.len().min(MAX_GPU_PARTICLES);
-            (d.muscle_scratch).extend(posed.muscles[..n].iter().map(|d| [d.x, d.y, d.z, 0.0]));
-            let k = posed.ml_weights.len().min(MAX_GPU_COMPONENTS);
-            for w in posed.ml_weights[..k].chunks(4) {
-                let mut v = [0.0; 4];
-                v[..w.len()].copy_from_slice(w);
-                d.ml_scratch.push(v);
-            }
+            let n = posed.deformer_values.len().min(DEFORMER_VALUES);
+            scratch.extend_from_slice(&posed.deformer_values[..n]);
         }
         let slot = &mut self.views[view.index()];
-        if d.muscle_scratch != slot.muscle_offsets || d.ml_scratch != slot.ml_weights {
-            std::mem::swap(&mut d.muscle_scratch, &mut slot.muscle_offsets);
-            std::mem::swap(&mut d.ml_scratch, &mut slot.ml_weights);
-            slot.muscle_generation += 1;
+        if *scratch != slot.deformer_values {
+            std::mem::swap(scratch, &mut slot.deformer_values);
+            slot.deformer_generation += 1;
         }
         let buffers = &mut slot.frames[slot.frame];
-        if buffers.muscle_generation != slot.muscle_generation {
-            // None (off, or a crowd): zeros, so no stale displacement or weight moves the skin.
-            let offsets: &[u8] = if slot.muscle_offsets.is_empty() {
-                &ZEROS
-            } else {
-                bytemuck::cast_slice(&slot.muscle_offsets)
-            };
-            queue.write_buffer(&buffers.muscles, 0, offsets);
-            let mut weights = [[0.0f32; 4]; MAX_GPU_COMPONENTS / 4];
-            weights[..slot.ml_weights.len()].copy_from_slice(&slot.ml_weights);
-            queue.write_buffer(
-                &buffers.muscles,
-                OFFSET_BYTES as u64,
-                bytemuck::cast_slice(&weights),
-            );
-            buffers.muscle_generation = slot.muscle_generation;
+        if buffers.deformer_generation != slot.deformer_generation {
+            // Zeros past the values (none: off, or a crowd), so no stale displacement or
+            // weight moves the skin.
+            let values: &[u8] = bytemuck::cast_slice(&slot.deformer_values);
+            queue.write_buffer(&buffers.deformer_values, 0, values);
+            let rest = &ZEROS[values.len()..];
+            if !rest.is_empty() {
+                queue.write_buffer(&buffers.deformer_values, values.len() as u64, rest);
+            }
+            buffers.deformer_generation = slot.deformer_generation;
         }
     }
 
@@ -568,20 +342,19 @@ impl Renderer {
                     )| {
                         let words = (self.skin.slot_words.get(mesh).and_then(|m| m.get(p)))
                             .and_then(Option::as_ref);
+                        let base = |kind| words.map_or(0, |w| w.base(kind));
                         let params = SkinPassSlot {
                             first_draw: d as u32 * copies,
                             copies,
                             vertex_count: self.primitives[mesh][p].vertex_count,
-                            ddm_base: words.map_or(0, |o| o.ddm_base),
-                            muscle_base: words.map_or(0, |o| o.muscle_base),
-                            ml_base: words.map_or(0, |o| o.ml_base),
-                            ml_count: words.map_or(0, |o| {
-                                if o.ml_base != 0 {
-                                    self.skin.deformers.ml_count
-                                } else {
-                                    0
-                                }
-                            }),
+                            ddm_base: base(DeformerKind::DeltaMush),
+                            muscle_base: base(DeformerKind::Muscles),
+                            ml_base: base(DeformerKind::Ml),
+                            ml_count: if base(DeformerKind::Ml) != 0 {
+                                self.skin.deformers.ml_components
+                            } else {
+                                0
+                            },
                             pad: 0,
                         };
                         device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -642,7 +415,7 @@ impl Renderer {
             slot.palette_generation,
             slot.draws_generation,
             slot.morph_generation,
-            slot.muscle_generation,
+            slot.deformer_generation,
         ];
         if !always && targets.holds == Some(data) {
             return false;
