@@ -119,7 +119,7 @@ fn muscles(c: &mut Criterion) {
         None,
     );
     let inputs = skinscope::perform::Inputs {
-        clip: walk,
+        clip: Some(walk),
         muscles: Some(skinscope::perform::MuscleInput {
             rig: rig.clone(),
             dynamic: true,

@@ -402,7 +402,9 @@ impl Viewer {
     /// The clip shown on the timeline and its duration.
     pub fn timeline_clip(&self) -> (usize, f32) {
         let playing = self.controls.playing();
-        let clip = self.performer.timeline_clip(&self.character, playing);
+        // The window always has a clip chosen: the timeline shows it when nothing else plays.
+        let clip =
+            (self.performer.timeline_clip(&self.character, playing)).unwrap_or(self.controls.clip);
         (clip, self.duration(clip))
     }
 

@@ -401,9 +401,14 @@ fn the_skin_pass_equals_the_cpu_reference() {
         }
         let method = SkinningMethod::DeltaMush;
         let cpu = skinscope::posed::PosedVertices::on_cpu_with(&c, &pose, method, Some(&data));
-        let on_gpu =
-            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, Some(&data.clone().into()))
-                .unwrap();
+        let on_gpu = skinscope::draw::headless::skin_on_gpu_with(
+            &gpu,
+            &c,
+            &pose,
+            method,
+            Some(&data.clone().into()),
+        )
+        .unwrap();
         let worst = on_gpu.max_distance(&cpu) / diagonal(&c);
         println!("{}: GPU against CPU {worst:.2e} of the diagonal", c.name);
         assert!(worst <= 1e-5, "{worst}");

@@ -81,7 +81,7 @@ fn send_and_poll(
 fn rest_performer(c: &Character) -> (Performer, Inputs) {
     let performer = Performer::new(c, Arc::new(Ground::flat(0.0)), 1.8, None);
     let inputs = Inputs {
-        clip: usize::MAX,
+        clip: None,
         external: ExternalInput::Live,
         ..Inputs::default()
     };

@@ -374,9 +374,14 @@ fn the_skin_pass_moves_the_skin_as_the_cpu_reference_does() {
             linear
         };
         let cpu = PosedVertices::on_cpu_with(&c, &pose, method, data.as_ref());
-        let gpu_v =
-            skinscope::draw::headless::skin_on_gpu_with(&gpu, &c, &pose, method, data.clone().map(Arc::new).as_ref())
-                .unwrap();
+        let gpu_v = skinscope::draw::headless::skin_on_gpu_with(
+            &gpu,
+            &c,
+            &pose,
+            method,
+            data.clone().map(Arc::new).as_ref(),
+        )
+        .unwrap();
         let without = PosedVertices::on_cpu_with(&c, &plain, method, data.as_ref());
         let (mut worst, mut moved) = (0.0f32, 0.0f32);
         for (((a, _), (b, _)), (w, _)) in cpu

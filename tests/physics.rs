@@ -27,7 +27,7 @@ fn performer(
     let height = skinscope::pose::character_height(c);
     let mut performer = Performer::new(c, Arc::new(Ground::flat(0.0)), height, None);
     let inputs = Inputs {
-        clip: clip.unwrap_or(usize::MAX),
+        clip,
         physics: PhysicsInput {
             mode: Some(mode),
             stiffness,

@@ -131,7 +131,10 @@ fn steer_with(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3, foot_ik:
     let stats = &performer.matching().stats;
     run.switches = stats.switches;
     run.searches = stats.searches;
-    run.clip = c.clips[performer.playing_clip()].clip.name().to_string();
+    run.clip = c.clips[performer.playing_clip(&c).unwrap()]
+        .clip
+        .name()
+        .to_string();
     run
 }
 
@@ -659,7 +662,7 @@ fn released_keys_settle_to_idle_whatever_the_frame_rate() {
         let goal = performer.matching().stats.goal[0].0;
         let here = performer.locomotion.placement().position;
         let drift = late.first().unwrap().distance(*late.last().unwrap());
-        let clip = c.clips[performer.playing_clip()].clip.name();
+        let clip = c.clips[performer.playing_clip(&c).unwrap()].clip.name();
         println!(
             "{steps:?}: {drift:.3} m moved over the last 10 s, {:.3} m from the goal, playing {clip}",
             here.distance(goal)

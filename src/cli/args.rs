@@ -457,8 +457,8 @@ impl PoseArgs {
             .map(|l| l.end)
             .collect();
         let mut inputs = Inputs {
-            // No clip: the rest pose (an index past the clips).
-            clip: clip.unwrap_or(usize::MAX),
+            // No clip: the rest pose.
+            clip,
             playing: true,
             looping: !self.once,
             speed: self.speed,
@@ -497,7 +497,7 @@ impl PoseArgs {
             // window's driven speed does (a file whose first clip stands, the Fox's Survey).
             let chosen = self.clip.is_some() || self.blend.is_some() || inputs.use_graph;
             if !chosen && let Some((k, _)) = first_moving_clip(c, &mut performer, &inputs, 0) {
-                inputs.clip = k;
+                inputs.clip = Some(k);
             }
             inputs.drive_speed = self.drive_speed_for(c, &mut performer, &inputs, height);
         }
@@ -530,7 +530,9 @@ impl PoseArgs {
             // The window's default: the clip's own ground speed (or the first clip's that
             // moves among the next few), else 0.8 of the character's height a second.
             None => {
-                let first = inputs.clip.min(c.clips.len().saturating_sub(1));
+                // From the clip playing (no clip, under a blend or the state machine: the last).
+                let last = c.clips.len().saturating_sub(1);
+                let first = inputs.clip.map_or(last, |k| k.min(last));
                 first_moving_clip(c, performer, inputs, first).map_or(0.8 * height, |(_, v)| v)
             }
         }

@@ -114,10 +114,10 @@ impl Performance {
     pub fn match_report(&self, c: &Character) -> Option<skinscope::debug::export::MatchReport> {
         self.inputs.motion_matching?;
         let m = self.performer.matching();
-        let clip = self.performer.playing_clip();
+        let clip = self.performer.playing_clip(c)?;
         let placement = self.performer.locomotion.placement();
         Some(skinscope::debug::export::MatchReport {
-            clip: c.clips.get(clip)?.clip.name().to_string(),
+            clip: c.clips[clip].clip.name().to_string(),
             time: self.performer.time_secs(c, self.inputs.playing()),
             searches: m.stats.searches,
             switches: m.stats.switches,
@@ -145,7 +145,7 @@ impl Performance {
                 match self.transition {
                     Some(t) if time >= t.start_secs => {
                         performer.cue(c, inputs, t.start_secs);
-                        inputs.clip = t.to;
+                        inputs.clip = Some(t.to);
                         performer.start_transition(c, inputs, t.spec);
                         performer.step(c, inputs, (time - t.start_secs) / inputs.speed);
                     }
@@ -183,7 +183,7 @@ impl Performance {
                         if let Some(t) = pending
                             && performer.time_secs(c, inputs.playing()) >= t.start_secs
                         {
-                            inputs.clip = t.to;
+                            inputs.clip = Some(t.to);
                             performer.start_transition(c, inputs, t.spec);
                             pending = None;
                         }

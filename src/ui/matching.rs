@@ -56,10 +56,8 @@ fn readouts(ui: &mut Ui, c: &Controls, shown: &Shown<'_>) {
         return;
     }
     let s = &m.stats;
-    let clip = shown
-        .character
-        .clips
-        .get(shown.playing_clip)
+    let clip = (shown.playing_clip)
+        .and_then(|k| shown.character.clips.get(k))
         .map_or("-", |k| k.clip.name());
     ui.label(format!(
         "playing {clip:?} at {:.2} s (frame {})",

@@ -444,7 +444,7 @@ impl Controls {
     /// need nothing else).
     pub fn playing(&self) -> Playing {
         Playing {
-            clip: self.clip,
+            clip: Some(self.clip),
             blend: self.blend.then_some(BlendInput {
                 a: self.blend_a,
                 b: self.blend_b,

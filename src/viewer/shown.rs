@@ -134,8 +134,8 @@ pub struct Shown<'a> {
     pub match_status: super::MatchStatus,
     /// Direct delta mush's precomputation for the file and parameters shown.
     pub ddm_status: super::DdmStatus,
-    /// The clip playing (motion matching's choice, under it).
-    pub playing_clip: usize,
+    /// The clip playing (motion matching's choice, under it), none before the first frame.
+    pub playing_clip: Option<usize>,
     /// The pose drivers' pose weights at the last frame, every driver's poses in order.
     pub driver_weights: &'a [f32],
     /// The recording under way (frames written, of how many) and how the last one ended.
@@ -197,7 +197,7 @@ impl Viewer {
             matching: self.performer.matching(),
             match_status,
             ddm_status,
-            playing_clip: self.performer.playing_clip(),
+            playing_clip: self.performer.playing_clip(&self.character),
             driver_weights: match &self.controls.drivers {
                 Some(d) => self.pose.driver_weights(d),
                 None => &[],

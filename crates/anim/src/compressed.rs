@@ -592,8 +592,8 @@ impl CompressedClip {
 /// does. Moving on by one interval decodes one row; anything else decodes both.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupCursor {
-    /// The decoded rows (`usize::MAX` before the first sample).
-    pub(super) rows: (usize, usize),
+    /// The decoded rows (none before the first sample).
+    pub(super) rows: Option<(usize, usize)>,
     /// The interval the last sample fell in (`locate_key`'s hint).
     pub(super) hint: u32,
     pub(super) translations: [Vec<Vec3>; 2],
@@ -616,7 +616,7 @@ impl GroupCursor {
             group.rotations.joints.len(),
         );
         Self {
-            rows: (usize::MAX, usize::MAX),
+            rows: None,
             hint: 0,
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
@@ -630,10 +630,10 @@ impl GroupCursor {
     }
 
     pub(super) fn decode(&mut self, group: &CompressedGroup, i: usize, next: usize) {
-        if self.rows == (i, next) {
+        if self.rows == Some((i, next)) {
             return;
         }
-        if self.rows.1 == i && next == i + 1 {
+        if self.rows.is_some_and(|(_, end)| end == i) && next == i + 1 {
             // Forward by one interval: the end row becomes the start row.
             self.translations.swap(0, 1);
             self.scales.swap(0, 1);
@@ -645,7 +645,7 @@ impl GroupCursor {
         // The end row in the start row's hemisphere, and the interval's arcs.
         let [a, b] = &mut self.rotations;
         super::runtime::arcs(a, b, &mut self.theta, &mut self.perp);
-        self.rows = (i, next);
+        self.rows = Some((i, next));
     }
 
     pub(super) fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {

@@ -22,9 +22,19 @@ fn component_size(t: DataType) -> usize {
     }
 }
 
-/// Bytes one element occupies and where each column starts: glTF pads matrix columns of 1- and
-/// 2-byte components to 4 bytes.
-fn element_layout(t: DataType, d: Dimensions) -> (usize, usize, usize) {
+/// How one element of an accessor lies in its buffer view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ElementLayout {
+    /// Bytes one element occupies.
+    size: usize,
+    /// Bytes from one column to the next (the element's size for a scalar or a vector).
+    column_stride: usize,
+    /// Components a column holds.
+    rows: usize,
+}
+
+/// An element's layout: glTF pads matrix columns of 1- and 2-byte components to 4 bytes.
+fn element_layout(t: DataType, d: Dimensions) -> ElementLayout {
     let c = component_size(t);
     let (columns, rows) = match d {
         Dimensions::Mat2 => (2, 2),
@@ -38,7 +48,11 @@ fn element_layout(t: DataType, d: Dimensions) -> (usize, usize, usize) {
     } else {
         column_bytes
     };
-    (columns * column_stride, column_stride, rows)
+    ElementLayout {
+        size: columns * column_stride,
+        column_stride,
+        rows,
+    }
 }
 
 /// Each buffer's bytes, or why it has none (a `.gltf` buffer without a `uri`, say). A buffer
@@ -112,7 +126,11 @@ fn locate<'b>(accessor: &gltf::Accessor<'_>, buffers: &'b Buffers) -> Result<Loc
     let at = pointer(accessor.index());
     let t = accessor.data_type();
     let component_size = component_size(t);
-    let (element_size, column_stride, rows) = element_layout(t, accessor.dimensions());
+    let ElementLayout {
+        size: element_size,
+        column_stride,
+        rows,
+    } = element_layout(t, accessor.dimensions());
     let components = accessor.dimensions().multiplicity();
     let count = accessor.count();
     let total = count
@@ -213,7 +231,11 @@ fn locate_sparse<'b>(
     let values = sparse.values();
     let value_bytes = view_bytes(&values.view(), buffers)?;
     let t = accessor.data_type();
-    let (element_size, column_stride, rows) = element_layout(t, accessor.dimensions());
+    let ElementLayout {
+        size: element_size,
+        column_stride,
+        rows,
+    } = element_layout(t, accessor.dimensions());
     let fits = |offset: usize, size: usize, len: usize| {
         n.checked_mul(size)
             .and_then(|b| b.checked_add(offset))

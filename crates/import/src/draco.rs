@@ -33,9 +33,16 @@ struct Target {
 struct Job {
     /// `/meshes/M/primitives/P/extensions/KHR_draco_mesh_compression`.
     at: String,
-    /// Where the compressed stream is: buffer, offset, length.
-    source: (usize, usize, usize),
+    source: Stream,
     targets: Vec<Target>,
+}
+
+/// Where a primitive's compressed stream lies: its buffer and the bytes in it.
+#[derive(Clone, Copy, Debug)]
+struct Stream {
+    buffer: usize,
+    offset: usize,
+    length: usize,
 }
 
 /// A buffer a Draco primitive fills: its byte length, and its elements' stride where they are
@@ -159,11 +166,11 @@ fn plan(
         .get(view_index)
         .ok_or_else(|| format!("bufferView {view_index} does not exist"))?;
     let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).map(|x| x as usize);
-    let source = (
-        field(view, "buffer").ok_or("its bufferView names no buffer")?,
-        field(view, "byteOffset").unwrap_or(0),
-        field(view, "byteLength").ok_or("its bufferView has no byteLength")?,
-    );
+    let source = Stream {
+        buffer: field(view, "buffer").ok_or("its bufferView names no buffer")?,
+        offset: field(view, "byteOffset").unwrap_or(0),
+        length: field(view, "byteLength").ok_or("its bufferView has no byteLength")?,
+    };
     let map = ext
         .get("attributes")
         .and_then(Value::as_object)
@@ -227,10 +234,10 @@ fn plan(
     }
     // Draco stores a value in a few bits at least; the accessors cannot ask for more than this
     // from the compressed bytes (checked before anything is allocated).
-    if total > (256 * source.2).max(1 << 20) || total > 1 << 30 {
+    if total > (256 * source.length).max(1 << 20) || total > 1 << 30 {
         return Err(format!(
             "its accessors declare {total} bytes, more than {} compressed bytes can hold",
-            source.2
+            source.length
         ));
     }
     Ok((
@@ -274,7 +281,11 @@ fn decode_job(
     job: &Job,
     buffers: &[Result<Vec<u8>, String>],
 ) -> Result<Vec<(usize, Vec<u8>)>, String> {
-    let (buffer, offset, length) = job.source;
+    let Stream {
+        buffer,
+        offset,
+        length,
+    } = job.source;
     let source = match buffers.get(buffer) {
         Some(Ok(data)) => data,
         Some(Err(reason)) => return Err(format!("its buffer {buffer} has no data: {reason}")),

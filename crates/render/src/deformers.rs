@@ -59,7 +59,11 @@ impl DeformerWords {
 
     /// Whether no primitive has words of any deformer.
     pub fn is_empty(&self) -> bool {
-        self.primitives.iter().flatten().flatten().all(Option::is_none)
+        self.primitives
+            .iter()
+            .flatten()
+            .flatten()
+            .all(Option::is_none)
     }
 }
 

@@ -22,8 +22,11 @@ impl PackedDeformer for MlModel {
         let deltas = &self.primitives.get(primitive)?.as_ref()?.deltas;
         let vertices = character.meshes.get(mesh)?.primitives.get(primitive)?;
         let k = self.components as usize;
-        (k > 0 && deltas.len() == vertices.positions.len() * k)
-            .then(|| (deltas.iter()).flat_map(|d| d.to_array().map(f32::to_bits)).collect())
+        (k > 0 && deltas.len() == vertices.positions.len() * k).then(|| {
+            (deltas.iter())
+                .flat_map(|d| d.to_array().map(f32::to_bits))
+                .collect()
+        })
     }
 
     fn components(&self) -> u32 {

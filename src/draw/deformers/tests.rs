@@ -53,10 +53,7 @@ fn muscle_weights_are_packed_as_heads_then_pairs_and_unheld_particles_are_droppe
     // Vertex 0 keeps one entry (the other names a particle past the uniform's), vertex 1 has
     // none, vertex 2's starts at pair 1.
     assert_eq!(words[..3], [1, 1 << 3, 1 << 3 | 1]);
-    assert_eq!(
-        words[3..],
-        [3, 0.25f32.to_bits(), 7, 0.75f32.to_bits()]
-    );
+    assert_eq!(words[3..], [3, 0.25f32.to_bits(), 7, 0.75f32.to_bits()]);
     assert_eq!(muscles::words(&MuscleSkin::default(), 3), None);
 }
 
@@ -69,7 +66,10 @@ fn the_values_put_particles_first_and_the_ml_weights_at_their_fixed_place() {
     assert_eq!(out[0], [1.0, 2.0, 3.0, 0.0]);
     assert_eq!(out[1], [1.0, 0.0, 0.0, 0.0]);
     assert!(out[2..ML_WEIGHTS_AT].iter().all(|v| *v == [0.0; 4]));
-    assert_eq!(out[ML_WEIGHTS_AT..], [[0.5, 0.25, 0.125, 1.0], [2.0, 0.0, 0.0, 0.0]]);
+    assert_eq!(
+        out[ML_WEIGHTS_AT..],
+        [[0.5, 0.25, 0.125, 1.0], [2.0, 0.0, 0.0, 0.0]]
+    );
     // More weights than the uniform holds: the rest are dropped.
     out.clear();
     ml::values_into(&[1.0; 100], &mut out);

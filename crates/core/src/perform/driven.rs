@@ -49,7 +49,7 @@ impl Performer {
             let w = b.weight.clamp(0.0, 1.0);
             vec![(b.a, 1.0 - w), (b.b, w)]
         } else {
-            vec![(inputs.clip, 1.0)]
+            inputs.clip.map(|k| (k, 1.0)).into_iter().collect()
         };
         let ground: f32 = parts
             .iter()

@@ -200,16 +200,18 @@ impl MatchPlayer {
 
     /// The search, when one is due: the query is the frame playing's pose features and the
     /// goal trajectory in the character's facing frame; returns the frame to switch to when
-    /// it is not the one playing. `clock` reads seconds (for the search time; may be absent).
+    /// it is not the one playing. `playing` is the clip playing (none: no frame of the
+    /// database plays) and its time. `clock` reads seconds (for the search time; may be
+    /// absent).
     pub fn search(
         &mut self,
-        playing: (usize, f32),
+        playing: (Option<usize>, f32),
         placement: Placement,
         input: MatchInput,
         clock: Option<fn() -> f64>,
     ) -> Option<Switch> {
         let db = self.db.clone()?;
-        let current = self.frame_of(playing.0, playing.1);
+        let current = playing.0.and_then(|clip| self.frame_of(clip, playing.1));
         self.stats.frame = current;
         self.lay_matched(&db, current, placement);
         if self.since_search < SEARCH_EVERY_SECS {
@@ -385,9 +387,10 @@ impl super::Performer {
         inputs.motion_matching.is_some() && self.matching.database().is_some()
     }
 
-    /// The clip playing (the one motion matching chose, under it).
-    pub fn playing_clip(&self) -> usize {
-        self.playing_clip
+    /// The clip playing (the one motion matching chose, under it): none before the first
+    /// step, or when the inputs name a clip `c` does not have.
+    pub fn playing_clip(&self, c: &Character) -> Option<usize> {
+        self.playing_clip.filter(|&k| k < c.clips.len())
     }
 
     /// After root motion moved the placement this step: the placement eased toward the goal,
@@ -404,8 +407,9 @@ impl super::Performer {
             0.0
         };
         // An in-place clip travels as its planted feet need (the database's features did).
-        let travel = self.matching.travel(self.playing_clip);
-        if let Some(s) = self.steps.iter().find(|s| s.clip == self.playing_clip)
+        let playing = self.playing_clip(c);
+        let travel = playing.map_or(Vec3::ZERO, |k| self.matching.travel(k));
+        if let Some(s) = self.steps.iter().find(|s| Some(s.clip) == playing)
             && travel != Vec3::ZERO
         {
             let yaw = self.locomotion.placement().yaw;
@@ -437,7 +441,7 @@ impl super::Performer {
         }
         let placement = self.locomotion.placement();
         self.matched_from = Some(placement);
-        let playing = (self.playing_clip, self.playback.time_secs());
+        let playing = (playing, self.playback.time_secs());
         if let Some(switch) = self.matching.search(playing, placement, input, CLOCK) {
             self.switch_to(c, switch);
         }
@@ -448,8 +452,8 @@ impl super::Performer {
     pub(super) fn switch_to(&mut self, c: &Character, switch: Switch) {
         use crate::anim::{Playback, PlaybackMode};
         use crate::graph::{Motion, TransitionPlayer, TransitionSpec};
-        let from = (self.playing_clip < c.clips.len()).then(|| Motion::Clip {
-            clip: self.playing_clip,
+        let from = self.playing_clip(c).map(|clip| Motion::Clip {
+            clip,
             playback: self.playback.clone(),
         });
         let speed = self.playback.speed;
@@ -463,7 +467,7 @@ impl super::Performer {
         self.playback.speed = speed;
         self.playback.paused = paused;
         self.playback.seek(switch.time_secs);
-        self.playing_clip = switch.clip;
+        self.playing_clip = Some(switch.clip);
         let Some(from) = from else {
             return;
         };

@@ -50,7 +50,8 @@ pub struct BlendInput {
 /// timeline's queries (`Performer::time_secs`, `timeline_clip`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Playing {
-    pub clip: usize,
+    /// The clip (none: the rest pose).
+    pub clip: Option<usize>,
     pub blend: Option<BlendInput>,
     pub use_graph: bool,
     /// Motion matching chooses the clip (`Performer::playing_clip`).
@@ -83,8 +84,9 @@ pub struct Reach {
 /// as plain data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inputs {
-    /// The clip played when neither the blend nor the state machine plays.
-    pub clip: usize,
+    /// The clip played when neither the blend nor the state machine plays (none, or one the
+    /// character does not have: the rest pose).
+    pub clip: Option<usize>,
     pub playing: bool,
     pub looping: bool,
     /// Playback rate (negative plays backwards).
@@ -160,7 +162,7 @@ impl Inputs {
 impl Default for Inputs {
     fn default() -> Self {
         Self {
-            clip: 0,
+            clip: Some(0),
             playing: true,
             looping: true,
             speed: 1.0,
@@ -198,7 +200,9 @@ struct LayerSlot {
 /// Plays a character: see the module's documentation.
 pub struct Performer {
     playback: Playback,
-    playing_clip: usize,
+    /// The clip `playback` plays (none before the first step); possibly past the character's
+    /// clips when the inputs name one that is not there.
+    playing_clip: Option<usize>,
     synced: SyncedBlend,
     transition: Option<TransitionPlayer>,
     layers: Vec<LayerSlot>,
@@ -240,7 +244,7 @@ impl Performer {
                 .unwrap_or(0);
         Self {
             playback: Playback::new(0.0),
-            playing_clip: usize::MAX,
+            playing_clip: None,
             synced: SyncedBlend::new(0.0, 0.0, 0.0),
             transition: None,
             layers: Vec::new(),
@@ -306,14 +310,14 @@ impl Performer {
         let matching = self.matching_on(inputs);
         if matching {
             // The search chose the clip; a clip in the database plays as it loops there.
-            if self.playing_clip >= c.clips.len()
-                && let Some(start) = self.matching.start(inputs.clip)
+            if self.playing_clip(c).is_none()
+                && let Some(start) = inputs.clip.and_then(|k| self.matching.start(k))
             {
                 self.switch_to(c, start);
             }
         } else if self.playing_clip != inputs.clip {
             let ratio = self.playback.ratio();
-            self.playback = Playback::new(Self::duration(c, inputs.clip));
+            self.playback = Playback::new(inputs.clip.map_or(0.0, |k| Self::duration(c, k)));
             self.playback.mode = mode;
             self.playback.seek_ratio(ratio);
             self.playing_clip = inputs.clip;
@@ -404,11 +408,9 @@ impl Performer {
             }
         } else {
             let step = self.playback.advance(dt_secs);
-            self.steps.push(ClipStep {
-                clip: self.playing_clip,
-                step,
-                mode,
-            });
+            if let Some(clip) = self.playing_clip {
+                self.steps.push(ClipStep { clip, step, mode });
+            }
         }
         if let Some(t) = self.transition.as_mut() {
             t.from.set_speed(rate.unwrap_or(speed));
@@ -558,20 +560,20 @@ impl Performer {
     /// Starts a transition from what plays now to `inputs.clip` (the incoming clip, from its
     /// start). Nothing happens while blending or under the state machine, as in the window.
     pub fn start_transition(&mut self, c: &Character, inputs: &Inputs, spec: TransitionSpec) {
-        if inputs.clip >= c.clips.len()
-            || inputs.played_blend().is_some()
-            || self.graph_driven(inputs)
-        {
+        let Some(clip) = inputs.clip.filter(|&k| k < c.clips.len()) else {
+            return;
+        };
+        if inputs.played_blend().is_some() || self.graph_driven(inputs) {
             return;
         }
         let from = Motion::Clip {
-            clip: self.playing_clip,
+            clip: self.playing_clip.unwrap_or(clip),
             playback: self.playback.clone(),
         };
         self.sync(c, inputs);
         self.playback.seek(0.0);
         let incoming = Motion::Clip {
-            clip: inputs.clip,
+            clip,
             playback: self.playback.clone(),
         };
         self.transition = Some(TransitionPlayer::start(c, from, &incoming, spec));
@@ -612,14 +614,16 @@ impl Performer {
         }
     }
 
-    /// The clip shown on the timeline.
-    pub fn timeline_clip(&self, c: &Character, playing: Playing) -> usize {
-        if playing.matching && self.playing_clip < c.clips.len() {
-            self.playing_clip
+    /// The clip shown on the timeline (none: the rest pose).
+    pub fn timeline_clip(&self, c: &Character, playing: Playing) -> Option<usize> {
+        if playing.matching
+            && let Some(clip) = self.playing_clip(c)
+        {
+            Some(clip)
         } else if let Some(m) = self.graph_of(playing.use_graph) {
-            m.motion().source(c).0.clip
+            Some(m.motion().source(c).0.clip)
         } else if let Some(b) = playing.blend {
-            b.a
+            Some(b.a)
         } else {
             playing.clip
         }
@@ -704,10 +708,11 @@ impl Performer {
                         r = r.with_blend(b.b, b.weight);
                     }
                     None => {
-                        r.clip = (self.playing_clip < clip_count).then_some(ClipTime {
-                            clip: self.playing_clip,
-                            time_secs: self.playback.time_secs(),
-                        });
+                        r.clip =
+                            (self.playing_clip.filter(|&k| k < clip_count)).map(|clip| ClipTime {
+                                clip,
+                                time_secs: self.playback.time_secs(),
+                            });
                     }
                 }
                 r.transition = self.transition.as_ref().map(|t| t.transition(c));

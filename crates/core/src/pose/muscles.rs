@@ -342,13 +342,13 @@ fn skin_weights(
             let mut weights = MuscleSkin::default();
             for (v, &p) in primitive.positions.iter().enumerate() {
                 let mut m = Mat4::ZERO;
-                let mut joints = [usize::MAX; 8];
+                let mut joints = [None; 8];
                 for (n, (j, w)) in sk.influences(v).enumerate() {
                     if let Some(e) = palette.get(usize::from(j)) {
                         m += *e * w;
                     }
                     if w >= 0.05 && n < 8 {
-                        joints[n] = skin.joint(usize::from(j)).unwrap_or(usize::MAX);
+                        joints[n] = skin.joint(usize::from(j));
                     }
                 }
                 let at = world_from_mesh.transform_point3(m.transform_point3(p));
@@ -365,18 +365,19 @@ fn skin_weights(
     out
 }
 
-/// Appends the (particle, weight) entries of a skin vertex at `at` weighed by `joints`.
+/// Appends the (particle, weight) entries of a skin vertex at `at` weighed by `joints` (the
+/// skeleton joints of its influences of weight 0.05 or more).
 fn nearest_particles(
     system: &MuscleSystem,
     reach: &[f32],
     at: Vec3,
-    joints: &[usize; 8],
+    joints: &[Option<usize>; 8],
     out: &mut Vec<(u32, f32)>,
 ) {
     let mut best: [(f32, u32, f32); MAX_FOLLOWED] = [(f32::INFINITY, 0, 0.0); MAX_FOLLOWED];
     for (b, body) in system.bodies.iter().enumerate() {
         let [o, n] = body.shape.joints.map(|j| j as usize);
-        if !joints.contains(&o) && !joints.contains(&n) {
+        if !joints.contains(&Some(o)) && !joints.contains(&Some(n)) {
             continue;
         }
         let r = reach[b];
