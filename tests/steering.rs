@@ -131,7 +131,7 @@ fn steer_with(c: &Character, secs: f32, velocity: impl Fn(f32) -> Vec3, foot_ik:
     let stats = &performer.matching().stats;
     run.switches = stats.switches;
     run.searches = stats.searches;
-    run.clip = c.clips[performer.playing_clip(&c).unwrap()]
+    run.clip = c.clips[performer.playing_clip(c).unwrap()]
         .clip
         .name()
         .to_string();
