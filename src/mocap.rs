@@ -205,7 +205,7 @@ impl MocapListener {
         }
         let text = std::str::from_utf8(&self.buffer[..n])
             .map_err(|_| "a datagram that is not UTF-8 text".to_string())?;
-        bvh::motion_values(text, self.channel_count, &mut self.values)
+        bvh::motion_values(text, self.channel_count, &mut self.values).map_err(|e| e.to_string())
     }
 
     /// A valid datagram arrived: counted.

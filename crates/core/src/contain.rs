@@ -26,18 +26,24 @@ fn install_hook() {
     });
 }
 
-/// Runs `f`; a panic in it is returned as its message, printed by no hook.
-pub fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+/// A panic caught by `quietly`, with its message (empty when the payload was not text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Panicked {
+    pub message: String,
+}
+
+/// Runs `f`; a panic in it is returned with its message, printed by no hook.
+pub fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, Panicked> {
     install_hook();
     QUIET.with(|q| q.set(q.get() + 1));
     let result = catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|q| q.set(q.get() - 1));
-    result.map_err(|panic| {
-        panic
-            .downcast_ref::<&str>()
+    result.map_err(|panic| Panicked {
+        message: (panic.downcast_ref::<&str>())
             .map(|s| (*s).to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_default()
+            .unwrap_or_default(),
     })
 }
 
@@ -45,8 +51,8 @@ pub fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 mod tests {
     #[test]
     fn a_panic_inside_is_an_error_with_its_message() {
-        let r: Result<(), String> = super::quietly(|| panic!("index 7 out of range"));
-        assert_eq!(r.unwrap_err(), "index 7 out of range");
+        let r: Result<(), _> = super::quietly(|| panic!("index 7 out of range"));
+        assert_eq!(r.unwrap_err().message, "index 7 out of range");
         assert_eq!(super::quietly(|| 3).unwrap(), 3);
         assert_eq!(super::QUIET.with(std::cell::Cell::get), 0);
     }

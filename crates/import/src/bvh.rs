@@ -471,33 +471,40 @@ pub fn apply_frame(
     }
 }
 
+/// Why a motion line (a datagram's text) was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MotionLineError {
+    #[error("more than the {channels} values the hierarchy has channels for")]
+    TooMany { channels: usize },
+    #[error("{word:?} is not a finite number")]
+    NotANumber { word: String },
+    #[error("{values} values; the hierarchy has {channels} channels")]
+    TooFew { values: usize, channels: usize },
+}
+
 /// The numbers of one motion line (a datagram's text) into `out`: exactly `count` finite
 /// numbers, or the problem.
-pub fn motion_values(line: &str, count: usize, out: &mut Vec<f32>) -> Result<(), String> {
+pub fn motion_values(line: &str, count: usize, out: &mut Vec<f32>) -> Result<(), MotionLineError> {
     out.clear();
     for word in line.split_whitespace() {
         if out.len() == count {
-            return Err(format!(
-                "more than the {count} values the hierarchy has channels for"
-            ));
+            return Err(MotionLineError::TooMany { channels: count });
         }
         match word.parse::<f32>() {
             Ok(v) if v.is_finite() => out.push(v),
             _ => {
-                return Err(format!(
-                    "{:?} is not a finite number",
-                    crate::files::shown(word)
-                ));
+                let word = crate::files::shown(word).to_string();
+                return Err(MotionLineError::NotANumber { word });
             }
         }
     }
     if out.len() == count {
         Ok(())
     } else {
-        Err(format!(
-            "{} values; the hierarchy has {count} channels",
-            out.len()
-        ))
+        Err(MotionLineError::TooFew {
+            values: out.len(),
+            channels: count,
+        })
     }
 }
 

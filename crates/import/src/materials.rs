@@ -232,7 +232,8 @@ pub(super) fn decode_image(
         (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
     };
     if crate::basis::is_ktx2(&encoded) {
-        let (basis, rgba8) = crate::basis::Basis::read(encoded, MAX_IMAGE_SIDE)?;
+        let (basis, rgba8) =
+            crate::basis::Basis::read(encoded, MAX_IMAGE_SIDE).map_err(|e| e.to_string())?;
         return Ok(Texture {
             width: basis.width,
             height: basis.height,

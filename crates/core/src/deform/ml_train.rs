@@ -97,9 +97,9 @@ pub enum TrainError {
         poses: usize,
         joints: usize,
     },
-    /// The reference deformer or the posing failed on a training pose.
-    #[error("{0}")]
-    Reference(String),
+    /// A training pose could not be posed.
+    #[error("a training pose: {0}")]
+    Pose(#[from] crate::anim::PoseError),
     /// A numerical step failed (PCA, the ridge regression, the perceptron).
     #[error("{step}: {why}")]
     Solve { step: &'static str, why: String },
@@ -133,7 +133,7 @@ impl TrainParams {
 
 /// The reference deformer: a posed frame's vertices of the trained instance, mesh space,
 /// every primitive of its mesh in order, concatenated.
-pub type Reference<'a> = dyn FnMut(&mut CharacterPose, &mut Vec<Vec3>) -> Result<(), String> + 'a;
+pub type Reference<'a> = dyn FnMut(&mut CharacterPose, &mut Vec<Vec3>) + 'a;
 
 /// The first skinned instance: the one trained on.
 pub fn trained_instance(c: &Character) -> Option<usize> {
@@ -300,9 +300,8 @@ fn sample(
     reference: &mut Reference<'_>,
     scratch: &mut Vec<Vec3>,
 ) -> Result<Sample, TrainError> {
-    pose.compose_local(c, local, PaletteMode::Animated)
-        .map_err(|e| TrainError::Reference(e.to_string()))?;
-    reference(pose, scratch).map_err(TrainError::Reference)?;
+    pose.compose_local(c, local, PaletteMode::Animated)?;
+    reference(pose, scratch);
     let palette = pose.instance_palette(instance).unwrap_or(&[]);
     let mut features = vec![0.0; ML_FEATURES_PER_JOINT * joints.len()];
     features_into(palette, joints, &mut features);

@@ -28,12 +28,11 @@ fn mesh_space(pose: &CharacterPose, posed: &PosedVertices, i: usize, out: &mut V
 pub fn ddm_reference<'a>(
     c: &'a Character,
     ddm: &'a DdmData,
-) -> impl FnMut(&mut CharacterPose, &mut Vec<Vec3>) -> Result<(), String> + 'a {
+) -> impl FnMut(&mut CharacterPose, &mut Vec<Vec3>) + 'a {
     let i = crate::deform::ml_train::trained_instance(c).unwrap_or(0);
     move |pose, out| {
         let posed = PosedVertices::on_cpu_with(c, pose, SkinningMethod::DeltaMush, Some(ddm));
         mesh_space(pose, &posed, i, out);
-        Ok(())
     }
 }
 
@@ -41,7 +40,7 @@ pub fn ddm_reference<'a>(
 pub fn muscle_reference(
     c: &Character,
     muscles: MuscleInput,
-) -> impl FnMut(&mut CharacterPose, &mut Vec<Vec3>) -> Result<(), String> + '_ {
+) -> impl FnMut(&mut CharacterPose, &mut Vec<Vec3>) + '_ {
     let i = crate::deform::ml_train::trained_instance(c).unwrap_or(0);
     // The muscles see neither the ground nor the height.
     let mut performer = Performer::new(c, Arc::new(crate::scene::Ground::flat(0.0)), 1.0, None);
@@ -58,6 +57,5 @@ pub fn muscle_reference(
         let posed = PosedVertices::on_cpu(c, pose, SkinningMethod::Linear);
         pose.muscles = None;
         mesh_space(pose, &posed, i, out);
-        Ok(())
     }
 }
