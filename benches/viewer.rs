@@ -51,7 +51,7 @@ impl Window {
         let gpu = Gpu::headless().expect("a GPU adapter (lavapipe without one)");
         let mut viewer = Viewer::new(builtin::character().expect("the built-in character"), None);
         viewer.crowd_limit = draw::crowd_limit(&gpu.device.limits(), &viewer.character);
-        viewer.controls.crowd = crowd;
+        viewer.controls.view.crowd = crowd;
         let copies = crowd.max(1);
         let renderer = Renderer::new(
             &gpu.device,
@@ -105,7 +105,7 @@ impl Window {
         draw::view::overlay_lines(
             &viewer.character,
             &viewer.pose,
-            c.show_bones,
+            c.view.show_bones,
             c.selected_joint,
             draw::view::bone_width(viewer.derived.rest_bounds),
             viewer.overlay_lines(),

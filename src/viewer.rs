@@ -266,13 +266,13 @@ impl Viewer {
         // for a clip that stands still, at the first clip's that moves, among the next few: each
         // is measured over a loop at load).
         let clips = c.clips.len();
-        let first = self.controls.clip;
-        let legs = self.controls.leg_ends.clone();
+        let first = self.controls.playback.clip;
+        let legs = self.controls.motion.leg_ends.clone();
         if let Some(ground) = (0..clips.min(8))
             .map(|k| self.performer.ground_speed(c, &legs, (first + k) % clips))
             .find(|&v| v > 1e-4)
         {
-            self.controls.drive_speed = ground;
+            self.controls.motion.drive_speed = ground;
         }
         let inputs = self.controls.inputs(&self.character);
         self.performer.seek(&self.character, &inputs, 0.0);
@@ -312,11 +312,11 @@ impl Viewer {
                 }
             }
             UiCommand::LoadDrivers(path) => match self.read_drivers(&path) {
-                Ok(d) => self.controls.drivers = Some(Arc::new(d)),
+                Ok(d) => self.controls.drivers.set = Some(Arc::new(d)),
                 Err(e) => self.load_error = Some(e),
             },
             UiCommand::LoadOwnDrivers => self.load_own_drivers(),
-            UiCommand::DropDrivers => self.controls.drivers = None,
+            UiCommand::DropDrivers => self.controls.drivers.set = None,
             UiCommand::Muscles(m) => self.muscle_command(m),
             UiCommand::Ml(m) => self.ml_command(m),
             UiCommand::Record(r) => self.record_command(r),
@@ -354,11 +354,11 @@ impl Viewer {
 
     /// Starts a transition from the playing clip to `Controls::crossfade_to`, from its start.
     fn start_transition(&mut self) {
-        let to = self.controls.crossfade_to;
-        if to >= self.character.clips.len() || self.controls.blend || self.graph_driven() {
+        let to = self.controls.playback.crossfade_to;
+        if to >= self.character.clips.len() || self.controls.playback.blend || self.graph_driven() {
             return;
         }
-        self.controls.clip = to;
+        self.controls.playback.clip = to;
         let inputs = self.controls.inputs(&self.character);
         let spec = self.controls.transition_spec();
         self.performer
@@ -377,7 +377,7 @@ impl Viewer {
 
     /// Whether the state machine drives the character now.
     pub fn graph_driven(&self) -> bool {
-        self.controls.use_graph && self.performer.machine.is_some()
+        self.controls.layers.use_graph && self.performer.machine.is_some()
     }
 
     /// The playhead in seconds of the clip shown on the timeline (clip A when blending, the
@@ -403,8 +403,8 @@ impl Viewer {
     pub fn timeline_clip(&self) -> (usize, f32) {
         let playing = self.controls.playing();
         // The window always has a clip chosen: the timeline shows it when nothing else plays.
-        let clip =
-            (self.performer.timeline_clip(&self.character, playing)).unwrap_or(self.controls.clip);
+        let clip = (self.performer.timeline_clip(&self.character, playing))
+            .unwrap_or(self.controls.playback.clip);
         (clip, self.duration(clip))
     }
 
@@ -416,13 +416,13 @@ impl Viewer {
     /// Whether a clip played once has run to its end (its start, playing backwards): the play
     /// button then offers Play, which starts it again.
     pub fn at_end(&self) -> bool {
-        if self.controls.looping {
+        if self.controls.playback.looping {
             return false;
         }
         let (_, duration) = self.timeline_clip();
         let t = self.time_secs();
         duration > 0.0
-            && if self.controls.speed < 0.0 {
+            && if self.controls.playback.speed < 0.0 {
                 t <= 0.0
             } else {
                 t >= duration
@@ -430,19 +430,19 @@ impl Viewer {
     }
 
     fn play_pause(&mut self) {
-        if self.controls.playing && !self.at_end() {
-            self.controls.playing = false;
+        if self.controls.playback.playing && !self.at_end() {
+            self.controls.playback.playing = false;
             return;
         }
         if self.at_end() {
             let (_, duration) = self.timeline_clip();
-            self.seek(if self.controls.speed < 0.0 {
+            self.seek(if self.controls.playback.speed < 0.0 {
                 duration
             } else {
                 0.0
             });
         }
-        self.controls.playing = true;
+        self.controls.playback.playing = true;
     }
 
     /// Whether a transition (crossfade or inertialization) is running.
@@ -459,8 +459,8 @@ impl Viewer {
     /// that plays (the state or clip, a transition's outgoing side, the layers).
     pub fn advance(&mut self, dt_secs: f32) {
         let c = &self.controls;
-        if c.playing {
-            self.crowd_clock += dt_secs * c.speed;
+        if c.playback.playing {
+            self.crowd_clock += dt_secs * c.playback.speed;
         }
         self.poll_mocap();
         self.advance_matching();
@@ -484,7 +484,7 @@ impl Viewer {
     /// place, on average
     /// (what a driven character must travel at for them not to slide). Measured once per clip.
     pub fn ground_speed(&mut self, clip: usize) -> f32 {
-        let legs = &self.controls.leg_ends;
+        let legs = &self.controls.motion.leg_ends;
         self.performer.ground_speed(&self.character, legs, clip)
     }
 
@@ -503,12 +503,12 @@ impl Viewer {
 
     /// Moves reach IK's target by `delta` (world).
     pub fn move_reach_target(&mut self, delta: glam::Vec3) {
-        let delta = if self.controls.reach_follows {
+        let delta = if self.controls.motion.reach_follows {
             crate::anim::from_yaw(-self.performer.locomotion.placement().yaw) * delta
         } else {
             delta
         };
-        self.controls.reach_target += delta;
+        self.controls.motion.reach_target += delta;
     }
 
     /// Reach IK's target in the world: `reach_target` placed with the character when it
@@ -516,18 +516,18 @@ impl Viewer {
     pub fn reach_world_target(&self) -> glam::Vec3 {
         let c = &self.controls;
         self.performer
-            .reach_world_target(c.reach_target, c.reach_follows)
+            .reach_world_target(c.motion.reach_target, c.motion.reach_follows)
     }
 
     /// Switches whether the reach target follows the character, keeping it where it is now.
     pub fn set_reach_follows(&mut self, follows: bool) {
-        if follows == self.controls.reach_follows {
+        if follows == self.controls.motion.reach_follows {
             return;
         }
         let world = self.reach_world_target();
         let placement = self.performer.locomotion.placement();
-        self.controls.reach_follows = follows;
-        self.controls.reach_target = if follows {
+        self.controls.motion.reach_follows = follows;
+        self.controls.motion.reach_target = if follows {
             crate::anim::from_yaw(-placement.yaw) * (world - placement.position)
         } else {
             world
@@ -540,13 +540,13 @@ impl Viewer {
         let mut out = Vec::new();
         let height = self.derived.height;
         let locomotion = &self.performer.locomotion;
-        if self.controls.show_scene {
+        if self.controls.motion.show_scene {
             out.extend(crate::draw::ground_lines(&locomotion.ground, height));
             out.extend(crate::draw::trail_lines(&locomotion.trail, height));
         }
         self.matching_lines(&mut out);
         self.muscle_lines(&mut out);
-        if self.controls.reach_ik {
+        if self.controls.motion.reach_ik {
             let (t, r) = (self.reach_world_target(), height * 0.04);
             for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
                 out.push((t - axis * r, t + axis * r, [1.0, 0.3, 0.9, 1.0]));
@@ -561,7 +561,7 @@ impl Viewer {
         let count = self.character.skeleton.joint_count();
         self.controls
             .selected_joint
-            .or_else(|| self.controls.layer_roots.first().copied())
+            .or_else(|| self.controls.layers.layer_roots.first().copied())
             .or((count > 0).then_some(0))
             .filter(|&j| j < count)
     }
@@ -607,7 +607,7 @@ impl Viewer {
     /// Poses the current state (`pose_request`) and writes the palettes; then the crowd and the
     /// compared palette when they are shown.
     pub fn pose_frame(&mut self) {
-        if (self.controls.compressed
+        if (self.controls.debug.compressed
             || self.controls.compared_for_colours() == Compared::OtherClips)
             && self.character.clips.iter().any(|k| k.compressed.is_none())
         {
@@ -631,10 +631,10 @@ impl Viewer {
             let with = match (c.compared(), c.compared_for_colours()) {
                 (_, Compared::OtherClips) => CompareWith::OtherClips,
                 (Compared::OtherSkinning | Compared::MlReference, _) => {
-                    CompareWith::Palette(c.palette)
+                    CompareWith::Palette(c.view.palette)
                 }
                 (_, Compared::Palette(palette)) => CompareWith::Palette(palette),
-                (_, _) => CompareWith::Palette(c.compare),
+                (_, _) => CompareWith::Palette(c.debug.compare),
             };
             let compared = crate::draw::view::pose_compared(
                 &self.character,
@@ -695,9 +695,9 @@ impl Viewer {
     /// Whether the compared palette is in use (split view or displacement colours; not for a
     /// crowd).
     pub fn comparing(&self) -> bool {
-        self.controls.crowd == 0
+        self.controls.view.crowd == 0
             && (self.controls.compared() != Compared::Off
-                || self.controls.color_view == ColorView::Displacement)
+                || self.controls.debug.color_view == ColorView::Displacement)
     }
 
     /// Bounds of what is drawn: the character over its current clip's whole motion (what F
@@ -712,17 +712,17 @@ impl Viewer {
 
     /// The debug colours of the current view, per instance and primitive (empty for materials).
     pub fn vertex_colors(&self) -> Vec<Vec<Vec<glam::Vec4>>> {
-        if self.controls.color_view == ColorView::Material {
+        if self.controls.debug.color_view == ColorView::Material {
             return Vec::new();
         }
         let other = self.comparing().then_some(&self.compare_pose);
         colors::vertex_colors_in(
             &self.character,
-            self.controls.color_view,
+            self.controls.debug.color_view,
             &self.pose,
             other,
             self.controls.selected_joint,
-            self.controls.color_range,
+            self.controls.debug.color_range,
         )
     }
 
@@ -741,7 +741,7 @@ impl Viewer {
                 on_cpu = crate::posed::PosedVertices::on_cpu(
                     &self.character,
                     &self.pose,
-                    self.controls.skinning,
+                    self.controls.skinning.method,
                 );
                 &on_cpu
             }
@@ -763,8 +763,8 @@ impl Viewer {
         match self.pick_under(at, view, drawn) {
             Pick::Joint(j) => {
                 self.controls.selected_joint = Some(j);
-                if self.controls.color_view == ColorView::Material {
-                    self.controls.color_view = ColorView::SelectedJointWeight;
+                if self.controls.debug.color_view == ColorView::Material {
+                    self.controls.debug.color_view = ColorView::SelectedJointWeight;
                 }
                 true
             }

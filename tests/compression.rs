@@ -415,7 +415,7 @@ fn a_compressed_request_poses_from_the_compressed_keys() {
 fn the_viewer_switch_plays_compressed_clips_and_compares_them_with_the_raw_ones() {
     let c = load("CesiumMan/CesiumMan.glb");
     let mut viewer = skinscope::viewer::Viewer::new(c, None);
-    viewer.controls.playing = false;
+    viewer.controls.playback.playing = false;
     viewer.pose_frame();
     let compressed = |v: &skinscope::viewer::Viewer| {
         v.character
@@ -426,9 +426,9 @@ fn the_viewer_switch_plays_compressed_clips_and_compares_them_with_the_raw_ones(
     };
     assert_eq!(compressed(&viewer), 0);
     let raw = viewer.pose.model.clone();
-    viewer.controls.compressed = true;
-    viewer.controls.compare_clips = true;
-    viewer.controls.color_view = skinscope::debug::colors::ColorView::Displacement;
+    viewer.controls.debug.compressed = true;
+    viewer.controls.debug.compare_clips = true;
+    viewer.controls.debug.color_view = skinscope::debug::colors::ColorView::Displacement;
     viewer.pose_frame();
     assert_eq!(compressed(&viewer), viewer.character.clips.len());
     assert!(viewer.pose_request().compressed);

@@ -398,8 +398,8 @@ fn what_each_rate_costs_in_palette_error() {
 #[test]
 fn the_viewer_s_crowd_takes_level_of_detail_from_the_camera() {
     let mut viewer = skinscope::viewer::Viewer::new(skinscope::builtin::character().unwrap(), None);
-    viewer.controls.crowd = 16;
-    viewer.controls.crowd_lod = true;
+    viewer.controls.view.crowd = 16;
+    viewer.controls.view.crowd_lod = true;
     // 100 heights away: every member beyond 40 heights, posed every 8th frame.
     viewer.camera_eye = Some(glam::Vec3::new(0.0, 0.0, 100.0 * viewer.derived.height));
     for _ in 0..3 {
@@ -408,7 +408,7 @@ fn the_viewer_s_crowd_takes_level_of_detail_from_the_camera() {
     let rates = |v: &skinscope::viewer::Viewer| v.crowd.as_ref().unwrap().rates.clone();
     assert_eq!(rates(&viewer), vec![8; 16]);
     // The panel's switch off: every member every frame.
-    viewer.controls.crowd_lod = false;
+    viewer.controls.view.crowd_lod = false;
     viewer.frame(Vec::new(), 1.0 / 60.0);
     assert_eq!(rates(&viewer), vec![1; 16]);
 }

@@ -133,7 +133,7 @@ fn screen(camera: &Camera, p: Vec3) -> Vec2 {
 #[test]
 fn clicking_picks_joints_and_vertices() {
     let mut viewer = Viewer::new(builtin::character().unwrap(), None);
-    viewer.controls.playing = false;
+    viewer.controls.playback.playing = false;
     viewer.pose_frame();
     let (min, max) = viewer.pose.world_bounds(&viewer.character).unwrap();
     let camera = Camera::framing(min, max, 40.0, 800.0 / 600.0);
@@ -151,7 +151,7 @@ fn clicking_picks_joints_and_vertices() {
     assert!(viewer.pick(at + Vec2::new(2.0, -1.0), &view, None));
     assert_eq!(viewer.controls.selected_joint, Some(hand));
     assert_eq!(
-        viewer.controls.color_view,
+        viewer.controls.debug.color_view,
         ColorView::SelectedJointWeight,
         "its weighted vertices light up"
     );
@@ -180,8 +180,8 @@ fn clicking_picks_joints_and_vertices() {
 #[test]
 fn split_view_compares_the_chosen_palette() {
     let mut viewer = Viewer::new(builtin::character().unwrap(), None);
-    viewer.controls.split = true;
-    viewer.controls.compare = PaletteMode::Identity;
+    viewer.controls.debug.split = true;
+    viewer.controls.debug.compare = PaletteMode::Identity;
     viewer.advance(0.3);
     viewer.pose_frame();
     // The right half shows the same local pose under the identity palette: every entry identity.

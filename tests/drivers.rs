@@ -120,9 +120,9 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     std::fs::write(&file, ELBOW).unwrap();
     let c = skinscope::builtin::character().unwrap();
     let mut viewer = skinscope::viewer::Viewer::new(c, None);
-    viewer.controls.drivers_path = file.display().to_string();
+    viewer.controls.drivers.path = file.display().to_string();
     // Paused, so the weights the panel shows are the frame's.
-    viewer.controls.playing = false;
+    viewer.controls.playback.playing = false;
     let mut h = common::window_frames(viewer, (1100.0, 1600.0));
     h.get_by_label("Pose drivers").click();
     h.run();
@@ -131,7 +131,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     h.run();
     h.run();
     let v = h.state();
-    let set = v.controls.drivers.clone().expect("loaded");
+    let set = v.controls.drivers.set.clone().expect("loaded");
     assert_eq!(set.drivers[0].name, "elbow_l");
     // Two pose weights, each in 0..1, shown as they stand.
     let weights = v.pose.driver_weights(&set).to_vec();
@@ -144,7 +144,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     h.get_by_label_contains(&format!("pose 1: {:.2}", weights[1]));
     h.get_by_label("Drop").click();
     h.run();
-    assert!(h.state().controls.drivers.is_none());
+    assert!(h.state().controls.drivers.set.is_none());
     // The mannequin's own: its six correctives' drivers.
     h.get_by_label("The character's own").click();
     h.run();
@@ -152,6 +152,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
         .state()
         .controls
         .drivers
+        .set
         .clone()
         .expect("the built-in drivers");
     let names: Vec<&str> = own.drivers.iter().map(|d| d.name.as_str()).collect();
@@ -171,7 +172,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
     // A bad file: the error names it, and nothing is loaded.
     let bad = dir.join("bad.json");
     std::fs::write(&bad, ELBOW.replace("forearm_l", "nope")).unwrap();
-    h.state_mut().controls.drivers_path = bad.display().to_string();
+    h.state_mut().controls.drivers.path = bad.display().to_string();
     h.run();
     h.get_by_label("Load drivers").click();
     h.run();
@@ -180,7 +181,7 @@ fn the_panel_loads_a_drivers_file_and_shows_the_pose_weights() {
         err.contains("bad.json") && err.contains("/drivers/0/joint"),
         "{err}"
     );
-    assert!(h.state().controls.drivers.is_none());
+    assert!(h.state().controls.drivers.set.is_none());
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -210,9 +210,9 @@ fn the_muscles_are_drawn_whole_without_the_bones() {
     use skinscope::viewer::{UiCommand, Viewer};
     let c = skinscope::builtin::character().unwrap();
     let mut viewer = Viewer::new(c, None);
-    viewer.controls.show_bones = false;
-    viewer.controls.show_scene = false;
-    viewer.controls.show_muscles = true;
+    viewer.controls.view.show_bones = false;
+    viewer.controls.motion.show_scene = false;
+    viewer.controls.muscles.show = true;
     viewer.frame(vec![UiCommand::Muscles(MuscleCommand::Own)], 1.0 / 60.0);
     viewer.frame(Vec::new(), 1.0 / 60.0);
     // The line overlay is drawn for the muscles alone.

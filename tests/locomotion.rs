@@ -301,13 +301,13 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
     let file = travelling_mannequin();
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
     viewer.open(&file).unwrap();
-    viewer.controls.clip = viewer
+    viewer.controls.playback.clip = viewer
         .character
         .clips
         .iter()
         .position(|k| k.clip.name() == "travel")
         .unwrap();
-    viewer.controls.move_mode = MoveMode::Applied;
+    viewer.controls.motion.move_mode = MoveMode::Applied;
     viewer.frame(Vec::new(), 0.0);
     for _ in 0..180 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
@@ -323,11 +323,11 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
     // Driven: the in-place walk at its own ground speed plays at 1x; the character moves at
     // that speed; with foot IK the planted feet are held (no slide beyond a hair).
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
-    let walk = viewer.controls.clip;
+    let walk = viewer.controls.playback.clip;
     let ground_speed = viewer.ground_speed(walk);
-    viewer.controls.move_mode = MoveMode::Driven;
-    viewer.controls.drive_speed = ground_speed;
-    viewer.controls.foot_ik = true;
+    viewer.controls.motion.move_mode = MoveMode::Driven;
+    viewer.controls.motion.drive_speed = ground_speed;
+    viewer.controls.motion.foot_ik = true;
     assert!((viewer.driven_rate().unwrap() - 1.0).abs() < 1e-6);
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
@@ -342,8 +342,8 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
         .fold(0.0, f64::max);
     assert!(slide < 0.05, "planted feet slid at {slide}");
     // In place the same feet slide back at walking pace.
-    viewer.controls.move_mode = MoveMode::InPlace;
-    viewer.controls.speed = 1.0;
+    viewer.controls.motion.move_mode = MoveMode::InPlace;
+    viewer.controls.playback.speed = 1.0;
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
@@ -356,16 +356,16 @@ fn the_viewer_applies_root_motion_and_drives_with_the_feet_planted() {
         .fold(0.0, f64::max);
     assert!(slide > 1.0, "{slide}");
     // The scene and the trail are drawn as overlay lines.
-    viewer.controls.show_scene = true;
+    viewer.controls.motion.show_scene = true;
     assert!(viewer.overlay_lines().len() > 20);
 }
 
 #[test]
 fn driving_under_the_state_machine_sets_its_speed_and_matches_the_rate() {
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
-    viewer.controls.use_graph = true;
-    viewer.controls.move_mode = MoveMode::Driven;
-    viewer.controls.drive_speed = 1.0;
+    viewer.controls.layers.use_graph = true;
+    viewer.controls.motion.move_mode = MoveMode::Driven;
+    viewer.controls.motion.drive_speed = 1.0;
     for _ in 0..30 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }

@@ -542,19 +542,19 @@ fn the_panel_loads_the_model_and_splits_it_against_its_reference() {
     let path = dir.join("mannequin.mld");
     skinscope::files::write_bytes_whole(&path, &t.model.to_bytes()).unwrap();
     let mut viewer = skinscope::viewer::Viewer::new(t.c.clone(), None);
-    viewer.controls.clip = untrained_frames(&t.c)[0].0;
-    viewer.controls.skinning = SkinningMethod::DualQuaternion;
+    viewer.controls.playback.clip = untrained_frames(&t.c)[0].0;
+    viewer.controls.skinning.method = SkinningMethod::DualQuaternion;
     let mut h = common::window_frames(viewer, (1100.0, 1800.0));
     h.get_by_label("ML deformer").click();
     h.run();
     h.get_by_label("no ML deformer");
-    h.state_mut().controls.ml_path = path.to_str().unwrap().into();
+    h.state_mut().controls.ml.path = path.to_str().unwrap().into();
     h.run();
     h.get_by_label("Load model").click();
     h.run();
     h.run();
     let s = h.state();
-    assert_eq!(s.controls.skinning, SkinningMethod::Linear);
+    assert_eq!(s.controls.skinning.method, SkinningMethod::Linear);
     assert!(s.controls.ml_active());
     assert_eq!(s.pose.ml.as_ref().unwrap().weights.len(), 12);
     h.get_by_label_contains("learnt direct delta mush: 12 components");
@@ -573,7 +573,7 @@ fn the_panel_loads_the_model_and_splits_it_against_its_reference() {
     assert!(h.state().pose.ml.is_none());
     h.get_by_label("Drop model").click();
     h.run();
-    assert!(h.state().controls.ml_deformer.is_none());
+    assert!(h.state().controls.ml.model.is_none());
     assert_eq!(h.state().controls.compared(), Compared::Off);
 }
 
@@ -582,9 +582,9 @@ fn the_split_view_names_the_ml_corrective_on_the_halves_that_draw_it() {
     use egui_kittest::kittest::Queryable;
     let t = trained();
     let mut viewer = skinscope::viewer::Viewer::new(t.c.clone(), None);
-    viewer.controls.skinning = SkinningMethod::Linear;
-    viewer.controls.ml_deformer = Some(t.model.clone());
-    viewer.controls.ml_on = true;
+    viewer.controls.skinning.method = SkinningMethod::Linear;
+    viewer.controls.ml.model = Some(t.model.clone());
+    viewer.controls.ml.on = true;
     assert!(viewer.controls.ml_active());
     let mut h = common::window_frames(viewer, (1100.0, 1800.0));
     h.get_by_label("Split view, right half").click();

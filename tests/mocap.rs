@@ -401,7 +401,7 @@ fn the_panel_shows_the_stream_its_rate_joints_and_staleness() {
     let file = arm_file(&c, "mocap-panel");
     let mut viewer = skinscope::viewer::Viewer::new(c, None);
     viewer.listen("127.0.0.1:0", &file).unwrap();
-    assert_eq!(viewer.controls.external, ExternalInput::Live);
+    assert_eq!(viewer.controls.mocap.external, ExternalInput::Live);
     let address = viewer.mocap.listener.as_ref().unwrap().address();
     let mut h = common::window_frames(viewer, (1100.0, 1600.0));
     h.get_by_label("External pose (motion capture)").click();
@@ -426,7 +426,7 @@ fn the_panel_shows_the_stream_its_rate_joints_and_staleness() {
     h.get_by_label("Stop").click();
     h.run();
     assert!(h.state().mocap.listener.is_none());
-    assert_eq!(h.state().controls.external, ExternalInput::Off);
+    assert_eq!(h.state().controls.mocap.external, ExternalInput::Off);
 }
 
 #[test]
@@ -479,7 +479,7 @@ fn a_bvh_opens_on_its_own_as_a_skeleton_and_poses_as_its_take() {
     // The viewer opens it, its bones shown.
     let mut viewer = skinscope::viewer::Viewer::new(c, None);
     viewer.open(std::path::Path::new(take)).unwrap();
-    assert!(viewer.controls.show_bones && viewer.character.meshes.is_empty());
+    assert!(viewer.controls.view.show_bones && viewer.character.meshes.is_empty());
     viewer.frame(Vec::new(), 1.0 / 60.0);
     let (lo, hi) = viewer.world_bounds().unwrap();
     assert!((hi - lo).y > 0.8 * height, "{lo} {hi}");

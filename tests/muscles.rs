@@ -498,7 +498,7 @@ fn the_panel_loads_draws_and_restarts_the_muscles() {
         .position(|k| k.clip.name() == "wave")
         .unwrap();
     let mut viewer = skinscope::viewer::Viewer::new(c, None);
-    viewer.controls.clip = wave;
+    viewer.controls.playback.clip = wave;
     let mut h = common::window_frames(viewer, (1100.0, 1800.0));
     h.get_by_label("Muscles").click();
     h.run();
@@ -509,6 +509,7 @@ fn the_panel_loads_draws_and_restarts_the_muscles() {
         h.state()
             .controls
             .muscles
+            .rig
             .as_ref()
             .unwrap()
             .system
@@ -541,7 +542,7 @@ fn the_panel_loads_draws_and_restarts_the_muscles() {
     );
     h.get_by_label("Drop").click();
     h.run();
-    assert!(h.state().controls.muscles.is_none() && h.state().pose.muscles.is_none());
+    assert!(h.state().controls.muscles.rig.is_none() && h.state().pose.muscles.is_none());
 }
 
 /// One renderer, the muscles' weights uploaded: a frame with their displacement, then one

@@ -137,8 +137,8 @@ fn driven_mode_holds_a_rotated_armature_s_root_in_place_and_moves_its_placement(
     let (file, rest, _) = travelling_cesium();
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
     viewer.open(&file).unwrap();
-    viewer.controls.move_mode = MoveMode::Driven;
-    viewer.controls.drive_speed = 0.5;
+    viewer.controls.motion.move_mode = MoveMode::Driven;
+    viewer.controls.motion.drive_speed = 0.5;
     viewer.frame(Vec::new(), 0.0);
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
@@ -810,11 +810,11 @@ fn every_json_command_prints_json_when_the_file_cannot_load() {
 #[test]
 fn driven_mode_starts_at_the_clip_s_own_speed() {
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
-    let walk = viewer.controls.clip;
+    let walk = viewer.controls.playback.clip;
     let ground = viewer.ground_speed(walk);
     assert!(ground > 0.1, "the walk moves its feet at {ground}");
-    viewer.controls.move_mode = MoveMode::Driven;
-    assert!((viewer.controls.drive_speed - ground).abs() < 1e-6);
+    viewer.controls.motion.move_mode = MoveMode::Driven;
+    assert!((viewer.controls.motion.drive_speed - ground).abs() < 1e-6);
     assert!((viewer.driven_rate().unwrap() - 1.0).abs() < 1e-5);
     // A file opened later gets its own clips' speed: Fox's first clip (Survey) stands still,
     // its second (Walk) moves.
@@ -822,17 +822,17 @@ fn driven_mode_starts_at_the_clip_s_own_speed() {
     assert_eq!(viewer.ground_speed(0), 0.0);
     let fox = viewer.ground_speed(1);
     assert!(fox > 0.0);
-    assert!((viewer.controls.drive_speed - fox).abs() < 1e-6);
+    assert!((viewer.controls.motion.drive_speed - fox).abs() < 1e-6);
 }
 
 #[test]
 fn a_reach_target_follows_the_walking_character_by_default() {
     let mut viewer = Viewer::new(skinscope::builtin::character().unwrap(), None);
-    viewer.controls.reach_ik = true;
-    viewer.controls.move_mode = MoveMode::Driven;
-    assert!(viewer.controls.reach_follows);
+    viewer.controls.motion.reach_ik = true;
+    viewer.controls.motion.move_mode = MoveMode::Driven;
+    assert!(viewer.controls.motion.reach_follows);
     let start = viewer.reach_world_target();
-    let hand = viewer.controls.reach_end.unwrap();
+    let hand = viewer.controls.motion.reach_end.unwrap();
     for _ in 0..120 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
@@ -898,8 +898,8 @@ fn a_crowd_s_copies_stay_apart_whatever_they_play() {
         .iter()
         .position(|k| k.clip.name() == "wave")
         .unwrap();
-    viewer.controls.blend_b = wave;
-    viewer.controls.crowd = 4;
+    viewer.controls.playback.blend_b = wave;
+    viewer.controls.view.crowd = 4;
     viewer.frame(Vec::new(), 1.0 / 60.0);
     let grid = viewer
         .crowd
@@ -909,7 +909,7 @@ fn a_crowd_s_copies_stay_apart_whatever_they_play() {
     let spacing = grid.1.x - grid.0.x;
     // Wider than one copy ever gets, sampled at times of its own, in either clip.
     let mut pose = CharacterPose::new(&c);
-    for clip in [viewer.controls.blend_a, wave] {
+    for clip in [viewer.controls.playback.blend_a, wave] {
         let duration = c.clips[clip].duration_secs();
         for k in 0..37 {
             pose.evaluate(
@@ -926,11 +926,11 @@ fn a_crowd_s_copies_stay_apart_whatever_they_play() {
         }
     }
     // The same spacing whatever frame the crowd was made on.
-    viewer.controls.crowd = 0;
+    viewer.controls.view.crowd = 0;
     for _ in 0..20 {
         viewer.frame(Vec::new(), 1.0 / 60.0);
     }
-    viewer.controls.crowd = 4;
+    viewer.controls.view.crowd = 4;
     viewer.frame(Vec::new(), 1.0 / 60.0);
     let again = viewer
         .crowd

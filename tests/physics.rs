@@ -436,7 +436,10 @@ fn the_panel_drops_the_ragdoll_limp_and_resets_it() {
         let j = v.character.skeleton.find("pelvis").unwrap();
         Vec3::from(v.pose.model.as_slice()[j].translation)
     };
-    assert_eq!(h.state().controls.physics.mode, Some(PhysicsMode::Limp));
+    assert_eq!(
+        h.state().controls.physics.input.mode,
+        Some(PhysicsMode::Limp)
+    );
     assert!(pelvis(&h).y < 0.5 * height, "the pelvis at {}", pelvis(&h));
     h.get_by_label_contains("24 bodies");
     h.get_by_label_contains("steps at 60 Hz");
@@ -459,9 +462,9 @@ fn an_alt_click_pushes_the_body_under_the_cursor_away_from_the_camera() {
     let c = skinscope::builtin::character().unwrap();
     let make = || {
         let mut v = skinscope::viewer::Viewer::new(skinscope::builtin::character().unwrap(), None);
-        v.controls.physics.mode = Some(PhysicsMode::Powered);
-        v.controls.physics.stiffness = 5.0;
-        v.controls.clip = v
+        v.controls.physics.input.mode = Some(PhysicsMode::Powered);
+        v.controls.physics.input.stiffness = 5.0;
+        v.controls.playback.clip = v
             .character
             .clips
             .iter()

@@ -234,7 +234,7 @@ fn the_panel_offers_the_files_cameras_and_scenes() {
     h.run();
     h.get_by_label("front").click();
     h.run();
-    assert_eq!(h.state().controls.file_camera, Some(0));
+    assert_eq!(h.state().controls.view.file_camera, Some(0));
     h.get_by_label("Scene").click();
     h.run();
     h.get_by_label("far").click();

@@ -114,7 +114,7 @@ fn four_thousand_frames_of_random_actions_keep_memory_flat() {
             3 => {
                 // Cycle the colour views and the crowd through the controls directly.
                 let v = &mut h.state_mut().controls;
-                v.color_view = match next() % 6 {
+                v.debug.color_view = match next() % 6 {
                     0 => skinscope::debug::colors::ColorView::Material,
                     1 => skinscope::debug::colors::ColorView::DominantJoint,
                     2 => skinscope::debug::colors::ColorView::SelectedJointWeight,
@@ -122,7 +122,7 @@ fn four_thousand_frames_of_random_actions_keep_memory_flat() {
                     4 => skinscope::debug::colors::ColorView::InfluenceCount,
                     _ => skinscope::debug::colors::ColorView::Displacement,
                 };
-                v.crowd = if next() % 10 == 0 { 9 } else { 0 };
+                v.view.crowd = if next() % 10 == 0 { 9 } else { 0 };
             }
             _ => {}
         }
@@ -137,8 +137,8 @@ fn four_thousand_frames_of_random_actions_keep_memory_flat() {
     // Return to a known state and let egui settle, then compare with the warm-up level.
     {
         let v = &mut h.state_mut().controls;
-        v.crowd = 0;
-        v.color_view = skinscope::debug::colors::ColorView::Material;
+        v.view.crowd = 0;
+        v.debug.color_view = skinscope::debug::colors::ColorView::Material;
     }
     h.run();
     let growth = LIVE.load(Ordering::Relaxed) - warm;

@@ -455,8 +455,8 @@ fn the_panel_builds_the_database_and_the_keys_steer_from_the_camera() {
     h.run();
     h.get_by_label("motion matching").click();
     h.run();
-    assert!(h.state().controls.motion_matching);
-    assert!(h.state().controls.follow_camera);
+    assert!(h.state().controls.matching.on);
+    assert!(h.state().controls.motion.follow_camera);
     // Built on its own thread, then handed to the performer.
     let mut waited = 0;
     while h.state().performer.matching().database().is_none() {
@@ -482,7 +482,7 @@ fn the_panel_builds_the_database_and_the_keys_steer_from_the_camera() {
         h.run();
     }
     let v = h.state();
-    assert!((v.controls.match_velocity - Vec3::new(-1.2, 0.0, 0.0)).length() < 1e-5);
+    assert!((v.controls.matching.velocity - Vec3::new(-1.2, 0.0, 0.0)).length() < 1e-5);
     let at = v.performer.locomotion.placement().position;
     assert!(at.x < -1.0 && at.z.abs() < 0.3, "walked to {at}");
     assert!(v.performer.matching().stats.searches >= 20);
@@ -601,24 +601,24 @@ fn a_character_without_legs_says_why_it_cannot_be_steered() {
     let path = common::spine_bvh(&dir);
     let c = skinscope::import::load(&path).unwrap();
     let mut viewer = skinscope::viewer::Viewer::new(c, Some(path));
-    viewer.controls.motion_matching = true;
+    viewer.controls.matching.on = true;
     let mut h = common::window_frames(viewer, (1100.0, 1600.0));
     h.get_by_label("Motion matching").click();
     for _ in 0..200 {
         h.run();
-        if !h.state().controls.motion_matching {
+        if !h.state().controls.matching.on {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     h.run();
-    assert!(!h.state().controls.motion_matching);
+    assert!(!h.state().controls.matching.on);
     h.get_by_label_contains("no two legs");
     // Asked again, it stays off and says so again.
-    h.state_mut().controls.motion_matching = true;
+    h.state_mut().controls.matching.on = true;
     h.run();
     h.run();
-    assert!(!h.state().controls.motion_matching);
+    assert!(!h.state().controls.matching.on);
     h.get_by_label_contains("no two legs");
     std::fs::remove_dir_all(&dir).ok();
 }

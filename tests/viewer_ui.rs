@@ -31,7 +31,7 @@ fn toggling_bones_changes_the_render_settings() {
     assert!(!draw_options(&h.state().controls).bones);
     h.get_by_label("Bones").click();
     h.run();
-    assert!(h.state().controls.show_bones);
+    assert!(h.state().controls.view.show_bones);
     assert!(draw_options(&h.state().controls).bones);
     h.get_by_label("Wireframe").click();
     h.get_by_label("Grid").click();
@@ -68,7 +68,7 @@ fn dragging_the_timeline_moves_the_playhead() {
     let mut h = harness();
     h.get_by_label("Pause").click();
     h.run();
-    assert!(!h.state().controls.playing);
+    assert!(!h.state().controls.playback.playing);
     assert_eq!(h.state().time_secs(), 0.0);
     // The walk lasts 1 s: drag the time slider's handle to about three quarters of its track.
     let track = h
@@ -102,11 +102,11 @@ fn the_blend_slider_sets_the_weight_and_the_pose_follows() {
     let mut h = harness();
     h.get_by_label("Blend two clips (phase-aligned)").click();
     h.run();
-    assert!(h.state().controls.blend);
+    assert!(h.state().controls.playback.blend);
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Weight of B")
         .set_value_accesskit(0.8);
     h.run();
-    assert!((h.state().controls.blend_weight - 0.8).abs() < 1e-6);
+    assert!((h.state().controls.playback.blend_weight - 0.8).abs() < 1e-6);
     // Weight 1 shows clip B (walk) alone, at the blend's ratio: compare with sampling walk.
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Weight of B")
         .set_value_accesskit(1.0);
@@ -115,9 +115,9 @@ fn the_blend_slider_sets_the_weight_and_the_pose_follows() {
     viewer.advance(0.3);
     viewer.pose_frame();
     let blended = viewer.pose.local().clone();
-    let walk = viewer.controls.blend_b;
-    let ratio =
-        viewer.time_secs() / viewer.character.clips[viewer.controls.blend_a].duration_secs();
+    let walk = viewer.controls.playback.blend_b;
+    let ratio = viewer.time_secs()
+        / viewer.character.clips[viewer.controls.playback.blend_a].duration_secs();
     let walk_time = ratio * viewer.character.clips[walk].duration_secs();
     let mut alone = skinscope::pose::CharacterPose::new(&viewer.character);
     alone
@@ -188,7 +188,7 @@ fn events_fire_into_the_log_as_the_walk_plays() {
     assert_eq!(names, ["foot_left", "foot_right"]);
     // Seeking fires nothing; playing backwards over 0.25 s fires foot_left again.
     viewer.apply(skinscope::viewer::UiCommand::Seek(0.3));
-    viewer.controls.speed = -1.0;
+    viewer.controls.playback.speed = -1.0;
     viewer.advance(0.1);
     assert_eq!(viewer.event_log.len(), 3);
     assert_eq!(viewer.event_log[0].name, "foot_left");
@@ -197,12 +197,12 @@ fn events_fire_into_the_log_as_the_walk_plays() {
 #[test]
 fn crossfade_moves_to_the_other_clip() {
     let mut viewer = Viewer::new(builtin::character().unwrap(), None);
-    let wave = viewer.controls.crossfade_to;
+    let wave = viewer.controls.playback.crossfade_to;
     assert_eq!(viewer.character.clips[wave].clip.name(), "wave");
-    viewer.controls.crossfade_secs = 0.4;
+    viewer.controls.playback.crossfade_secs = 0.4;
     viewer.apply(skinscope::viewer::UiCommand::Transition);
     assert!(viewer.crossfading());
-    assert_eq!(viewer.controls.clip, wave);
+    assert_eq!(viewer.controls.playback.clip, wave);
     viewer.advance(0.2);
     assert!(viewer.crossfading());
     viewer.advance(0.25);
@@ -218,7 +218,7 @@ fn the_debug_controls_set_the_colour_view_and_the_split() {
     h.get_by_label("influence count").click();
     h.run();
     assert_eq!(
-        h.state().controls.color_view,
+        h.state().controls.debug.color_view,
         skinscope::debug::colors::ColorView::InfluenceCount
     );
     assert!(draw_options(&h.state().controls).vertex_colors);
@@ -226,7 +226,7 @@ fn the_debug_controls_set_the_colour_view_and_the_split() {
     h.run();
     h.get_by_label("bind palette").click();
     h.run();
-    assert!(h.state().controls.split);
+    assert!(h.state().controls.debug.split);
     assert!(h.state().comparing());
 }
 
@@ -305,19 +305,19 @@ fn a_clip_played_once_offers_play_at_its_end_and_play_restarts_it() {
     let mut h = window_frames();
     h.get_by_label("Loop").click();
     h.run();
-    assert!(!h.state().controls.looping);
+    assert!(!h.state().controls.playback.looping);
     // Run the walk (1 s) to its end.
     for _ in 0..5 {
         h.state_mut().frame(Vec::new(), 0.25);
     }
     h.run();
     assert!(h.state().at_end());
-    assert!(h.state().controls.playing);
+    assert!(h.state().controls.playback.playing);
     h.get_by_label("Play").click();
     h.step();
     assert!(!h.state().at_end());
     assert!(h.state().time_secs() < 0.1, "{}", h.state().time_secs());
-    assert!(h.state().controls.playing);
+    assert!(h.state().controls.playback.playing);
     h.run();
     assert!(h.query_by_label("Pause").is_some());
 }
@@ -344,10 +344,10 @@ fn switching_clips_keeps_the_playheads_phase() {
 fn a_crowd_set_back_to_zero_reframes_and_f_frames_the_whole_clip() {
     use skinscope::viewer::WindowRequest;
     let mut viewer = Viewer::new(builtin::character().unwrap(), None);
-    viewer.controls.crowd = 4;
+    viewer.controls.view.crowd = 4;
     viewer.frame(Vec::new(), 0.0);
     viewer.window_requests.clear();
-    viewer.controls.crowd = 0;
+    viewer.controls.view.crowd = 0;
     viewer.frame(Vec::new(), 0.0);
     assert!(viewer.window_requests.contains(&WindowRequest::FrameCamera));
     // F frames the wave's whole motion: the raised arm at the top of the wave is inside.
@@ -357,8 +357,8 @@ fn a_crowd_set_back_to_zero_reframes_and_f_frames_the_whole_clip() {
         .iter()
         .position(|c| c.clip.name() == "wave")
         .unwrap();
-    viewer.controls.clip = wave;
-    viewer.controls.playing = false;
+    viewer.controls.playback.clip = wave;
+    viewer.controls.playback.playing = false;
     viewer.frame(Vec::new(), 0.0);
     let (lo, hi) = viewer.world_bounds().unwrap();
     for k in 0..=16 {
@@ -476,8 +476,8 @@ fn the_panel_plays_compressed_clips_and_compares_them() {
     h.run();
     h.get_by_label("the raw clips").click();
     h.run();
-    assert!(h.state().controls.compare_clips);
-    assert!(h.state().controls.split);
+    assert!(h.state().controls.debug.compare_clips);
+    assert!(h.state().controls.debug.split);
 }
 
 #[test]
@@ -494,7 +494,7 @@ fn one_choice_sets_what_the_split_view_s_right_half_shows_and_its_label_says_it(
     choose(&mut h, "dual-quaternion skinning");
     let c = &h.state().controls;
     assert_eq!(c.compared(), Compared::OtherSkinning);
-    assert!(c.split && c.compare_skinning && !c.compare_clips);
+    assert!(c.debug.split && c.debug.compare_skinning && !c.debug.compare_clips);
     assert!(h.state().comparing());
     assert!(
         h.query_by_label("left: animated palette, linear blend skinning")
@@ -511,7 +511,7 @@ fn one_choice_sets_what_the_split_view_s_right_half_shows_and_its_label_says_it(
         c.compared(),
         Compared::Palette(skinscope::pose::PaletteMode::Identity)
     );
-    assert!(!c.compare_skinning);
+    assert!(!c.debug.compare_skinning);
     assert!(h.query_by_label("right: identity palette").is_some());
     choose(&mut h, "off");
     assert_eq!(h.state().controls.compared(), Compared::Off);
@@ -524,8 +524,8 @@ fn a_crossfade_runs_on_real_time_whatever_the_playback_speed() {
     // A 0.4 s crossfade at half speed is over after 0.45 s of real time (not 0.8 s), and the
     // incoming clip has played half of that.
     let mut viewer = Viewer::new(builtin::character().unwrap(), None);
-    viewer.controls.speed = 0.5;
-    viewer.controls.crossfade_secs = 0.4;
+    viewer.controls.playback.speed = 0.5;
+    viewer.controls.playback.crossfade_secs = 0.4;
     viewer.apply(skinscope::viewer::UiCommand::Transition);
     viewer.advance(0.2);
     assert_eq!(viewer.transition_progress(), Some((false, 0.5)));
@@ -539,7 +539,7 @@ fn the_panel_switches_transitions_to_inertialization() {
     let mut h = harness();
     h.get_by_label("inertialize").click();
     h.run();
-    assert!(h.state().controls.inertialize);
+    assert!(h.state().controls.playback.inertialize);
     h.get_by_label("Inertialize").click();
     h.run();
     assert_eq!(h.state().transition_progress(), Some((true, 0.0)));
@@ -562,17 +562,17 @@ fn the_override_layer_eases_in_and_drives_only_its_mask() {
             .collect()
     };
     assert_eq!(
-        names(&viewer.controls.layer_roots),
+        names(&viewer.controls.layers.layer_roots),
         ["clavicle_l", "clavicle_r"]
     );
     assert_eq!(
-        viewer.character.clips[viewer.controls.layer_clip]
+        viewer.character.clips[viewer.controls.layers.layer_clip]
             .clip
             .name(),
         "wave"
     );
-    viewer.controls.layer_on = true;
-    viewer.controls.layer_half_life = 0.1;
+    viewer.controls.layers.layer_on = true;
+    viewer.controls.layers.layer_half_life = 0.1;
     viewer.frame(Vec::new(), 0.1);
     assert!((viewer.layer_weight() - 0.5).abs() < 1e-5);
     viewer.frame(Vec::new(), 0.1);
@@ -661,14 +661,14 @@ fn the_motion_panel_sets_the_modes_and_reach_ik_follows_its_target() {
     h.get_by_label("Reach IK").click();
     h.run();
     let c = &h.state().controls;
-    assert_eq!(c.move_mode, skinscope::graph::MoveMode::Driven);
-    assert!(c.foot_ik && c.reach_ik);
+    assert_eq!(c.motion.move_mode, skinscope::graph::MoveMode::Driven);
+    assert!(c.motion.foot_ik && c.motion.reach_ik);
     let names = h.state().character.skeleton.names();
-    assert_eq!(names[c.reach_end.unwrap()], "hand_r");
+    assert_eq!(names[c.motion.reach_end.unwrap()], "hand_r");
     assert!(h.query_by_label("legs ending at foot_l, foot_r").is_some());
     // The hand lands on the target, and follows it when it moves (what ctrl+drag does).
     h.state_mut().frame(Vec::new(), 1.0 / 60.0);
-    let hand = h.state().controls.reach_end.unwrap();
+    let hand = h.state().controls.motion.reach_end.unwrap();
     let at = |v: &Viewer| glam::Vec3::from(v.pose.model.as_slice()[hand].translation);
     let target = h.state().reach_world_target();
     assert!(
@@ -699,7 +699,7 @@ fn the_panel_shows_what_drives_the_character_and_disables_the_rest() {
     let mut h = harness();
     h.run();
     // Off: the state machine's parameters drive nothing, so they cannot be set.
-    assert!(!h.state().controls.use_graph);
+    assert!(!h.state().controls.layers.use_graph);
     let speed: Vec<_> = h.query_all_by_label("speed").collect();
     assert!(!speed.is_empty() && speed.into_iter().all(disabled));
     assert!(!disabled(h.get_by_label("Clip")));
@@ -780,7 +780,7 @@ fn per_joint_skinning_paints_subtrees_and_reaches_the_pose() {
     let mut h = window_frames();
     h.get_by_label("per joint").click();
     h.run();
-    assert_eq!(h.state().controls.skinning, SkinningMethod::Blended);
+    assert_eq!(h.state().controls.skinning.method, SkinningMethod::Blended);
     assert_eq!(
         draw_options(&h.state().controls).skinning,
         SkinningMethod::Blended
@@ -788,7 +788,8 @@ fn per_joint_skinning_paints_subtrees_and_reaches_the_pose() {
     let c = builtin::character().unwrap();
     let joint = |name: &str| c.skeleton.find(name).unwrap();
     // "auto" at first: the twist joint and the hand below it.
-    let methods = |h: &Harness<'_, Viewer>| h.state().controls.joint_methods.clone().unwrap();
+    let methods =
+        |h: &Harness<'_, Viewer>| h.state().controls.skinning.joint_methods.clone().unwrap();
     let m = methods(&h);
     assert_eq!(
         (m[joint("forearm_twist_r")], m[joint("hand_r")]),
@@ -820,7 +821,10 @@ fn direct_delta_mush_is_precomputed_once_per_parameters_and_shown() {
     let mut h = window_frames();
     h.get_by_label("direct delta mush").click();
     h.run();
-    assert_eq!(h.state().controls.skinning, SkinningMethod::DeltaMush);
+    assert_eq!(
+        h.state().controls.skinning.method,
+        SkinningMethod::DeltaMush
+    );
     assert!(
         matches!(h.state().ddm_status(), DdmStatus::Precomputing(_)),
         "{:?}",
@@ -846,9 +850,9 @@ fn direct_delta_mush_is_precomputed_once_per_parameters_and_shown() {
     ));
     // Other parameters are another precomputation; the panel's sliders keep them within the
     // paper's limits (α below 1).
-    h.state_mut().controls.ddm.alpha = 1.0;
+    h.state_mut().controls.skinning.ddm.alpha = 1.0;
     h.run();
-    assert_eq!(h.state().controls.ddm.alpha, 0.99);
+    assert_eq!(h.state().controls.skinning.ddm.alpha, 0.99);
     assert!(matches!(h.state().ddm_status(), DdmStatus::Precomputing(_)));
     h.state_mut().finish_ddm();
     let second = h.state().ddm.current.clone().unwrap();
@@ -871,13 +875,13 @@ fn the_environment_section_loads_a_file_turns_it_and_goes_back_to_the_sky() {
     );
     // A file that is not an environment: the error shown, the sky kept.
     let png = dir.join("sky.png");
-    h.state_mut().controls.environment_path = png.to_str().unwrap().to_owned();
+    h.state_mut().controls.environment.path = png.to_str().unwrap().to_owned();
     h.run();
     h.get_by_label("Load").click();
     h.run();
     assert!(h.state().environment.current.is_none());
     assert!(h.query_by_label_contains(".hdr or OpenEXR .exr").is_some());
-    h.state_mut().controls.environment_path = sky.to_str().unwrap().to_owned();
+    h.state_mut().controls.environment.path = sky.to_str().unwrap().to_owned();
     h.run();
     h.get_by_label("Load").click();
     h.run();
@@ -892,7 +896,7 @@ fn the_environment_section_loads_a_file_turns_it_and_goes_back_to_the_sky() {
         options.environment.background,
         skinscope::environment::Background::Blurred
     );
-    h.state_mut().controls.environment.rotation_degrees = 90.0;
+    h.state_mut().controls.environment.view.rotation_degrees = 90.0;
     h.run();
     assert_eq!(
         draw_options(&h.state().controls)

@@ -65,7 +65,7 @@ impl App {
         } else {
             dt
         };
-        if self.viewer.controls.motion_matching {
+        if self.viewer.controls.matching.on {
             let yaw = self.camera.map_or(0.0, |c| c.yaw_radians);
             let run = self.mouse.modifiers.shift_key();
             self.viewer.steer(self.steer.direction(), run, yaw);
@@ -221,6 +221,7 @@ impl App {
         let viewer = &self.viewer;
         if let Some(camera) = viewer
             .controls
+            .view
             .file_camera
             .and_then(|k| draw::view::file_camera(&viewer.character, &viewer.pose, k))
         {
@@ -230,7 +231,7 @@ impl App {
         // Follow a travelling character: the orbit target moves with its placement.
         let at = self.viewer.locomotion().placement().position;
         if let (Some(cam), Some(last)) = (self.camera.as_mut(), self.followed)
-            && self.viewer.controls.follow_camera
+            && self.viewer.controls.motion.follow_camera
         {
             cam.target += at - last;
         }
@@ -278,7 +279,7 @@ impl App {
         draw::view::overlay_lines(
             &viewer.character,
             pose,
-            c.show_bones,
+            c.view.show_bones,
             c.selected_joint,
             draw::view::bone_width(viewer.derived.rest_bounds),
             viewer.overlay_lines(),

@@ -76,12 +76,12 @@ impl App {
             Key::Character(s) => match s.as_str() {
                 "f" | "F" => self.commands.push(UiCommand::FrameCamera),
                 "r" | "R" => self.commands.push(UiCommand::ResetCamera),
-                "b" | "B" => c.show_bones = !c.show_bones,
-                "w" | "W" => c.wireframe = !c.wireframe,
-                "h" | "H" => c.show_panel = !c.show_panel,
-                "1" => c.palette = PaletteMode::Animated,
-                "2" => c.palette = PaletteMode::Bind,
-                "3" => c.palette = PaletteMode::Identity,
+                "b" | "B" => c.view.show_bones = !c.view.show_bones,
+                "w" | "W" => c.view.wireframe = !c.view.wireframe,
+                "h" | "H" => c.view.show_panel = !c.view.show_panel,
+                "1" => c.view.palette = PaletteMode::Animated,
+                "2" => c.view.palette = PaletteMode::Bind,
+                "3" => c.view.palette = PaletteMode::Identity,
                 _ => {}
             },
             _ => {}
@@ -123,7 +123,7 @@ impl App {
                         self.mouse.middle || (self.mouse.left && self.mouse.modifiers.shift_key());
                     let reach = self.mouse.left
                         && self.mouse.modifiers.control_key()
-                        && self.viewer.controls.reach_ik;
+                        && self.viewer.controls.motion.reach_ik;
                     if reach {
                         // Ctrl+drag: reach IK's target moves across the view with the cursor.
                         let forward = (camera.target - camera.eye()).normalize_or_zero();

@@ -59,22 +59,22 @@ pub struct AppOptions {
 /// bones hidden.
 pub fn draw_options(c: &Controls) -> DrawOptions {
     DrawOptions {
-        mesh: c.show_mesh,
-        wireframe: c.wireframe,
+        mesh: c.view.show_mesh,
+        wireframe: c.view.wireframe,
         // The line overlay: the bones, and whatever else draws lines (the muscles too).
-        bones: c.show_bones
+        bones: c.view.show_bones
             || c.selected_joint.is_some()
-            || c.show_scene
-            || c.reach_ik
-            || (c.show_muscles && c.muscles.is_some()),
-        grid: c.grid,
-        shadows: c.shadows,
-        environment: c.environment,
+            || c.motion.show_scene
+            || c.motion.reach_ik
+            || (c.muscles.show && c.muscles.rig.is_some()),
+        grid: c.view.grid,
+        shadows: c.view.shadows,
+        environment: c.environment.view,
         vertex_colors: c.colors_shown(),
-        tone_map: c.tone_map,
-        exposure_ev: c.exposure_ev,
-        skinning: c.skinning,
-        skin_pass: c.skin_pass,
+        tone_map: c.view.tone_map,
+        exposure_ev: c.view.exposure_ev,
+        skinning: c.skinning.method,
+        skin_pass: c.skinning.skin_pass,
         ..Default::default()
     }
 }
@@ -125,8 +125,8 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
             log::error!("{e}");
         }
     }
-    viewer.controls.show_panel = !options.no_panel;
-    viewer.controls.environment = options.environment_view;
+    viewer.controls.view.show_panel = !options.no_panel;
+    viewer.controls.environment.view = options.environment_view;
     if let Some(path) = &options.environment {
         // Asked for on the command line: one that does not load stops the start.
         viewer
@@ -354,7 +354,7 @@ impl ApplicationHandler for App {
                 if !response.consumed && !egui_wants_keys && key.state == ElementState::Pressed =>
             {
                 let steering =
-                    self.viewer.controls.motion_matching && self.steer.set(&key.logical_key, true);
+                    self.viewer.controls.matching.on && self.steer.set(&key.logical_key, true);
                 if !steering {
                     self.handle_key(&key.logical_key);
                 }

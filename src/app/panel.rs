@@ -94,7 +94,7 @@ impl App {
         };
         let input = gfx.egui_state.take_egui_input(&gfx.window);
         let batch = self.options.frames.is_some();
-        let names = self.viewer.controls.show_joint_names;
+        let names = self.viewer.controls.view.show_joint_names;
         if let Some(last) = &self.panel
             && !batch
             && !names

@@ -85,10 +85,10 @@ fn a_transition_at_speed_one_and_a_half_is_the_same_frame_by_frame() {
     let (walk, wave) = (clip(&c, "walk"), clip(&c, "wave"));
     let ui = window(
         |v| {
-            v.controls.clip = walk;
-            v.controls.speed = 1.5;
-            v.controls.crossfade_to = wave;
-            v.controls.crossfade_secs = 0.4;
+            v.controls.playback.clip = walk;
+            v.controls.playback.speed = 1.5;
+            v.controls.playback.crossfade_to = wave;
+            v.controls.playback.crossfade_secs = 0.4;
         },
         Ground::flat(0.0),
         Some(0.6),
@@ -132,9 +132,9 @@ fn applied_and_driven_root_motion_are_the_same_frame_by_frame() {
     for (mode, name) in [(MoveMode::Applied, "applied"), (MoveMode::Driven, "driven")] {
         let ui = window(
             |v| {
-                v.controls.clip = walk;
-                v.controls.move_mode = mode;
-                v.controls.drive_speed = 1.2;
+                v.controls.playback.clip = walk;
+                v.controls.motion.move_mode = mode;
+                v.controls.motion.drive_speed = 1.2;
             },
             Ground::flat(0.0),
             None,
@@ -164,10 +164,10 @@ fn foot_ik_on_a_step_is_the_same_frame_by_frame() {
     std::fs::write(&path, text).unwrap();
     let ui = window(
         |v| {
-            v.controls.clip = walk;
-            v.controls.move_mode = MoveMode::Driven;
-            v.controls.drive_speed = 0.6;
-            v.controls.foot_ik = true;
+            v.controls.playback.clip = walk;
+            v.controls.motion.move_mode = MoveMode::Driven;
+            v.controls.motion.drive_speed = 0.6;
+            v.controls.motion.foot_ik = true;
         },
         Ground::parse(text).unwrap(),
         None,

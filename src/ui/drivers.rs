@@ -16,7 +16,7 @@ pub(super) fn drivers_section(
             ui.horizontal_wrapped(|ui| {
                 if let Some(path) = super::path_field(
                     ui,
-                    &mut controls.drivers_path,
+                    &mut controls.drivers.path,
                     "drivers.json",
                     "Load drivers",
                 ) {
@@ -27,13 +27,13 @@ pub(super) fn drivers_section(
                     commands.push(UiCommand::LoadOwnDrivers);
                 }
                 if ui
-                    .add_enabled(controls.drivers.is_some(), egui::Button::new("Drop"))
+                    .add_enabled(controls.drivers.set.is_some(), egui::Button::new("Drop"))
                     .clicked()
                 {
                     commands.push(UiCommand::DropDrivers);
                 }
             });
-            let Some(set) = &controls.drivers else {
+            let Some(set) = &controls.drivers.set else {
                 ui.label("no drivers");
                 return;
             };

@@ -23,7 +23,7 @@ pub(super) fn environment_section(
             });
             ui.label(format!("Lit by {lit_by}"));
             ui.horizontal_wrapped(|ui| {
-                let path = &mut controls.environment_path;
+                let path = &mut controls.environment.path;
                 if let Some(path) = super::path_field(ui, path, "studio.hdr, sky.exr", "Load") {
                     commands.push(EnvironmentCommand::Load(path).into());
                 }
@@ -37,7 +37,7 @@ pub(super) fn environment_section(
             if let Some(error) = error {
                 ui.colored_label(ui.visuals().error_fg_color, error);
             }
-            let e = &mut controls.environment;
+            let e = &mut controls.environment.view;
             ui.add(
                 egui::Slider::new(&mut e.rotation_degrees, -180.0..=180.0)
                     .text("Rotation (°)")

@@ -98,15 +98,16 @@ pub(super) fn camera_and_scene(
     if !names.is_empty() {
         let c = &mut *controls;
         let shown = c
+            .view
             .file_camera
             .and_then(|k| names.get(k).cloned())
             .unwrap_or_else(|| "orbit".to_string());
         egui::ComboBox::from_label("Camera")
             .selected_text(shown)
             .show_ui(ui, |ui| {
-                ui.selectable_value(&mut c.file_camera, None, "orbit");
+                ui.selectable_value(&mut c.view.file_camera, None, "orbit");
                 for (k, name) in names.iter().enumerate() {
-                    ui.selectable_value(&mut c.file_camera, Some(k), name);
+                    ui.selectable_value(&mut c.view.file_camera, Some(k), name);
                 }
             });
     }

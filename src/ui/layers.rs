@@ -17,9 +17,9 @@ pub(super) fn layers_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown
         .default_open(false)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.checkbox(&mut c.layer_on, "Override layer");
+                ui.checkbox(&mut c.layers.layer_on, "Override layer");
                 let combo = egui::ComboBox::from_label("layer clip");
-                clip_combo(ui, combo, &names, &mut c.layer_clip);
+                clip_combo(ui, combo, &names, &mut c.layers.layer_clip);
             });
             let selected = c.selected_joint;
             let add = "Add the selected joint";
@@ -28,24 +28,27 @@ pub(super) fn layers_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown
                 "mask: the subtrees of",
                 "no joint",
                 &joint_names,
-                &mut c.layer_roots,
+                &mut c.layers.layer_roots,
                 selected,
                 (add, "Clear"),
             );
-            ui.add(egui::Slider::new(&mut c.layer_weight, 0.0..=1.0).text("Layer weight"));
+            ui.add(egui::Slider::new(&mut c.layers.layer_weight, 0.0..=1.0).text("Layer weight"));
             ui.add(
-                egui::Slider::new(&mut c.layer_half_life, 0.0..=1.0)
+                egui::Slider::new(&mut c.layers.layer_half_life, 0.0..=1.0)
                     .text("Half-life (s)")
                     .fixed_decimals(2),
             );
             ui.label(RichText::new(format!("override weight now {:.3}", live.0)).weak());
             ui.separator();
             ui.horizontal_wrapped(|ui| {
-                ui.checkbox(&mut c.additive_on, "Additive layer");
+                ui.checkbox(&mut c.layers.additive_on, "Additive layer");
                 let combo = egui::ComboBox::from_label("additive clip");
-                clip_combo(ui, combo, &names, &mut c.additive_clip);
+                clip_combo(ui, combo, &names, &mut c.layers.additive_clip);
             });
-            ui.add(egui::Slider::new(&mut c.additive_weight, -1.0..=2.0).text("Additive weight"));
+            ui.add(
+                egui::Slider::new(&mut c.layers.additive_weight, -1.0..=2.0)
+                    .text("Additive weight"),
+            );
             ui.label(
                 RichText::new(format!(
                     "additive weight now {:.3} (difference from the clip's first frame)",
@@ -69,9 +72,9 @@ pub(super) fn graph_section(
     let Some(machine) = shown.machine else {
         return;
     };
-    ui.checkbox(&mut controls.use_graph, "Drive by the state machine");
+    ui.checkbox(&mut controls.layers.use_graph, "Drive by the state machine");
     // Its parameters drive nothing while it is off.
-    let live = controls.use_graph;
+    let live = controls.layers.use_graph;
     let state = machine.state_name(machine.current_state()).to_owned();
     let transition = machine.transition().map(|(from, t)| {
         let kind = match t.spec {

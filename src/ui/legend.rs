@@ -17,10 +17,10 @@ pub fn show(ui: &mut Ui, controls: &Controls, shown: &Shown<'_>) {
     let compared = super::compared_name(c, c.compared_for_colours());
     let legend = crate::debug::colors::legend_in(
         shown.character,
-        c.color_view,
+        c.debug.color_view,
         (selected, &compared),
         None,
-        c.color_range,
+        c.debug.color_range,
     );
     if let Some(legend) = legend {
         draw(ui, &legend);

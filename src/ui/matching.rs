@@ -11,19 +11,19 @@ pub(super) fn matching_section(ui: &mut Ui, controls: &mut Controls, shown: &Sho
     egui::CollapsingHeader::new("Motion matching")
         .default_open(false)
         .show(ui, |ui| {
-            let was = c.motion_matching;
+            let was = c.matching.on;
             ui.horizontal_wrapped(|ui| {
-                ui.radio_value(&mut c.motion_matching, false, "off");
-                ui.radio_value(&mut c.motion_matching, true, "motion matching")
+                ui.radio_value(&mut c.matching.on, false, "off");
+                ui.radio_value(&mut c.matching.on, true, "motion matching")
                     .on_hover_text("the database frame nearest the pose and the goal, every 0.1 s; root motion applied");
             });
-            if c.motion_matching && !was {
+            if c.matching.on && !was {
                 // The character walks away: the camera goes with it, as in a game.
-                c.follow_camera = true;
+                c.motion.follow_camera = true;
             }
             ui.label(RichText::new("WASD or the arrows steer (from the camera's view), Shift runs").weak());
-            ui.add(egui::Slider::new(&mut c.walk_speed, 0.1..=3.0).text("Walk speed (units/s)"));
-            ui.add(egui::Slider::new(&mut c.run_speed, 0.5..=8.0).text("Run speed (units/s)"));
+            ui.add(egui::Slider::new(&mut c.matching.walk_speed, 0.1..=3.0).text("Walk speed (units/s)"));
+            ui.add(egui::Slider::new(&mut c.matching.run_speed, 0.5..=8.0).text("Run speed (units/s)"));
             match &shown.match_status {
                 MatchStatus::None => {}
                 MatchStatus::Building(done, total) => {
@@ -52,7 +52,7 @@ fn readouts(ui: &mut Ui, c: &Controls, shown: &Shown<'_>) {
         db.frames.len(),
         crate::pose::FEATURES
     ));
-    if !c.motion_matching {
+    if !c.matching.on {
         return;
     }
     let s = &m.stats;
@@ -66,7 +66,7 @@ fn readouts(ui: &mut Ui, c: &Controls, shown: &Shown<'_>) {
     ));
     ui.label(format!(
         "goal {:.2} units/s; {} searches, {} switches; last search {:.1} us",
-        c.match_velocity.length(),
+        c.matching.velocity.length(),
         s.searches,
         s.switches,
         s.search_secs * 1e6

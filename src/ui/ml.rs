@@ -13,13 +13,13 @@ pub(super) fn ml_section(ui: &mut Ui, controls: &mut Controls, commands: &mut Ve
             ui.horizontal_wrapped(|ui| {
                 if let Some(path) = super::path_field(
                     ui,
-                    &mut controls.ml_path,
+                    &mut controls.ml.path,
                     "model.mld (train-deformer --out)",
                     "Load model",
                 ) {
                     commands.push(UiCommand::Ml(MlCommand::Load(path)));
                 }
-                let on = controls.ml_deformer.is_some();
+                let on = controls.ml.model.is_some();
                 if ui
                     .add_enabled(on, egui::Button::new("Drop model"))
                     .clicked()
@@ -27,12 +27,12 @@ pub(super) fn ml_section(ui: &mut Ui, controls: &mut Controls, commands: &mut Ve
                     commands.push(UiCommand::Ml(MlCommand::Drop));
                 }
             });
-            let Some(model) = controls.ml_deformer.clone() else {
+            let Some(model) = controls.ml.model.clone() else {
                 ui.label("no ML deformer");
                 return;
             };
-            ui.checkbox(&mut controls.ml_on, "Correct linear blend with the model");
-            if controls.ml_on && !controls.ml_active() {
+            ui.checkbox(&mut controls.ml.on, "Correct linear blend with the model");
+            if controls.ml.on && !controls.ml_active() {
                 ui.label("off under this skinning: the model corrects linear blend");
             }
             if ui.button("Compare with its reference").clicked() {

@@ -26,16 +26,16 @@ pub(super) fn external_section(
                 ExternalInput::Live => "live stream".to_string(),
             };
             egui::ComboBox::from_label("source")
-                .selected_text(label(c.external))
+                .selected_text(label(c.mocap.external))
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut c.external, ExternalInput::Off, "off");
+                    ui.selectable_value(&mut c.mocap.external, ExternalInput::Off, "off");
                     for k in 0..names.len() {
                         let e = ExternalInput::Clip(k);
-                        ui.selectable_value(&mut c.external, e, label(e));
+                        ui.selectable_value(&mut c.mocap.external, e, label(e));
                     }
-                    ui.selectable_value(&mut c.external, ExternalInput::Live, "live stream");
+                    ui.selectable_value(&mut c.mocap.external, ExternalInput::Live, "live stream");
                 });
-            match c.external {
+            match c.mocap.external {
                 ExternalInput::Off => {
                     ui.label(
                         RichText::new("a take (add a .bvh with Add clips) or a live stream drives the joints it names, over the animation and under the layers")
@@ -55,7 +55,7 @@ pub(super) fn external_section(
                 ExternalInput::Live => live_rows(ui, c, shown, commands),
             }
             ui.add(
-                egui::Slider::new(&mut c.blend_back_secs, 0.0..=3.0)
+                egui::Slider::new(&mut c.mocap.blend_back_secs, 0.0..=3.0)
                     .text("Blend back (s)")
                     .fixed_decimals(2),
             )
@@ -70,26 +70,26 @@ pub(super) fn external_section(
 fn live_rows(ui: &mut Ui, c: &mut Controls, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
     ui.horizontal_wrapped(|ui| {
         ui.add(
-            egui::TextEdit::singleline(&mut c.mocap_address)
+            egui::TextEdit::singleline(&mut c.mocap.address)
                 .hint_text("127.0.0.1:PORT")
                 .desired_width(120.0),
         );
         ui.add(
-            egui::TextEdit::singleline(&mut c.mocap_skeleton)
+            egui::TextEdit::singleline(&mut c.mocap.skeleton)
                 .hint_text("hierarchy .bvh")
                 .desired_width(150.0),
         );
     });
     ui.horizontal_wrapped(|ui| {
-        let ready = !c.mocap_address.trim().is_empty() && !c.mocap_skeleton.trim().is_empty();
+        let ready = !c.mocap.address.trim().is_empty() && !c.mocap.skeleton.trim().is_empty();
         if ui
             .add_enabled(ready, egui::Button::new("Listen"))
             .on_hover_text("one BVH motion line a UDP datagram, on the loopback address")
             .clicked()
         {
             commands.push(UiCommand::Listen {
-                address: c.mocap_address.trim().to_owned(),
-                skeleton: c.mocap_skeleton.trim().into(),
+                address: c.mocap.address.trim().to_owned(),
+                skeleton: c.mocap.skeleton.trim().into(),
             });
         }
         if ui

@@ -62,7 +62,9 @@ pub fn run(
         let (c, rect) = show(ui, viewer);
         commands = c;
         view_rect = rect;
-        if let (true, Some(clip_from_world)) = (viewer.controls.show_joint_names, clip_from_world) {
+        if let (true, Some(clip_from_world)) =
+            (viewer.controls.view.show_joint_names, clip_from_world)
+        {
             // The names label the main (left, when split) view.
             let main = if viewer.controls.compared() != Compared::Off {
                 let size = egui::vec2(rect.width() * 0.5, rect.height());
@@ -83,7 +85,7 @@ pub fn run(
 pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     let mut commands = Vec::new();
     let (controls, shown) = viewer.panel_parts();
-    if controls.show_panel {
+    if controls.view.show_panel {
         egui::Panel::left("skinscope-panel")
             .resizable(true)
             .default_size(PANEL_WIDTH)
@@ -95,7 +97,7 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
     }
     let view = ui.available_rect_before_wrap();
     // A split view compares (a crowd is never split).
-    if controls.compared() != Compared::Off && controls.crowd == 0 {
+    if controls.compared() != Compared::Off && controls.view.crowd == 0 {
         split_labels(ui, controls, view);
     }
     (commands, view)
@@ -105,11 +107,11 @@ pub fn show(ui: &mut Ui, viewer: &mut Viewer) -> (Vec<UiCommand>, egui::Rect) {
 fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
     // The left half names what the right one varies: its clips or its skinning.
     let left = match c.compared() {
-        Compared::OtherClips if c.compressed => "the compressed clips".to_string(),
+        Compared::OtherClips if c.debug.compressed => "the compressed clips".to_string(),
         Compared::OtherClips => "the raw clips".to_string(),
-        Compared::OtherSkinning => c.skinning.label().to_string(),
+        Compared::OtherSkinning => c.skinning.method.label().to_string(),
         Compared::MlReference if c.ml_active() => "linear blend with the ML deformer".to_string(),
-        Compared::MlReference => c.skinning.label().to_string(),
+        Compared::MlReference => c.skinning.method.label().to_string(),
         Compared::Off | Compared::Palette(_) => String::new(),
     };
     // The ML deformer's corrective is named wherever it is drawn (both halves, but where the
@@ -123,18 +125,22 @@ fn split_labels(ui: &Ui, c: &Controls, view: egui::Rect) {
         }
     };
     let left = with_ml(if left.is_empty() {
-        format!("left: {} palette", c.palette.name())
+        format!("left: {} palette", c.view.palette.name())
     } else {
-        format!("left: {} palette, {left}", c.palette.name())
+        format!("left: {} palette, {left}", c.view.palette.name())
     });
     let right = match c.compared() {
         Compared::Palette(_) | Compared::Off => with_ml(compared_name(c, c.compared())),
         Compared::OtherClips => with_ml(format!(
             "{} palette, {}",
-            c.palette.name(),
+            c.view.palette.name(),
             compared_name(c, Compared::OtherClips)
         )),
-        other => format!("{} palette, {}", c.palette.name(), compared_name(c, other)),
+        other => format!(
+            "{} palette, {}",
+            c.view.palette.name(),
+            compared_name(c, other)
+        ),
     };
     for (side, x, text) in [
         ("left", view.left(), left),

@@ -23,17 +23,17 @@ pub(super) fn motion_section(
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.label("Root motion");
-                ui.radio_value(&mut c.move_mode, MoveMode::Authored, "as authored");
-                ui.radio_value(&mut c.move_mode, MoveMode::InPlace, "in place");
+                ui.radio_value(&mut c.motion.move_mode, MoveMode::Authored, "as authored");
+                ui.radio_value(&mut c.motion.move_mode, MoveMode::InPlace, "in place");
             });
             ui.horizontal_wrapped(|ui| {
-                ui.radio_value(&mut c.move_mode, MoveMode::Applied, "applied");
-                ui.radio_value(&mut c.move_mode, MoveMode::Driven, "driven");
+                ui.radio_value(&mut c.motion.move_mode, MoveMode::Applied, "applied");
+                ui.radio_value(&mut c.motion.move_mode, MoveMode::Driven, "driven");
             });
-            joint_combo(ui, "Root-motion joint", &names, &mut c.root_joint);
-            ui.add_enabled_ui(c.move_mode == MoveMode::Driven, |ui| {
+            joint_combo(ui, "Root-motion joint", &names, &mut c.motion.root_joint);
+            ui.add_enabled_ui(c.motion.move_mode == MoveMode::Driven, |ui| {
                 ui.add(
-                    egui::Slider::new(&mut c.drive_speed, 0.0..=3.0 * height)
+                    egui::Slider::new(&mut c.motion.drive_speed, 0.0..=3.0 * height)
                         .text("Speed (units/s)"),
                 );
                 ui.horizontal_wrapped(|ui| {
@@ -49,8 +49,8 @@ pub(super) fn motion_section(
                 });
             });
             ui.horizontal_wrapped(|ui| {
-                ui.checkbox(&mut c.show_scene, "Ground and trail");
-                ui.checkbox(&mut c.follow_camera, "Camera follows");
+                ui.checkbox(&mut c.motion.show_scene, "Ground and trail");
+                ui.checkbox(&mut c.motion.follow_camera, "Camera follows");
                 if ui.button("Reset position").clicked() {
                     commands.push(UiCommand::ResetPosition);
                 }
@@ -64,7 +64,7 @@ pub(super) fn motion_section(
                 placement.yaw.to_degrees()
             ));
             ui.separator();
-            ui.checkbox(&mut c.foot_ik, "Foot IK (feet on the ground)");
+            ui.checkbox(&mut c.motion.foot_ik, "Foot IK (feet on the ground)");
             let selected = c.selected_joint;
             let none = "none found: add them by hand";
             let add = "Add the selected joint as a leg";
@@ -73,22 +73,22 @@ pub(super) fn motion_section(
                 "legs ending at",
                 none,
                 &names,
-                &mut c.leg_ends,
+                &mut c.motion.leg_ends,
                 selected,
                 (add, "Clear legs"),
             );
             ui.separator();
             ui.horizontal_wrapped(|ui| {
-                ui.checkbox(&mut c.reach_ik, "Reach IK");
-                joint_combo(ui, "chain end", &names, &mut c.reach_end);
+                ui.checkbox(&mut c.motion.reach_ik, "Reach IK");
+                joint_combo(ui, "chain end", &names, &mut c.motion.reach_end);
             });
             ui.horizontal_wrapped(|ui| {
                 ui.label("target");
                 let speed = f64::from(height) * 0.005;
                 let axes = [
-                    ("x", &mut c.reach_target.x),
-                    ("y", &mut c.reach_target.y),
-                    ("z", &mut c.reach_target.z),
+                    ("x", &mut c.motion.reach_target.x),
+                    ("y", &mut c.motion.reach_target.y),
+                    ("z", &mut c.motion.reach_target.z),
                 ];
                 for (axis, v) in axes {
                     let label = ui.label(axis);
@@ -96,7 +96,7 @@ pub(super) fn motion_section(
                         .labelled_by(label.id);
                 }
             });
-            let mut follows = c.reach_follows;
+            let mut follows = c.motion.reach_follows;
             if ui
                 .checkbox(&mut follows, "target follows the character")
                 .on_hover_text("the target's x, y, z are then in the character's frame (its position and heading); off, in the world")

@@ -16,13 +16,13 @@ pub(super) fn muscles_section(
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 let send = |c| UiCommand::Muscles(c);
-                if let Some(path) = super::path_field(ui, &mut controls.muscles_path, "muscles.json", "Load muscles") {
+                if let Some(path) = super::path_field(ui, &mut controls.muscles.path, "muscles.json", "Load muscles") {
                     commands.push(send(MuscleCommand::Load(path)));
                 }
                 if shown.source.is_none() && ui.button("The character's own").clicked() {
                     commands.push(send(MuscleCommand::Own));
                 }
-                let on = controls.muscles.is_some();
+                let on = controls.muscles.rig.is_some();
                 if ui.add_enabled(on, egui::Button::new("Restart")).clicked() {
                     commands.push(send(MuscleCommand::Restart));
                 }
@@ -30,11 +30,11 @@ pub(super) fn muscles_section(
                     commands.push(send(MuscleCommand::Drop));
                 }
             });
-            let Some(rig) = &controls.muscles else {
+            let Some(rig) = &controls.muscles.rig else {
                 ui.label("no muscles");
                 return;
             };
-            ui.checkbox(&mut controls.show_muscles, "Draw the muscles");
+            ui.checkbox(&mut controls.muscles.show, "Draw the muscles");
             let (vertices, _) = rig.skin_counts();
             let p = &rig.params;
             ui.label(format!(

@@ -18,22 +18,26 @@ pub(super) fn physics_section(
         .default_open(false)
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.radio_value(&mut c.physics.mode, None, "off");
-                ui.radio_value(&mut c.physics.mode, Some(PhysicsMode::Powered), "powered");
-                ui.radio_value(&mut c.physics.mode, Some(PhysicsMode::Limp), "limp");
+                ui.radio_value(&mut c.physics.input.mode, None, "off");
+                ui.radio_value(
+                    &mut c.physics.input.mode,
+                    Some(PhysicsMode::Powered),
+                    "powered",
+                );
+                ui.radio_value(&mut c.physics.input.mode, Some(PhysicsMode::Limp), "limp");
             });
             ui.add_enabled(
-                c.physics.mode == Some(PhysicsMode::Powered),
-                egui::Slider::new(&mut c.physics.stiffness, 0.0..=MAX_STIFFNESS)
+                c.physics.input.mode == Some(PhysicsMode::Powered),
+                egui::Slider::new(&mut c.physics.input.stiffness, 0.0..=MAX_STIFFNESS)
                     .text("Stiffness (1/s)"),
             );
-            if c.physics.weights.is_empty() {
+            if c.physics.input.weights.is_empty() {
                 ui.label("weights: the whole body at 1");
             } else {
                 ui.label("weights (0: the animation, 1: the physics):");
             }
             let mut remove = None;
-            for (k, (joint, weight)) in c.physics.weights.iter_mut().enumerate() {
+            for (k, (joint, weight)) in c.physics.input.weights.iter_mut().enumerate() {
                 ui.horizontal_wrapped(|ui| {
                     let name = names.get(*joint).map_or("?", String::as_str);
                     ui.add(egui::Slider::new(weight, 0.0..=1.0).text(name));
@@ -43,7 +47,7 @@ pub(super) fn physics_section(
                 });
             }
             if let Some(k) = remove {
-                c.physics.weights.remove(k);
+                c.physics.input.weights.remove(k);
             }
             ui.horizontal_wrapped(|ui| {
                 let selected = c.selected_joint;
@@ -57,15 +61,17 @@ pub(super) fn physics_section(
                     )
                     .clicked()
                     && let Some(j) = selected
-                    && !c.physics.weights.iter().any(|w| w.0 == j)
+                    && !c.physics.input.weights.iter().any(|w| w.0 == j)
                 {
-                    c.physics.weights.push((j, 1.0));
+                    c.physics.input.weights.push((j, 1.0));
                 }
                 if ui.button("Whole body").clicked() {
-                    c.physics.weights.clear();
+                    c.physics.input.weights.clear();
                 }
             });
-            ui.add(egui::Slider::new(&mut c.push_impulse, 0.0..=200.0).text("Push (kg m/s)"));
+            ui.add(
+                egui::Slider::new(&mut c.physics.push_impulse, 0.0..=200.0).text("Push (kg m/s)"),
+            );
             ui.horizontal_wrapped(|ui| {
                 if ui
                     .button("Reset ragdoll")

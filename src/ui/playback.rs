@@ -35,22 +35,22 @@ pub(super) fn playback_section(
             .get(i)
             .map_or(String::new(), |(n, d)| format!("{n} ({d:.2} s)"))
     };
-    ui.add_enabled_ui(!c.blend && driven_by.is_none(), |ui| {
+    ui.add_enabled_ui(!c.playback.blend && driven_by.is_none(), |ui| {
         let shown = match &driven_by {
             Some((clip, state)) => format!("{} (state machine: {state})", label(*clip)),
-            None => label(c.clip),
+            None => label(c.playback.clip),
         };
         egui::ComboBox::from_label("Clip")
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 for i in 0..clips.len() {
-                    ui.selectable_value(&mut c.clip, i, label(i));
+                    ui.selectable_value(&mut c.playback.clip, i, label(i));
                 }
             });
     });
     ui.horizontal_wrapped(|ui| {
         if ui
-            .button(if c.playing && !at_end {
+            .button(if c.playback.playing && !at_end {
                 "Pause"
             } else {
                 "Play"
@@ -69,10 +69,10 @@ pub(super) fn playback_section(
         {
             commands.push(UiCommand::Step(1));
         }
-        ui.checkbox(&mut c.looping, "Loop");
+        ui.checkbox(&mut c.playback.looping, "Loop");
     });
     ui.add(
-        egui::Slider::new(&mut c.speed, -2.0..=2.0)
+        egui::Slider::new(&mut c.playback.speed, -2.0..=2.0)
             .text("Speed")
             .step_by(0.05),
     );
@@ -147,23 +147,26 @@ pub(super) fn blend_section(
     let graph = shown.graph_driven;
     let progress = shown.transition;
     let c = &mut *controls;
-    ui.checkbox(&mut c.blend, "Blend two clips (phase-aligned)");
-    ui.add_enabled_ui(c.blend, |ui| {
-        for (label, value) in [("Clip A", &mut c.blend_a), ("Clip B", &mut c.blend_b)] {
+    ui.checkbox(&mut c.playback.blend, "Blend two clips (phase-aligned)");
+    ui.add_enabled_ui(c.playback.blend, |ui| {
+        for (label, value) in [
+            ("Clip A", &mut c.playback.blend_a),
+            ("Clip B", &mut c.playback.blend_b),
+        ] {
             clip_combo(ui, egui::ComboBox::from_label(label), &names, value);
         }
-        ui.add(egui::Slider::new(&mut c.blend_weight, 0.0..=1.0).text("Weight of B"));
+        ui.add(egui::Slider::new(&mut c.playback.blend_weight, 0.0..=1.0).text("Weight of B"));
     });
-    ui.add_enabled_ui(!c.blend && !graph, |ui| {
+    ui.add_enabled_ui(!c.playback.blend && !graph, |ui| {
         ui.horizontal_wrapped(|ui| {
             clip_combo(
                 ui,
                 egui::ComboBox::from_label("to"),
                 &names,
-                &mut c.crossfade_to,
+                &mut c.playback.crossfade_to,
             );
             ui.add(
-                egui::DragValue::new(&mut c.crossfade_secs)
+                egui::DragValue::new(&mut c.playback.crossfade_secs)
                     .range(0.0..=5.0)
                     .speed(0.05)
                     .suffix(" s"),
@@ -171,7 +174,7 @@ pub(super) fn blend_section(
             .on_hover_text(
                 "a crossfade's length, or an inertialization's half-life, in real seconds",
             );
-            let go = if c.inertialize {
+            let go = if c.playback.inertialize {
                 "Inertialize"
             } else {
                 "Crossfade"
@@ -185,8 +188,8 @@ pub(super) fn blend_section(
         });
         ui.horizontal_wrapped(|ui| {
             ui.label("Transition");
-            ui.radio_value(&mut c.inertialize, false, "crossfade");
-            ui.radio_value(&mut c.inertialize, true, "inertialize");
+            ui.radio_value(&mut c.playback.inertialize, false, "crossfade");
+            ui.radio_value(&mut c.playback.inertialize, true, "inertialize");
         });
     });
     if let Some((inertial, progress)) = progress {

@@ -10,7 +10,7 @@ use crate::anim::{SkinningMethod, subtree_methods};
 use crate::viewer::{Controls, Shown};
 
 pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
-    let used = controls.skinning == SkinningMethod::Blended
+    let used = controls.skinning.method == SkinningMethod::Blended
         || (controls.compared() == crate::viewer::Compared::OtherSkinning
             && controls.right_skinning() == SkinningMethod::Blended);
     if !used {
@@ -22,7 +22,7 @@ pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Sh
     egui::CollapsingHeader::new("Per-joint skinning")
         .default_open(true)
         .show(ui, |ui| {
-            let current: Vec<f32> = match &controls.joint_methods {
+            let current: Vec<f32> = match &controls.skinning.joint_methods {
                 Some(m) if m.len() == n => m.to_vec(),
                 _ => vec![0.0; n],
             };
@@ -74,7 +74,7 @@ pub(super) fn per_joint_section(ui: &mut Ui, controls: &mut Controls, shown: &Sh
                     }
                 });
             if let Some(next) = next {
-                controls.joint_methods = Some(Arc::from(next));
+                controls.skinning.joint_methods = Some(Arc::from(next));
             }
         });
 }
@@ -111,7 +111,7 @@ pub(super) fn ddm_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_
     egui::CollapsingHeader::new("Direct delta mush")
         .default_open(true)
         .show(ui, |ui| {
-            let p = &mut controls.ddm;
+            let p = &mut controls.skinning.ddm;
             ui.add(egui::Slider::new(&mut p.iterations, 1..=200).text("iterations p"));
             ui.add(egui::Slider::new(&mut p.lambda, 0.1..=100.0).logarithmic(true).text("λ"))
                 .on_hover_text("the smoothing of Ψ: a dense mesh needs more");

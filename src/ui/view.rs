@@ -16,33 +16,33 @@ pub(super) fn view_section(
 ) {
     let c = &mut *controls;
     ui.horizontal_wrapped(|ui| {
-        ui.checkbox(&mut c.show_mesh, "Mesh");
-        ui.checkbox(&mut c.show_bones, "Bones");
-        ui.checkbox(&mut c.show_joint_names, "Joint names");
-        ui.checkbox(&mut c.wireframe, "Wireframe");
-        ui.checkbox(&mut c.grid, "Grid");
-        ui.checkbox(&mut c.shadows, "Shadows").on_hover_text(
+        ui.checkbox(&mut c.view.show_mesh, "Mesh");
+        ui.checkbox(&mut c.view.show_bones, "Bones");
+        ui.checkbox(&mut c.view.show_joint_names, "Joint names");
+        ui.checkbox(&mut c.view.wireframe, "Wireframe");
+        ui.checkbox(&mut c.view.grid, "Grid");
+        ui.checkbox(&mut c.view.shadows, "Shadows").on_hover_text(
             "The key light's shadow on a solid ground (in place of the grid), darkened where the character touches it",
         );
     });
     ui.horizontal_wrapped(|ui| {
         ui.label("Palette");
-        ui.radio_value(&mut c.palette, PaletteMode::Animated, "Animated");
-        ui.radio_value(&mut c.palette, PaletteMode::Bind, "Bind");
-        ui.radio_value(&mut c.palette, PaletteMode::Identity, "Identity");
+        ui.radio_value(&mut c.view.palette, PaletteMode::Animated, "Animated");
+        ui.radio_value(&mut c.view.palette, PaletteMode::Bind, "Bind");
+        ui.radio_value(&mut c.view.palette, PaletteMode::Identity, "Identity");
     });
     let limit = shown.crowd_limit;
     ui.horizontal_wrapped(|ui| {
         ui.label("Crowd");
         ui.add(
-            egui::DragValue::new(&mut c.crowd)
+            egui::DragValue::new(&mut c.view.crowd)
                 .range(0..=limit)
                 .speed(10.0),
         )
         .on_hover_text(format!(
             "copies on a grid, each at its own phase and weight of the blend's clips A and B; at most {limit} on this GPU for this character"
         ));
-        ui.checkbox(&mut c.crowd_lod, "Level of detail").on_hover_text(
+        ui.checkbox(&mut c.view.crowd_lod, "Level of detail").on_hover_text(
             "pose members beyond 10, 20 and 40 heights from the camera every 2nd, 4th and 8th frame, held between; their events still fire once per crossing",
         );
     });
@@ -51,12 +51,16 @@ pub(super) fn view_section(
     ui.horizontal_wrapped(|ui| {
         ui.label("Tone mapping");
         use crate::display::ToneMap;
-        ui.radio_value(&mut c.tone_map, ToneMap::KhronosNeutral, "Khronos Neutral");
-        ui.radio_value(&mut c.tone_map, ToneMap::Aces, "ACES");
-        ui.radio_value(&mut c.tone_map, ToneMap::None, "none");
+        ui.radio_value(
+            &mut c.view.tone_map,
+            ToneMap::KhronosNeutral,
+            "Khronos Neutral",
+        );
+        ui.radio_value(&mut c.view.tone_map, ToneMap::Aces, "ACES");
+        ui.radio_value(&mut c.view.tone_map, ToneMap::None, "none");
     });
     ui.add(
-        egui::Slider::new(&mut c.exposure_ev, -4.0..=4.0)
+        egui::Slider::new(&mut c.view.exposure_ev, -4.0..=4.0)
             .text("Exposure (EV)")
             .fixed_decimals(1),
     );
@@ -80,20 +84,20 @@ pub(super) fn morph_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
         return;
     }
     ui.checkbox(
-        &mut controls.morph_override,
+        &mut controls.morphs.hold,
         "Override the clip's morph weights",
     );
     for m in morphed {
-        if !controls.morph_override {
+        if !controls.morphs.hold {
             let live = shown.live_morph_weights(m).to_vec();
-            if let Some(sliders) = controls.morph_sliders.get_mut(m) {
+            if let Some(sliders) = controls.morphs.sliders.get_mut(m) {
                 sliders.clone_from(&live);
             }
         }
         let mesh = &shown.character.meshes[m];
-        let held = controls.morph_override;
+        let held = controls.morphs.hold;
         ui.label(RichText::new(format!("{} morph targets", mesh.name)).strong());
-        let Some(sliders) = controls.morph_sliders.get_mut(m) else {
+        let Some(sliders) = controls.morphs.sliders.get_mut(m) else {
             continue;
         };
         ui.add_enabled_ui(held, |ui| {
@@ -112,7 +116,7 @@ pub(super) fn morph_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
 pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
     let c = &mut *controls;
     egui::ComboBox::from_label("Colour by")
-        .selected_text(color_view_name(c.color_view))
+        .selected_text(color_view_name(c.debug.color_view))
         .show_ui(ui, |ui| {
             for view in [
                 ColorView::Material,
@@ -124,11 +128,11 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
                 ColorView::MorphDisplacement,
                 ColorView::MuscleDisplacement,
             ] {
-                ui.selectable_value(&mut c.color_view, view, color_view_name(view));
+                ui.selectable_value(&mut c.debug.color_view, view, color_view_name(view));
             }
         });
     if matches!(
-        c.color_view,
+        c.debug.color_view,
         ColorView::Displacement | ColorView::MorphDisplacement | ColorView::MuscleDisplacement
     ) {
         heat_range(ui, c);
@@ -137,15 +141,15 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
     ui.horizontal_wrapped(|ui| {
         ui.label("Skinning");
         for method in crate::anim::SkinningMethod::ALL {
-            ui.radio_value(&mut c.skinning, method, method.name());
+            ui.radio_value(&mut c.skinning.method, method, method.name());
         }
     });
     if c.compared() == Compared::OtherSkinning {
         ui.horizontal_wrapped(|ui| {
             ui.label("Right half");
             for method in crate::anim::SkinningMethod::ALL {
-                if method != c.skinning {
-                    ui.radio_value(&mut c.compared_skinning, method, method.name());
+                if method != c.skinning.method {
+                    ui.radio_value(&mut c.debug.compared_skinning, method, method.name());
                 }
             }
         });
@@ -153,18 +157,18 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
     ui.horizontal_wrapped(|ui| {
         use crate::display::SkinPass;
         ui.label("Skin in");
-        ui.radio_value(&mut c.skin_pass, SkinPass::Auto, "auto")
+        ui.radio_value(&mut c.skinning.skin_pass, SkinPass::Auto, "auto")
             .on_hover_text("the compute pass when its output fits the GPU's buffers (it measured faster on lavapipe)");
-        ui.radio_value(&mut c.skin_pass, SkinPass::Vertex, "vertex shader")
+        ui.radio_value(&mut c.skinning.skin_pass, SkinPass::Vertex, "vertex shader")
             .on_hover_text("every pass that draws the mesh skins each vertex again");
-        ui.radio_value(&mut c.skin_pass, SkinPass::Compute, "compute pass")
+        ui.radio_value(&mut c.skinning.skin_pass, SkinPass::Compute, "compute pass")
             .on_hover_text("once a frame into a buffer every pass reads; clicks pick among the vertices read back");
     });
-    ui.checkbox(&mut c.compressed, "Play compressed clips")
+    ui.checkbox(&mut c.debug.compressed, "Play compressed clips")
         .on_hover_text(
             "every clip compressed within 1e-4 of the character's height (inspect --compression)",
         );
-    let choice = c.color_view;
+    let choice = c.debug.color_view;
     legend::show(ui, controls, shown);
     let c = &mut *controls;
     if choice == ColorView::SelectedJointWeight && c.selected_joint.is_none() {
@@ -190,10 +194,10 @@ pub fn compared_name(c: &Controls, compared: Compared) -> String {
     match compared {
         Compared::Off => "off".to_string(),
         Compared::Palette(mode) => format!("{} palette", mode.name()),
-        Compared::OtherClips if c.compressed => "the raw clips".to_string(),
+        Compared::OtherClips if c.debug.compressed => "the raw clips".to_string(),
         Compared::OtherClips => "the compressed clips".to_string(),
         Compared::OtherSkinning => c.right_skinning().label().to_string(),
-        Compared::MlReference => match c.ml_deformer.as_ref().map(|m| m.reference) {
+        Compared::MlReference => match c.ml.model.as_ref().map(|m| m.reference) {
             Some(crate::pose::MlReference::Muscles) => "the ML reference (muscles)".into(),
             _ => "the ML reference (direct delta mush)".into(),
         },
@@ -215,7 +219,7 @@ pub(super) fn split_choice(ui: &mut Ui, c: &mut Controls) {
                 Compared::OtherSkinning,
                 Compared::MlReference,
             ] {
-                if option != Compared::MlReference || c.ml_deformer.is_some() {
+                if option != Compared::MlReference || c.ml.model.is_some() {
                     ui.selectable_value(&mut chosen, option, compared_name(c, option));
                 }
             }
@@ -233,22 +237,34 @@ fn heat_range(ui: &mut Ui, c: &mut Controls) {
     use crate::debug::colors::HeatRange;
     ui.horizontal_wrapped(|ui| {
         ui.label("Red at");
-        let set = match c.color_range {
+        let set = match c.debug.color_range {
             HeatRange::Distance(d) => d,
-            _ => c.color_distance,
+            _ => c.debug.color_distance,
         };
-        ui.radio_value(&mut c.color_range, HeatRange::OfSize, "part of the size")
-            .on_hover_text("a tenth of the posed bounds' diagonal (1% for the muscles)");
-        ui.radio_value(&mut c.color_range, HeatRange::Largest, "largest shown")
-            .on_hover_text("the largest displacement now drawn: the whole scale is always used");
-        ui.radio_value(&mut c.color_range, HeatRange::Distance(set), "distance");
-        if let HeatRange::Distance(d) = &mut c.color_range {
+        ui.radio_value(
+            &mut c.debug.color_range,
+            HeatRange::OfSize,
+            "part of the size",
+        )
+        .on_hover_text("a tenth of the posed bounds' diagonal (1% for the muscles)");
+        ui.radio_value(
+            &mut c.debug.color_range,
+            HeatRange::Largest,
+            "largest shown",
+        )
+        .on_hover_text("the largest displacement now drawn: the whole scale is always used");
+        ui.radio_value(
+            &mut c.debug.color_range,
+            HeatRange::Distance(set),
+            "distance",
+        );
+        if let HeatRange::Distance(d) = &mut c.debug.color_range {
             let speed = f64::from(*d) * 0.01;
             ui.add(egui::DragValue::new(d).speed(speed).range(1e-6..=1e6))
                 .on_hover_text(
                     "in the file's units: 0.01 shows a 1 cm corrective on a character in metres",
                 );
-            c.color_distance = *d;
+            c.debug.color_distance = *d;
         }
     });
 }

@@ -8,8 +8,8 @@ impl Viewer {
     /// Makes, remakes or drops the crowd as `Controls::crowd` asks, and poses it.
     pub(super) fn pose_crowd(&mut self) {
         let c = &self.character;
-        self.controls.crowd = self.controls.crowd.min(self.crowd_limit);
-        let members = self.controls.crowd;
+        self.controls.view.crowd = self.controls.view.crowd.min(self.crowd_limit);
+        let members = self.controls.view.crowd;
         if members == 0 {
             if self.crowd.take().is_some() {
                 // Back to one character: frame it again.
@@ -22,14 +22,17 @@ impl Viewer {
             .as_ref()
             .is_none_or(|crowd| crowd.len() != members)
         {
-            let clips = (self.controls.blend_a, self.controls.blend_b);
+            let clips = (
+                self.controls.playback.blend_a,
+                self.controls.playback.blend_b,
+            );
             let spacing = crate::draw::crowd_spacing(c, clips);
             self.crowd = Some(Crowd::new(c, members, clips, spacing));
             self.window_requests.push(WindowRequest::FrameCamera);
         }
         if let Some(crowd) = self.crowd.as_mut() {
-            crowd.compressed = self.controls.compressed;
-            match self.camera_eye.filter(|_| self.controls.crowd_lod) {
+            crowd.compressed = self.controls.debug.compressed;
+            match self.camera_eye.filter(|_| self.controls.view.crowd_lod) {
                 Some(eye) => {
                     let lod = CrowdLod::for_height(self.derived.height);
                     crowd.update_lod(c, self.crowd_clock, eye, lod);

@@ -60,7 +60,7 @@ impl DdmState {
 impl Viewer {
     fn ddm_wanted(&self) -> bool {
         let c = &self.controls;
-        c.skinning == SkinningMethod::DeltaMush
+        c.skinning.method == SkinningMethod::DeltaMush
             || (matches!(
                 c.compared(),
                 super::Compared::OtherSkinning | super::Compared::MlReference
@@ -73,7 +73,7 @@ impl Viewer {
         if !self.ddm_wanted() {
             return;
         }
-        let params = self.controls.ddm;
+        let params = self.controls.skinning.ddm;
         let key: DdmKey = (self.source.clone(), params.key());
         let state = &mut self.ddm;
         if state.current_key.as_ref() == Some(&key) {
@@ -134,7 +134,7 @@ impl Viewer {
         if !self.ddm_wanted() {
             return DdmStatus::Off;
         }
-        let key: DdmKey = (self.source.clone(), self.controls.ddm.key());
+        let key: DdmKey = (self.source.clone(), self.controls.skinning.ddm.key());
         let state = &self.ddm;
         if let Some((k, e)) = &state.error
             && *k == key

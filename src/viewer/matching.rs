@@ -71,14 +71,18 @@ impl Viewer {
         let ahead = Vec3::new(-camera_yaw.sin(), 0.0, -camera_yaw.cos());
         let right = Vec3::new(camera_yaw.cos(), 0.0, -camera_yaw.sin());
         let direction = (ahead * keys.y + right * keys.x).normalize_or_zero();
-        let speed = if run { c.run_speed } else { c.walk_speed };
-        c.match_velocity = direction * speed;
+        let speed = if run {
+            c.matching.run_speed
+        } else {
+            c.matching.walk_speed
+        };
+        c.matching.velocity = direction * speed;
     }
 
     /// Before the clocks: the database started on first use, and handed to the performer when
     /// it is built.
     pub(super) fn advance_matching(&mut self) {
-        if !self.controls.motion_matching || self.performer.matching().database().is_some() {
+        if !self.controls.matching.on || self.performer.matching().database().is_some() {
             return;
         }
         let stale = self
@@ -88,12 +92,12 @@ impl Viewer {
         if self.match_error.is_some() && !stale {
             // This character cannot be matched (no legs, no clips): it stays off, the panel
             // saying why.
-            self.controls.motion_matching = false;
+            self.controls.matching.on = false;
             return;
         }
         if self.match_build.is_none() || stale {
             self.match_error = None;
-            let legs = self.controls.leg_ends.clone();
+            let legs = self.controls.motion.leg_ends.clone();
             self.match_build = Some(MatchBuild::start(&self.character, &legs, self.generation));
             return;
         }
@@ -114,7 +118,7 @@ impl Viewer {
             }
             Some(Err(e)) => {
                 self.match_error = Some(e);
-                self.controls.motion_matching = false;
+                self.controls.matching.on = false;
             }
             None => {}
         }
@@ -140,7 +144,7 @@ impl Viewer {
     /// The goal trajectory (yellow) and the matched frame's own (cyan) on the floor, with a tick
     /// for each facing, while motion matching steers.
     pub(super) fn matching_lines(&self, out: &mut Vec<(Vec3, Vec3, [f32; 4])>) {
-        if !self.controls.motion_matching || self.performer.matching().database().is_none() {
+        if !self.controls.matching.on || self.performer.matching().database().is_none() {
             return;
         }
         let stats = &self.performer.matching().stats;

@@ -24,24 +24,24 @@ impl Viewer {
             MlCommand::Load(path) => {
                 match crate::pose::read_model(&path, &self.character) {
                     Ok(model) => {
-                        c.ml_deformer = Some(Arc::new(model));
-                        c.ml_on = true;
+                        c.ml.model = Some(Arc::new(model));
+                        c.ml.on = true;
                         // It corrects linear blend, what it was trained against.
-                        c.skinning = SkinningMethod::Linear;
+                        c.skinning.method = SkinningMethod::Linear;
                     }
                     Err(e) => self.load_error = Some(e.to_string()),
                 }
             }
             MlCommand::Drop => {
-                c.ml_deformer = None;
+                c.ml.model = None;
                 if c.compared() == Compared::MlReference {
                     c.set_compared(Compared::Off);
                 }
             }
             MlCommand::CompareWithReference => {
-                if c.ml_deformer.is_some() {
-                    c.ml_on = true;
-                    c.skinning = SkinningMethod::Linear;
+                if c.ml.model.is_some() {
+                    c.ml.on = true;
+                    c.skinning.method = SkinningMethod::Linear;
                     c.set_compared(Compared::MlReference);
                 }
             }

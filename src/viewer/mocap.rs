@@ -38,9 +38,9 @@ impl Viewer {
         self.mocap.listener = None;
         match MocapListener::listen(address, skeleton, &self.character, None) {
             Ok(listener) => {
-                self.controls.mocap_address = listener.address().to_string();
-                self.controls.mocap_skeleton = skeleton.display().to_string();
-                self.controls.external = ExternalInput::Live;
+                self.controls.mocap.address = listener.address().to_string();
+                self.controls.mocap.skeleton = skeleton.display().to_string();
+                self.controls.mocap.external = ExternalInput::Live;
                 self.mocap.listener = Some(listener);
                 self.mocap.error = None;
                 Ok(())
@@ -55,8 +55,8 @@ impl Viewer {
     /// Closes the stream; a live external pose turns off.
     pub fn stop_listening(&mut self) {
         self.mocap.listener = None;
-        if self.controls.external == ExternalInput::Live {
-            self.controls.external = ExternalInput::Off;
+        if self.controls.mocap.external == ExternalInput::Live {
+            self.controls.mocap.external = ExternalInput::Off;
         }
     }
 

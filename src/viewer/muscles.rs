@@ -34,16 +34,16 @@ impl Viewer {
                             .map_err(|e| format!("{}: {e}", path.display()))
                     });
                 match read {
-                    Ok(rig) => self.controls.muscles = Some(Arc::new(rig)),
+                    Ok(rig) => self.controls.muscles.rig = Some(Arc::new(rig)),
                     Err(e) => self.load_error = Some(e),
                 }
             }
             MuscleCommand::Own => match crate::builtin::own_muscles(c) {
-                Ok(Some(rig)) => self.controls.muscles = Some(Arc::new(rig)),
+                Ok(Some(rig)) => self.controls.muscles.rig = Some(Arc::new(rig)),
                 Ok(None) => self.load_error = Some(format!("{} ships no muscles", c.name)),
                 Err(e) => self.load_error = Some(format!("{}: {e}", c.name)),
             },
-            MuscleCommand::Drop => self.controls.muscles = None,
+            MuscleCommand::Drop => self.controls.muscles.rig = None,
             MuscleCommand::Restart => self.performer.restart_muscles(),
         }
     }
@@ -54,7 +54,7 @@ impl Viewer {
             .pose
             .muscles
             .as_ref()
-            .filter(|_| self.controls.show_muscles)
+            .filter(|_| self.controls.muscles.show)
         else {
             return;
         };

@@ -21,7 +21,7 @@ impl Viewer {
     /// The character's own pose drivers (the built-in character's, or a file's node extras').
     pub(super) fn load_own_drivers(&mut self) {
         match crate::builtin::own_drivers(&self.character) {
-            Ok(Some(d)) => self.controls.drivers = Some(std::sync::Arc::new(d)),
+            Ok(Some(d)) => self.controls.drivers.set = Some(std::sync::Arc::new(d)),
             Ok(None) => {
                 self.load_error = Some(format!("{} ships no pose drivers", self.character.name))
             }
@@ -92,7 +92,7 @@ impl Viewer {
         self.derived = Derived::of(&character);
         let mut controls = Controls::with_facts(&character, &self.derived);
         controls.path = source.map_or(String::new(), |p| p.display().to_string());
-        controls.show_panel = self.controls.show_panel;
+        controls.view.show_panel = self.controls.view.show_panel;
         self.pose = CharacterPose::new(&character);
         self.compare_pose = CharacterPose::new(&character);
         self.picked_vertex = None;
@@ -119,7 +119,7 @@ impl Viewer {
         // A crowd is remade for the new clips.
         self.crowd = None;
         if added > 0 {
-            self.controls.clip = first;
+            self.controls.playback.clip = first;
         }
         self.reset_players();
         self.load_error = None;

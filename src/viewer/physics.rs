@@ -32,7 +32,9 @@ impl Viewer {
     /// `Controls::push_impulse` along the view ray at the point hit. Returns whether a body
     /// was pushed (the physics must be on).
     pub fn push(&mut self, at: Vec2, view: &ScreenView, drawn: Option<&PosedVertices>) -> bool {
-        if self.controls.physics.mode.is_none() || self.performer.physics().ragdoll().is_none() {
+        if self.controls.physics.input.mode.is_none()
+            || self.performer.physics().ragdoll().is_none()
+        {
             return false;
         }
         let s = &self.character.skeleton;
@@ -54,7 +56,7 @@ impl Viewer {
         let near = world_from_clip.project_point3(Vec3::new(x, y, 0.0));
         let far = world_from_clip.project_point3(Vec3::new(x, y, 1.0));
         let direction = (far - near).normalize_or_zero();
-        let impulse = direction * self.controls.push_impulse;
+        let impulse = direction * self.controls.physics.push_impulse;
         self.performer.impulse(joint, impulse, Some(point))
     }
 }

@@ -101,9 +101,9 @@ impl Viewer {
             size: c.size,
         });
         // From its start, playing: the clock then moves one frame's time per window frame.
-        let speed = self.controls.speed;
+        let speed = self.controls.playback.speed;
         self.seek(sequence.from_secs * speed);
-        self.controls.playing = true;
+        self.controls.playback.playing = true;
         Ok(())
     }
 

@@ -189,16 +189,16 @@ impl Viewer {
             plot_joint: self.plot_joint(),
             mocap: &self.mocap,
             external: self.performer.external(),
-            external_weight: self
-                .performer
-                .external()
-                .weight(self.controls.external, self.controls.blend_back_secs),
+            external_weight: self.performer.external().weight(
+                self.controls.mocap.external,
+                self.controls.mocap.blend_back_secs,
+            ),
             physics: self.performer.physics(),
             matching: self.performer.matching(),
             match_status,
             ddm_status,
             playing_clip: self.performer.playing_clip(&self.character),
-            driver_weights: match &self.controls.drivers {
+            driver_weights: match &self.controls.drivers.set {
                 Some(d) => self.pose.driver_weights(d),
                 None => &[],
             },
