@@ -394,6 +394,58 @@ impl PoseArgs {
     pub fn performance(&self, character: &Character) -> Result<Performance, String> {
         self.check_combinations()?;
         let c = character;
+        let (mode, root_joint) = self.root_motion_of(c)?;
+        let machine = self.machine(c)?;
+        let use_graph = machine.is_some();
+        let ground = match &self.ground {
+            Some(path) => Arc::new(Ground::load(path).map_err(|e| e.to_string())?),
+            None => Arc::new(Ground::flat(0.0)),
+        };
+        let height = skinscope::pose::character_height(c);
+        let mut performer = Performer::new(c, ground, height, machine);
+        let ClipsPlayed {
+            clip,
+            blend,
+            transition,
+        } = self.clips_played(c)?;
+        let mut inputs = Inputs {
+            // No clip: the rest pose.
+            clip,
+            blend,
+            use_graph,
+            move_mode: mode,
+            root_joint,
+            ..self.inputs(c)?
+        };
+        let goal = self.matching.start(c, &mut performer, &mut inputs)?;
+        if mode == MoveMode::Driven {
+            // No clip asked for: driven mode starts on the first clip that moves, as the
+            // window's driven speed does (a file whose first clip stands, the Fox's Survey).
+            let chosen = self.clip.is_some() || self.blend.is_some() || inputs.use_graph;
+            if !chosen && let Some((k, _)) = first_moving_clip(c, &mut performer, &inputs, 0) {
+                inputs.clip = Some(k);
+            }
+            inputs.drive_speed = self.drive_speed_for(c, &mut performer, &inputs, height);
+        }
+        let run = self.run(c, &mut performer, &mut inputs)?;
+        let map = self.retarget_map()?;
+        let listener = self.mocap.listener(c, map.as_deref())?;
+        let mut impulses = self.physics.impulses(c)?;
+        impulses.sort_by(|a, b| a.at_secs.total_cmp(&b.at_secs));
+        Ok(Performance {
+            performer,
+            inputs,
+            run,
+            transition,
+            listener: listener.map(|l| (l, self.mocap.mocap_wait)),
+            impulses,
+            goal,
+        })
+    }
+
+    /// What root motion does (`--root-motion`) and its joint (`--root-motion-joint`, or none:
+    /// found from the clips, which must translate one when root motion is not as authored).
+    fn root_motion_of(&self, c: &Character) -> Result<(MoveMode, Option<usize>), String> {
         let mode = self.root_motion.map_or(MoveMode::Authored, MoveMode::from);
         let root_joint =
             match &self.root_motion_joint {
@@ -411,14 +463,12 @@ impl PoseArgs {
                 c.name
             ));
         }
-        let machine = self.machine(c)?;
-        let use_graph = machine.is_some();
-        let ground = match &self.ground {
-            Some(path) => Arc::new(Ground::load(path).map_err(|e| e.to_string())?),
-            None => Arc::new(Ground::flat(0.0)),
-        };
-        let height = skinscope::pose::character_height(c);
-        let mut performer = Performer::new(c, ground, height, machine);
+        Ok((mode, root_joint))
+    }
+
+    /// The clip played (`--clip`, else the first; none when the file has none), the in-step
+    /// blend with it (`--blend`) and the transition from it (`--transition`).
+    fn clips_played(&self, c: &Character) -> Result<ClipsPlayed, String> {
         let clip = match &self.clip {
             Some(key) => Some(find_clip(c, key)?),
             None => (!c.clips.is_empty()).then_some(0),
@@ -452,21 +502,31 @@ impl PoseArgs {
                 Some(parse_transition(c, spec)?)
             }
         };
+        Ok(ClipsPlayed {
+            clip,
+            blend,
+            transition,
+        })
+    }
+
+    /// The performer's inputs the other options give: playback, layers, IK, the palette,
+    /// morphs, the external pose, physics, drivers, muscles, the ML deformer and the per-joint
+    /// skinning methods (what plays and root motion are the caller's).
+    fn inputs(&self, c: &Character) -> Result<Inputs, String> {
         let leg_ends: Vec<usize> = skinscope::pose::find_legs(c)
             .iter()
             .map(|l| l.end)
             .collect();
-        let mut inputs = Inputs {
-            // No clip: the rest pose.
-            clip,
+        Ok(Inputs {
+            clip: None,
             playing: true,
             looping: !self.once,
             speed: self.speed,
-            blend,
-            use_graph,
+            blend: None,
+            use_graph: false,
             layers: self.layers(c)?,
-            move_mode: mode,
-            root_joint,
+            move_mode: MoveMode::Authored,
+            root_joint: None,
             drive_speed: 0.0,
             foot_ik: self.ground.is_some(),
             leg_ends,
@@ -490,30 +550,6 @@ impl PoseArgs {
                     .methods(c)
                     .map_err(|e| format!("--dqs-joints: {e}"))?,
             )),
-        };
-        let goal = self.matching.start(c, &mut performer, &mut inputs)?;
-        if mode == MoveMode::Driven {
-            // No clip asked for: driven mode starts on the first clip that moves, as the
-            // window's driven speed does (a file whose first clip stands, the Fox's Survey).
-            let chosen = self.clip.is_some() || self.blend.is_some() || inputs.use_graph;
-            if !chosen && let Some((k, _)) = first_moving_clip(c, &mut performer, &inputs, 0) {
-                inputs.clip = Some(k);
-            }
-            inputs.drive_speed = self.drive_speed_for(c, &mut performer, &inputs, height);
-        }
-        let run = self.run(c, &mut performer, &mut inputs)?;
-        let map = self.retarget_map()?;
-        let listener = self.mocap.listener(c, map.as_deref())?;
-        let mut impulses = self.physics.impulses(c)?;
-        impulses.sort_by(|a, b| a.at_secs.total_cmp(&b.at_secs));
-        Ok(Performance {
-            performer,
-            inputs,
-            run,
-            transition,
-            listener: listener.map(|l| (l, self.mocap.mocap_wait)),
-            impulses,
-            goal,
         })
     }
 
@@ -775,6 +811,14 @@ pub fn load_graph(
 /// `TO_CLIP@START_SECS:DURATION_SECS[:inertialize]`: the first clip plays from 0 and, when it
 /// reaches START, the window's Transition starts to TO_CLIP (from its start) over DURATION
 /// seconds of real time (a crossfade's length, an inertialization's half-life).
+/// What the options say plays: the clip (none: the rest pose), the in-step blend with it and
+/// the transition from it.
+struct ClipsPlayed {
+    clip: Option<usize>,
+    blend: Option<BlendInput>,
+    transition: Option<Cue>,
+}
+
 fn parse_transition(character: &Character, spec: &str) -> Result<Cue, String> {
     let bad =
         || format!("--transition {spec:?} is not TO_CLIP@START_SECS:DURATION_SECS[:inertialize]");

@@ -47,62 +47,13 @@ pub(super) fn read_material(
     problems: &mut Problems,
 ) -> Material {
     let pbr = material.pbr_metallic_roughness();
-    let mut load = |texture: gltf::Texture<'_>,
-                    tex_coord: u32,
-                    transform: Option<gltf::texture::TextureTransform<'_>>| {
-        let document = textures.document;
-        let image = match image_of(&texture, document) {
-            Ok(image) => image,
-            Err(message) => {
-                problems.warn(
-                    format!("/textures/{}", texture.index()),
-                    format!("{message}; drawn without it"),
-                );
-                return None;
-            }
-        };
-        let decoded = textures
-            .decoded
-            .entry(image.index())
-            .or_insert_with(|| match decode_image(document, &image, buffers, base) {
-                Ok(t) => {
-                    if let Some(b) = &t.basis {
-                        problems.note(
-                            format!("/images/{}", image.index()),
-                            format!(
-                                "KTX2 ({}, {}x{}, {} mip levels), transcoded to the GPU's BC7, \
-                                 ASTC or ETC2 where it samples one, else RGBA8",
-                                b.codec, b.width, b.height, b.levels
-                            ),
-                        );
-                    }
-                    Some(t)
-                }
-                Err(message) => {
-                    problems.warn(
-                        format!("/images/{}", image.index()),
-                        format!("{message}; drawn without it"),
-                    );
-                    None
-                }
-            })
-            .clone()?;
-        let decoded = Texture {
-            sampler: sampler_of(&texture.sampler()),
-            ..decoded
-        };
-        let tex_coord = transform
-            .as_ref()
-            .and_then(|t| t.tex_coord())
-            .unwrap_or(tex_coord);
-        Some(MaterialTexture {
-            texture: decoded,
-            tex_coord: tex_coord.min(1),
-            transform: transform.map_or_else(UvTransform::default, |t| {
-                UvTransform::new(t.offset(), t.rotation(), t.scale())
-            }),
-        })
+    let mut loader = TextureLoader {
+        buffers,
+        base,
+        textures,
+        problems,
     };
+    let mut load = |texture, tex_coord, transform| loader.load(texture, tex_coord, transform);
     // gltf 1.4 reads KHR_texture_transform on `textureInfo`s; on normal and occlusion textures
     // it is read from the raw extension (`texture_transform_of`).
     let base_color = pbr
@@ -154,6 +105,83 @@ pub(super) fn read_material(
         emissive_factor: Vec3::from(material.emissive_factor()) * strength,
         emissive_texture,
         unlit: material.unlit(),
+    }
+}
+
+/// What a material's textures are loaded from (the buffers, the folder its URIs may reach),
+/// the images already decoded, and where problems are told.
+struct TextureLoader<'a, 'd> {
+    buffers: &'a Buffers,
+    base: &'a super::UriBase,
+    textures: &'a mut TextureCache<'d>,
+    problems: &'a mut Problems,
+}
+
+impl TextureLoader<'_, '_> {
+    /// A texture with its texture-coordinate set and KHR_texture_transform; none (warned)
+    /// when its image is missing or does not decode.
+    fn load(
+        &mut self,
+        texture: gltf::Texture<'_>,
+        tex_coord: u32,
+        transform: Option<gltf::texture::TextureTransform<'_>>,
+    ) -> Option<MaterialTexture> {
+        let image = match image_of(&texture, self.textures.document) {
+            Ok(image) => image,
+            Err(message) => {
+                self.problems.warn(
+                    format!("/textures/{}", texture.index()),
+                    format!("{message}; drawn without it"),
+                );
+                return None;
+            }
+        };
+        let decoded = Texture {
+            sampler: sampler_of(&texture.sampler()),
+            ..self.decoded(&image)?
+        };
+        let tex_coord = transform
+            .as_ref()
+            .and_then(|t| t.tex_coord())
+            .unwrap_or(tex_coord);
+        Some(MaterialTexture {
+            texture: decoded,
+            tex_coord: tex_coord.min(1),
+            transform: transform.map_or_else(UvTransform::default, |t| {
+                UvTransform::new(t.offset(), t.rotation(), t.scale())
+            }),
+        })
+    }
+
+    /// `image` decoded, once for every texture that reads it (a KTX2 image noted, a failure
+    /// warned).
+    fn decoded(&mut self, image: &gltf::Image<'_>) -> Option<Texture> {
+        let (document, buffers, base) = (self.textures.document, self.buffers, self.base);
+        let problems = &mut *self.problems;
+        let at = format!("/images/{}", image.index());
+        self.textures
+            .decoded
+            .entry(image.index())
+            .or_insert_with(|| match decode_image(document, image, buffers, base) {
+                Ok(t) => {
+                    if let Some(b) = &t.basis {
+                        problems.note(
+                            at,
+                            format!(
+                                "KTX2 ({}, {}x{}, {} mip levels), transcoded to the GPU's BC7, \
+                                 ASTC or ETC2 where it samples one, else RGBA8",
+                                b.codec, b.width, b.height, b.levels
+                            ),
+                        );
+                    }
+                    Some(t)
+                }
+                Err(message) => {
+                    problems.warn(at, format!("{message}; drawn without it"));
+                    None
+                }
+            })
+            .clone()
     }
 }
 

@@ -11,8 +11,8 @@ pub use sections::{
 
 use crate::character::Character;
 use crate::debug::colors::ColorView;
-use crate::graph::{MoveMode, TransitionSpec};
-use crate::perform::{BlendInput, ExternalInput, Inputs, LayerInput, PhysicsInput, Playing, Reach};
+use crate::graph::TransitionSpec;
+use crate::perform::{BlendInput, Inputs, LayerInput, Playing, Reach};
 use crate::pose::{Derived, LayerBlend, MorphOverride, PaletteMode};
 
 /// What the panel edits: plain data, read by the viewer every frame.
@@ -49,118 +49,21 @@ impl Controls {
 
     /// `for_character` with the character's load-time facts already known.
     pub fn with_facts(c: &Character, facts: &Derived) -> Self {
-        let find = |name: &str| c.clips.iter().position(|clip| clip.clip.name() == name);
-        let walk = find("walk");
         Self {
-            playback: PlaybackControls {
-                clip: walk.unwrap_or(0),
-                playing: true,
-                looping: true,
-                speed: 1.0,
-                blend: false,
-                blend_a: find("idle").unwrap_or(0),
-                blend_b: walk.unwrap_or(if c.clips.len() > 1 { 1 } else { 0 }),
-                blend_weight: 0.5,
-                crossfade_to: find("wave").unwrap_or(0),
-                crossfade_secs: 0.5,
-                inertialize: false,
-            },
-            layers: LayerControls {
-                layer_on: false,
-                layer_clip: find("wave").unwrap_or(0),
-                layer_roots: facts.upper_body_roots.clone(),
-                layer_weight: 1.0,
-                layer_half_life: 0.15,
-                additive_on: false,
-                additive_clip: find("idle").unwrap_or(0),
-                additive_weight: 1.0,
-                use_graph: false,
-            },
-            motion: MotionControls {
-                move_mode: MoveMode::Authored,
-                root_joint: facts.default_root_joint,
-                drive_speed: 0.8 * facts.height,
-                follow_camera: true,
-                show_scene: false,
-                foot_ik: false,
-                leg_ends: facts.legs.iter().map(|l| l.end).collect(),
-                reach_ik: false,
-                reach_end: facts.reach_end,
-                reach_target: facts.reach_target,
-                reach_follows: true,
-            },
-            view: ViewControls {
-                show_mesh: true,
-                // A skeleton without a mesh (a BVH opened on its own) is its bones.
-                show_bones: c.meshes.is_empty(),
-                show_joint_names: false,
-                wireframe: false,
-                grid: true,
-                shadows: false,
-                palette: PaletteMode::Animated,
-                crowd: 0,
-                crowd_lod: false,
-                tone_map: crate::display::ToneMap::KhronosNeutral,
-                exposure_ev: 0.0,
-                file_camera: None,
-                show_panel: true,
-            },
-            debug: DebugControls {
-                color_view: ColorView::Material,
-                color_range: Default::default(),
-                color_distance: 0.01 * facts.height,
-                split: false,
-                compare: PaletteMode::Bind,
-                compare_clips: false,
-                compressed: false,
-                compare_skinning: false,
-                compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
-                compare_ml: false,
-            },
-            skinning: SkinningControls {
-                method: crate::anim::SkinningMethod::Linear,
-                joint_methods: Some(std::sync::Arc::from(crate::pose::auto_methods(c))),
-                ddm: Default::default(),
-                skin_pass: crate::display::SkinPass::Auto,
-            },
-            environment: EnvironmentControls {
-                view: Default::default(),
-                path: String::new(),
-            },
-            morphs: MorphControls {
-                hold: false,
-                sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
-            },
-            mocap: MocapControls {
-                external: ExternalInput::Off,
-                blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
-                address: "127.0.0.1:7000".into(),
-                skeleton: String::new(),
-            },
-            physics: PhysicsControls {
-                input: PhysicsInput::default(),
-                push_impulse: 20.0,
-            },
-            drivers: DriverControls {
-                set: None,
-                path: String::new(),
-            },
-            muscles: MuscleControls {
-                rig: None,
-                path: String::new(),
-                show: false,
-            },
-            ml: MlControls {
-                model: None,
-                path: String::new(),
-                on: false,
-            },
-            matching: MatchingControls {
-                on: false,
-                velocity: glam::Vec3::ZERO,
-                walk_speed: 1.2,
-                run_speed: 3.0,
-            },
+            playback: PlaybackControls::new(c),
+            layers: LayerControls::new(c, facts),
+            motion: MotionControls::new(facts),
+            view: ViewControls::new(c),
+            debug: DebugControls::new(facts),
+            skinning: SkinningControls::new(c),
+            environment: EnvironmentControls::default(),
+            morphs: MorphControls::new(c),
+            mocap: MocapControls::default(),
+            physics: PhysicsControls::default(),
+            drivers: DriverControls::default(),
+            muscles: MuscleControls::default(),
+            ml: MlControls::default(),
+            matching: MatchingControls::default(),
             selected_joint: None,
             path: String::new(),
             record: Default::default(),

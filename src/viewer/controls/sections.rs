@@ -1,9 +1,10 @@
 //! The panel's sections' controls, one struct a section (`ui/` has one file a section).
 
+use crate::character::Character;
 use crate::debug::colors::ColorView;
 use crate::graph::MoveMode;
 use crate::perform::{ExternalInput, PhysicsInput};
-use crate::pose::PaletteMode;
+use crate::pose::{Derived, PaletteMode};
 
 /// The playback section's and the blend section's: the clip, play, speed, loop, the in-step blend
 /// of two clips and the transition to another.
@@ -149,7 +150,7 @@ pub struct SkinningControls {
 }
 
 /// The environment section's: the environment's view and the path typed for it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EnvironmentControls {
     /// The environment's rotation and intensity, and what the background shows; the path
     /// typed in the panel's Environment field.
@@ -189,7 +190,7 @@ pub struct PhysicsControls {
 }
 
 /// The pose drivers section's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DriverControls {
     /// The pose drivers in use (none until a file is given), and the path typed for them.
     pub set: Option<std::sync::Arc<crate::pose::DriverSet>>,
@@ -197,7 +198,7 @@ pub struct DriverControls {
 }
 
 /// The muscles section's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MuscleControls {
     /// The XPBD muscles in use (none until loaded), the path typed for them, and whether the
     /// 3D view draws their particles.
@@ -207,7 +208,7 @@ pub struct MuscleControls {
 }
 
 /// The ML deformer section's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MlControls {
     /// The ML deformer loaded (`None`: none), its file's path box, and whether the skin
     /// takes its corrective.
@@ -226,4 +227,155 @@ pub struct MatchingControls {
     /// The goal speeds of a walk and a run, m/s.
     pub walk_speed: f32,
     pub run_speed: f32,
+}
+
+impl PlaybackControls {
+    /// The defaults for the character's.
+    pub(super) fn new(c: &Character) -> Self {
+        let find = |name: &str| c.clips.iter().position(|clip| clip.clip.name() == name);
+        let walk = find("walk");
+        Self {
+            clip: walk.unwrap_or(0),
+            playing: true,
+            looping: true,
+            speed: 1.0,
+            blend: false,
+            blend_a: find("idle").unwrap_or(0),
+            blend_b: walk.unwrap_or(if c.clips.len() > 1 { 1 } else { 0 }),
+            blend_weight: 0.5,
+            crossfade_to: find("wave").unwrap_or(0),
+            crossfade_secs: 0.5,
+            inertialize: false,
+        }
+    }
+}
+
+impl LayerControls {
+    /// The defaults for the character and its load-time facts.
+    pub(super) fn new(c: &Character, facts: &Derived) -> Self {
+        let find = |name: &str| c.clips.iter().position(|clip| clip.clip.name() == name);
+        Self {
+            layer_on: false,
+            layer_clip: find("wave").unwrap_or(0),
+            layer_roots: facts.upper_body_roots.clone(),
+            layer_weight: 1.0,
+            layer_half_life: 0.15,
+            additive_on: false,
+            additive_clip: find("idle").unwrap_or(0),
+            additive_weight: 1.0,
+            use_graph: false,
+        }
+    }
+}
+
+impl MotionControls {
+    /// The defaults for the character's load-time facts.
+    pub(super) fn new(facts: &Derived) -> Self {
+        Self {
+            move_mode: MoveMode::Authored,
+            root_joint: facts.default_root_joint,
+            drive_speed: 0.8 * facts.height,
+            follow_camera: true,
+            show_scene: false,
+            foot_ik: false,
+            leg_ends: facts.legs.iter().map(|l| l.end).collect(),
+            reach_ik: false,
+            reach_end: facts.reach_end,
+            reach_target: facts.reach_target,
+            reach_follows: true,
+        }
+    }
+}
+
+impl ViewControls {
+    /// The defaults for the character's.
+    pub(super) fn new(c: &Character) -> Self {
+        Self {
+            show_mesh: true,
+            // A skeleton without a mesh (a BVH opened on its own) is its bones.
+            show_bones: c.meshes.is_empty(),
+            show_joint_names: false,
+            wireframe: false,
+            grid: true,
+            shadows: false,
+            palette: PaletteMode::Animated,
+            crowd: 0,
+            crowd_lod: false,
+            tone_map: crate::display::ToneMap::KhronosNeutral,
+            exposure_ev: 0.0,
+            file_camera: None,
+            show_panel: true,
+        }
+    }
+}
+
+impl DebugControls {
+    /// The defaults for the character's load-time facts.
+    pub(super) fn new(facts: &Derived) -> Self {
+        Self {
+            color_view: ColorView::Material,
+            color_range: Default::default(),
+            color_distance: 0.01 * facts.height,
+            split: false,
+            compare: PaletteMode::Bind,
+            compare_clips: false,
+            compressed: false,
+            compare_skinning: false,
+            compared_skinning: crate::anim::SkinningMethod::DualQuaternion,
+            compare_ml: false,
+        }
+    }
+}
+
+impl SkinningControls {
+    /// The defaults for the character's.
+    pub(super) fn new(c: &Character) -> Self {
+        Self {
+            method: crate::anim::SkinningMethod::Linear,
+            joint_methods: Some(std::sync::Arc::from(crate::pose::auto_methods(c))),
+            ddm: Default::default(),
+            skin_pass: crate::display::SkinPass::Auto,
+        }
+    }
+}
+
+impl MorphControls {
+    /// The defaults for the character's.
+    pub(super) fn new(c: &Character) -> Self {
+        Self {
+            hold: false,
+            sliders: c.meshes.iter().map(|m| m.morph_weights.clone()).collect(),
+        }
+    }
+}
+
+impl Default for MocapControls {
+    fn default() -> Self {
+        Self {
+            external: ExternalInput::Off,
+            blend_back_secs: crate::perform::DEFAULT_BLEND_BACK_SECS,
+            address: "127.0.0.1:7000".into(),
+            skeleton: String::new(),
+        }
+    }
+}
+
+impl Default for PhysicsControls {
+    fn default() -> Self {
+        Self {
+            input: PhysicsInput::default(),
+            push_impulse: 20.0,
+        }
+    }
+}
+
+impl Default for MatchingControls {
+    fn default() -> Self {
+        Self {
+            on: false,
+            velocity: glam::Vec3::ZERO,
+            walk_speed: 1.2,
+            run_speed: 3.0,
+        }
+    }
 }

@@ -443,7 +443,8 @@ pub fn train(
     let total = train_poses.len() + held_poses.len();
     let (mut pose, mut scratch) = (CharacterPose::new(c), Vec::new());
     let drive = (instance, &joints[..]);
-    let mut sample_at = |local| sample(c, drive, local, &mut pose, reference, &mut scratch);
+    let mut sample_at =
+        |local: &LocalPose| sample(c, drive, local, &mut pose, reference, &mut scratch);
     let f = ML_FEATURES_PER_JOINT * joints.len();
     let n = train_poses.len();
     let (mut y, mut x) = (Vec::with_capacity(rows * n), Vec::with_capacity(n * f));
@@ -486,21 +487,8 @@ pub fn train(
     if params.map != MlMap::Ridge {
         model.mlp = Some(fit_mlp(&x, (n, f, k), &coefficients, params)?);
     }
-    // Held out, in mesh space: linear blend's error, the ridge regression's and the
-    // perceptron's (when trained).
-    let mut held = [[0.0f64; 2]; 3];
-    for (done, local) in held_poses.iter().enumerate() {
-        let s = sample_at(local)?;
-        for (sum, by) in held.iter_mut().zip([None, Some(false), Some(true)]) {
-            let e = match by {
-                None => errors(&s, &vec![0.0; 3 * s.vertices.len()]),
-                Some(mlp) if mlp && model.mlp.is_none() => [0.0, 0.0],
-                Some(mlp) => measure(c, &model, &s, mlp),
-            };
-            *sum = [sum[0] + e[0], sum[1].max(e[1])];
-        }
-        progress(n + done + 1, total);
-    }
+    let mut held_progress = |done| progress(n + done, total);
+    let held = held_out(c, &model, &held_poses, &mut sample_at, &mut held_progress)?;
     let skinned = (model.primitives.iter().zip(&c.meshes[mesh].primitives))
         .filter(|(m, _)| m.is_some())
         .map(|(_, p)| p.positions.len())
@@ -537,6 +525,32 @@ pub fn train(
         mlp_held_rms: mlp_rms,
     };
     Ok(model)
+}
+
+/// The held-out poses' errors, mesh space: per map (linear blend alone, the ridge regression,
+/// the perceptron when trained, none otherwise) the sum of squared distances and the largest
+/// distance. `progress(done)` after each pose.
+fn held_out(
+    c: &Character,
+    model: &MlModel,
+    poses: &[LocalPose],
+    sample_at: &mut impl FnMut(&LocalPose) -> Result<Sample, TrainError>,
+    progress: &mut impl FnMut(usize),
+) -> Result<[[f64; 2]; 3], TrainError> {
+    let mut held = [[0.0f64; 2]; 3];
+    for (done, local) in poses.iter().enumerate() {
+        let s = sample_at(local)?;
+        for (sum, by) in held.iter_mut().zip([None, Some(false), Some(true)]) {
+            let e = match by {
+                None => errors(&s, &vec![0.0; 3 * s.vertices.len()]),
+                Some(mlp) if mlp && model.mlp.is_none() => [0.0, 0.0],
+                Some(mlp) => measure(c, model, &s, mlp),
+            };
+            *sum = [sum[0] + e[0], sum[1].max(e[1])];
+        }
+        progress(done + 1);
+    }
+    Ok(held)
 }
 
 /// The model's error on one sample (`errors`), by its perceptron (`mlp`) or its ridge
