@@ -17,8 +17,8 @@
 # Then checks formatting (cargo fmt --check) and each crate's dependencies against
 # ARCHITECTURE.md (scripts/check-crates.sh), builds what `cargo test --all-targets` builds with
 # clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them), for every
-# package of the workspace, and runs
-# those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
+# package of the workspace (and the importer once more without its meshopt feature, running
+# that feature's test), and runs those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
 # backend unless WGPU_BACKEND says otherwise, and without shader debug info unless WGPU_DEBUG
 # says otherwise.
 # Arguments (a test name filter, say) go to every binary. The window test starts its own Xvfb
@@ -135,6 +135,10 @@ trap 'rm -rf "$XDG_RUNTIME_DIR" "$logs"' EXIT
 # Into a file first, so that a failed build stops the script (set -e).
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
     cargo test --locked --workspace --all-targets --no-run --message-format=json-render-diagnostics >"$logs/build.json"
+# The importer without its C++ meshopt decoder (as the browser build takes it): it builds, and
+# refuses such a file naming the feature (seconds: only the importer is compiled again).
+RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
+    cargo test --locked -p skinscope-import --no-default-features --test meshopt_feature
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()
