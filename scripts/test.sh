@@ -14,12 +14,12 @@
 # and glTF-Transform's etc1s/uastc do. And, unless SKINSCOPE_GLTF_TRANSFORM names one,
 # glTF-Transform's command line (@gltf-transform/cli) there too: the Draco tests compress the
 # shared characters with its `draco` command, the pipeline users ship Draco files from.
-# Then checks formatting (cargo fmt --check) and each crate's dependencies against
-# ARCHITECTURE.md (scripts/check-crates.sh), builds what `cargo test --all-targets` builds with
-# clippy's lints denied (-D warnings, as `cargo clippy --all-targets` would check them), for every
-# package of the workspace (and the importer once more without its meshopt feature, running
-# that feature's test), and runs those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the Vulkan
-# backend unless WGPU_BACKEND says otherwise, and without shader debug info unless WGPU_DEBUG
+# Then checks formatting (cargo fmt --check) and each crate's dependencies against ARCHITECTURE.md
+# (scripts/check-crates.sh), builds what `cargo test --all-targets` builds with clippy's lints
+# denied (-D warnings, as `cargo clippy --all-targets` would check them), for every package of the
+# workspace (and the importer once more without its meshopt feature, running that feature's test),
+# and runs those binaries SKINSCOPE_TEST_JOBS (2) at a time, with a private XDG_RUNTIME_DIR, on the
+# Vulkan backend unless WGPU_BACKEND says otherwise, and without shader debug info unless WGPU_DEBUG
 # says otherwise.
 # Arguments (a test name filter, say) go to every binary. The window test starts its own Xvfb
 # when there is no DISPLAY.
