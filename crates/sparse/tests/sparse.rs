@@ -67,3 +67,59 @@ fn fits_a_bump_a_line_cannot_and_vanishes_at_zero() {
     mlp.eval(&[0.0], &mut out);
     assert_eq!(out[0], 0.0);
 }
+
+#[test]
+fn solver_refusals() {
+    let message = |e: skinscope_sparse::SparseError| e.to_string();
+    // A triplet outside the 2 x 2 matrix.
+    let bad = Factored::new(2, &[(0, 0, 1.0), (5, 0, 1.0)])
+        .err()
+        .map(message);
+    assert!(bad.unwrap().starts_with("the matrix is malformed"));
+    let cases: [(&str, Result<(), skinscope_sparse::SparseError>); 6] = [
+        (
+            "a 2 x 2 matrix needs 4 values, not 3",
+            thin_svd(2, 2, &[1.0; 3]).map(drop),
+        ),
+        (
+            "the matrix holds non-finite values",
+            thin_svd(1, 2, &[1.0, f64::NAN]).map(drop),
+        ),
+        (
+            "a 2 x 2 system does not fit 4 matrix and 3 right-hand side values",
+            solve_spd(2, &[1.0; 4], &mut [1.0; 3]),
+        ),
+        (
+            "a 0 x 0 system does not fit 0 matrix and 0 right-hand side values",
+            solve_spd(0, &[], &mut []),
+        ),
+        (
+            "2 samples of 1 inputs and 1 outputs do not fit 3 and 2 values",
+            train_mlp((2, 1, 1), &[1.0; 3], &[1.0; 2], &params()).map(drop),
+        ),
+        (
+            "the samples hold non-finite values",
+            train_mlp((1, 1, 1), &[f64::INFINITY], &[1.0], &params()).map(drop),
+        ),
+    ];
+    for (expected, result) in cases {
+        assert_eq!(result.map_err(message), Err(expected.to_string()));
+    }
+    // [[1, 2], [2, 1]] has eigenvalues 3 and -1: not positive definite.
+    let indefinite = solve_spd(2, &[1.0, 2.0, 2.0, 1.0], &mut [1.0, 1.0]).map_err(message);
+    assert!(
+        indefinite
+            .unwrap_err()
+            .starts_with("the matrix is not positive definite")
+    );
+}
+
+fn params() -> MlpParams {
+    MlpParams {
+        hidden: 2,
+        epochs: 1,
+        learning_rate: 0.01,
+        weight_decay: 0.0,
+        seed: 1,
+    }
+}
