@@ -6,8 +6,11 @@ use std::path::Path;
 use skinscope_import as import;
 use skinscope_import::bvh::{self, MotionLineError};
 
-/// The refusal of `bytes` read as `name`: its file and its errors' (pointer, message).
-fn refused(bytes: &[u8], name: &str) -> (String, Vec<(String, String)>) {
+/// A refusal's errors: (JSON pointer, message) each.
+type Errors = Vec<(String, String)>;
+
+/// The refusal of `bytes` read as `name`: its file and its errors.
+fn refused(bytes: &[u8], name: &str) -> (String, Errors) {
     let e = import::load_bytes(bytes, Path::new(name)).unwrap_err();
     let errors = (e.errors.iter()).map(|p| (p.pointer.clone(), p.message.clone()));
     (e.file.display().to_string(), errors.collect())
@@ -16,7 +19,7 @@ fn refused(bytes: &[u8], name: &str) -> (String, Vec<(String, String)>) {
 #[test]
 fn gltf_refusals() {
     let one = |pointer: &str, message: &str| vec![(pointer.to_string(), message.to_string())];
-    let cases: [(&[u8], &str, Vec<(String, String)>); 5] = [
+    let cases: [(&[u8], &str, Errors); 5] = [
         (b"", "empty.gltf", one("", "the file is empty")),
         (
             b"{",
