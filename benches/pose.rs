@@ -2,7 +2,7 @@
 //! (the crowd: of all 1000), forward playback at 60 Hz; `stage/*` measures each stage on the
 //! dense 67-joint set. At the end a table prints ns per joint (skin joints) next to ozz's: the
 //! ozz harness's figures from this machine when `SKINSCOPE_OZZ_RESULTS` names what
-//! `../shared/ozz-harness/ozz_pose_bench` printed (a side by side), issue 15's otherwise.
+//! `../shared/ozz-harness/ozz_pose_bench` printed (a side by side), the stored figures otherwise.
 //!
 //! `cargo bench --bench pose`; `cargo test --benches` runs each once as a smoke test.
 
@@ -192,14 +192,14 @@ impl Scratch {
 }
 
 /// What a row is compared with: the ozz harness's case (`../shared/ozz-harness/ozz_pose_bench`)
-/// and ozz-animation 0.16's ns/joint on it on issue 15's machine (g++ -O3, SSE2, one thread, a
+/// and ozz-animation 0.16's ns/joint on it on the machine they were stored from (g++ -O3, SSE2, one thread, a
 /// 2 vCPU AMD EPYC).
 enum Ozz {
     /// The harness's case of the same name.
     Same(f64),
     /// The harness's case of another name (the same work, done by ozz's own jobs).
     Case(&'static str, f64),
-    /// Issue 15's figure only: the harness has no such case.
+    /// A stored figure only: the harness has no such case.
     Stored(f64),
     None,
 }
@@ -439,7 +439,7 @@ fn benches(c: &mut Criterion) {
             pose.evaluate(&fox, &request).unwrap();
         })
     });
-    // The whole pipeline of issues 16 and 17 on the Fox: a walk/survey blend, an inertialized
+    // The whole pipeline (layers, a transition, root motion, IK) on the Fox: a walk/survey blend, an inertialized
     // switch in progress, an override layer on the neck, an additive layer, and foot IK on its
     // four legs over a step (each leg solved, the pelvis lowered).
     let full = full_pipeline_request(&fox, survey, walk);
@@ -643,7 +643,7 @@ criterion_group!(pose_benches, benches);
 
 /// Prints ns per skin joint from criterion's estimates, next to ozz-animation's: the figures
 /// of the harness run on this machine when `SKINSCOPE_OZZ_RESULTS` names its output (the ratio is
-/// then a side by side), otherwise issue 15's, measured on another machine.
+/// then a side by side), otherwise the stored ones, measured on another machine.
 fn print_table() {
     let root = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
@@ -658,7 +658,7 @@ fn print_table() {
             Ok(results) => Some(results),
             Err(e) => {
                 eprintln!(
-                    "SKINSCOPE_OZZ_RESULTS: {}: {e}; the table shows issue 15's ozz figures, from another machine",
+                    "SKINSCOPE_OZZ_RESULTS: {}: {e}; the table shows the stored ozz figures, from another machine",
                     path.display()
                 );
                 None
@@ -695,7 +695,7 @@ fn print_table() {
         let ozz = if here.is_some() {
             "ozz ns/joint, this machine (ours / ozz) "
         } else {
-            "ozz ns/joint, issue 15's machine (ours / that: not a side by side; see SKINSCOPE_OZZ_RESULTS)"
+            "ozz ns/joint, the stored run's machine (ours / that: not a side by side; see SKINSCOPE_OZZ_RESULTS)"
         };
         println!("\n| benchmark                      | ns/update    | sd %   | ns/joint | {ozz} |");
         println!("|--------------------------------|--------------|--------|----------|---|");

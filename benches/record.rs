@@ -1,13 +1,13 @@
 //! Animated output (criterion): frames of a 512x512 sequence of CesiumMan walking, each posed at
 //! its time, drawn offscreen on whatever adapter wgpu picks (lavapipe without a GPU), read back
 //! and encoded, as `render --to` does in one process: one renderer, one target, the frames
-//! written as they come. Rows: numbered PNG files (the aim: at least 30 frames/s), an
+//! written as they come. Rows: numbered PNG files (the aim: at least 30 frames/s), an
 //! animated PNG, an animated GIF (a palette per frame, dithered), and the frame alone, drawn
 //! and read back without encoding, without and with shadows (`render --shadows`: the two shadow
 //! maps and the solid ground).
 //!
 //! `cargo bench --bench record`; `cargo test --benches` runs each once as a smoke test. The
-//! figures are in the README ("Animated output").
+//! figures are in `docs/rendering.md` ("Animated output").
 
 use std::path::{Path, PathBuf};
 

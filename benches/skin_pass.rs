@@ -9,7 +9,7 @@
 //! mush) on CesiumMan and the mannequin, and direct delta mush's precomputation on both.
 //!
 //! `cargo bench --bench skin_pass`; `cargo test --benches` runs each once as a smoke test. The
-//! figures behind `SkinPass::Auto` are in the README ("Skinning once a frame").
+//! figures behind `SkinPass::Auto` are in `docs/skinning.md` ("Skinning once a frame").
 
 use std::path::Path;
 

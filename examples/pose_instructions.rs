@@ -1,5 +1,5 @@
 //! Poses the Fox for a given number of frames, for counting instructions under callgrind where
-//! a shared machine's timings are too noisy to tell a few percent apart (the README's
+//! a shared machine's timings are too noisy to tell a few percent apart (`docs/performance.md`,
 //! "Instruction counts"). The cases are `benches/pose.rs`'s: `single` (pose/fox_single),
 //! `single_compressed` (the same from the Walk compressed at the Fox's own bound, as
 //! stage/fox_walk_sample_compressed samples it), `blend` (pose/fox_blend), `crowd` (1,000

@@ -1,4 +1,4 @@
-// The ML deformer (issue 30): K morph-like components in bind space, learnt from a costly
+// The ML deformer: K morph-like components in bind space, learnt from a costly
 // reference deformer (pose::MlModel), whose weights the CPU infers from the pose each frame.
 // Added after the morph targets, before skinning; the same sum as MlModel::corrective, the CPU
 // reference. Composed after muscle.wgsl (whose uniform holds the weights and whose

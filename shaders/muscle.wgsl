@@ -1,4 +1,4 @@
-// XPBD muscles (issue 30): the skin pass's post-skin deformer. The CPU steps the muscles
+// XPBD muscles: the skin pass's post-skin deformer. The CPU steps the muscles
 // (anim::MuscleSim) and uploads each particle's world-space displacement from its rigid
 // position; a skin vertex follows up to four particles by weights precomputed at bind
 // (pose::MuscleRig), after skinning. The same sum as pose::MuscleFrame::skin_offset, the CPU

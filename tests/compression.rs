@@ -1,4 +1,4 @@
-//! Compressed clips (issue 15): the error bound holds when measured independently, the byte
+//! Compressed clips: the error bound holds when measured independently, the byte
 //! counts match hand-worked ones, the compressed keys are what the viewer and every command play,
 //! and `inspect --compression` reports them.
 
@@ -72,7 +72,7 @@ fn compress_within_bound(rel: &str) -> (Character, Vec<anim::CompressionReport>)
 
 #[test]
 fn sample_characters_compress_within_the_bound_measured_independently() {
-    // Issue 32 asks 4x of each. CesiumMan's clip gives 8.1x; the Fox's Survey 8.3x and Walk
+    // The aim is 4x of each. CesiumMan's clip gives 8.1x; the Fox's Survey 8.3x and Walk
     // 4.2x, but its Run 3.9x: 24 fps keys with large steps, every one of them kept.
     for (rel, least_ratio) in [("CesiumMan/CesiumMan.glb", 7.0), ("Fox/Fox.glb", 4.0)] {
         let (c, reports) = compress_within_bound(rel);
@@ -169,7 +169,7 @@ fn the_seeds_worked_clip_lands_within_a_fifth() {
     let settings = CompressionSettings::uniform(1.8e-4, 0.1, 60);
     let (packed, report) = compress_clip(&skeleton, &clip, &settings);
     assert!(report.max_error <= 1.8e-4, "{}", report.max_error);
-    // The seeds' "a fifth to a tenth" (issue 32: at or under 20% of 252,000 = 50,400 bytes).
+    // The seeds' "a fifth to a tenth" (at or under 20% of 252,000 = 50,400 bytes).
     // Each track's bits are chosen by its error at the skin's reach, and the components that
     // hold still (x and y of a rotation about z, the translations' x and z) cost none: 18,069
     // bytes here, 7.2% (16-bit keys only gave 87,964, 35%).
@@ -521,7 +521,7 @@ fn every_posing_command_plays_compressed_clips() {
 fn a_pose_sampled_again_from_compressed_keys_lays_the_rest_pose_only_where_needed() {
     // The built-in character's "wave" drives 3 joints, its "walk" 12: a pose that held the walk
     // must be put back at rest before the wave is sampled into it; one that held the wave need
-    // not be (the saving is in the README's instruction counts).
+    // not be (the saving is in `docs/performance.md`'s instruction counts).
     let mut c = skinscope::builtin::character().unwrap_or_else(|e| panic!("{e}"));
     let settings = compression_settings(&c, None);
     compress_clips(&mut c, &settings);

@@ -1,4 +1,4 @@
-//! Direct delta mush (issue 29): the precomputation and the CPU reference against the formulas
+//! Direct delta mush: the precomputation and the CPU reference against the formulas
 //! (a dense f64 evaluation keeping every joint), the paper's invariants (rigid motions, the
 //! bind pose, the no-smoothing limit), the mannequin's twisted wrist, the GPU against the CPU,
 //! and the command line.

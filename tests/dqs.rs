@@ -1,4 +1,4 @@
-//! Dual-quaternion skinning (issue 18, first part): hand-worked candy-wrapper numbers, the WGSL
+//! Dual-quaternion skinning: hand-worked candy-wrapper numbers, the WGSL
 //! function against the CPU reference on a real character, and `render --skinning dqs`.
 
 mod common;

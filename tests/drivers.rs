@@ -1,4 +1,4 @@
-//! Pose drivers (issue 29, started): a driver file bound to the built-in mannequin, its outputs
+//! Pose drivers: a driver file bound to the built-in mannequin, its outputs
 //! exact at the authored poses on the pose stage, partial between them in a clip, and a file
 //! naming what the character lacks refused at its JSON pointer.
 

@@ -1,4 +1,4 @@
-//! HDR environments (issue 31): the GPU's prefiltered maps against sums worked on the CPU, the
+//! HDR environments: the GPU's prefiltered maps against sums worked on the CPU, the
 //! split-sum table against Karis's fit, what rotation, intensity and the background do to a
 //! frame, and the files and options refused.
 

@@ -1,4 +1,4 @@
-//! The data-driven state machine (issue 16): the built-in character's graph run from
+//! The data-driven state machine: the built-in character's graph run from
 //! parameters, transitions with conditions, exit times and triggers, events from every playing
 //! clip, errors named by JSON pointer, and `--graph --param --simulate` against the library.
 

@@ -1,4 +1,4 @@
-//! Hostile input (issue 25): every read bounded. Devices, FIFOs, absolute and escaping URIs and
+//! Hostile input: every read bounded. Devices, FIFOs, absolute and escaping URIs and
 //! oversized files are refused by their kind and size before they are read, by every command,
 //! within seconds.
 

@@ -1,4 +1,4 @@
-//! More than four influences per vertex (issue 18): JOINTS_1 / WEIGHTS_1 are drawn exactly, on
+//! More than four influences per vertex: JOINTS_1 / WEIGHTS_1 are drawn exactly, on
 //! the CPU and in the shader, while `check` still reports what a four-influence engine loses.
 
 mod common;

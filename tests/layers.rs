@@ -1,4 +1,4 @@
-//! Pose layers, blend spaces and transitions (issue 16): hand-worked numbers for the additive
+//! Pose layers, blend spaces and transitions: hand-worked numbers for the additive
 //! rule, the mask, the blend-space weights and the inertialization decay; the built-in
 //! character's walk under a waving upper body checked joint by joint against separately posed
 //! clips; the command line's options against the library.

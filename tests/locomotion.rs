@@ -1,4 +1,4 @@
-//! Root motion, foot IK and reach IK end to end (issue 17): the command line's `--root-motion`,
+//! Root motion, foot IK and reach IK end to end: the command line's `--root-motion`,
 //! `--ground`, `--ik` and `check --foot-slide` on the built-in character and on fixtures made
 //! from it, and the viewer's applied and driven modes.
 

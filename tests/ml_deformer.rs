@@ -1,4 +1,4 @@
-//! The ML deformer (issue 30): a corrective learnt from direct delta mush (or settled muscles),
+//! The ML deformer: a corrective learnt from direct delta mush (or settled muscles),
 //! added to linear blend skinning in bind space. Its training, its saved file, its runtime on
 //! the CPU and in the skin pass, the command line and the panel.
 
@@ -297,7 +297,7 @@ fn on_clip_frames_not_trained_on_it_takes_most_of_linear_blends_error_away() {
         "RMS error to direct delta mush, of linear blend's: ridge {:.3}, perceptron {:.3}",
         ratios[0], ratios[1]
     );
-    // 40 poses and 12 components here; the README's 400 and 32 measure far lower. On so few
+    // 40 poses and 12 components here; `docs/deformers.md`'s 400 and 32 measure far lower. On so few
     // poses the perceptron generalises worse than the regression (what `--map auto` weighs).
     assert!(ratios[0] < 0.6, "{ratios:?}");
     assert!(ratios[1] < 0.9, "{ratios:?}");

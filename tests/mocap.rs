@@ -1,4 +1,4 @@
-//! The external pose (issue 27): a live motion-capture stream on loopback (one BVH motion line a
+//! The external pose: a live motion-capture stream on loopback (one BVH motion line a
 //! UDP datagram) drives the joints it names and no others, a stream that stops holds and then
 //! blends back, malformed datagrams are counted and skipped; a take played on its own clock;
 //! the command line and the panel.

@@ -1,4 +1,4 @@
-//! XPBD muscles (issue 30): the solver against its promises on a two-bone arm built here (an
+//! XPBD muscles: the solver against its promises on a two-bone arm built here (an
 //! upper arm along +X from the origin, a forearm from x = 0.3 hinged about +Z at the elbow),
 //! then the character's muscles through the performer, the CLI and the GPU.
 

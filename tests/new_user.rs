@@ -1,4 +1,4 @@
-//! Files this project had not seen, tried as a new user would (issue 24): each case failed
+//! Files this project had not seen, tried as a new user would: each case failed
 //! before its fix.
 
 mod common;

@@ -1,4 +1,4 @@
-//! The physics pose (issue 27): a rapier ragdoll dropped limp falls onto the floor with its bones
+//! The physics pose: a rapier ragdoll dropped limp falls onto the floor with its bones
 //! at their lengths and its joints inside their limits at every step; weights of 0 leave the
 //! animation bit for bit; a stiff powered ragdoll tracks the animation; runs repeat exactly; an
 //! impulse pushes the body it names; bad options are refused.

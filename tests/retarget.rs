@@ -1,4 +1,4 @@
-//! Retargeting (issue 27): joints matched by their names across conventions, a clip carried onto
+//! Retargeting: joints matched by their names across conventions, a clip carried onto
 //! a renamed copy of its own skeleton unchanged, and a T-pose source driving an A-pose target
 //! with its bones pointing where the source's point.
 

@@ -1,4 +1,4 @@
-//! Skinning once a frame (issue 18): the compute skin pass draws what vertex-shader skinning
+//! Skinning once a frame: the compute skin pass draws what vertex-shader skinning
 //! draws, its output read back equals the CPU reference (positions and normals, LBS and DQS,
 //! morphed, every copy of a crowd), it runs again only when the view's data changed, and
 //! `pose` / `check --skin-on gpu` export and check the vertices drawn.

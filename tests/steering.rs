@@ -1,4 +1,4 @@
-//! Motion matching steering the built-in mannequin (issue 28): along a scripted path (straight,
+//! Motion matching steering the built-in mannequin: along a scripted path (straight,
 //! a 90-degree turn, a stop) its root keeps to the goal path, its feet barely slide and it
 //! switches a few times a second; a goal of zero velocity ends in an idle or stop frame; the
 //! command line reports the matched clip, and a saved database plays the same run or is
@@ -18,7 +18,7 @@ mod common;
 
 const HZ: f32 = 60.0;
 
-/// The issue's path: 1.2 m/s along +Z for 4 s, then along +X for 4 s, then a stop.
+/// The path: 1.2 m/s along +Z for 4 s, then along +X for 4 s, then a stop.
 fn goal_velocity(t: f32) -> Vec3 {
     if t < 4.0 {
         Vec3::new(0.0, 0.0, 1.2)

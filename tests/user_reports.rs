@@ -1,4 +1,4 @@
-//! What a new user ran into (issue 12): each case failed before its fix.
+//! What a new user ran into: each case failed before its fix.
 
 mod common;
 
@@ -377,7 +377,7 @@ fn palette_json_names_the_file_as_given() {
 }
 
 #[test]
-fn render_help_and_the_readme_list_the_same_options() {
+fn render_help_and_the_guide_list_the_same_options() {
     let (_, help, _) = skinscope(&["render", "--help"]);
     let flags = |text: &str| -> std::collections::BTreeSet<String> {
         text.split(|c: char| c.is_whitespace() || "[]|,=".contains(c))
@@ -385,8 +385,8 @@ fn render_help_and_the_readme_list_the_same_options() {
             .map(|w| w.trim_end_matches(['.', ')', ':']).to_owned())
             .collect()
     };
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let guide = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide.md");
+    let readme = std::fs::read_to_string(guide).unwrap();
     let start = readme.find("-- render [FILE]").unwrap();
     let block = &readme[start..];
     let block = &block[..block.find("\ncargo run --release -- [FILE]").unwrap()];

@@ -1,4 +1,4 @@
-//! The ML deformer on the command line (issue 30): `train-deformer`, which learns a corrective
+//! The ML deformer on the command line: `train-deformer`, which learns a corrective
 //! from a reference deformer and saves it, and the posing commands' `--ml-deformer MODEL`,
 //! which adds its corrective to linear blend skinning.
 

@@ -1,4 +1,4 @@
-//! The muscles option of the posing subcommands (issue 30): `--muscles FILE.json` or
+//! The muscles option of the posing subcommands: `--muscles FILE.json` or
 //! `default`, the XPBD muscles the skin follows after skinning; stepped at 60 Hz under
 //! `--simulate`, settled at the frame's pose otherwise.
 

@@ -1,4 +1,4 @@
-//! The panel's Environment section (issue 31): the light the character is shaded by (the
+//! The panel's Environment section: the light the character is shaded by (the
 //! generated sky, or an HDR file prefiltered as the Khronos Sample Viewer does), turned and
 //! scaled, and what the background shows.
 

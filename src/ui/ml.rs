@@ -1,4 +1,4 @@
-//! The panel's ML deformer section (issue 30): a model saved by `train-deformer` loaded or
+//! The panel's ML deformer section: a model saved by `train-deformer` loaded or
 //! dropped, its corrective switched on and off, what it learnt and how well, and the split
 //! view beside its reference.
 

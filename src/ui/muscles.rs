@@ -1,4 +1,4 @@
-//! The panel's muscles section (issue 30): XPBD muscles loaded from a file or the character's
+//! The panel's muscles section: XPBD muscles loaded from a file or the character's
 //! own, dropped or restarted, drawn as their rings, with what the skin follows.
 
 use crate::viewer::muscles::MuscleCommand;

@@ -1,4 +1,4 @@
-//! The panel's Record section (issue 31): the current view and settings written as a sequence,
+//! The panel's Record section: the current view and settings written as a sequence,
 //! as `render --to` writes one: an animated GIF, an animated PNG, numbered PNG files or an MP4.
 
 use crate::record::GifPalette;

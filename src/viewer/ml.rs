@@ -1,4 +1,4 @@
-//! The viewer's ML deformer (issue 30): a model saved by `train-deformer`, loaded from the
+//! The viewer's ML deformer: a model saved by `train-deformer`, loaded from the
 //! panel, its corrective switched on and off, and the split view beside its reference.
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! The viewer's XPBD muscles (issue 30): loaded from a file or the character's own, stepped
+//! The viewer's XPBD muscles: loaded from a file or the character's own, stepped
 //! once a frame after the physics pose (`Performer::apply_muscles`, in `pose_physics`), drawn
 //! as their rings when asked, and dropped or restarted from the panel.
 

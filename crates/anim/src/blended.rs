@@ -1,4 +1,4 @@
-//! Weight-blended skinning (issue 29, started): linear blend and dual-quaternion skinning mixed
+//! Weight-blended skinning: linear blend and dual-quaternion skinning mixed
 //! per vertex by a per-joint method weight (0: LBS, 1: DQS), each vertex weighing its
 //! influences' method weights by their skin weights, as Maya's weight-blended skinning does. So
 //! DQS acts only where it helps (the joints that twist) and a vertex of only LBS joints moves

@@ -1,4 +1,4 @@
-//! Pose drivers (issue 29, started): a driver joint's local rotation (whole, or its swing or
+//! Pose drivers: a driver joint's local rotation (whole, or its swing or
 //! its twist about the bone) read against authored poses, and each pose's output values
 //! (corrective morph weights, helper joints' offsets) interpolated by radial basis functions
 //! over the quaternion distance, as Unreal's Pose Driver does. The solve makes each authored

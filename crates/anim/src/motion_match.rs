@@ -1,4 +1,4 @@
-//! Motion matching's search (issue 28): a database of feature vectors, one per candidate frame,
+//! Motion matching's search: a database of feature vectors, one per candidate frame,
 //! each feature group normalised by its standard deviation and weighted, and the nearest frame
 //! to a query by squared distance. The accelerated search follows Daniel Holden's
 //! (orangeduck/Motion-Matching, `database.h`): axis-aligned bounding boxes over runs of 16 and

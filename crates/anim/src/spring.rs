@@ -1,4 +1,4 @@
-//! Motion matching's goal trajectory (issue 28): critically damped springs carrying a
+//! Motion matching's goal trajectory: critically damped springs carrying a
 //! character's velocity toward a desired velocity and its facing toward a desired facing, in
 //! closed form, exact for any time step (Daniel Holden's "spring-roll-call" character spring,
 //! as orangeduck/Motion-Matching's controller uses it). Pure functions over glam.

@@ -1,4 +1,4 @@
-//! The animation core against hand-worked numbers (issue 2's seeds), and every refusal by name.
+//! The animation core against hand-worked numbers, and every refusal by name.
 
 use glam::{Mat4, Quat, Vec3};
 use skinscope_anim::*;

@@ -1,4 +1,4 @@
-//! Two-bone IK, root motion and the ground (issue 17): hand-worked numbers.
+//! Two-bone IK, root motion and the ground: hand-worked numbers.
 
 use glam::{Quat, Vec3};
 use skinscope_anim::{

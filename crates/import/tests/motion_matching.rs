@@ -1,4 +1,4 @@
-//! Motion matching (issue 28): the database of a character's clips at 60 Hz, its features
+//! Motion matching: the database of a character's clips at 60 Hz, its features
 //! checked against poses worked here, the candidates a clip's end leaves, the search finding a
 //! frame from its own features and agreeing with brute force, the saved database, and the
 //! character steered along a path, to a stop, and reported by `palette --json`.

@@ -6,7 +6,7 @@
 pub enum SkinPass {
     /// The skin pass when its output fits a storage binding of the device (it measured faster
     /// than vertex-shader skinning in every case `benches/skin_pass.rs` runs on lavapipe: see
-    /// the README's "Skinning once a frame"), else the vertex shader.
+    /// `docs/skinning.md`, "Skinning once a frame"), else the vertex shader.
     #[default]
     Auto,
     /// In the vertex shader of each pass that draws the mesh.

@@ -1,4 +1,4 @@
-//! Dense factorisations for the ML deformer's training (issue 30): the thin SVD that compresses
+//! Dense factorisations for the ML deformer's training: the thin SVD that compresses
 //! its targets (PCA) and the symmetric positive definite solve of its ridge regression, over
 //! faer, instantiated here so they are compiled optimised in every profile.
 

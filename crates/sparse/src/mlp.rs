@@ -1,5 +1,5 @@
 //! A one-hidden-layer perceptron fitted by full-batch Adam (Kingma and Ba 2015), for the ML
-//! deformer's nonlinear map (issue 30): its matrix products are faer's, compiled optimised here
+//! deformer's nonlinear map: its matrix products are faer's, compiled optimised here
 //! in every profile; its two layers' gradients are written out (two products each way).
 //!
 //! The map is y = W2 (tanh(W1 x + b1) − tanh(b1)): zero at x = 0 exactly, so a corrective it

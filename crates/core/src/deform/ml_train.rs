@@ -1,4 +1,4 @@
-//! The ML deformer's training (issue 30): poses generated from the character's clips, the
+//! The ML deformer's training: poses generated from the character's clips, the
 //! reference deformer's vertices at each, the targets (reference minus linear blend, in bind
 //! space), their PCA (faer's thin SVD, `skinscope-sparse`) and a ridge regression from the
 //! pose's features to the components' weights.

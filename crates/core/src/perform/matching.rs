@@ -1,4 +1,4 @@
-//! Motion matching as the performer's source (issue 28): a goal trajectory from springs on the
+//! Motion matching as the performer's source: a goal trajectory from springs on the
 //! desired velocity and facing (Holden's controller), a search of the character's motion
 //! database every 0.1 s of playback (and at once when the goal changes sharply), and the frame
 //! found played from there through an inertialized switch (the performer makes the switch). The

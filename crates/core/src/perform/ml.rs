@@ -1,4 +1,4 @@
-//! The reference deformers the ML deformer learns from (issue 30), as `deform::ml_train`
+//! The reference deformers the ML deformer learns from, as `deform::ml_train`
 //! asks for them: a posed frame's vertices of the trained instance, mesh space. Direct delta
 //! mush is the CPU reference's; the muscles are settled at each pose by the performer's own
 //! muscle stage, so what is learnt is what `--muscles` draws.

@@ -1,4 +1,4 @@
-//! The muscles' player (issue 30): the character's XPBD muscles (`anim::MuscleSim`) stepped at
+//! The muscles' player: the character's XPBD muscles (`anim::MuscleSim`) stepped at
 //! a fixed 60 Hz after the physics pose, each step toward the rigid positions the frame's
 //! joints give; or, posing a single frame (`dynamic` off: the command line without
 //! `--simulate`), settled at that frame's pose. A seek or a cue starts them again at rest.

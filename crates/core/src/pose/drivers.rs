@@ -1,4 +1,4 @@
-//! A character's pose drivers (issue 29, started): `anim::PoseDriver`s bound to its joints and
+//! A character's pose drivers: `anim::PoseDriver`s bound to its joints and
 //! outputs, read from a JSON file (`--drivers FILE.json`), and their stage in the frame: after
 //! IK and the physics pose, before local-to-model, beside the morph weights. Each driver reads
 //! its joint's local rotation; its outputs add to a mesh's morph target weight (a corrective) or

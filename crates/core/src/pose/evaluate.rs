@@ -180,7 +180,7 @@ impl CharacterPose {
     ///    (a ragdoll's) by each joint's weight;
     /// 7. local-to-model and 8. the skin palettes (`compose`).
     ///
-    /// Morph weights are evaluated beside the joints, from the same clip times (issue 13).
+    /// Morph weights are evaluated beside the joints, from the same clip times.
     pub fn evaluate(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         // The local pose is sampled under every palette mode: the split view and the
         // displacement colours compare it under another palette.

@@ -1,4 +1,4 @@
-//! Motion matching's database (issue 28): every 60 Hz frame of a character's clips described by
+//! Motion matching's database: every 60 Hz frame of a character's clips described by
 //! 27 features in the character's facing frame, as Holden's `database.h` lays them out: both
 //! feet's positions and velocities, the hips' velocity, and the future trajectory's positions
 //! and facing directions (on the ground) 20, 40 and 60 frames ahead. The feet and hips are the

@@ -1,4 +1,4 @@
-//! A character's XPBD muscles (issue 30): `anim::MuscleSystem` placed on its joints from a JSON
+//! A character's XPBD muscles: `anim::MuscleSystem` placed on its joints from a JSON
 //! file (`--muscles FILE.json`, or `default` for the ones a character ships), the skin's weights
 //! toward the muscles' particles (precomputed at bind), and one frame's muscle displacement,
 //! which the skin follows after skinning (`skin_offset`; `shaders/muscle.wgsl` on the GPU).

@@ -8,7 +8,7 @@ use crate::anim::{subtree_methods, twisting_joints};
 use crate::character::Character;
 
 /// A twist about the bone beyond this, in some clip, makes "auto" skin the joint by dual
-/// quaternions (the 60 degrees).
+/// quaternions.
 pub const AUTO_TWIST_DEGREES: f32 = 60.0;
 
 /// The joints that skin by dual quaternions.

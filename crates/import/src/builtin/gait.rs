@@ -1,4 +1,4 @@
-//! The mannequin's locomotion clips (issue 28's database to steer): walks and runs at several
+//! The mannequin's locomotion clips: walks and runs at several
 //! speeds, turns, starts, stops and side steps, generated from one gait. A clip is a root path
 //! (a speed in the character's frame and a turn rate over time); each foot plants, half a
 //! stride apart, where the hip will be at the middle of its stance and stays there, then swings

@@ -41,7 +41,7 @@ pub const GRAPH_JSON: &str = include_str!("../../../../assets/skinscope_mannequi
 pub const DRIVERS_JSON: &str = include_str!("../../../../assets/skinscope_mannequin.drivers.json");
 
 /// The built-in character's XPBD muscles: biceps, triceps, forearm, quadriceps and calf on
-/// each side (issue 30).
+/// each side.
 pub const MUSCLES_JSON: &str = include_str!("../../../../assets/skinscope_mannequin.muscles.json");
 
 /// A character's own muscles: the built-in character's (`MUSCLES_JSON`); `None` for others.

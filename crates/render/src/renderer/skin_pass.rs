@@ -1,4 +1,4 @@
-//! The skin pass: skinning once a frame in a compute pass every draw reads (the README's
+//! The skin pass: skinning once a frame in a compute pass every draw reads (`docs/skinning.md`,
 //! "Skinning once a frame"), its per-view output and bind groups, and reading the output back
 //! (`--skin-on gpu`).
 
