@@ -139,6 +139,12 @@ RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
 # refuses such a file naming the feature (seconds: only the importer is compiled again).
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
     cargo test --locked -p skinscope-import --no-default-features --test meshopt_feature
+# The library crates' documentation, warnings denied, and its examples run (rustdoc builds the
+# dependencies' metadata once more: about a minute of a clean run).
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skinscope-anim -p skinscope-sparse \
+    -p skinscope-core -p skinscope-import -p skinscope-render
+RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
+    cargo test --locked --doc -p skinscope-anim -p skinscope-core -p skinscope-import
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()

@@ -20,6 +20,42 @@
 //! (`local_to_model_and_palette` runs the last two as one pass, for every skin of a character
 //! at once; `resample_clip` samples a pose again from the clip it last held.)
 //!
+//! Two clips sampled, blended half and half, composed and read back:
+//!
+//! ```
+//! use glam::Vec3;
+//! use skinscope_anim::*;
+//!
+//! // A root and a child one unit above it.
+//! let names = vec!["root".to_string(), "child".to_string()];
+//! let rest = vec![Transform::IDENTITY, Transform::from_translation(Vec3::Y)];
+//! let skeleton = Skeleton::new(names, vec![None, Some(0)], rest).unwrap();
+//! // Each clip slides the root along +X, one to 2 units in a second, the other to 4.
+//! let slide = |name: &str, to: f32| {
+//!     let keys = vec![Vec3::ZERO, Vec3::new(to, 0.0, 0.0)];
+//!     let track = Track::new(vec![0.0, 1.0], keys, Interpolation::Linear).unwrap();
+//!     let channel = Channel::Translation(track);
+//!     Clip::new(name, 2, vec![JointTrack { joint: 0, channel }], vec![]).unwrap()
+//! };
+//! let (a, b) = (slide("a", 2.0), slide("b", 4.0));
+//! let mut poses = [LocalPose::rest(&skeleton), LocalPose::rest(&skeleton)];
+//! for (clip, pose) in [&a, &b].into_iter().zip(&mut poses) {
+//!     let mut cursor = ClipCursor::new(clip);
+//!     sample_clip(&skeleton, clip, 0.5, &mut cursor, pose).unwrap();
+//! }
+//! let layers = [
+//!     BlendLayer { pose: &poses[0], weight: 0.5 },
+//!     BlendLayer { pose: &poses[1], weight: 0.5 },
+//! ];
+//! let mut blended = LocalPose::rest(&skeleton);
+//! blend_poses(&layers, &LocalPose::rest(&skeleton), &mut blended).unwrap();
+//! let mut model = ModelPose::new(&skeleton);
+//! local_to_model(&skeleton, &blended, &mut model).unwrap();
+//! // Half-way through, the clips put the root at 1 and 2: blended, 1.5; the child rides on it.
+//! let child = Vec3::from(model.as_slice()[1].translation);
+//! assert!(child.abs_diff_eq(Vec3::new(1.5, 1.0, 0.0), 1e-6));
+//! ```
+//!
 //! Where things live: clip.rs (tracks and clips, validated), runtime.rs (a clip's keys laid out
 //! for sampling), cursor.rs (the per-clip sampling context and whole-clip sampling), sample.rs
 //! (one track, and the slerp), compress.rs (compressed clips with a measured error bound),

@@ -7,6 +7,24 @@
 //! training) and `physics` (the ragdoll, rapier3d) <- `posed` (the CPU skinning reference) and
 //! `graph` (players, the state machine, locomotion) <- `perform` (the one stateful half of a
 //! frame).
+//!
+//! A character comes from `skinscope_import` (a file, or the built-in mannequin) and is posed by
+//! `pose::CharacterPose::evaluate`; see that crate's example. The core also reads the side files
+//! a character is played with, on its own: here, the ground foot IK plants the feet on, and a
+//! refusal naming the JSON pointer of the problem.
+//!
+//! ```
+//! use skinscope_core::scene::Ground;
+//!
+//! let ground = Ground::parse(
+//!     r#"{"floor": 0.0, "steps": [{"min": [1, -1], "max": [2, 1], "height": 0.2}]}"#,
+//! )
+//! .unwrap();
+//! assert_eq!(ground.height(0.0, 0.0), 0.0);
+//! assert_eq!(ground.height(1.5, 0.0), 0.2);
+//! let refused = Ground::parse(r#"{"floor": "low"}"#).unwrap_err();
+//! assert_eq!(refused.pointer, "/floor");
+//! ```
 #![forbid(unsafe_code)]
 
 use skinscope_anim as anim;

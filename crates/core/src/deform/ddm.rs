@@ -14,7 +14,7 @@
 //!
 //! The sparse solves are faer's LU (`skinscope-sparse`): (I + κL̄)ᵀ is not symmetric. Joints
 //! are solved a few at a time, so memory stays linear in the vertices. Ω is stored sparsely:
-//! per vertex the `cap` joints of largest |Ω_ij[3][3]| (their smoothed weight), the others
+//! per vertex the `cap` joints of largest `|Ω_ij[3][3]|` (their smoothed weight), the others
 //! dropped and the kept renormalised so their corners sum to one (the runtime divides Q by its
 //! corner, so this changes nothing but the dropped terms).
 
@@ -445,7 +445,7 @@ fn outer_upper(u: glam::DVec3) -> [f64; 10] {
 type Kept = (f64, u32, [f64; 10], f64);
 
 /// Ω of one primitive in f64, keeping per welded vertex the `cap` joints of largest
-/// |Ω_ij[3][3]| (every joint with `cap` at least the joint count: the dense evaluation).
+/// `|Ω_ij[3][3]|` (every joint with `cap` at least the joint count: the dense evaluation).
 pub fn smoothed_omega(
     primitive: &Primitive,
     params: &DdmParams,
