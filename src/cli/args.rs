@@ -268,7 +268,8 @@ impl PoseArgs {
                     scene: Some(scene),
                     reach: super::reach(),
                 };
-                character = import::load_with(file, options).map_err(|e| e.to_string())?;
+                character = import::load_with(file, options)
+                    .map_err(|e| super::with_reach_remedy(e).to_string())?;
             }
         }
         let map = self.retarget_map()?;

@@ -26,7 +26,7 @@ pub fn add_clips_from(
                 import::ClipsFromError::NoMatch(m) if !m.mapped => {
                     format!("{m} (--retarget-map MAP.json)")
                 }
-                e => e.to_string(),
+                e => super::reach_remedy(&e.to_string()),
             })?;
         // A partial match is said (the joints left out keep their own motion), not silent.
         if !matched.unmatched.is_empty() {

@@ -105,7 +105,24 @@ pub fn load_model(file: &Path) -> Result<Character, import::ImportError> {
         reach: reach(),
         ..Default::default()
     };
-    import::load_with(file, options)
+    import::load_with(file, options).map_err(with_reach_remedy)
+}
+
+/// `e` with the command line's way to widen the reach named where a file was refused for
+/// lying outside it.
+pub fn with_reach_remedy(mut e: import::ImportError) -> import::ImportError {
+    for p in e.errors.iter_mut().chain(&mut e.warnings) {
+        p.message = reach_remedy(&p.message);
+    }
+    e
+}
+
+/// `message`, naming `--asset-root` where it refuses a file outside the reach.
+pub fn reach_remedy(message: &str) -> String {
+    message.replace(
+        import::WIDER_REACH,
+        "name a folder that holds both with --asset-root DIR",
+    )
 }
 
 /// `render`: a still, or a sequence when `--to` asks for one.

@@ -74,7 +74,10 @@ impl Viewer {
                 Ok(())
             }
             Err(e) => {
-                self.load_error = Some(e.to_string());
+                // The panel's way to widen the reach, where a file lay outside it.
+                let remedy = "tick \"allow files outside the model's folder\" below, or start \
+                              with --asset-root DIR naming a folder that holds both";
+                self.load_error = Some(e.to_string().replace(import::WIDER_REACH, remedy));
                 Err(OpenError::Import(e))
             }
         }

@@ -54,8 +54,8 @@ use std::path::Path;
 pub use clips_from::{ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
-pub use uri::Reach;
 use uri::UriBase;
+pub use uri::{Reach, WIDER_REACH};
 
 use crate::character::{CameraData, Character, Problem, Projection};
 

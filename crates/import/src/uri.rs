@@ -21,6 +21,10 @@ pub enum Reach {
     Anywhere,
 }
 
+/// The remedy a file outside the reach is refused with: the application says how to widen it
+/// (a command-line option, a switch in the panel).
+pub const WIDER_REACH: &str = "a reach that holds both reads it";
+
 /// Folders never read from, whatever the reach: their files are the kernel's, not a model's.
 const KERNEL_FOLDERS: [&str; 3] = ["/proc", "/sys", "/dev"];
 
@@ -86,9 +90,7 @@ impl UriBase {
                 _ => "the asset root",
             };
             return Err(format!(
-                "{shown:?} resolves to {}, outside {whose} {}: not read (name a folder that \
-                 holds both with --asset-root, or allow files outside the model's folder in the \
-                 panel)",
+                "{shown:?} resolves to {}, outside {whose} {}: not read ({WIDER_REACH})",
                 resolved.display(),
                 root.display()
             ));

@@ -119,3 +119,43 @@ fn motion_line_refusals() {
         "2 values; the hierarchy has 3 channels"
     );
 }
+
+#[test]
+fn uri_refusals() {
+    let dir = skinscope_testkit::temp_dir("import-uri-refusals");
+    let models = dir.join("models");
+    std::fs::create_dir_all(&models).unwrap();
+    let gltf = |uri: &str| {
+        format!(r#"{{"asset":{{"version":"2.0"}},"buffers":[{{"uri":"{uri}","byteLength":4}}]}}"#)
+    };
+    let cases = [
+        ("../textures/tri.bin", "cannot read the file: No such file"),
+        ("/etc/passwd", "is not a relative path or a data: URI"),
+        ("%2Fetc%2Fpasswd", "is not a relative path or a data: URI"),
+        (
+            "data:application/octet-stream;base64,!!",
+            "cannot decode its data: URI",
+        ),
+    ];
+    for (uri, message) in cases {
+        let path = models.join("m.gltf");
+        std::fs::write(&path, gltf(uri)).unwrap();
+        let e = import::load(&path).unwrap_err();
+        let (pointer, text) = (&e.errors[0].pointer, &e.errors[0].message);
+        assert_eq!(pointer, "/buffers/0/uri", "{uri}: {text}");
+        assert!(text.contains(message), "{uri}: {text}");
+        // The library names no command-line option: the application adds its own remedy.
+        assert!(!text.contains("--"), "{uri}: {text}");
+    }
+    std::fs::create_dir_all(dir.join("textures")).unwrap();
+    std::fs::write(dir.join("textures/tri.bin"), [0u8; 4]).unwrap();
+    std::fs::write(models.join("m.gltf"), gltf("../textures/tri.bin")).unwrap();
+    let e = import::load(&models.join("m.gltf")).unwrap_err();
+    let text = &e.errors[0].message;
+    assert!(text.contains("outside the model's folder"), "{text}");
+    assert!(
+        text.ends_with(&format!("({})", import::WIDER_REACH)),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
