@@ -98,6 +98,10 @@ fn run() -> ExitCode {
         }
         Some(Command::MatchDb(args)) => cli::matching::match_db(&args),
         Some(Command::TrainDeformer(args)) => cli::ml::train_deformer(&args),
+        Some(Command::Completions { shell }) => {
+            cli::reference::completions(shell, &mut std::io::stdout()).map_err(|e| e.to_string())
+        }
+        Some(Command::Man { out }) => cli::reference::man_pages(&out),
         Some(Command::GpuInfo) => Gpu::headless()
             .map(|gpu| cli::out::println(&gpu.describe()))
             .map_err(|e| e.to_string()),

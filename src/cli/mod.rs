@@ -17,6 +17,7 @@ pub mod performance;
 pub mod physics;
 pub mod pose;
 mod record;
+pub mod reference;
 pub mod render;
 #[cfg(test)]
 mod same_performance;
@@ -220,6 +221,19 @@ pub enum Command {
     /// Write the built-in character (what `assets/skinscope_mannequin.glb` holds) to a file.
     GenerateBuiltin {
         /// Where to write it (the committed copy is assets/skinscope_mannequin.glb).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print a shell completion script for skinscope (e.g. `skinscope completions bash >
+    /// ~/.local/share/bash-completion/completions/skinscope`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Write skinscope's man pages (skinscope.1 and one per subcommand, skinscope-render.1 ...)
+    /// into a folder.
+    Man {
+        /// The folder (made if missing).
         #[arg(long)]
         out: PathBuf,
     },
