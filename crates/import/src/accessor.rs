@@ -57,7 +57,26 @@ fn element_layout(t: DataType, d: Dimensions) -> ElementLayout {
 
 /// Each buffer's bytes, or why it has none (a `.gltf` buffer without a `uri`, say). A buffer
 /// without data is an error only where something reads it.
-pub(crate) type Buffers = [Result<Vec<u8>, String>];
+pub(crate) type Buffers = [Result<Vec<u8>, NoData>];
+
+/// Why a buffer has no data.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(crate) enum NoData {
+    #[error("it has no uri and the file has no GLB BIN chunk")]
+    NoSource,
+    /// Shorter than its byteLength (an error at the buffer already).
+    #[error("truncated")]
+    Truncated,
+    /// A buffer only compressed data fills, which its decoder did not fill (it failed, and
+    /// said why at its own JSON pointer).
+    #[error("filled only by decoding compressed data, which did not fill it")]
+    Undecoded,
+    #[error(transparent)]
+    Uri(#[from] crate::uri::UriError),
+    /// A decoder's refusal (Draco, meshopt), reported at what it decoded.
+    #[error("{0}")]
+    Decoder(String),
+}
 
 /// The bytes of one buffer view, checked against its buffer.
 fn view_bytes<'b>(

@@ -254,7 +254,7 @@ impl Draco {
     /// Decodes every Draco primitive from its (loaded) buffer into its accessors' buffers; a
     /// stream that does not decode, or decodes to other counts than the accessors', is an
     /// error at its primitive's extension.
-    pub(crate) fn decode(&self, buffers: &mut [Result<Vec<u8>, String>], problems: &mut Problems) {
+    pub(crate) fn decode(&self, buffers: &mut crate::accessor::Buffers, problems: &mut Problems) {
         for job in &self.jobs {
             // A stream the decoder cannot read should be its error; should it panic instead (a
             // decoder's assertion), that is this primitive's error too, never the viewer's
@@ -279,7 +279,7 @@ impl Draco {
 
 fn decode_job(
     job: &Job,
-    buffers: &[Result<Vec<u8>, String>],
+    buffers: &crate::accessor::Buffers,
 ) -> Result<Vec<(usize, Vec<u8>)>, String> {
     let Stream {
         buffer,

@@ -169,7 +169,7 @@ fn compressed_views(json: &mut Value, problems: &mut Problems) -> Meshopt {
 /// Decodes every compressed view from its (loaded) source buffer into its own buffer.
 pub(crate) fn decode(
     meshopt: &Meshopt,
-    buffers: &mut [Result<Vec<u8>, String>],
+    buffers: &mut crate::accessor::Buffers,
     problems: &mut Problems,
 ) {
     for view in &meshopt.views {
@@ -179,14 +179,14 @@ pub(crate) fn decode(
             problems.error(&at, e.clone());
         }
         if let Some(slot) = buffers.get_mut(view.into) {
-            *slot = result;
+            *slot = result.map_err(crate::accessor::NoData::Decoder);
         }
     }
 }
 
 fn decode_view(
     view: &CompressedView,
-    buffers: &[Result<Vec<u8>, String>],
+    buffers: &crate::accessor::Buffers,
 ) -> Result<Vec<u8>, String> {
     let source = match buffers.get(view.source) {
         Some(Ok(data)) => data,

@@ -51,6 +51,7 @@ use skinscope_core::{basis, character, contain, files, pose};
 
 use std::path::Path;
 
+use accessor::NoData;
 pub use clips_from::{ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
@@ -184,7 +185,7 @@ fn import(
     for p in accessor::check_all(document, &buffers) {
         // What a failed decoder left empty is its error, said once at the decoder's pointer;
         // not again at every view that reads it.
-        if !(decoders_failed && p.message.contains(UNDECODED)) {
+        if !(decoders_failed && p.message.contains(&NoData::Undecoded.to_string())) {
             problems.push_error(p);
         }
     }
@@ -382,10 +383,6 @@ fn describe_validation_error(e: gltf::json::validation::Error) -> String {
     }
 }
 
-/// Why a buffer that decoded data fills has no bytes: its decoder did not fill it (it failed,
-/// and said why at its own JSON pointer).
-const UNDECODED: &str = "filled only by decoding compressed data, which did not fill it";
-
 /// Reads every buffer: the GLB's BIN chunk, an external file, or a data URI. Each must hold at
 /// least its declared byteLength. A buffer with no source is kept as `Err` and is an error only
 /// where something reads it.
@@ -395,23 +392,21 @@ fn load_buffers(
     mut blob: Option<Vec<u8>>,
     meshopt: &extensions::Meshopt,
     problems: &mut Problems,
-) -> Vec<Result<Vec<u8>, String>> {
+) -> Vec<Result<Vec<u8>, NoData>> {
     let mut buffers = Vec::new();
     for buffer in document.buffers() {
         let at = format!("/buffers/{}", buffer.index());
         if !meshopt.loads(buffer.index()) {
             // A meshopt fallback (its views are decoded from compressed data) or a buffer the
             // decoded bytes fill (meshopt's or Draco's).
-            buffers.push(Err(UNDECODED.into()));
+            buffers.push(Err(NoData::Undecoded));
             continue;
         }
         let data = match buffer.source() {
             gltf::buffer::Source::Bin => match blob.take() {
                 Some(b) => Ok(b),
                 None => {
-                    buffers.push(Err(
-                        "it has no uri and the file has no GLB BIN chunk".to_string()
-                    ));
+                    buffers.push(Err(NoData::NoSource));
                     continue;
                 }
             },
@@ -430,12 +425,12 @@ fn load_buffers(
                         data.len()
                     ),
                 );
-                buffers.push(Err("truncated".into()));
+                buffers.push(Err(NoData::Truncated));
             }
             Ok(data) => buffers.push(Ok(data)),
-            Err(message) => {
-                problems.error(format!("{at}/uri"), message.clone());
-                buffers.push(Err(message));
+            Err(e) => {
+                problems.error(format!("{at}/uri"), e.to_string());
+                buffers.push(Err(NoData::Uri(e)));
             }
         }
     }

@@ -17,20 +17,52 @@ pub(super) const MAX_IMAGE_SIDE: u32 = 16_384;
 
 pub(super) const MAX_IMAGE_DECODE_BYTES: u64 = 1 << 30;
 
-pub(super) fn decode_bounded(encoded: &[u8]) -> Result<image::DynamicImage, String> {
+/// Why an image was not decoded (its texture is then drawn without it).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub(super) enum ImageError {
+    #[error("the image does not exist")]
+    Missing,
+    #[error("its buffer view does not exist")]
+    NoView,
+    #[error("its buffer has no data: {0}")]
+    NoData(super::accessor::NoData),
+    #[error("its buffer was not loaded")]
+    NotLoaded,
+    #[error("its buffer view runs past its buffer")]
+    PastBuffer,
+    #[error(transparent)]
+    Uri(#[from] super::uri::UriError),
+    #[error("the image file is larger than {0}")]
+    TooBig(String),
+    #[error("the image has neither a uri nor a bufferView")]
+    NoSource,
+    #[error(transparent)]
+    Ktx2(#[from] crate::basis::Ktx2Error),
+    #[error("cannot read the image: {0}")]
+    Unreadable(String),
+    #[error("cannot decode the image (at most {MAX_IMAGE_SIDE} pixels a side, 1 GiB decoded): {0}")]
+    Undecodable(String),
+    #[error("{extension}'s source {named} names no image")]
+    NoExtensionImage {
+        extension: &'static str,
+        named: String,
+    },
+    #[error("the texture names no image")]
+    NoImage,
+}
+
+pub(super) fn decode_bounded(encoded: &[u8]) -> Result<image::DynamicImage, ImageError> {
     let mut reader = image::ImageReader::new(std::io::Cursor::new(encoded))
         .with_guessed_format()
-        .map_err(|e| format!("cannot read the image: {e}"))?;
+        .map_err(|e| ImageError::Unreadable(e.to_string()))?;
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_IMAGE_SIDE);
     limits.max_image_height = Some(MAX_IMAGE_SIDE);
     limits.max_alloc = Some(MAX_IMAGE_DECODE_BYTES);
     reader.limits(limits);
-    reader.decode().map_err(|e| {
-        format!(
-            "cannot decode the image (at most {MAX_IMAGE_SIDE} pixels a side, 1 GiB decoded): {e}"
-        )
-    })
+    reader
+        .decode()
+        .map_err(|e| ImageError::Undecodable(e.to_string()))
 }
 
 /// Decoded images by glTF image index (`None`: failed, already warned).
@@ -220,48 +252,43 @@ pub(super) fn decode_image(
     image: &gltf::Image<'_>,
     buffers: &Buffers,
     base: &super::UriBase,
-) -> Result<Texture, String> {
+) -> Result<Texture, ImageError> {
     // From the JSON, not gltf's Image::source(), which unwraps a missing mimeType or uri (a
     // panic on such files). The image crate finds the format from the bytes.
     let json = document
         .as_json()
         .images
         .get(image.index())
-        .ok_or("the image does not exist")?;
+        .ok_or(ImageError::Missing)?;
     let encoded: Vec<u8> = match (&json.buffer_view, &json.uri) {
         (Some(view), _) => {
             let view = document
                 .views()
                 .nth(view.value())
-                .ok_or("its buffer view does not exist")?;
+                .ok_or(ImageError::NoView)?;
             let buffer = match buffers.get(view.buffer().index()) {
                 Some(Ok(data)) => data,
-                Some(Err(reason)) => return Err(format!("its buffer has no data: {reason}")),
-                None => return Err("its buffer was not loaded".into()),
+                Some(Err(reason)) => return Err(ImageError::NoData(reason.clone())),
+                None => return Err(ImageError::NotLoaded),
             };
             view.offset()
                 .checked_add(view.length())
                 .and_then(|end| buffer.get(view.offset()..end))
-                .ok_or("its buffer view runs past its buffer")?
+                .ok_or(ImageError::PastBuffer)?
                 .to_vec()
         }
         (None, Some(uri)) => {
-            base.read(uri, crate::files::MAX_IMAGE_BYTES + 1)
-                .and_then(|bytes| {
-                    if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
-                        return Err(format!(
-                            "the image file is larger than {}",
-                            crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES)
-                        ));
-                    }
-                    Ok(bytes)
-                })?
+            let bytes = base.read(uri, crate::files::MAX_IMAGE_BYTES + 1)?;
+            if bytes.len() as u64 > crate::files::MAX_IMAGE_BYTES {
+                let most = crate::files::describe_bytes(crate::files::MAX_IMAGE_BYTES);
+                return Err(ImageError::TooBig(most));
+            }
+            bytes
         }
-        (None, None) => return Err("the image has neither a uri nor a bufferView".into()),
+        (None, None) => return Err(ImageError::NoSource),
     };
     if crate::basis::is_ktx2(&encoded) {
-        let (basis, rgba8) =
-            crate::basis::Basis::read(encoded, MAX_IMAGE_SIDE).map_err(|e| e.to_string())?;
+        let (basis, rgba8) = crate::basis::Basis::read(encoded, MAX_IMAGE_SIDE)?;
         return Ok(Texture {
             width: basis.width,
             height: basis.height,
@@ -287,23 +314,19 @@ pub(super) fn decode_image(
 fn image_of<'d>(
     texture: &gltf::Texture<'d>,
     document: &'d gltf::Document,
-) -> Result<gltf::Image<'d>, String> {
+) -> Result<gltf::Image<'d>, ImageError> {
     for name in ["KHR_texture_basisu", "EXT_texture_webp"] {
         if let Some(ext) = texture.extension_value(name) {
             let index = ext.get("source").and_then(serde_json::Value::as_u64);
             return index
                 .and_then(|i| document.images().nth(usize::try_from(i).ok()?))
-                .ok_or_else(|| {
-                    format!(
-                        "{name}'s source {} names no image",
-                        ext.get("source").map_or("(none)".into(), |v| v.to_string())
-                    )
+                .ok_or_else(|| ImageError::NoExtensionImage {
+                    extension: name,
+                    named: ext.get("source").map_or("(none)".into(), |v| v.to_string()),
                 });
         }
     }
-    texture
-        .source()
-        .ok_or_else(|| "the texture names no image".to_string())
+    texture.source().ok_or(ImageError::NoImage)
 }
 
 /// A glTF sampler as the renderer takes it (undefined filters: `Sampler::default`'s).

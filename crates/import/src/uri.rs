@@ -46,57 +46,96 @@ impl UriBase {
 
     /// The URI's bytes, at most `most` of them: a `data:` URI decoded, or a regular file inside
     /// the reach.
-    pub(crate) fn read(&self, uri: &str, most: u64) -> Result<Vec<u8>, String> {
+    pub(crate) fn read(&self, uri: &str, most: u64) -> Result<Vec<u8>, UriError> {
         if uri.starts_with("data:") {
             return gltf::buffer::Data::from_source(gltf::buffer::Source::Uri(uri), None)
                 .map(|d| d.0)
-                .map_err(|e| format!("cannot decode its data: URI: {e}"));
+                .map_err(|e| UriError::DataUri(e.to_string()));
         }
         let path = self.resolve(uri)?;
-        crate::files::read_prefix(&path, most).map_err(|e| format!("{}: {e}", path.display()))
+        crate::files::read_prefix(&path, most).map_err(|e| UriError::Read {
+            path,
+            why: e.to_string(),
+        })
     }
 
     /// The file a relative URI names, symlinks followed, when the reach allows it.
-    pub(crate) fn resolve(&self, uri: &str) -> Result<PathBuf, String> {
-        let shown = crate::files::shown(uri);
+    pub(crate) fn resolve(&self, uri: &str) -> Result<PathBuf, UriError> {
+        let shown = crate::files::shown(uri).to_string();
         // Decoded first: `%2Fetc%2Fpasswd` is the absolute path it spells.
-        let decoded = percent_decode(uri).ok_or_else(|| format!("{shown:?} is not a valid URI"))?;
+        let Some(decoded) = percent_decode(uri) else {
+            return Err(UriError::Invalid { uri: shown });
+        };
         if names_a_scheme(&decoded) || is_rooted(&decoded) {
-            return Err(format!(
-                "{shown:?} is not a relative path or a data: URI (glTF's two kinds of URI): not read"
-            ));
+            return Err(UriError::NotRelative { uri: shown });
         }
         let joined = self.folder.join(&decoded);
-        let resolved = joined
-            .canonicalize()
-            .map_err(|e| format!("{}: cannot read the file: {e}", joined.display()))?;
-        if let Some(kernel) = KERNEL_FOLDERS.iter().find(|k| resolved.starts_with(k)) {
-            return Err(format!(
-                "{shown:?} resolves to {}, in {kernel}, the kernel's files, not a model's: not read",
-                resolved.display()
-            ));
+        let resolved = joined.canonicalize().map_err(|e| UriError::Missing {
+            path: joined.clone(),
+            why: e.to_string(),
+        })?;
+        if let Some(&kernel) = KERNEL_FOLDERS.iter().find(|k| resolved.starts_with(k)) {
+            return Err(UriError::Kernel {
+                uri: shown,
+                path: resolved,
+                kernel,
+            });
         }
         let root = match &self.reach {
             Reach::Anywhere => return Ok(resolved),
             Reach::ModelFolder => &self.folder,
             Reach::Root(root) => root,
         };
-        let root = root
-            .canonicalize()
-            .map_err(|e| format!("the folder {} cannot be read: {e}", root.display()))?;
+        let root = root.canonicalize().map_err(|e| UriError::Folder {
+            folder: root.clone(),
+            why: e.to_string(),
+        })?;
         if !resolved.starts_with(&root) {
             let whose = match self.reach {
                 Reach::ModelFolder => "the model's folder",
                 _ => "the asset root",
             };
-            return Err(format!(
-                "{shown:?} resolves to {}, outside {whose} {}: not read ({WIDER_REACH})",
-                resolved.display(),
-                root.display()
-            ));
+            return Err(UriError::Outside {
+                uri: shown,
+                path: resolved,
+                whose,
+                root,
+            });
         }
         Ok(resolved)
     }
+}
+
+/// Why a buffer's or an image's URI was not read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum UriError {
+    #[error("cannot decode its data: URI: {0}")]
+    DataUri(String),
+    #[error("{uri:?} is not a valid URI")]
+    Invalid { uri: String },
+    #[error("{uri:?} is not a relative path or a data: URI (glTF's two kinds of URI): not read")]
+    NotRelative { uri: String },
+    #[error("{}: cannot read the file: {why}", path.display())]
+    Missing { path: PathBuf, why: String },
+    #[error("{uri:?} resolves to {}, in {kernel}, the kernel's files, not a model's: not read", path.display())]
+    Kernel {
+        uri: String,
+        path: PathBuf,
+        kernel: &'static str,
+    },
+    #[error("the folder {} cannot be read: {why}", folder.display())]
+    Folder { folder: PathBuf, why: String },
+    /// Outside the reach: the application names its way to widen it in place of
+    /// `WIDER_REACH`.
+    #[error("{uri:?} resolves to {}, outside {whose} {}: not read ({WIDER_REACH})", path.display(), root.display())]
+    Outside {
+        uri: String,
+        path: PathBuf,
+        whose: &'static str,
+        root: PathBuf,
+    },
+    #[error("{}: {why}", path.display())]
+    Read { path: PathBuf, why: String },
 }
 
 /// `file:`, `http:`, `C:`: a URI scheme (or a Windows drive) before any path separator.
@@ -147,7 +186,8 @@ mod tests {
             "C%3A%5Cx",
         ] {
             let e = base.resolve(uri).unwrap_err();
-            assert!(e.contains("is not a relative path"), "{uri}: {e}");
+            assert_eq!(e, UriError::NotRelative { uri: uri.into() }, "{uri}: {e}");
+            assert!(e.to_string().contains("is not a relative path"), "{uri}: {e}");
         }
     }
 }
