@@ -187,7 +187,10 @@ mod tests {
         ] {
             let e = base.resolve(uri).unwrap_err();
             assert_eq!(e, UriError::NotRelative { uri: uri.into() }, "{uri}: {e}");
-            assert!(e.to_string().contains("is not a relative path"), "{uri}: {e}");
+            assert!(
+                e.to_string().contains("is not a relative path"),
+                "{uri}: {e}"
+            );
         }
     }
 }
