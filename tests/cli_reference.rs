@@ -7,14 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+/// `skinscope ARGS --help`'s text.
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .arg("--help")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    String::from_utf8(skinscope(&[args, &["--help"]].concat())).unwrap()
 }
 
 /// The subcommands `skinscope --help` lists, in its order (clap's own `help` left out).

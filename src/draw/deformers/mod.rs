@@ -54,10 +54,10 @@ impl Deformers {
         let shaped = self.words.primitives.len() == character.meshes.len()
             && (self.words.primitives.iter().zip(&character.meshes))
                 .all(|(w, m)| w.len() == m.primitives.len());
-        let changed: Vec<usize> = (0..DeformerKind::COUNT)
-            .filter(|&k| !shaped || !same(&self.held[k], &wanted[k]))
-            .collect();
-        if changed.is_empty() {
+        // Called every frame: which kinds changed, without allocating.
+        let changed: [bool; DeformerKind::COUNT] =
+            std::array::from_fn(|k| !shaped || !same(&self.held[k], &wanted[k]));
+        if !changed.contains(&true) {
             return &self.words;
         }
         let words = Arc::make_mut(&mut self.words);
@@ -66,7 +66,7 @@ impl Deformers {
                 .map(|m| vec![Default::default(); m.primitives.len()])
                 .collect();
         }
-        for k in changed {
+        for k in (0..DeformerKind::COUNT).filter(|&k| changed[k]) {
             let asset = wanted[k].as_deref();
             for (mesh, prims) in words.primitives.iter_mut().enumerate() {
                 for (primitive, sections) in prims.iter_mut().enumerate() {
