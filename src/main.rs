@@ -112,6 +112,7 @@ fn run() -> ExitCode {
             screenshot: cli.screenshot,
             size: cli.window_size,
             no_panel: cli.no_panel,
+            open_section: cli.open_section,
             mocap: cli.mocap_listen.zip(cli.mocap_skeleton),
             environment_view: cli.environment.view(),
             environment: cli.environment.environment,

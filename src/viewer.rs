@@ -31,7 +31,7 @@ mod physics;
 pub mod record;
 mod shown;
 
-pub use controls::{Compared, Controls};
+pub use controls::{Compared, Controls, OpenSection, PanelSection};
 pub use ddm::{DdmState, DdmStatus};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};

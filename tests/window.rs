@@ -2,40 +2,10 @@
 //! is no display; `./scripts/test.sh` installs Xvfb), draws 60 frames of the built-in character,
 //! saves the last, and exits 0. The picture must show the panel and the character.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+mod common;
 
-/// A private X server, stopped when dropped.
-struct Xvfb(Child);
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// The display to use: the session's, or a fresh Xvfb's.
-fn display() -> (String, Option<Xvfb>) {
-    if let Ok(d) = std::env::var("DISPLAY")
-        && !d.is_empty()
-    {
-        return (d, None);
-    }
-    let mut child = Command::new("Xvfb")
-        .args(["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("no DISPLAY and cannot start Xvfb ({e}): install xvfb, or run ./scripts/test.sh, which does"));
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let number = line.trim();
-    assert!(!number.is_empty(), "Xvfb did not report its display");
-    (format!(":{number}"), Some(Xvfb(child)))
-}
+use common::display;
+use std::process::Command;
 
 /// The window drawing `frames` frames of the built-in character at `size`, saved to `out`.
 fn screenshot(

@@ -95,7 +95,7 @@ _skinscope() {
 
     case "${cmd}" in
         skinscope)
-            opts="-h -V --frames --screenshot --window-size --no-panel --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --asset-root --help --version inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --asset-root --help --version inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,6 +111,10 @@ _skinscope() {
                     ;;
                 --window-size)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --open-section)
+                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug skeleton stats events problems" -- "${cur}"))
                     return 0
                     ;;
                 --mocap-listen)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_skinscope_global_optspecs
-    string join \n frames= screenshot= window-size= no-panel mocap-listen= mocap-skeleton= environment= environment-rotation= environment-intensity= background-shows= asset-root= h/help V/version
+    string join \n frames= screenshot= window-size= no-panel open-section= mocap-listen= mocap-skeleton= environment= environment-rotation= environment-intensity= background-shows= asset-root= h/help V/version
 end
 
 function __fish_skinscope_needs_command
@@ -27,6 +27,30 @@ end
 complete -c skinscope -n "__fish_skinscope_needs_command" -l frames -d 'Draw this many frames in the window (1 or more), then exit (with --screenshot: save the last one). A FILE that fails to load then exits 2, drawing nothing' -r
 complete -c skinscope -n "__fish_skinscope_needs_command" -l screenshot -d 'Save the window\'s last frame (panel included) as .png, .jpg or .jpeg; needs --frames' -r -F
 complete -c skinscope -n "__fish_skinscope_needs_command" -l window-size -d 'The window\'s size in logical pixels' -r
+complete -c skinscope -n "__fish_skinscope_needs_command" -l open-section -d 'Open this section of the panel at start and scroll the panel to it (the guide\'s screenshots are taken so)' -r -f -a "file\t'The file: open, browse, add clips, recent files'
+playback\t'The clip, play, step, speed and timeline'
+blend\t'Two clips blended in step, and the transition to another'
+external\t'The external pose: a motion-capture take or live stream'
+layers\t'The override and additive layers'
+state-machine\t'The state machine: its state and parameters'
+plot\t'The selected joint\'s rotation plotted over time'
+motion\t'Root motion, the ground, foot IK and reach IK'
+matching\t'Motion matching'
+drivers\t'Pose drivers'
+muscles\t'XPBD muscles'
+ml\t'The ML deformer'
+physics\t'The ragdoll'
+view\t'What is drawn: mesh, bones, names, palette, crowd, tone mapping, cameras'
+environment\t'The HDR environment'
+record\t'Recording a GIF, PNG sequence or video'
+per-joint\t'Per-joint skinning: which joints use dual quaternions'
+ddm\t'Direct delta mush\'s parameters'
+morphs\t'The morph targets\' weights'
+debug\t'The debug colourings and the split view'
+skeleton\t'The skeleton\'s joints'
+stats\t'The frame\'s statistics'
+events\t'The events fired'
+problems\t'The importer\'s warnings'"
 complete -c skinscope -n "__fish_skinscope_needs_command" -l mocap-listen -d 'Listen for a live motion-capture stream on this loopback address (127.0.0.1:PORT): one BVH motion line a UDP datagram, in the hierarchy of --mocap-skeleton; it drives the joints it names (the panel\'s External pose section)' -r
 complete -c skinscope -n "__fish_skinscope_needs_command" -l mocap-skeleton -d 'The BVH whose hierarchy --mocap-listen\'s motion lines follow' -r -F
 complete -c skinscope -n "__fish_skinscope_needs_command" -l environment -d 'Light with an HDR environment: an equirectangular (latitude-longitude) Radiance .hdr or OpenEXR .exr image, prefiltered on the GPU at load (default: the generated sky)' -r -F
@@ -37,7 +61,7 @@ environment\t''
 blurred\t''"
 complete -c skinscope -n "__fish_skinscope_needs_command" -l asset-root -d 'The folder tree a model\'s buffers and images may come from (default: the model\'s own folder and those under it): name the root of an exported asset tree whose textures sit in a sibling folder (`../textures/a.png`). Every model the command reads, and the --clips-from files, are held to it' -r -F
 complete -c skinscope -n "__fish_skinscope_needs_command" -l no-panel -d 'Start with the panel hidden (H shows and hides it): the 3D view fills the window, as `render` draws it'
-complete -c skinscope -n "__fish_skinscope_needs_command" -s h -l help -d 'Print help'
+complete -c skinscope -n "__fish_skinscope_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c skinscope -n "__fish_skinscope_needs_command" -s V -l version -d 'Print version'
 complete -c skinscope -n "__fish_skinscope_needs_command" -a "inspect" -d 'Describe a glTF file: skins, joints, clips, meshes, influences, warnings and errors. Exit status 0 when the file loads, 2 when it is refused'
 complete -c skinscope -n "__fish_skinscope_needs_command" -a "render" -d 'Render a posed character to a PNG without a window'

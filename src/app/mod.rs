@@ -47,6 +47,8 @@ pub struct AppOptions {
     pub size: (u32, u32),
     /// Start with the panel hidden (H shows it): the 3D view fills the window.
     pub no_panel: bool,
+    /// A panel section to open and scroll to at start.
+    pub open_section: Option<crate::viewer::PanelSection>,
     /// Listen for a live motion-capture stream at start: a loopback address and the BVH whose
     /// hierarchy its motion lines follow.
     pub mocap: Option<(String, PathBuf)>,
@@ -126,6 +128,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         }
     }
     viewer.controls.view.show_panel = !options.no_panel;
+    viewer.controls.view.open_section = options.open_section.map(crate::viewer::OpenSection::new);
     viewer.controls.environment.view = options.environment_view;
     if let Some(path) = &options.environment {
         // Asked for on the command line: one that does not load stops the start.

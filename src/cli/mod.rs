@@ -56,6 +56,10 @@ pub struct Cli {
     /// `render` draws it.
     #[arg(long)]
     pub no_panel: bool,
+    /// Open this section of the panel at start and scroll the panel to it (the guide's
+    /// screenshots are taken so).
+    #[arg(long, value_enum)]
+    pub open_section: Option<skinscope::viewer::PanelSection>,
     /// Listen for a live motion-capture stream on this loopback address (127.0.0.1:PORT): one
     /// BVH motion line a UDP datagram, in the hierarchy of --mocap-skeleton; it drives the
     /// joints it names (the panel's External pose section).

@@ -1,7 +1,7 @@
 //! The panel's pose-driver section: a drivers file loaded (or dropped) by its path, and each
 //! driver's joint, mode and pose weights as they stand this frame.
 
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::Ui;
 
 pub(super) fn drivers_section(
@@ -11,7 +11,7 @@ pub(super) fn drivers_section(
     commands: &mut Vec<UiCommand>,
 ) {
     egui::CollapsingHeader::new("Pose drivers")
-        .default_open(false)
+        .default_open(controls.view.opens(PanelSection::Drivers))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if let Some(path) = super::path_field(

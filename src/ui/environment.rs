@@ -4,7 +4,7 @@
 
 use crate::environment::Background;
 use crate::viewer::environment::EnvironmentCommand;
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::Ui;
 
 pub(super) fn environment_section(
@@ -14,7 +14,7 @@ pub(super) fn environment_section(
     commands: &mut Vec<UiCommand>,
 ) {
     egui::CollapsingHeader::new("Environment")
-        .default_open(false)
+        .default_open(controls.view.opens(PanelSection::Environment))
         .show(ui, |ui| {
             let (source, error) = shown.environment;
             let lit_by = source.map_or("the generated sky".to_string(), |p| {

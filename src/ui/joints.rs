@@ -1,15 +1,16 @@
 //! The panel's joint tree, frame statistics, event log and the file's problems.
 
 use super::error_label;
-use crate::viewer::{Controls, Shown};
+use crate::viewer::{Controls, PanelSection, Shown};
 use egui::{RichText, Ui};
 
 pub(super) fn joints_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
     let skeleton = &shown.character.skeleton;
+    let opened = controls.view.opens(PanelSection::Skeleton);
     let selected = &mut controls.selected_joint;
-    egui::CollapsingHeader::new(format!("Skeleton ({} nodes)", skeleton.joint_count())).show(
-        ui,
-        |ui| {
+    egui::CollapsingHeader::new(format!("Skeleton ({} nodes)", skeleton.joint_count()))
+        .default_open(opened)
+        .show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .id_salt("joints")
                 .max_height(220.0)
@@ -20,8 +21,7 @@ pub(super) fn joints_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown
                         joint_tree(ui, skeleton, root, selected);
                     }
                 });
-        },
-    );
+        });
     if let Some(j) = *selected {
         let local = shown.pose.local().as_slice().get(j);
         let model = shown.pose.model.as_slice().get(j);
@@ -108,7 +108,7 @@ pub(super) fn events_section(ui: &mut Ui, shown: &Shown<'_>) {
         });
 }
 
-pub(super) fn problems_section(ui: &mut Ui, shown: &Shown<'_>) {
+pub(super) fn problems_section(ui: &mut Ui, shown: &Shown<'_>, opened: bool) {
     let warnings = &shown.character.warnings;
     if warnings.is_empty() && shown.load_error.is_none() {
         return;
@@ -117,7 +117,7 @@ pub(super) fn problems_section(ui: &mut Ui, shown: &Shown<'_>) {
         "Import problems ({})",
         warnings.len() + usize::from(shown.load_error.is_some())
     ))
-    .default_open(shown.load_error.is_some())
+    .default_open(opened || shown.load_error.is_some())
     .show(ui, |ui| {
         if let Some(e) = shown.load_error {
             error_label(ui, e);

@@ -1,7 +1,7 @@
 //! The panel's pose layer section (override and additive) and the state machine section.
 
 use super::{clip_combo, clip_names, error_label, joint_list};
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::{RichText, Ui};
 
 /// The override (masked) and additive layers over whatever plays.
@@ -14,7 +14,7 @@ pub(super) fn layers_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown
     let live = shown.layer_weights;
     let c = &mut *controls;
     egui::CollapsingHeader::new("Layers")
-        .default_open(false)
+        .default_open(c.view.opens(PanelSection::Layers))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut c.layers.layer_on, "Override layer");

@@ -3,13 +3,13 @@
 //! and size, and the last search: the clip and time it plays, the best frame's cost by feature
 //! group, the search time, and the searches and switches made.
 
-use crate::viewer::{Controls, MatchStatus, Shown};
+use crate::viewer::{Controls, MatchStatus, PanelSection, Shown};
 use egui::{RichText, Ui};
 
 pub(super) fn matching_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<'_>) {
     let c = &mut *controls;
     egui::CollapsingHeader::new("Motion matching")
-        .default_open(false)
+        .default_open(c.view.opens(PanelSection::Matching))
         .show(ui, |ui| {
             let was = c.matching.on;
             ui.horizontal_wrapped(|ui| {

@@ -3,12 +3,12 @@
 //! view beside its reference.
 
 use crate::viewer::ml::MlCommand;
-use crate::viewer::{Controls, UiCommand};
+use crate::viewer::{Controls, PanelSection, UiCommand};
 use egui::Ui;
 
 pub(super) fn ml_section(ui: &mut Ui, controls: &mut Controls, commands: &mut Vec<UiCommand>) {
     egui::CollapsingHeader::new("ML deformer")
-        .default_open(false)
+        .default_open(controls.view.opens(PanelSection::Ml))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if let Some(path) = super::path_field(

@@ -4,7 +4,7 @@
 
 use super::{clip_names, error_label};
 use crate::perform::{ExternalInput, HOLD_SECS};
-use crate::viewer::{Controls, Shown, UiCommand, clip_rate_and_joints};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand, clip_rate_and_joints};
 use egui::{RichText, Ui};
 
 pub(super) fn external_section(
@@ -16,7 +16,7 @@ pub(super) fn external_section(
     let names = clip_names(shown.character);
     let c = &mut *controls;
     egui::CollapsingHeader::new("External pose (motion capture)")
-        .default_open(false)
+        .default_open(c.view.opens(PanelSection::External))
         .show(ui, |ui| {
             let label = |e: ExternalInput| match e {
                 ExternalInput::Off => "off".to_string(),

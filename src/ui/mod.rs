@@ -3,7 +3,7 @@
 
 use egui::{Color32, RichText, Ui};
 
-use crate::viewer::{Compared, Controls, Shown, UiCommand, Viewer};
+use crate::viewer::{Compared, Controls, PanelSection, Shown, UiCommand, Viewer};
 
 mod drivers;
 mod environment;
@@ -170,36 +170,76 @@ pub fn panel(
     // land on the neighbouring widget as it moved).
     ui.spacing_mut().slider_width = SLIDER_WIDTH;
     ui.heading("skinscope");
+    // The section asked for at start is scrolled to, top of the panel, for its first layouts.
+    let scroll_to = controls
+        .view
+        .open_section
+        .filter(|o| o.scrolls_left > 0)
+        .map(|o| o.section);
+    let at = |ui: &mut Ui, section: PanelSection| {
+        if scroll_to == Some(section) {
+            ui.scroll_to_cursor(Some(egui::Align::TOP));
+        }
+    };
+    let opens = |section| controls.view.opens(section);
+    let (plot_open, problems_open) = (opens(PanelSection::Plot), opens(PanelSection::Problems));
+    at(ui, PanelSection::File);
     file_section(ui, controls, shown, commands);
     ui.separator();
+    at(ui, PanelSection::Playback);
     playback_section(ui, controls, shown, commands);
     ui.separator();
+    at(ui, PanelSection::Blend);
     blend_section(ui, controls, shown, commands);
+    at(ui, PanelSection::External);
     external_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Layers);
     layers_section(ui, controls, shown);
+    at(ui, PanelSection::StateMachine);
     graph_section(ui, controls, shown, commands);
-    plot_section(ui, shown);
+    at(ui, PanelSection::Plot);
+    plot_section(ui, shown, plot_open);
+    at(ui, PanelSection::Motion);
     motion_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Matching);
     matching_section(ui, controls, shown);
+    at(ui, PanelSection::Drivers);
     drivers_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Muscles);
     muscles_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Ml);
     ml_section(ui, controls, commands);
+    at(ui, PanelSection::Physics);
     physics_section(ui, controls, shown, commands);
     ui.separator();
+    at(ui, PanelSection::View);
     view_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Environment);
     environment::environment_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Record);
     record_section(ui, controls, shown, commands);
+    at(ui, PanelSection::PerJoint);
     per_joint_section(ui, controls, shown);
+    at(ui, PanelSection::Ddm);
     ddm_section(ui, controls, shown);
     ui.separator();
+    at(ui, PanelSection::Morphs);
     morph_section(ui, controls, shown);
+    at(ui, PanelSection::Debug);
     debug_section(ui, controls, shown);
     ui.separator();
+    at(ui, PanelSection::Skeleton);
     joints_section(ui, controls, shown);
     ui.separator();
+    at(ui, PanelSection::Stats);
     stats_section(ui, shown);
+    at(ui, PanelSection::Events);
     events_section(ui, shown);
-    problems_section(ui, shown);
+    at(ui, PanelSection::Problems);
+    problems_section(ui, shown, problems_open);
+    if let Some(open) = &mut controls.view.open_section {
+        open.scrolls_left = open.scrolls_left.saturating_sub(1);
+    }
 }
 
 /// An error in red, wrapped to the panel's width anywhere (paths have no spaces to break at).

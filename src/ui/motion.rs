@@ -1,7 +1,7 @@
 //! The panel's root motion and IK section, and the joint-angle plot.
 
 use super::{joint_combo, joint_list};
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::{RichText, Ui};
 
 /// Root motion, the movement controller, foot IK and reach IK.
@@ -19,7 +19,7 @@ pub(super) fn motion_section(
     let slide: Vec<[f64; 2]> = shown.slide_plot.iter().copied().collect();
     let c = &mut *controls;
     egui::CollapsingHeader::new("Root motion and IK")
-        .default_open(false)
+        .default_open(c.view.opens(PanelSection::Motion))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.label("Root motion");
@@ -122,13 +122,13 @@ pub(super) fn motion_section(
 
 /// The plotted joint's rotation angle over the last seconds: a crossfade and an
 /// inertialization of the same switch can be compared.
-pub(super) fn plot_section(ui: &mut Ui, shown: &Shown<'_>) {
+pub(super) fn plot_section(ui: &mut Ui, shown: &Shown<'_>, opened: bool) {
     let Some(joint) = shown.plot_joint else {
         return;
     };
     let name = &shown.character.skeleton.names()[joint];
     egui::CollapsingHeader::new(format!("Rotation of {name} (degrees)"))
-        .default_open(false)
+        .default_open(opened)
         .show(ui, |ui| {
             let points: egui_plot::PlotPoints = shown.angle_plot.iter().copied().collect();
             egui_plot::Plot::new("joint-angle")

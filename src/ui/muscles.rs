@@ -2,7 +2,7 @@
 //! own, dropped or restarted, drawn as their rings, with what the skin follows.
 
 use crate::viewer::muscles::MuscleCommand;
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::Ui;
 
 pub(super) fn muscles_section(
@@ -12,7 +12,7 @@ pub(super) fn muscles_section(
     commands: &mut Vec<UiCommand>,
 ) {
     egui::CollapsingHeader::new("Muscles")
-        .default_open(false)
+        .default_open(controls.view.opens(PanelSection::Muscles))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 let send = |c| UiCommand::Muscles(c);

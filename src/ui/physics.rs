@@ -3,7 +3,7 @@
 
 use super::error_label;
 use crate::physics::{MAX_STIFFNESS, PhysicsMode};
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::{RichText, Ui};
 
 pub(super) fn physics_section(
@@ -15,7 +15,7 @@ pub(super) fn physics_section(
     let names = shown.character.skeleton.names().to_vec();
     let c = &mut *controls;
     egui::CollapsingHeader::new("Physics (ragdoll)")
-        .default_open(false)
+        .default_open(c.view.opens(PanelSection::Physics))
         .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 ui.radio_value(&mut c.physics.input.mode, None, "off");

@@ -3,7 +3,7 @@
 
 use crate::record::GifPalette;
 use crate::viewer::record::RecordCommand;
-use crate::viewer::{Controls, Shown, UiCommand};
+use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 use egui::Ui;
 
 pub(super) fn record_section(
@@ -13,7 +13,7 @@ pub(super) fn record_section(
     commands: &mut Vec<UiCommand>,
 ) {
     egui::CollapsingHeader::new("Record")
-        .default_open(false)
+        .default_open(controls.view.opens(PanelSection::Record))
         .show(ui, |ui| {
             let (progress, status) = shown.recording;
             if let Some((done, total)) = progress {

@@ -2,7 +2,9 @@
 //! harness, and fixtures built from the built-in character; the rest is `skinscope_testkit`'s.
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 pub use skinscope_testkit::*;
@@ -15,7 +17,7 @@ pub fn skinscope(args: &[&str]) -> (i32, String, String) {
 
 /// Runs the skinscope binary with `args`: (exit status, stdout as bytes, stderr).
 pub fn skinscope_bytes(args: &[&str]) -> (i32, Vec<u8>, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
+    let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
         .args(args)
         .output()
         .expect("run skinscope");
@@ -216,4 +218,36 @@ pub fn twist_section_areas(
     }
     let n = bind.len();
     (hull_area(bind), hull_area(posed), n)
+}
+
+/// A private X server, stopped when dropped.
+pub struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The display to use: the session's, or a fresh Xvfb's.
+pub fn display() -> (String, Option<Xvfb>) {
+    if let Ok(d) = std::env::var("DISPLAY")
+        && !d.is_empty()
+    {
+        return (d, None);
+    }
+    let mut child = Command::new("Xvfb")
+        .args(["-displayfd", "1", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("no DISPLAY and cannot start Xvfb ({e}): install xvfb, or run ./scripts/test.sh, which does"));
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let number = line.trim();
+    assert!(!number.is_empty(), "Xvfb did not report its display");
+    (format!(":{number}"), Some(Xvfb(child)))
 }

@@ -5,8 +5,8 @@ mod sections;
 
 pub use sections::{
     DebugControls, DriverControls, EnvironmentControls, LayerControls, MatchingControls,
-    MlControls, MocapControls, MorphControls, MotionControls, MuscleControls, PhysicsControls,
-    PlaybackControls, SkinningControls, ViewControls,
+    MlControls, MocapControls, MorphControls, MotionControls, MuscleControls, OpenSection,
+    PanelSection, PhysicsControls, PlaybackControls, SkinningControls, ViewControls,
 };
 
 use crate::character::Character;

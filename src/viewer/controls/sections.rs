@@ -102,6 +102,87 @@ pub struct ViewControls {
     pub file_camera: Option<usize>,
     /// Show the side panel (H toggles it); hidden, the 3D view fills the window.
     pub show_panel: bool,
+    /// The section the panel opens at start (`--open-section`): unfolded, and scrolled to for
+    /// the first layouts.
+    pub open_section: Option<OpenSection>,
+}
+
+/// A section of the panel, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PanelSection {
+    /// The file: open, browse, add clips, recent files.
+    File,
+    /// The clip, play, step, speed and timeline.
+    Playback,
+    /// Two clips blended in step, and the transition to another.
+    Blend,
+    /// The external pose: a motion-capture take or live stream.
+    External,
+    /// The override and additive layers.
+    Layers,
+    /// The state machine: its state and parameters.
+    StateMachine,
+    /// The selected joint's rotation plotted over time.
+    Plot,
+    /// Root motion, the ground, foot IK and reach IK.
+    Motion,
+    /// Motion matching.
+    Matching,
+    /// Pose drivers.
+    Drivers,
+    /// XPBD muscles.
+    Muscles,
+    /// The ML deformer.
+    Ml,
+    /// The ragdoll.
+    Physics,
+    /// What is drawn: mesh, bones, names, palette, crowd, tone mapping, cameras.
+    View,
+    /// The HDR environment.
+    Environment,
+    /// Recording a GIF, PNG sequence or video.
+    Record,
+    /// Per-joint skinning: which joints use dual quaternions.
+    PerJoint,
+    /// Direct delta mush's parameters.
+    Ddm,
+    /// The morph targets' weights.
+    Morphs,
+    /// The debug colourings and the split view.
+    Debug,
+    /// The skeleton's joints.
+    Skeleton,
+    /// The frame's statistics.
+    Stats,
+    /// The events fired.
+    Events,
+    /// The importer's warnings.
+    Problems,
+}
+
+/// The section asked for at start, and how many more layouts scroll to it (the panel settles
+/// over the first frames as sections measure themselves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenSection {
+    pub section: PanelSection,
+    pub scrolls_left: u8,
+}
+
+impl OpenSection {
+    /// `section`, scrolled to for the first few layouts.
+    pub fn new(section: PanelSection) -> Self {
+        Self {
+            section,
+            scrolls_left: 3,
+        }
+    }
+}
+
+impl ViewControls {
+    /// Whether `section` is the one asked to be open.
+    pub fn opens(&self, section: PanelSection) -> bool {
+        self.open_section.is_some_and(|o| o.section == section)
+    }
 }
 
 /// The debug section's: the mesh's colouring, the split view and what it compares, compressed
@@ -305,6 +386,7 @@ impl ViewControls {
             exposure_ev: 0.0,
             file_camera: None,
             show_panel: true,
+            open_section: None,
         }
     }
 }
