@@ -63,6 +63,8 @@ fn panel_at(display: &str, section: &str) -> image::RgbImage {
         .arg(&out)
         .env("DISPLAY", display)
         .env_remove("WAYLAND_DISPLAY")
+        // The user's recent files are not the guide's.
+        .env("XDG_CONFIG_HOME", std::env::temp_dir().join("skinscope-guide-no-config"))
         .output()
         .unwrap();
     assert!(
