@@ -9,6 +9,24 @@
 //! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
 //! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
 //! into segments of about 16 or 32 keys, each with its own ranges and widths (`Segments`).
+//!
+//! Sampling keeps each cluster's two rows decoded and decodes one row when playback crosses a key
+//! (ozz's "decompress only the keys that changed"). At decode it also works out each rotation
+//! track's arc, four tracks at a time (the angle between the keys from their chord by a
+//! vectorised arcsine, and the unit quaternion orthogonal to the start key), as the raw clip does
+//! at load; between keys a frame then runs the raw sampler's interpolation on the decoded rows,
+//! at the raw clip's cost. A row decodes in one pass, four components at a time: for each four,
+//! worked out at pack (not stored: it follows from the widths), the byte where the first one's
+//! bits begin, each one's byte from there, its mask moved up to its first bit within that byte,
+//! and its step divided by two to that power. One bounds check reads the four (the stream keeps
+//! 264 spare bytes); each one's 8 bytes are shifted by the row's own first bit (one count for the
+//! whole row), and masking and converting happen in lanes: the masked bits are the whole steps
+//! times a power of two, so `min + step * masked` is the same value to the bit with no shift per
+//! component. A component that spans less than 2^-100 holds still, so no scaled step comes near
+//! the smallest normal float. A block of four rotations with every lane within unit length skips
+//! the renormalisation's divisions and square root (the values are the same to the bit). A pose
+//! that last held the same compressed clip's sample is not put back at rest first, as a raw
+//! clip's is not.
 
 use glam::{Quat, Vec3, Vec4};
 

@@ -6,6 +6,10 @@
 //! Q₃ − q pᵀ (by a 3x3 SVD through Jacobi iterations) and its translation t = q − R p. The
 //! (morphed) rest vertex v moves to R v + t, its normal and tangent by R.
 //!
+//! The SVD takes six Jacobi sweeps, with U's third column the cross of its first two, so R is a
+//! rotation even where the blended matrix is a reflection (which libigl's U Vᵀ would not be).
+//! Morph targets apply before, as they do before linear blend.
+//!
 //! The precomputation (Laplacian smoothing of the weights and of Ψ) is `deform::ddm`'s.
 
 use glam::{Mat3, Mat4, Vec3, Vec4};

@@ -1,11 +1,39 @@
-//! The ML deformer's training: poses generated from the character's clips, the
-//! reference deformer's vertices at each, the targets (reference minus linear blend, in bind
-//! space), their PCA (faer's thin SVD, `skinscope-sparse`) and a ridge regression from the
-//! pose's features to the components' weights.
+//! The ML deformer's training: poses generated from the character's clips, the reference
+//! deformer's vertices at each, the targets (reference minus linear blend, in bind space), their
+//! PCA (faer's thin SVD, `skinscope-sparse`) and a map from the pose's features to the
+//! components' weights (a ridge regression, and a one-hidden-layer perceptron kept when it
+//! generalises better).
 //!
-//! A target is what linear blend must be given to land on the reference: with M the vertex's
-//! blended skin matrix, b its bind position and r the reference's, δ = M⁻¹ r − b, so linear
-//! blend of b + δ is r exactly.
+//! - **Poses.** Half are the clips' frames (30 Hz, evenly spaced); the other half random mixes
+//!   within the clips' ranges: each joint takes a rotation between two of its clip frames' (a
+//!   slerp by a random fraction). Without clips, each joint turns up to 60 degrees about a random
+//!   axis. The skeleton's roots stay at rest, and the seed is fixed. Held-out poses, drawn the
+//!   same way, are only measured.
+//! - **Targets.** At each pose the reference gives each vertex's position r: direct delta mush
+//!   (the CPU reference) or linear blend plus the muscles settled at the pose by the performer's
+//!   own muscle stage. A target is what linear blend must be given to land there: with M the
+//!   vertex's blended skin matrix and b its bind position, δ = M⁻¹ r − b, so linear blend of
+//!   b + δ is r exactly.
+//! - **PCA.** The targets (3 rows a vertex, a column a pose) are compressed to K components by
+//!   faer's thin SVD: component k is U's column k, and pose j's weight of it s_k V\[j\]\[k\]. The
+//!   PCA is not centred, so the bind pose, whose targets are zero, needs no intercept.
+//! - **Features** (`pose::features_into`): per driving joint (one that weighs a vertex, or has a
+//!   descendant that does, and has an ancestor in the skin) its skin matrix relative to its
+//!   parent's, P_parent⁻¹ P_joint, in 6D form (its rotation's first two columns) minus the
+//!   identity's: six numbers, exactly zero at the bind pose.
+//! - **Ridge.** A regression without intercept maps the features to the K weights:
+//!   (XᵀX + λI) W = XᵀC, by faer's Cholesky, λ the ridge factor times the features' mean square.
+//! - **Perceptron.** w = W2 (tanh(W1 f + b1) − tanh(b1)), zero at the bind pose by construction,
+//!   fitted to the same weights by full-batch Adam (rate 3e-3, weight decay 1e-3) with inputs and
+//!   outputs scaled to unit size; its gradients are written out in `skinscope-sparse` (two
+//!   products each way) rather than taken from a deep-learning crate, which would add minutes to
+//!   a 2-core clean build for one hidden layer. Under `MlMap::Auto` it is kept only when it lowers
+//!   the held-out RMS error by more than 20%; a model keeps its ridge weights either way.
+//! - **Limits.** Each weight is clamped to twice the largest met in training, so a pose far
+//!   outside the training poses is not extrapolated without end.
+//! - **Memory.** The training targets are held once, as f64 (3 values a vertex a pose, at most
+//!   50 million: 400 MB, about three times that at the SVD's peak); held-out poses are measured
+//!   one at a time.
 
 use glam::{Mat4, Quat, Vec3};
 

@@ -6,7 +6,9 @@
 //! frame, staggered by block of 64 members (by member in a crowd of fewer than 8 blocks) so each
 //! frame poses about as many, their palettes held between (Unreal's update rate optimisation
 //! without interpolation). A block that lies wholly in one band of distances is held as a whole,
-//! from its bounding box's distances. Events still fire once per time the member's playhead
+//! from its bounding box's nearest and farthest points (each taken 1e-4 of its distance further
+//! out, so that no rounding of a member's own distance could give another rate); a block that
+//! straddles a band's edge takes each member's rate from its own distance. Events still fire once per time the member's playhead
 //! crosses them, at their clip time, whatever the rate: a member posed after a long gap fires
 //! what the gap crossed, once per loop.
 

@@ -1,6 +1,12 @@
 //! The ML deformer at runtime: each frame, the pose's features through the model
 //! on the CPU (microseconds), into the K weights of its bind-space components that the skin
 //! pass (`shaders/ml.wgsl`) and the CPU reference (`posed`) add before skinning.
+//!
+//! In the skin pass, `ml_corrective` sums the components (vertex-major, after the muscles' words
+//! in the slot's one storage binding); the weights ride at the end of the muscles' uniform
+//! (64,256 bytes, within WebGPU's 64 KiB). Every instance of the trained mesh follows the
+//! corrective; a crowd does not (one pose). Normals are not corrected: they stay linear blend's,
+//! as the muscles' do.
 
 use std::sync::Arc;
 
