@@ -64,7 +64,10 @@ fn panel_at(display: &str, section: &str) -> image::RgbImage {
         .env("DISPLAY", display)
         .env_remove("WAYLAND_DISPLAY")
         // The user's recent files are not the guide's.
-        .env("XDG_CONFIG_HOME", std::env::temp_dir().join("skinscope-guide-no-config"))
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("skinscope-guide-no-config"),
+        )
         .output()
         .unwrap();
     assert!(

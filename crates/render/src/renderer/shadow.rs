@@ -22,7 +22,11 @@ use crate::pipelines::DEPTH_FORMAT;
 /// over it (`SHADOW_BELOW` in shadow.wgsl).
 const SHADOW_BELOW: f32 = 0.25;
 
-/// Side of each shadow map in texels (or the device's largest texture side, if smaller).
+/// Side of each shadow map in texels (or the device's largest texture side, if smaller). On
+/// lavapipe the maps' size is most of the shadows' cost: a 512x512 frame of CesiumMan took 120 ms
+/// with 2048-texel maps, about 60 with 1024 and 47 with 256; three.js's default is 512. Lighting
+/// the ground and working out its map coordinates in the vertex shader (exact for orthographic
+/// views) rather than per fragment took it from 69 ms to 58.
 const MAP_SIDE: u32 = 1024;
 
 /// The contact darkening reaches this fraction of one character's bounds' diagonal.
