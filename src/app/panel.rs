@@ -17,6 +17,25 @@ use crate::viewer::UiCommand;
 /// How long the last layout is kept at most while nothing is input: 30 layouts a second.
 pub const PANEL_KEPT_FOR: Duration = Duration::from_micros(33_333);
 
+/// egui's own limit on a click's press, in seconds (`InputOptions::max_click_duration`).
+const CLICK_SECS: f64 = 0.8;
+
+/// `input` and `ctx` paced to the window's real frame rate, `since_last` being the time since
+/// the last layout. egui animates (and smooths the wheel) by `predicted_dt`, which egui-winit sets
+/// to the display's refresh interval: at 2 frames a second the panel would take a wheel turn in
+/// over three seconds. And it measures a click's press between the frames that saw it go down and
+/// up, so a slow frame on either side can make a quick click too long to count. So the frame's
+/// real interval is given as `predicted_dt` (egui still caps what an animation takes of it at
+/// 0.1 s), and a press may last a frame's interval beyond egui's 0.8 s.
+pub(super) fn pace(input: &mut egui::RawInput, ctx: &egui::Context, since_last: Option<Duration>) {
+    let Some(dt) = since_last else {
+        return;
+    };
+    let dt = dt.as_secs_f32().clamp(1.0 / 240.0, 1.0);
+    input.predicted_dt = dt;
+    ctx.options_mut(|o| o.input_options.max_click_duration = CLICK_SECS + f64::from(dt));
+}
+
 /// The panel's layout, tessellated, and what the render step needs of it.
 pub(super) struct PanelOutput {
     jobs: Vec<egui::ClippedPrimitive>,
@@ -92,7 +111,7 @@ impl App {
         let Some(gfx) = self.gfx.as_mut() else {
             unreachable!("run_panel is called with graphics")
         };
-        let input = gfx.egui_state.take_egui_input(&gfx.window);
+        let mut input = gfx.egui_state.take_egui_input(&gfx.window);
         let batch = self.options.frames.is_some();
         let names = self.viewer.controls.view.show_joint_names;
         if let Some(last) = &self.panel
@@ -101,6 +120,15 @@ impl App {
             && last.still_current(&input, now)
         {
             return Vec::new();
+        }
+        // A batch run keeps egui's pace as it was: its clocks step 1/60 s a frame, whatever the
+        // machine's speed.
+        if !batch {
+            let since_last = self
+                .panel
+                .as_ref()
+                .map(|p| now.duration_since(p.laid_out_at));
+            pace(&mut input, &gfx.egui_ctx, since_last);
         }
         let screen_rect = input.screen_rect;
         let last = self.last_view.map(|(_, camera, _)| camera);
@@ -215,5 +243,112 @@ mod tests {
             ..drawn_at(at)
         };
         assert!(!undrawn.still_current(&quiet(&undrawn), at));
+    }
+
+    /// egui frames at 2 a second (`FRAME` apart, as the window lays the panel out at 2 fps),
+    /// paced as the window paces them or not: the frames' inputs, each at its time.
+    const FRAME: Duration = Duration::from_millis(500);
+
+    fn frame_input(
+        frame: u32,
+        events: Vec<egui::Event>,
+        paced: bool,
+        ctx: &egui::Context,
+    ) -> egui::RawInput {
+        let mut input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(400.0, 300.0),
+            )),
+            time: Some(FRAME.as_secs_f64() * f64::from(frame)),
+            events,
+            ..Default::default()
+        };
+        if paced && frame > 0 {
+            pace(&mut input, ctx, Some(FRAME));
+        }
+        input
+    }
+
+    /// How far a scroll area over a tall column has moved after a wheel turn of three lines and
+    /// one more frame at 2 frames a second, as a share of where it comes to rest.
+    fn scrolled_after_one_frame(paced: bool) -> f32 {
+        let ctx = egui::Context::default();
+        let id = "column";
+        let mut offset = 0.0;
+        let mut frame = |n: u32, events: Vec<egui::Event>| {
+            let input = frame_input(n, events, paced, &ctx);
+            let mut output = ctx.run_ui(input, |ui| {
+                let out = egui::ScrollArea::vertical().id_salt(id).show(ui, |ui| {
+                    ui.allocate_space(egui::vec2(100.0, 5000.0));
+                });
+                offset = out.state.offset().y;
+            });
+            output.textures_delta.clear();
+            offset
+        };
+        frame(0, vec![egui::Event::PointerMoved(egui::pos2(50.0, 50.0))]);
+        let wheel = egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Line,
+            delta: egui::vec2(0.0, -3.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: egui::Modifiers::NONE,
+        };
+        // A few quiet frames: egui asks for none once the first layouts have settled.
+        for n in 1..4 {
+            frame(n, Vec::new());
+        }
+        let first = frame(4, vec![wheel]);
+        let rest = (5..40).map(|n| frame(n, Vec::new())).last().unwrap();
+        assert!(rest > 100.0, "the wheel turn scrolled {rest} points in all");
+        first / rest
+    }
+
+    #[test]
+    fn at_two_frames_a_second_a_wheel_turn_scrolls_the_panel_within_the_frame() {
+        // egui-winit's pace (the display's refresh) leaves most of the turn for later frames,
+        // seconds later at this rate; the window's pace applies nine tenths of it at once.
+        assert!(scrolled_after_one_frame(false) < 0.5);
+        let paced = scrolled_after_one_frame(true);
+        assert!(paced >= 0.89, "{paced}");
+    }
+
+    /// Whether a press that went down in frame 1 and came up in frame 3 clicks a button: at 2
+    /// frames a second it may have lasted as little as half a second, and egui sees it last one.
+    fn slow_click(paced: bool) -> bool {
+        let ctx = egui::Context::default();
+        let mut clicked = false;
+        let at = egui::pos2(30.0, 12.0);
+        let button = |pressed| egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        };
+        let events = [
+            vec![egui::Event::PointerMoved(at)],
+            vec![button(true)],
+            Vec::new(),
+            vec![button(false)],
+            Vec::new(),
+        ];
+        for (n, events) in events.into_iter().enumerate() {
+            let input = frame_input(n as u32, events, paced, &ctx);
+            let mut output = ctx.run_ui(input, |ui| {
+                clicked |= ui.button("Play").clicked();
+            });
+            output.textures_delta.clear();
+        }
+        clicked
+    }
+
+    #[test]
+    fn at_two_frames_a_second_a_quick_press_still_clicks() {
+        assert!(
+            !slow_click(false),
+            "egui's own limit lets it through: the test shows nothing"
+        );
+        assert!(slow_click(true));
     }
 }
