@@ -282,7 +282,7 @@ mod tests {
                 let out = egui::ScrollArea::vertical().id_salt(id).show(ui, |ui| {
                     ui.allocate_space(egui::vec2(100.0, 5000.0));
                 });
-                offset = out.state.offset().y;
+                offset = out.state.clamped_offset().y;
             });
             output.textures_delta.clear();
             offset
