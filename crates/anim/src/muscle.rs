@@ -3,11 +3,14 @@
 //! held by attachment, tether, edge and volume constraints, each with its own compliance (m/N
 //! in scene units), so the stiffness does not depend on the step or the iteration count.
 //!
-//! The particles live in world space. Their *rigid* positions are where linear blend skinning
-//! would carry them (origin joint's motion at the origin end, the insertion's at the other,
-//! blended along the muscle): the attachment rings are held there, and a muscle's displacement
-//! is its simulated particles minus those. A muscle whose ends draw together (an elbow
-//! flexing) keeps its volume, so its belly bulges out of the rigid shape.
+//! The particles live in world space. Their *rigid* positions are the muscle's bind shape
+//! carried by its ends: on the straight spindle between the ends as they are now (each end
+//! riding its joint), turned with the origin joint and then bent onto that line, at their bind
+//! distance from its axis. The attachment rings are held there, and a muscle's displacement is
+//! its simulated particles minus those: not the bend of a joint the muscle spans (a straight
+//! muscle over a bent knee is where it should be, and so is its ring by the insertion), but what
+//! the muscle does itself. A muscle whose ends draw together (an elbow flexing) keeps its volume,
+//! so its belly bulges out of the rigid shape.
 //!
 //! One frame: `MuscleSim::step` over `substeps` substeps, each predicting, solving every
 //! constraint once (Gauss-Seidel, λ from zero: small steps) and updating the velocities with
@@ -23,13 +26,11 @@
 //!   surface, its gradient per particle). The fibres' rest length follows the muscle's
 //!   end-to-end length (and shortens by up to 30% with `activation`), so a muscle whose ends
 //!   draw together keeps its volume by thickening.
-//! - **Rigid positions**: the origin joint's motion up to a band 1.5 radii either side of the
-//!   insertion joint's pivot, the insertion's past it, blended across the band. At bind every
-//!   muscle is at rest.
+//! - **Rigid positions**: on the straight spindle (see above). At bind every muscle is at rest.
 //! - **State in f64**: a settling muscle's last corrections lie far below an f32 position's
 //!   resolution.
 
-use glam::{Affine3A, DVec3, Vec3};
+use glam::{Affine3A, DVec3, Quat, Vec3};
 
 /// Rings of particles along a muscle and particles around each ring.
 pub const RINGS: usize = 9;
@@ -46,9 +47,6 @@ pub struct MuscleShape {
     pub origin: Vec3,
     pub insertion: Vec3,
     pub joints: [u32; 2],
-    /// The insertion joint's pivot at bind: where skinning's blend crosses from the origin's
-    /// joint to the insertion's.
-    pub pivot: Vec3,
     pub radius: f32,
     pub activation: f32,
 }
@@ -155,16 +153,19 @@ pub struct MuscleSystem {
     pub bodies: Vec<MuscleBody>,
     /// Bind (world) position per particle.
     pub rest: Vec<Vec3>,
-    /// Per particle: the insertion joint's weight in its rigid position.
-    pub blend: Vec<f32>,
+    /// Per particle: its place on the straight spindle, for its rigid position.
+    pub spindle: Vec<SpindlePlace>,
     /// Per particle: held to its bones by the attachment constraint.
     pub attached: Vec<bool>,
     pub inv_mass: Vec<f32>,
 }
 
-fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
-    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
+/// A particle's place on its muscle's spindle at bind: the fraction of the way from the origin
+/// to the insertion, and its offset from the axis there (world space, at bind).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpindlePlace {
+    pub along: f32,
+    pub across: Vec3,
 }
 
 /// The fusiform profile: the radius at `s` along the muscle, of the belly's `radius`.
@@ -179,7 +180,7 @@ impl MuscleSystem {
         let mut system = Self {
             bodies: Vec::with_capacity(shapes.len()),
             rest: Vec::new(),
-            blend: Vec::new(),
+            spindle: Vec::new(),
             attached: Vec::new(),
             inv_mass: Vec::new(),
         };
@@ -198,36 +199,27 @@ impl MuscleSystem {
         let w = dir.cross(u);
         let ring = |i: usize, j: usize| (first + 1 + i * SEGMENTS + j % SEGMENTS) as u32;
         let (pole0, pole1) = (first as u32, (first + 1 + RINGS * SEGMENTS) as u32);
-        self.rest.push(shape.origin);
-        self.blend.push(0.0);
-        self.attached.push(true);
+        let mut place = |rest: Vec3, along: f32, across: Vec3, attached: bool| {
+            self.rest.push(rest);
+            self.spindle.push(SpindlePlace { along, across });
+            self.attached.push(attached);
+        };
+        place(shape.origin, 0.0, Vec3::ZERO, true);
         for i in 0..RINGS {
             let s = (i + 1) as f32 / (RINGS + 1) as f32;
             let r = shape.radius * profile(s);
             for j in 0..SEGMENTS {
                 let a = std::f32::consts::TAU * j as f32 / SEGMENTS as f32;
-                self.rest
-                    .push(shape.origin + axis * s + (u * a.cos() + w * a.sin()) * r);
-                self.blend.push(s);
-                self.attached.push(i == 0 || i + 1 == RINGS);
+                let across = (u * a.cos() + w * a.sin()) * r;
+                place(
+                    shape.origin + axis * s + across,
+                    s,
+                    across,
+                    i == 0 || i + 1 == RINGS,
+                );
             }
         }
-        self.rest.push(shape.insertion);
-        self.blend.push(1.0);
-        self.attached.push(true);
-        // Skinning's blend: the origin joint's motion up to a band about the insertion joint's
-        // pivot, the insertion's past it (as skin weights fall across a joint); the ends ride
-        // their own joint exactly.
-        let band = (shape.radius * 1.5).max(1e-6);
-        for k in first..self.rest.len() {
-            let along = (self.rest[k] - shape.pivot).dot(dir);
-            let s = smoothstep(-band, band, along);
-            self.blend[k] = if self.attached[k] {
-                if self.blend[k] < 0.5 { 0.0 } else { 1.0 }
-            } else {
-                s
-            };
-        }
+        place(shape.insertion, 1.0, Vec3::ZERO, true);
         let mut triangles = Vec::new();
         for j in 0..SEGMENTS {
             triangles.push([pole0, ring(0, j + 1), ring(0, j)]);
@@ -285,15 +277,25 @@ impl MuscleSystem {
     }
 
     /// The rigid position of every particle into `out`, given each joint's motion since bind
-    /// (`moved[j] = world_from_joint(now) * joint_from_world(bind)`).
+    /// (`moved[j] = world_from_joint(now) * joint_from_world(bind)`): on the straight spindle
+    /// between the ends as their joints carry them, its offset from the axis turned by the origin
+    /// joint's rotation and then by the shortest arc from the axis so turned to the axis now.
     pub fn rigid_into(&self, moved: &[Affine3A], out: &mut [Vec3]) {
         for body in &self.bodies {
             let [o, i] = body.shape.joints.map(|j| moved[j as usize]);
+            let (origin, insertion) = (body.shape.origin, body.shape.insertion);
+            let (start, end) = (o.transform_point3(origin), i.transform_point3(insertion));
+            let turned = o.transform_vector3(insertion - origin).normalize_or_zero();
+            let now = (end - start).normalize_or_zero();
+            let bend = if turned == Vec3::ZERO || now == Vec3::ZERO {
+                Quat::IDENTITY
+            } else {
+                Quat::from_rotation_arc(turned, now)
+            };
             let range = body.first..body.first + PARTICLES_PER_MUSCLE;
             for k in range {
-                let p = self.rest[k];
-                let s = self.blend[k];
-                out[k] = o.transform_point3(p) * (1.0 - s) + i.transform_point3(p) * s;
+                let place = self.spindle[k];
+                out[k] = start.lerp(end, place.along) + bend * o.transform_vector3(place.across);
             }
         }
     }
@@ -323,6 +325,9 @@ pub struct MuscleSim {
     /// The rigid positions within a substep.
     rigid_now: Vec<DVec3>,
     gradient: Vec<DVec3>,
+    /// Started at rest and its bones not moved since: the first step that moves them starts it
+    /// moving with them.
+    fresh: bool,
 }
 
 fn widen(v: &[Vec3]) -> Vec<DVec3> {
@@ -340,16 +345,21 @@ impl MuscleSim {
             rigid_then: widen(rigid),
             rigid_now: widen(rigid),
             gradient: vec![DVec3::ZERO; n],
+            fresh: true,
         }
     }
 
-    /// Back at rest on `rigid` (a seek, a new clip).
+    /// Back at rest on `rigid` (a seek, a new clip). The first step that moves the bones starts
+    /// every particle moving as its rigid position moves over that step, so a muscle started on a limb in
+    /// motion (a walk's first frame) rides it rather than being jerked after it, as if it had
+    /// been still and the limb had reached full speed at once.
     pub fn reset(&mut self, rigid: &[Vec3]) {
         for (k, r) in rigid.iter().enumerate() {
             let r = r.as_dvec3();
             (self.x[k], self.rigid_then[k], self.rigid_now[k]) = (r, r, r);
         }
         self.v.fill(DVec3::ZERO);
+        self.fresh = true;
     }
 
     /// One step of `dt` seconds toward `rigid` (this step's end): the attachments move from
@@ -362,6 +372,14 @@ impl MuscleSim {
                 *then = r.as_dvec3();
             }
             return;
+        }
+        if self.fresh {
+            // Until its bones first move: a still pose keeps it fresh.
+            let dt = f64::from(dt);
+            for (k, v) in self.v.iter_mut().enumerate() {
+                *v = (rigid[k].as_dvec3() - self.rigid_then[k]) / dt;
+                self.fresh &= *v == DVec3::ZERO;
+            }
         }
         let keep = 1.0 / (1.0 + f64::from(params.damping.max(0.0)) * h);
         for s in 1..=substeps {

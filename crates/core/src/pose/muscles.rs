@@ -4,7 +4,7 @@
 //! which the skin follows after skinning (`skin_offset`; `shaders/muscle.wgsl` on the GPU).
 //!
 //! ```json
-//! {"settings": {"edge_compliance": 0.2, "ring_compliance": 1, "damping": 4, "substeps": 10},
+//! {"settings": {"edge_compliance": 0.002, "ring_compliance": 0.01, "tether_compliance": 0.05},
 //!  "muscles": [{"name": "biceps_l", "radius": 0.02, "activation": 0, "skin_radius": 0.05,
 //!    "origin": {"joint": "upperarm_l", "along": 0.15, "offset": [0, 0, 0.018]},
 //!    "insertion": {"joint": "forearm_l", "along": 0.1, "offset": [0, 0, 0.014]}}]}
@@ -23,7 +23,8 @@
 //!
 //! Time: 60 Hz steps of the settings' substeps. In the window the muscles step with the frames;
 //! a posing command with `--simulate` steps them from t = 0, and without it a frame's muscles are
-//! settled at its pose (3 s at the still pose). A seek, a cue or new muscles start them at rest.
+//! settled at its pose (3 s at the still pose). A seek, a cue or new muscles start them at rest on
+//! their bones, moving with them from the first step that moves them.
 //! On the GPU the skin pass adds the offset after skinning, by every method (`muscle_offset` in
 //! `shaders/muscle.wgsl`): the particles' world displacements in a 64 KB uniform (up to 4,000
 //! particles, 54 muscles), each vertex's weights after its vertex words in the same binding. The
@@ -286,7 +287,6 @@ impl MuscleRig {
                 origin,
                 insertion,
                 joints: [o, n],
-                pivot: bind[n as usize],
                 radius,
                 activation,
             });
