@@ -22,11 +22,12 @@ const CLICK_SECS: f64 = 0.8;
 
 /// `input` and `ctx` paced to the window's real frame rate, `since_last` being the time since
 /// the last layout. egui animates (and smooths the wheel) by `predicted_dt`, which egui-winit sets
-/// to the display's refresh interval: at 2 frames a second the panel would take a wheel turn in
-/// over three seconds. And it measures a click's press between the frames that saw it go down and
-/// up, so a slow frame on either side can make a quick click too long to count. So the frame's
-/// real interval is given as `predicted_dt` (egui still caps what an animation takes of it at
-/// 0.1 s), and a press may last a frame's interval beyond egui's 0.8 s.
+/// to the display's refresh interval: at 2 frames a second the frame that sees a wheel turn moves
+/// the panel by a third of it, and the rest comes in later frames, half a second apart. And egui
+/// times a click's press between the frames that saw it go down and up, so a slow frame on either
+/// side can make a quick click too long to count. So the frame's real interval is given as
+/// `predicted_dt` (egui still caps what an animation takes of it at 0.1 s), and a press may last
+/// a frame's interval beyond egui's 0.8 s.
 pub(super) fn pace(input: &mut egui::RawInput, ctx: &egui::Context, since_last: Option<Duration>) {
     let Some(dt) = since_last else {
         return;
