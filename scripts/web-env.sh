@@ -13,7 +13,7 @@
 
 web_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
-web_toolchain="${SKINSCOPE_WEB_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/skinscope-web/rustweb}"
+web_toolchain="${SKINSCOPE_WEB_TOOLCHAIN:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/skinscope-web/rustweb}"
 web_sudo=""
 [ "$(id -u)" -eq 0 ] || web_sudo="sudo"
 
