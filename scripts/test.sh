@@ -148,13 +148,16 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skinscope-anim -p ski
     -p skinscope-core -p skinscope-import -p skinscope-render
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
     cargo test --locked --doc -p skinscope-anim -p skinscope-core -p skinscope-import
-# The library crates build for the browser (wasm32-unknown-unknown), so nothing native creeps into
-# them: Debian's rustc-web, set up once per machine outside the clone (scripts/web-env.sh), builds
-# the standard library for wasm32 (3 minutes on a clean clone, seconds once built).
+# The library crates, and the application's library but its native window (the viewer, the
+# panel, the drawing a browser page would drive), build for the browser (wasm32-unknown-unknown),
+# so nothing native creeps into them: Debian's rustc-web, set up once per machine outside the
+# clone (scripts/web-env.sh), builds the standard library for wasm32 (about 3 minutes on a clean
+# clone, seconds once built).
 # shellcheck source=scripts/web-env.sh
 source scripts/web-env.sh
 web_cargo check --locked -p skinscope-anim -p skinscope-sparse -p skinscope-core \
     -p skinscope-import -p skinscope-render
+web_cargo check --locked -p skinscope --lib
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()

@@ -10,6 +10,9 @@ pub use skinscope_core::{
 };
 pub use skinscope_import::{self as import, builtin, glb};
 pub use skinscope_render::{self as render, display, panorama as environment};
+// The native window (winit on the desktop, its file dialog on a thread); a browser page drives
+// the same viewer, panel and drawing its own way.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod app;
 pub mod debug;
 pub mod draw;
