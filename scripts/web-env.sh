@@ -4,29 +4,16 @@
 # Debian 12's `rustc-web` (1.96, with the standard library's sources) builds the standard library
 # for wasm32 itself (`-Zbuild-std`, allowed by RUSTC_BOOTSTRAP=1).
 #
-# Installs what is missing with apt-get (through sudo when not root): lld-22 (rust-lld links
+# Needs, installed by the caller (scripts/test.sh installs what is missing): lld-22 (rust-lld links
 # through it), libgit2-1.5 (cargo-web's), clang-22 and llvm-22's archiver (the meshopt crate's C++,
 # built for wasm32). Unpacks rustc-web, cargo-web and the standard library's sources (`apt-get
 # download` and `dpkg -x`, no system install) into SKINSCOPE_WEB_TOOLCHAIN, by default
 # ${XDG_CACHE_HOME:-~/.cache}/skinscope-web/rustweb. Defines `web_cargo`: cargo of that toolchain,
 # targeting wasm32 with std built from source, into target/wasm32.
 
-web_installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-
 web_toolchain="${SKINSCOPE_WEB_TOOLCHAIN:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/skinscope-web/rustweb}"
 web_sudo=""
 [ "$(id -u)" -eq 0 ] || web_sudo="sudo"
-
-web_missing=()
-for package in lld-22 libgit2-1.5 clang-22 llvm-22; do
-    web_installed "$package" || web_missing+=("$package")
-done
-if [ ${#web_missing[@]} -gt 0 ]; then
-    echo "web-env.sh: installing ${web_missing[*]}" >&2
-    $web_sudo apt-get update -qq
-    $web_sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        "${web_missing[@]}" >/dev/null
-fi
 
 if [ ! -x "$web_toolchain/usr/bin/rustc" ]; then
     echo "web-env.sh: unpacking Debian's rustc-web into $web_toolchain" >&2

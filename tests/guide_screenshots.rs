@@ -7,7 +7,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Each picture: the `--open-section` value, and the file under `docs/images/panel/`. The last
 /// sections share pictures: the panel scrolls no further than its end.
@@ -50,19 +49,15 @@ fn panel_at(display: &str, section: &str) -> image::RgbImage {
         "skinscope-guide-{section}-{}.png",
         std::process::id()
     ));
-    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args([
-            "--frames",
-            "4",
-            "--window-size",
-            WINDOW,
-            "--open-section",
-            section,
-        ])
-        .arg("--screenshot")
-        .arg(&out)
-        .env("DISPLAY", display)
-        .env_remove("WAYLAND_DISPLAY")
+    let args = [
+        "--frames",
+        "4",
+        "--window-size",
+        WINDOW,
+        "--open-section",
+        section,
+    ];
+    let result = common::window_screenshot(display, &args, &out)
         // The user's recent files are not the guide's.
         .env(
             "XDG_CONFIG_HOME",

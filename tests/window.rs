@@ -19,12 +19,7 @@ fn screenshot(
 
 /// The window run with `args`, its last frame saved to `out`.
 fn screenshot_with(display: &str, args: &[&str], out: &std::path::Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_skinscope"))
-        .args(args)
-        .arg("--screenshot")
-        .arg(out)
-        .env("DISPLAY", display)
-        .env_remove("WAYLAND_DISPLAY")
+    common::window_screenshot(display, args, out)
         .output()
         .unwrap()
 }

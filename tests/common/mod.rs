@@ -251,3 +251,16 @@ pub fn display() -> (String, Option<Xvfb>) {
     assert!(!number.is_empty(), "Xvfb did not report its display");
     (format!(":{number}"), Some(Xvfb(child)))
 }
+
+/// The window on `display` run with `args`, its last frame to be saved to `out`: the command, for
+/// the caller to add to and run.
+pub fn window_screenshot(display: &str, args: &[&str], out: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_skinscope"));
+    command
+        .args(args)
+        .arg("--screenshot")
+        .arg(out)
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY");
+    command
+}
