@@ -68,13 +68,20 @@ pub struct Bvh {
 
 /// Reads a BVH file (at most `files::MAX_MODEL_BYTES`); the clip is named after the file's stem.
 pub fn load(path: &Path) -> Result<Bvh, BvhError> {
+    load_within(path, &super::Reach::ModelFolder)
+}
+
+/// `load`, from the given files when `reach` is theirs.
+pub fn load_within(path: &Path, reach: &super::Reach) -> Result<Bvh, BvhError> {
     let refuse = |line, message: String| BvhError {
         file: path.to_path_buf(),
         line,
         message,
     };
-    let text = crate::files::read_text_capped(path, crate::files::MAX_MODEL_BYTES)
-        .map_err(|e| refuse(0, e.to_string()))?;
+    let bytes =
+        super::read_within(path, reach, crate::files::MAX_MODEL_BYTES).map_err(|e| refuse(0, e))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| refuse(0, crate::files::FileError::NotText(e).to_string()))?;
     let name = path
         .file_stem()
         .map_or_else(|| "bvh".to_string(), |s| s.to_string_lossy().into_owned());

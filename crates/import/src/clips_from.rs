@@ -160,7 +160,7 @@ fn source_of(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("bvh"));
     Ok(if bvh {
-        let b = super::bvh::load(path)?;
+        let b = super::bvh::load_within(path, reach)?;
         let times = (0..b.frames.clamp(1, MAX_SAMPLES))
             .map(|f| f as f32 * b.frame_secs)
             .collect();

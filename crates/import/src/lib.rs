@@ -34,6 +34,7 @@ mod clips_from;
 mod container;
 mod draco;
 mod extensions;
+pub mod given;
 pub mod glb;
 mod hierarchy;
 mod influences;
@@ -81,7 +82,8 @@ pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportE
         errors: vec![Problem::new("", message)],
         warnings: Vec::new(),
     };
-    if path.is_dir() {
+    let given = matches!(options.reach, Reach::Given(_));
+    if !given && path.is_dir() {
         return Err(refuse("is a directory, not a glTF file".into()));
     }
     if path
@@ -89,12 +91,22 @@ pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportE
         .is_some_and(|e| e.eq_ignore_ascii_case("bvh"))
     {
         // A motion-capture take on its own: its skeleton, no mesh.
-        return skeleton_only::bvh_character(path);
+        return skeleton_only::bvh_character(path, &options.reach);
     }
-    // A regular file of at most MAX_MODEL_BYTES, checked by its size before it is read.
-    let bytes = crate::files::read_capped(path, crate::files::MAX_MODEL_BYTES)
-        .map_err(|e| refuse(e.to_string()))?;
+    let bytes = read_within(path, &options.reach, crate::files::MAX_MODEL_BYTES).map_err(refuse)?;
     load_bytes_with(&bytes, path, options)
+}
+
+/// The bytes of the file at `path`, at most `most`: one of the given files when `reach` is
+/// theirs, else a regular file on disk, checked by its size before it is read.
+pub(crate) fn read_within(path: &Path, reach: &Reach, most: u64) -> Result<Vec<u8>, String> {
+    match reach {
+        Reach::Given(files) => files
+            .read(path, most)
+            .map(|b| b.to_vec())
+            .map_err(|e| e.to_string()),
+        _ => crate::files::read_capped(path, most).map_err(|e| e.to_string()),
+    }
 }
 
 /// Loads glTF from bytes; `path` names the file in messages and locates external buffers and

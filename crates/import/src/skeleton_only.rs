@@ -10,14 +10,14 @@ use super::ImportError;
 use crate::anim::{LocalPose, ModelPose, Skin, local_to_model};
 use crate::character::{Character, ClipData, Problem, SkinData};
 
-/// The BVH at `path` as a skeleton-only character.
-pub fn bvh_character(path: &Path) -> Result<Character, ImportError> {
+/// The BVH at `path` (read within `reach`) as a skeleton-only character.
+pub fn bvh_character(path: &Path, reach: &super::Reach) -> Result<Character, ImportError> {
     let refuse = |message: String| ImportError {
         file: path.to_path_buf(),
         errors: vec![Problem::new("", message)],
         warnings: Vec::new(),
     };
-    let bvh = super::bvh::load(path).map_err(|e| {
+    let bvh = super::bvh::load_within(path, reach).map_err(|e| {
         refuse(if e.line > 0 {
             format!("line {}: {}", e.line, e.message)
         } else {

@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::given::GivenFiles;
+
 /// The folder tree a model's URIs may name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Reach {
@@ -19,6 +21,9 @@ pub enum Reach {
     /// Any regular file outside the kernel's folders (the panel's "allow files outside the
     /// model's folder").
     Anywhere,
+    /// Only the files the user gave by hand (a browser page's file input or drop): the model is
+    /// one of them, and its URIs name others; the file system is never read.
+    Given(GivenFiles),
 }
 
 /// The remedy a file outside the reach is refused with: the application says how to widen it
@@ -53,6 +58,15 @@ impl UriBase {
                 .map_err(|e| UriError::DataUri(e.to_string()));
         }
         let path = self.resolve(uri)?;
+        if let Reach::Given(files) = &self.reach {
+            return files
+                .read(&path, u64::MAX)
+                .map(|bytes| bytes[..bytes.len().min(most as usize)].to_vec())
+                .map_err(|e| UriError::Read {
+                    path,
+                    why: e.to_string(),
+                });
+        }
         crate::files::read_prefix(&path, most).map_err(|e| UriError::Read {
             path,
             why: e.to_string(),
@@ -68,6 +82,13 @@ impl UriBase {
         };
         if names_a_scheme(&decoded) || is_rooted(&decoded) {
             return Err(UriError::NotRelative { uri: shown });
+        }
+        if let Reach::Given(_) = &self.reach {
+            // Among the given files, lexically: nothing on disk is looked at.
+            return GivenFiles::beside(&self.folder, &decoded).map_err(|e| UriError::Read {
+                path: PathBuf::from(&shown),
+                why: e.to_string(),
+            });
         }
         let joined = self.folder.join(&decoded);
         let resolved = joined.canonicalize().map_err(|e| UriError::Missing {
@@ -85,6 +106,7 @@ impl UriBase {
             Reach::Anywhere => return Ok(resolved),
             Reach::ModelFolder => &self.folder,
             Reach::Root(root) => root,
+            Reach::Given(_) => &self.folder,
         };
         let root = root.canonicalize().map_err(|e| UriError::Folder {
             folder: root.clone(),
