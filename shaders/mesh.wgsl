@@ -156,10 +156,13 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     if material.flags.z == 1u {
         return vec4<f32>(tone_map(base.rgb), alpha);
     }
+    // Sampled before the branch on the tangent, a value of each fragment's own: WGSL lets
+    // implicit-derivative samples run only in uniform control flow (browsers check it).
+    let normal_sample = textureSample(normal_texture, normal_sampler, uv_of(material.tex_coords.z, 2u, in));
     if material.flags.y == 1u && length(in.tangent.xyz) > 0.0 {
         let t = normalize(in.tangent.xyz - n * dot(n, in.tangent.xyz));
         let b = cross(n, t) * select(1.0, -1.0, in.tangent.w < 0.0);
-        var tn = textureSample(normal_texture, normal_sampler, uv_of(material.tex_coords.z, 2u, in)).xyz * 2.0 - 1.0;
+        var tn = normal_sample.xyz * 2.0 - 1.0;
         tn = vec3<f32>(tn.xy * material.factors.z, tn.z);
         n = normalize(mat3x3<f32>(t, b, n) * tn);
     }

@@ -10,9 +10,8 @@ pub use skinscope_core::{
 };
 pub use skinscope_import::{self as import, builtin, glb};
 pub use skinscope_render::{self as render, display, panorama as environment};
-// The native window (winit on the desktop, its file dialog on a thread); a browser page drives
-// the same viewer, panel and drawing its own way.
-#[cfg(not(target_arch = "wasm32"))]
+// The window: winit's on the desktop (its file dialog on a thread), and the same window on a
+// browser page's canvas.
 pub mod app;
 pub mod debug;
 pub mod draw;

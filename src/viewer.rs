@@ -22,6 +22,7 @@ mod controls;
 mod crowd;
 mod ddm;
 pub mod environment;
+mod job;
 mod matching;
 pub mod ml;
 mod mocap;
@@ -592,7 +593,7 @@ impl Viewer {
             self.apply(command);
         }
         self.advance(self.recording_dt().unwrap_or(dt_secs));
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         self.pose_frame();
         self.stats.pose_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.record_plot();

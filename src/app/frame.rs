@@ -1,7 +1,9 @@
 //! One frame of the window, in order: input and panel -> apply commands -> advance clocks ->
 //! pose once -> render. Each step is one function here.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use glam::Vec3;
 use winit::event_loop::ActiveEventLoop;
@@ -92,7 +94,15 @@ impl App {
         };
         let window = gfx.window.clone();
         self.gfx = None;
-        match Gfx::with_window(event_loop, window, &self.viewer) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let made = Gfx::blocking(event_loop, window, &self.viewer);
+        // A page cannot wait for a device: it is set up again by loading the page again.
+        #[cfg(target_arch = "wasm32")]
+        let made = {
+            drop(window);
+            Err(super::AppError::Surface("reload the page".into()))
+        };
+        match made {
             Ok(new) => {
                 log::warn!("recreated the GPU device after it was lost");
                 self.gfx = Some(new);
@@ -351,6 +361,8 @@ impl App {
         } else if self.options.frames.is_some_and(|n| self.frames_drawn >= n) {
             event_loop.exit();
         }
+        #[cfg(target_arch = "wasm32")]
+        self.page_drawn();
     }
 
     /// While recording ("Record..."): the main view drawn again offscreen at the recording's

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+#[cfg(not(target_arch = "wasm32"))]
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
 
@@ -10,8 +11,11 @@ use super::AppError;
 use super::surface::Surface;
 use crate::draw;
 use crate::render::environment::EnvironmentMaps;
-use crate::render::gpu::{Gpu, GpuError, backend_choices};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::render::gpu::backend_choices;
+use crate::render::gpu::{Gpu, GpuError};
 use crate::render::renderer::Renderer;
+use crate::character::Character;
 use crate::viewer::Viewer;
 
 pub struct Gfx {
@@ -34,28 +38,41 @@ pub struct Gfx {
 }
 
 /// An instance, the window's surface and an adapter that can draw into it, trying the backends
-/// of `backend_choices` in order.
-fn adapter_for(
-    event_loop: &ActiveEventLoop,
+/// of `choices` in order. On the desktop the instance knows the window system (`display`); in a
+/// browser, WebGPU is tried only where the browser has an adapter for it, since a canvas that
+/// gave a WebGPU context can give no WebGL2 one.
+async fn adapter_for(
+    display: Option<winit::event_loop::OwnedDisplayHandle>,
     window: &Arc<Window>,
+    choices: &[wgpu::Backends],
 ) -> Result<(wgpu::Instance, wgpu::Surface<'static>, wgpu::Adapter), AppError> {
     let mut last = AppError::Surface("no backend to try".into());
-    for backends in backend_choices() {
-        let mut desc = wgpu::InstanceDescriptor::new_with_display_handle(Box::new(
-            event_loop.owned_display_handle(),
-        ));
+    for &backends in choices {
+        let mut desc = match display.clone() {
+            Some(display) => wgpu::InstanceDescriptor::new_with_display_handle(Box::new(display)),
+            None => wgpu::InstanceDescriptor::new_without_display_handle(),
+        };
         desc.flags = wgpu::InstanceFlags::from_build_config();
         desc.backends = backends;
-        let instance = wgpu::Instance::new(desc.with_env());
-        let surface = instance
-            .create_surface(window.clone())
-            .map_err(|e| AppError::Surface(e.to_string()))?;
+        let desc = desc.with_env();
+        let instance = if cfg!(target_arch = "wasm32") {
+            wgpu::util::new_instance_with_webgpu_detection(desc).await
+        } else {
+            wgpu::Instance::new(desc)
+        };
+        let surface = match instance.create_surface(window.clone()) {
+            Ok(surface) => surface,
+            Err(e) => {
+                last = AppError::Surface(format!("{backends:?}: {e}"));
+                continue;
+            }
+        };
         let options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::HighPerformance,
             compatible_surface: Some(&surface),
             ..Default::default()
         };
-        match pollster::block_on(instance.request_adapter(&options)) {
+        match instance.request_adapter(&options).await {
             Ok(adapter) => return Ok((instance, surface, adapter)),
             Err(source) => last = GpuError::NoAdapter { backends, source }.into(),
         }
@@ -64,6 +81,8 @@ fn adapter_for(
 }
 
 impl Gfx {
+    /// A window of `size` logical pixels and its GPU side.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(
         event_loop: &ActiveEventLoop,
         viewer: &Viewer,
@@ -77,24 +96,66 @@ impl Gfx {
                 .create_window(attributes)
                 .map_err(|e| AppError::Window(e.to_string()))?,
         );
-        Self::with_window(event_loop, window, viewer)
+        Self::blocking(event_loop, window, viewer)
     }
 
-    /// The GPU side of a window: instance, surface, device, renderers. Also what recovers from a
-    /// lost device (the window stays).
-    pub fn with_window(
+    /// `with_window`, waited for: the desktop's way. Also what recovers from a lost device (the
+    /// window stays).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn blocking(
         event_loop: &ActiveEventLoop,
         window: Arc<Window>,
         viewer: &Viewer,
     ) -> Result<Self, AppError> {
-        let (instance, surface, adapter) = adapter_for(event_loop, &window)?;
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("skinscope window"),
-            // KTX2 textures go to the GPU in the block formats it samples.
-            required_features: adapter.features() & crate::render::textures::TEXTURE_COMPRESSION,
-            ..Default::default()
-        }))
-        .map_err(AppError::Device)?;
+        let display = Some(event_loop.owned_display_handle());
+        pollster::block_on(Self::with_window(
+            display,
+            window,
+            &viewer.character,
+            &backend_choices(),
+        ))
+    }
+
+    /// The GPU side of a window: instance, surface, device, renderers, on the first of the
+    /// `choices` of backends that has an adapter.
+    pub async fn with_window(
+        display: Option<winit::event_loop::OwnedDisplayHandle>,
+        window: Arc<Window>,
+        character: &Character,
+        choices: &[wgpu::Backends],
+    ) -> Result<Self, AppError> {
+        let (instance, surface, adapter) = adapter_for(display, &window, choices).await?;
+        // The renderer reads its palettes, draws and skinned vertices from storage buffers in
+        // the vertex shader, and skins in a compute pass: WebGL2 has neither.
+        let needed = wgpu::DownlevelFlags::VERTEX_STORAGE | wgpu::DownlevelFlags::COMPUTE_SHADERS;
+        if !adapter.get_downlevel_capabilities().flags.contains(needed) {
+            let info = adapter.get_info();
+            return Err(AppError::Surface(format!(
+                "{} ({:?}) has no storage buffers in vertex shaders or compute shaders, which \
+                 the renderer needs: use a browser with WebGPU",
+                info.name, info.backend
+            )));
+        }
+        // WebGL2 cannot give WebGPU's limits; it gets its own, at the adapter's resolution.
+        let limits = if adapter.get_info().backend == wgpu::Backend::Gl {
+            wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits())
+        } else {
+            wgpu::Limits::default()
+        };
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("skinscope window"),
+                // KTX2 textures go to the GPU in the block formats it samples.
+                required_features: adapter.features() & crate::render::textures::TEXTURE_COMPRESSION,
+                required_limits: limits,
+                ..Default::default()
+            })
+            .await
+            .map_err(AppError::Device)?;
+        // A page shows a GPU error where its scripts and users look (the canvas and the console)
+        // and keeps drawing what it can.
+        #[cfg(target_arch = "wasm32")]
+        device.on_uncaptured_error(Arc::new(|e| super::web::fail(&format!("the GPU: {e}"))));
         let lost = Arc::new(AtomicBool::new(false));
         let flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {
@@ -108,9 +169,9 @@ impl Gfx {
             &gpu.cache,
             &gpu.device,
             &gpu.queue,
-            &viewer.character,
+            character,
             surface.srgb_format(),
-            draw::capacity(&viewer.character, 1),
+            draw::capacity(character, 1),
         );
         let device = &gpu.device;
         let egui_ctx = egui::Context::default();

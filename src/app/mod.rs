@@ -6,25 +6,34 @@
 //! - `frame`: one frame, in order: input and panel -> commands -> clocks -> pose once -> render;
 //! - `panel`: the panel laid out (or its last layout kept) and drawn over the 3D view;
 //! - `input`: keys, camera drags and picking clicks;
-//! - `recent`: the recent-files list between sessions.
+//! - `recent`: the recent-files list between sessions;
+//! - `page`: a browser page's URL parameters; `web`: the page itself (its canvas, files, URL),
+//!   built for the browser only.
 
 mod frame;
 mod gfx;
 pub mod input;
+pub mod page;
 mod panel;
 mod recent;
 mod surface;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use std::path::PathBuf;
-use std::time::Instant;
+
+use web_time::Instant;
 
 use glam::Vec2;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+#[cfg(not(target_arch = "wasm32"))]
+use winit::event_loop::EventLoop;
+use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::ModifiersState;
 use winit::window::WindowId;
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::builtin;
 use crate::draw::view::LineVertex;
 use crate::render::camera::{Camera, OrbitCamera};
@@ -111,6 +120,7 @@ pub enum AppError {
 }
 
 /// Opens the window and runs until it is closed (or `frames` are drawn).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(options: AppOptions) -> Result<(), AppError> {
     let character = builtin::character().map_err(crate::viewer::OpenError::from)?;
     let mut viewer = Viewer::new(character, None);
@@ -141,33 +151,7 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         viewer.listen(address, skeleton)?;
     }
     let event_loop = EventLoop::new().map_err(|e| AppError::Window(e.to_string()))?;
-    let mut app = App {
-        options,
-        viewer,
-        gfx: None,
-        camera: None,
-        followed: None,
-        last_frame: Instant::now(),
-        frames_drawn: 0,
-        mouse: Mouse::default(),
-        steer: input::SteerKeys::default(),
-        commands: Vec::new(),
-        bones: Vec::new(),
-        deformer_values: Vec::new(),
-        result: Ok(()),
-        character_generation: 0,
-        last_view: None,
-        renderer_copies: 1,
-        dialog: None,
-        dialog_opened: None,
-        dialog_for: DialogFor::Open,
-        record_frames: None,
-        saved_recent,
-        skinned_in: crate::display::SkinPass::Vertex,
-        camera_requests: Vec::new(),
-        cpu: frame::CpuClock::started(Instant::now()),
-        panel: None,
-    };
+    let mut app = App::new(options, viewer, saved_recent);
     event_loop.run_app(&mut app)?;
     if app.options.frames.is_some() && app.result.is_ok() {
         // A batch run reports what the panel's statistics showed last, for testers.
@@ -232,6 +216,60 @@ struct App {
     record_frames: Option<crate::draw::headless::Frames>,
     /// The recent-files list as last saved.
     saved_recent: Vec<PathBuf>,
+    /// The browser page around the canvas: its parameters, the files given to it, the GPU being
+    /// set up.
+    #[cfg(target_arch = "wasm32")]
+    page: web::Page,
+}
+
+impl App {
+    /// The window's state before its first frame, over `viewer`.
+    fn new(options: AppOptions, viewer: Viewer, saved_recent: Vec<PathBuf>) -> Self {
+        Self {
+            options,
+            viewer,
+            gfx: None,
+            camera: None,
+            followed: None,
+            last_frame: Instant::now(),
+            frames_drawn: 0,
+            mouse: Mouse::default(),
+            steer: input::SteerKeys::default(),
+            commands: Vec::new(),
+            bones: Vec::new(),
+            deformer_values: Vec::new(),
+            result: Ok(()),
+            character_generation: 0,
+            last_view: None,
+            renderer_copies: 1,
+            dialog: None,
+            dialog_opened: None,
+            dialog_for: DialogFor::Open,
+            record_frames: None,
+            saved_recent,
+            skinned_in: crate::display::SkinPass::Vertex,
+            camera_requests: Vec::new(),
+            cpu: frame::CpuClock::started(Instant::now()),
+            panel: None,
+            #[cfg(target_arch = "wasm32")]
+            page: Default::default(),
+        }
+    }
+
+    /// The GPU side made: the window draws from its next frame.
+    fn installed(&mut self, mut gfx: Gfx) {
+        log::info!("adapter: {:?}", gfx.gpu.adapter.get_info());
+        // The window's size now: a page's canvas may have been sized (and said so) while the
+        // device was being set up.
+        if gfx.surface.size() != gfx.window_size() {
+            let size = gfx.window_size();
+            gfx.surface.resize(&gfx.gpu.device, size);
+        }
+        self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
+        self.gfx = Some(gfx);
+        self.character_generation = self.viewer.character_generation();
+        self.last_frame = Instant::now();
+    }
 }
 
 /// Why the file dialog cannot open, when that can be told before trying: on Linux rfd asks the
@@ -255,6 +293,7 @@ enum DialogFor {
 /// A dialog that closes this quickly was not answered by a person: its portal failed.
 const DIALOG_FAILED_WITHIN: std::time::Duration = std::time::Duration::from_millis(300);
 
+#[cfg(not(target_arch = "wasm32"))]
 impl App {
     /// Opens a file dialog on its own thread; its answer arrives through `self.dialog`. When no
     /// dialog can open, the panel says why.
@@ -307,19 +346,16 @@ impl ApplicationHandler for App {
         if self.gfx.is_some() {
             return;
         }
+        #[cfg(not(target_arch = "wasm32"))]
         match Gfx::new(event_loop, &self.viewer, self.options.size) {
-            Ok(gfx) => {
-                log::info!("adapter: {:?}", gfx.gpu.adapter.get_info());
-                self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
-                self.gfx = Some(gfx);
-                self.character_generation = self.viewer.character_generation();
-                self.last_frame = Instant::now();
-            }
+            Ok(gfx) => self.installed(gfx),
             Err(e) => {
                 self.result = Err(e);
                 event_loop.exit();
             }
         }
+        #[cfg(target_arch = "wasm32")]
+        self.start_page(event_loop);
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -382,6 +418,8 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        #[cfg(target_arch = "wasm32")]
+        self.poll_page();
         if let Some(gfx) = &self.gfx {
             gfx.window.request_redraw();
         }

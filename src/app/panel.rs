@@ -7,7 +7,9 @@
 //! animation, a tooltip), for a batch run's every frame, and otherwise 30 times a second; a frame
 //! in between draws the last layout again, at no CPU cost.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use super::App;
 use super::gfx::Gfx;

@@ -11,6 +11,7 @@ fn recent_files_path() -> Option<PathBuf> {
     Some(config.join("skinscope").join("recent-files"))
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 pub fn load() -> Vec<PathBuf> {
     let Some(text) = recent_files_path().and_then(|p| std::fs::read_to_string(p).ok()) else {
         return Vec::new();

@@ -151,39 +151,9 @@ pub fn find_camera(character: &Character, key: &str) -> Result<usize, String> {
     }
 }
 
-/// A clip by name, or by index when no clip has that name.
+/// A clip by name, or by index when no clip has that name (`Character::find_clip`).
 pub fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
-    if let Some(i) = character.clips.iter().position(|c| c.clip.name() == key) {
-        return Ok(i);
-    }
-    match key.trim().parse::<i64>() {
-        Ok(i) if (0..character.clips.len() as i64).contains(&i) => Ok(i as usize),
-        Ok(i) if character.clips.is_empty() => {
-            Err(format!("clip index {i}: {} has no clips", character.name))
-        }
-        Ok(i) => Err(format!(
-            "clip index {i} is outside 0..={} (the clips of {})",
-            character.clips.len() - 1,
-            character.name
-        )),
-        Err(_) => {
-            let names: Vec<String> = character
-                .clips
-                .iter()
-                .enumerate()
-                .map(|(i, c)| format!("{i}: {:?}", c.clip.name()))
-                .collect();
-            Err(format!(
-                "no clip {key:?} in {}; its clips are {}",
-                character.name,
-                if names.is_empty() {
-                    "none".to_string()
-                } else {
-                    names.join(", ")
-                }
-            ))
-        }
-    }
+    character.find_clip(key)
 }
 
 pub fn parse_finite(s: &str) -> Result<f32, String> {

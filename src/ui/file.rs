@@ -16,6 +16,71 @@ pub(super) fn file_section(
         |p| p.display().to_string(),
     );
     ui.label(RichText::new(name).strong());
+    if IN_BROWSER {
+        page_files(ui, shown, commands);
+    } else {
+        disk_files(ui, controls, shown, commands);
+    }
+    if let Some(error) = shown.load_error {
+        error_label(ui, &format!("Could not open: {error}"));
+    }
+}
+
+/// The file's cameras (or the orbit camera) and, when it has several, its scenes.
+pub(super) fn camera_and_scene(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    let names: Vec<String> = shown
+        .character
+        .cameras
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    if !names.is_empty() {
+        let c = &mut *controls;
+        let shown = c
+            .view
+            .file_camera
+            .and_then(|k| names.get(k).cloned())
+            .unwrap_or_else(|| "orbit".to_string());
+        egui::ComboBox::from_label("Camera")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut c.view.file_camera, None, "orbit");
+                for (k, name) in names.iter().enumerate() {
+                    ui.selectable_value(&mut c.view.file_camera, Some(k), name);
+                }
+            });
+    }
+    let scenes = &shown.character.scenes;
+    if scenes.len() > 1 {
+        let mut scene = shown.character.scene;
+        egui::ComboBox::from_label("Scene")
+            .selected_text(scenes.get(scene).cloned().unwrap_or_default())
+            .show_ui(ui, |ui| {
+                for (k, name) in scenes.iter().enumerate() {
+                    ui.selectable_value(&mut scene, k, name);
+                }
+            });
+        if scene != shown.character.scene {
+            commands.push(UiCommand::OpenScene(scene));
+        }
+    }
+}
+
+/// A browser page: it reads only the files the user gives it.
+const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
+
+/// Opening from the disk: a path typed, the file dialog, a drop, the recent files.
+fn disk_files(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
     ui.horizontal_wrapped(|ui| {
         let field = ui.add(
             egui::TextEdit::singleline(&mut controls.path)
@@ -77,52 +142,34 @@ pub(super) fn file_section(
             }
         });
     }
-    if let Some(error) = shown.load_error {
-        error_label(ui, &format!("Could not open: {error}"));
-    }
 }
 
-/// The file's cameras (or the orbit camera) and, when it has several, its scenes.
-pub(super) fn camera_and_scene(
-    ui: &mut Ui,
-    controls: &mut Controls,
-    shown: &Shown<'_>,
-    commands: &mut Vec<UiCommand>,
-) {
-    let names: Vec<String> = shown
-        .character
-        .cameras
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
-    if !names.is_empty() {
-        let c = &mut *controls;
-        let shown = c
-            .view
-            .file_camera
-            .and_then(|k| names.get(k).cloned())
-            .unwrap_or_else(|| "orbit".to_string());
-        egui::ComboBox::from_label("Camera")
-            .selected_text(shown)
-            .show_ui(ui, |ui| {
-                ui.selectable_value(&mut c.view.file_camera, None, "orbit");
-                for (k, name) in names.iter().enumerate() {
-                    ui.selectable_value(&mut c.view.file_camera, Some(k), name);
-                }
-            });
-    }
-    let scenes = &shown.character.scenes;
-    if scenes.len() > 1 {
-        let mut scene = shown.character.scene;
-        egui::ComboBox::from_label("Scene")
-            .selected_text(scenes.get(scene).cloned().unwrap_or_default())
-            .show_ui(ui, |ui| {
-                for (k, name) in scenes.iter().enumerate() {
-                    ui.selectable_value(&mut scene, k, name);
-                }
-            });
-        if scene != shown.character.scene {
-            commands.push(UiCommand::OpenScene(scene));
+/// Opening on a browser page: files picked or dropped, read through the browser.
+fn page_files(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .button("Open...")
+            .on_hover_text("a .glb, a .gltf with its .bin and images (select them together), or a .bvh")
+            .clicked()
+        {
+            commands.push(UiCommand::BrowseForFile);
         }
-    }
+        if ui
+            .button("Add clips from...")
+            .on_hover_text("a .bvh take or a glTF whose clips are retargeted onto this character")
+            .clicked()
+        {
+            commands.push(UiCommand::BrowseForClips);
+        }
+        if shown.source.is_some() && ui.button("Built-in character").clicked() {
+            commands.push(UiCommand::OpenBuiltin);
+        }
+    });
+    ui.label(
+        RichText::new("or drop files on the page: a .gltf with its files together; a .bvh alone adds its take as a clip")
+            .weak(),
+    );
+    ui.label(
+        RichText::new("Recent files: in the desktop app (a page keeps no paths)").weak(),
+    );
 }

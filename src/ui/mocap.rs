@@ -68,6 +68,13 @@ pub(super) fn external_section(
 
 /// The live stream's address and skeleton, Listen / Stop, and what it has brought.
 fn live_rows(ui: &mut Ui, c: &mut Controls, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
+    if cfg!(target_arch = "wasm32") {
+        // A page opens no UDP socket.
+        ui.label(
+            RichText::new("live streams arrive as UDP datagrams: listen in the desktop app").weak(),
+        );
+        return;
+    }
     ui.horizontal_wrapped(|ui| {
         ui.add(
             egui::TextEdit::singleline(&mut c.mocap.address)

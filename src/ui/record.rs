@@ -4,7 +4,7 @@
 use crate::record::GifPalette;
 use crate::viewer::record::RecordCommand;
 use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
-use egui::Ui;
+use egui::{RichText, Ui};
 
 pub(super) fn record_section(
     ui: &mut Ui,
@@ -54,6 +54,14 @@ pub(super) fn record_section(
                 ui.radio_value(&mut r.gif_palette, GifPalette::Frame, "per frame");
                 ui.radio_value(&mut r.gif_palette, GifPalette::Global, "one for all");
             });
+            if cfg!(target_arch = "wasm32") {
+                // A page writes no files, and runs no ffmpeg.
+                ui.label(
+                    RichText::new("recording writes files (GIF, PNG, MP4 through ffmpeg): in the desktop app")
+                        .weak(),
+                );
+                return;
+            }
             ui.horizontal_wrapped(|ui| {
                 if let Some(path) = super::path_field(
                     ui,

@@ -20,7 +20,7 @@ struct DdmBuild {
     key: DdmKey,
     /// Fraction done, as f32 bits.
     progress: Arc<AtomicU32>,
-    thread: std::thread::JoinHandle<Result<DdmData, String>>,
+    thread: super::job::Job<Result<DdmData, String>>,
 }
 
 /// Where the window's direct delta mush stands.
@@ -101,7 +101,7 @@ impl Viewer {
                 let progress = Arc::new(AtomicU32::new(0));
                 let told = progress.clone();
                 let c = self.character.clone();
-                let thread = std::thread::spawn(move || {
+                let thread = super::job::Job::start(move || {
                     let mut tell = |f: f32| told.store(f.to_bits(), Ordering::Relaxed);
                     crate::deform::precompute(&c, &params, &mut tell).map_err(|e| e.to_string())
                 });

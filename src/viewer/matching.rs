@@ -15,7 +15,7 @@ use crate::pose::MotionDatabase;
 pub struct MatchBuild {
     pub done: Arc<AtomicUsize>,
     pub total: Arc<AtomicUsize>,
-    thread: Option<std::thread::JoinHandle<Result<MotionDatabase, String>>>,
+    thread: Option<super::job::Job<Result<MotionDatabase, String>>>,
     /// The character generation it was started for.
     generation: u64,
 }
@@ -43,7 +43,7 @@ impl MatchBuild {
             .iter()
             .filter_map(|&j| crate::anim::Chain::ending_at(&c.skeleton, j))
             .collect();
-        let thread = std::thread::spawn(move || {
+        let thread = super::job::Job::start(move || {
             let clips = crate::builtin::motion_clips(&c);
             let weights = crate::pose::MatchWeights::default();
             let joints = crate::pose::FeatureJoints::of_legs(&c, &legs);

@@ -488,6 +488,41 @@ pub struct MorphTrack {
 }
 
 impl Character {
+    /// A clip by name, or by index when no clip has that name.
+    pub fn find_clip(&self, key: &str) -> Result<usize, String> {
+        if let Some(i) = self.clips.iter().position(|c| c.clip.name() == key) {
+            return Ok(i);
+        }
+        match key.trim().parse::<i64>() {
+            Ok(i) if (0..self.clips.len() as i64).contains(&i) => Ok(i as usize),
+            Ok(i) if self.clips.is_empty() => {
+                Err(format!("clip index {i}: {} has no clips", self.name))
+            }
+            Ok(i) => Err(format!(
+                "clip index {i} is outside 0..={} (the clips of {})",
+                self.clips.len() - 1,
+                self.name
+            )),
+            Err(_) => {
+                let names: Vec<String> = self
+                    .clips
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("{i}: {:?}", c.clip.name()))
+                    .collect();
+                Err(format!(
+                    "no clip {key:?} in {}; its clips are {}",
+                    self.name,
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                ))
+            }
+        }
+    }
+
     /// `world_from_mesh` of an instance in a posed model: its node's `model_from_joint` (the
     /// skeleton holds every node from the scene root, so model space is world space).
     pub fn world_from_mesh(&self, instance: &MeshInstance, model: &ModelPose) -> Mat4 {

@@ -458,7 +458,7 @@ pub fn train(
     reference: &mut Reference<'_>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<MlModel, TrainError> {
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     params.check()?;
     let instance = trained_instance(c).ok_or_else(|| TrainError::NothingSkinned(c.name.clone()))?;
     let mesh = c.instances[instance].mesh;

@@ -355,21 +355,16 @@ fn wrap_angle(a: f32) -> f32 {
     a - tau * ((a + std::f32::consts::PI) / tau).floor()
 }
 
-/// Seconds on a monotonic clock, for the search time (none on the web, where `Instant` is
-/// not kept).
-#[cfg(not(target_arch = "wasm32"))]
+/// Seconds on a monotonic clock, for the search time (the browser's performance clock there).
 fn wall_clock() -> f64 {
-    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    static START: std::sync::OnceLock<web_time::Instant> = std::sync::OnceLock::new();
     START
-        .get_or_init(std::time::Instant::now)
+        .get_or_init(web_time::Instant::now)
         .elapsed()
         .as_secs_f64()
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 const CLOCK: Option<fn() -> f64> = Some(wall_clock);
-#[cfg(target_arch = "wasm32")]
-const CLOCK: Option<fn() -> f64> = None;
 
 impl super::Performer {
     /// Motion matching's database from now on (built for `c`); the goal starts again.

@@ -1,0 +1,208 @@
+// The web viewer in headless Chromium (scripts/web.sh test): pages posed by URL parameters
+// against the native `render` of the same frames, a file given to the page's input, no errors
+// logged; then the page's size, time to first frame and frame time, beside the native window's.
+//
+// playwright-core and pngjs come from target/tools (scripts/web.sh installs them there).
+// Environment: SKINSCOPE_BIN (the native binary), SKINSCOPE_SHARED (../shared/gltf),
+// CHROMIUM_PATH (default: chromium on the PATH), SKINSCOPE_WEB_OUT (default: target/web/check).
+import { execFileSync, execSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+// playwright-core and pngjs, installed by scripts/web.sh under target/tools.
+const tools = createRequire(path.join(root, 'target', 'tools', 'node_modules', '.'));
+const { chromium } = tools('playwright-core');
+const { PNG } = tools('pngjs');
+const site = path.join(root, 'target', 'web');
+const shared = path.resolve(process.env.SKINSCOPE_SHARED ?? path.join(root, '..', 'shared', 'gltf'));
+const native = process.env.SKINSCOPE_BIN ?? path.join(root, 'target', 'debug', 'skinscope');
+const out = process.env.SKINSCOPE_WEB_OUT ?? path.join(site, 'check');
+fs.mkdirSync(out, { recursive: true });
+
+// The golden-image tolerance of the native tests (tests/window.rs): a mean difference of at
+// most 1.5 levels, and at most 1% of pixels more than 24 levels off in a channel.
+const MEAN_MAX = 1.5;
+const FAR_LEVELS = 24;
+const FAR_SHARE_MAX = 0.01;
+
+// A static server on loopback: the built page at /, the shared models at /shared/.
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+const server = http.createServer((req, res) => {
+  const url = new URL(req.url, 'http://localhost');
+  const pathname = decodeURIComponent(url.pathname);
+  const [base, rest] = pathname.startsWith('/shared/')
+    ? [shared, pathname.slice('/shared/'.length)]
+    : [site, pathname === '/' ? 'index.html' : pathname.slice(1)];
+  const file = path.resolve(base, rest);
+  if (!file.startsWith(base + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+  fs.createReadStream(file).pipe(res);
+});
+await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+const address = `http://127.0.0.1:${server.address().port}`;
+
+const args = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist', '--enable-unsafe-webgpu',
+  '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'];
+const executablePath = process.env.CHROMIUM_PATH || execSync('command -v chromium').toString().trim();
+const browser = await chromium.launch({ executablePath, headless: true, args });
+
+let failures = 0;
+let passes = 0;
+const errors = [];
+const fail = (what) => { failures++; console.log(`FAIL ${what}`); };
+const pass = (what) => { passes++; console.log(`ok   ${what}`); };
+
+// Opens `query` and waits for the canvas's mark; returns the page, the mark and its time.
+async function open(query, viewport = { width: 800, height: 600 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${query}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`${query}: ${e}`));
+  const t0 = Date.now();
+  await page.goto(`${address}/index.html${query}`);
+  let mark;
+  try {
+    await page.waitForFunction(() => {
+      const c = document.getElementById('skinscope');
+      return c.dataset.frameDrawn || c.dataset.error;
+    }, null, { timeout: 120000 });
+    mark = await page.evaluate(() => {
+      const c = document.getElementById('skinscope');
+      return { drawn: c.dataset.frameDrawn, error: c.dataset.error };
+    });
+  } catch (e) {
+    mark = { error: `no frame drawn within 120 s: ${e.message.split('\n')[0]}` };
+  }
+  return { page, mark, ms: Date.now() - t0 };
+}
+
+function compare(a, b) {
+  if (a.width !== b.width || a.height !== b.height) return { size: false };
+  let sum = 0;
+  let far = 0;
+  let background = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    let off = false;
+    for (let k = 0; k < 3; k++) {
+      const d = Math.abs(a.data[i + k] - b.data[i + k]);
+      sum += d;
+      off ||= d > FAR_LEVELS;
+    }
+    if (off) far++;
+    if (a.data[i] === a.data[0] && a.data[i + 1] === a.data[1] && a.data[i + 2] === a.data[2]) {
+      background++;
+    }
+  }
+  const pixels = a.width * a.height;
+  return { size: true, mean: sum / (pixels * 3), far: far / pixels, background: background / pixels };
+}
+
+// One frame posed in the page and by `render`, compared.
+async function sameFrame(name, query, renderArgs) {
+  const size = '320x240';
+  const { page, mark } = await open(`?${query}&size=${size}&panel=0`);
+  const shot = path.join(out, `${name}.web.png`);
+  if (!mark.drawn) {
+    fail(`${name}: ${mark.error}`);
+    await page.close();
+    return;
+  }
+  fs.writeFileSync(shot, await page.locator('#skinscope').screenshot());
+  await page.close();
+  const reference = path.join(out, `${name}.native.png`);
+  execFileSync(native, ['render', ...renderArgs, '--size', size, '--fov-y', '40', '--out', reference],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  const c = compare(PNG.sync.read(fs.readFileSync(shot)), PNG.sync.read(fs.readFileSync(reference)));
+  const said = c.size
+    ? `mean ${c.mean.toFixed(3)}, ${(100 * c.far).toFixed(2)}% far off, ${(100 * c.background).toFixed(0)}% background`
+    : 'sizes differ';
+  const ok = c.size && c.mean <= MEAN_MAX && c.far <= FAR_SHARE_MAX && c.background < 0.9;
+  (ok ? pass : fail)(`${name} (${mark.drawn}) against render: ${said}`);
+}
+
+const walk = ['--clip', 'walk', '--time', '0.5'];
+await sameFrame('walk-lbs', 'clip=walk&time=0.5&skinning=lbs', [...walk, '--skinning', 'lbs']);
+await sameFrame('walk-dqs', 'clip=walk&time=0.5&skinning=dqs', [...walk, '--skinning', 'dqs']);
+const fox = path.join(shared, 'Fox', 'Fox.glb');
+await sameFrame('fox-lbs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5',
+  [fox, '--clip', 'Walk', '--time', '0.5']);
+await sameFrame('fox-dqs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5&skinning=dqs',
+  [fox, '--clip', 'Walk', '--time', '0.5', '--skinning', 'dqs']);
+await sameFrame('walk-lbs-webgl2', 'clip=walk&time=0.5&skinning=lbs&backend=webgl2',
+  [...walk, '--skinning', 'lbs']);
+await sameFrame('walk-dqs-webgl2', 'clip=walk&time=0.5&skinning=dqs&backend=webgl2',
+  [...walk, '--skinning', 'dqs']);
+await sameFrame('fox-lbs-webgl2', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5&backend=webgl2',
+  [fox, '--clip', 'Walk', '--time', '0.5']);
+
+// A .gltf with its buffers given to the file input together: the page opens it.
+{
+  const { page, mark } = await open('?panel=1');
+  if (!mark.drawn) {
+    fail(`file input: the page did not draw: ${mark.error}`);
+  } else {
+    const dir = path.join(shared, 'SimpleSkin');
+    const files = fs.readdirSync(dir).filter((f) => /\.(gltf|bin)$/.test(f)).map((f) => path.join(dir, f));
+    await page.setInputFiles('#skinscope-files', files);
+    try {
+      await page.waitForFunction(() => document.getElementById('skinscope').dataset.character === 'SimpleSkin',
+        null, { timeout: 30000 });
+      pass(`file input: SimpleSkin.gltf and its ${files.length - 1} buffers opened`);
+    } catch {
+      const c = await page.evaluate(() => document.getElementById('skinscope').dataset);
+      fail(`file input: SimpleSkin did not open (${JSON.stringify(c)})`);
+    }
+  }
+  await page.close();
+}
+
+// A bad parameter is said, not thrown.
+{
+  const { page, mark } = await open('?clip=dance');
+  const said = mark.error ?? '';
+  (said.includes('no clip "dance"') ? pass : fail)(`a clip the character lacks is said: ${said}`);
+  errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('dance')));
+  await page.close();
+}
+
+// Measured: the wasm's size, the time to the first frame, the frame time on the built-in walk.
+const wasm = fs.readFileSync(path.join(site, 'skinscope_bg.wasm'));
+const gzip = zlib.gzipSync(wasm, { level: 9 });
+for (const backend of ['webgpu', 'webgl2']) {
+  const { page, mark, ms } = await open(`?backend=${backend}`, { width: 1280, height: 720 });
+  if (mark.drawn) {
+    const frame = await page.evaluate(() => new Promise((done) => {
+      const times = [];
+      const tick = (t) => {
+        times.push(t);
+        if (times.length < 121) requestAnimationFrame(tick);
+        else done((times[120] - times[0]) / 120);
+      };
+      requestAnimationFrame(tick);
+    }));
+    console.log(`measured ${backend}: first frame ${ms} ms after opening the page; ${frame.toFixed(2)} ms a frame at 1280x720 with the panel`);
+  }
+  await page.close();
+}
+console.log(`measured wasm: ${(wasm.length / 1048576).toFixed(2)} MiB, ${(gzip.length / 1048576).toFixed(2)} MiB gzipped`);
+
+await browser.close();
+server.close();
+if (errors.length) {
+  fail(`the pages logged ${errors.length} errors:\n  ${errors.join('\n  ')}`);
+} else {
+  pass('no page logged an error');
+}
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures ? 1 : 0);
