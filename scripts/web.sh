@@ -74,6 +74,9 @@ serve() {
 check() {
     build
     install_missing chromium
+    export SKINSCOPE_BIN="${SKINSCOPE_BIN:-$PWD/target/debug/skinscope}"
+    # The native binary the pages are compared with.
+    [ -x "$SKINSCOPE_BIN" ] || cargo build --locked --bin skinscope
     local tools="target/tools"
     if [ ! -d "$tools/node_modules/playwright-core" ] || [ ! -d "$tools/node_modules/pngjs" ]; then
         echo "web.sh: installing playwright-core and pngjs (npm) under $tools" >&2

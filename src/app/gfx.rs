@@ -113,16 +113,19 @@ impl Gfx {
             window,
             &viewer.character,
             &backend_choices(),
+            None,
         ))
     }
 
     /// The GPU side of a window: instance, surface, device, renderers, on the first of the
-    /// `choices` of backends that has an adapter.
+    /// `choices` of backends that has an adapter. `on_error` takes the device's uncaptured
+    /// errors (wgpu's default panics).
     pub async fn with_window(
         display: Option<winit::event_loop::OwnedDisplayHandle>,
         window: Arc<Window>,
         character: &Character,
         choices: &[wgpu::Backends],
+        on_error: Option<Arc<dyn wgpu::UncapturedErrorHandler>>,
     ) -> Result<Self, AppError> {
         let (instance, surface, adapter) = adapter_for(display, &window, choices).await?;
         // The renderer reads its palettes, draws and skinned vertices from storage buffers in
@@ -152,10 +155,9 @@ impl Gfx {
             })
             .await
             .map_err(AppError::Device)?;
-        // A page shows a GPU error where its scripts and users look (the canvas and the console)
-        // and keeps drawing what it can.
-        #[cfg(target_arch = "wasm32")]
-        device.on_uncaptured_error(Arc::new(|e| super::web::fail(&format!("the GPU: {e}"))));
+        if let Some(handler) = on_error {
+            device.on_uncaptured_error(handler);
+        }
         let lost = Arc::new(AtomicBool::new(false));
         let flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {

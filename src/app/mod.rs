@@ -256,8 +256,10 @@ impl App {
         }
     }
 
-    /// The GPU side made: the window draws from its next frame.
-    fn installed(&mut self, mut gfx: Gfx) {
+    /// The GPU side made, its renderer for the viewer's character of generation `built_for`
+    /// (a page's character may have changed while the device was set up: the next frame builds
+    /// the renderer again then): the window draws from its next frame.
+    fn installed(&mut self, mut gfx: Gfx, built_for: u64) {
         log::info!("adapter: {:?}", gfx.gpu.adapter.get_info());
         // The window's size now: a page's canvas may have been sized (and said so) while the
         // device was being set up.
@@ -267,7 +269,7 @@ impl App {
         }
         self.viewer.crowd_limit = gfx.crowd_limit(&self.viewer);
         self.gfx = Some(gfx);
-        self.character_generation = self.viewer.character_generation();
+        self.character_generation = built_for;
         self.last_frame = Instant::now();
     }
 }
@@ -348,7 +350,10 @@ impl ApplicationHandler for App {
         }
         #[cfg(not(target_arch = "wasm32"))]
         match Gfx::new(event_loop, &self.viewer, self.options.size) {
-            Ok(gfx) => self.installed(gfx),
+            Ok(gfx) => {
+                let generation = self.viewer.character_generation();
+                self.installed(gfx, generation);
+            }
             Err(e) => {
                 self.result = Err(e);
                 event_loop.exit();

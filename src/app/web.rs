@@ -56,6 +56,8 @@ pub(super) struct Page {
     fetching: Rc<RefCell<bool>>,
     /// The URL's pose is applied.
     posed: bool,
+    /// The viewer's character generation the GPU is being set up for.
+    built_for: u64,
     /// Frames drawn since the asked-for state was shown (the canvas is marked after one).
     frames_ready: u32,
     marked: bool,
@@ -138,8 +140,14 @@ impl App {
         };
         let slot = self.page.gfx.clone();
         let character = self.viewer.character.clone();
+        self.page.built_for = self.viewer.character_generation();
         spawn_local(async move {
-            let made = Gfx::with_window(None, window.clone(), &character, choices).await;
+            // A GPU error shows where the page's scripts and users look, and the page keeps
+            // drawing what it can.
+            let on_error: Arc<dyn wgpu::UncapturedErrorHandler> =
+                Arc::new(|e| fail(&format!("the GPU: {e}")));
+            let made = Gfx::with_window(None, window.clone(), &character, choices, Some(on_error))
+                .await;
             *slot.borrow_mut() = Some(made);
             // Wakes the event loop, which sleeps until an event: the next frame installs it.
             window.request_redraw();
@@ -156,7 +164,7 @@ impl App {
                         wgpu::Backend::BrowserWebGpu => "webgpu",
                         _ => "webgl2",
                     };
-                    self.installed(gfx);
+                    self.installed(gfx, self.page.built_for);
                 }
                 Some(Err(e)) => fail(&format!("cannot draw on this page: {e}")),
                 None => {}
@@ -257,7 +265,7 @@ fn element(id: &str) -> Option<web_sys::Element> {
 }
 
 /// A failure the page shows: on the console and as the canvas's `data-error`.
-pub(super) fn fail(message: &str) {
+fn fail(message: &str) {
     web_sys::console::error_1(&format!("skinscope: {message}").into());
     mark("data-error", message);
 }
