@@ -6,6 +6,7 @@
 //! Parsed and applied here on every platform (tested natively); the page reads its own URL.
 
 use crate::anim::SkinningMethod;
+use crate::debug::colors::ColorView;
 use crate::pose::PaletteMode;
 use crate::viewer::{UiCommand, Viewer};
 
@@ -36,6 +37,8 @@ pub struct PageParams {
     pub blend: Option<(String, f32)>,
     pub palette: Option<PaletteMode>,
     pub skinning: Option<SkinningMethod>,
+    /// The mesh coloured for debugging (`--color-by`'s names).
+    pub color: Option<ColorView>,
     /// The canvas's size in CSS pixels (`--size`; default: the whole page).
     pub size: Option<(u32, u32)>,
     /// Whether the panel shows (`panel=0` hides it, as `--no-panel`).
@@ -94,6 +97,18 @@ impl PageParams {
                         _ => return Err(bad("not lbs, dqs, per-joint or ddm")),
                     })
                 }
+                "color" => {
+                    p.color = Some(match value.as_str() {
+                        "material" => ColorView::Material,
+                        "dominant-joint" => ColorView::DominantJoint,
+                        "weight-sum" => ColorView::WeightSumDeviation,
+                        "influences" => ColorView::InfluenceCount,
+                        "displacement" => ColorView::Displacement,
+                        "morph-displacement" => ColorView::MorphDisplacement,
+                        "muscle-displacement" => ColorView::MuscleDisplacement,
+                        _ => return Err(bad("not one of --color-by's names")),
+                    })
+                }
                 "size" => {
                     let size = value
                         .split_once('x')
@@ -117,7 +132,7 @@ impl PageParams {
                 _ => {
                     return Err(format!(
                         "unknown URL parameter {name:?} (known: model, clip, time, speed, blend, \
-                         palette, skinning, size, panel, bones, wireframe, backend)"
+                         palette, skinning, color, size, panel, bones, wireframe, backend)"
                     ));
                 }
             }
@@ -156,6 +171,9 @@ impl PageParams {
         }
         if let Some(method) = self.skinning {
             c.skinning.method = method;
+        }
+        if let Some(view) = self.color {
+            c.debug.color_view = view;
         }
         if let Some(bones) = self.bones {
             c.view.show_bones = bones;
@@ -246,8 +264,10 @@ mod tests {
     fn the_parameters_pose_the_built_in_walk_paused_at_half_a_second_in_dual_quaternions() {
         let character = crate::builtin::character().unwrap();
         let mut viewer = Viewer::new(character, None);
-        let p = PageParams::parse("clip=walk&time=0.5&skinning=dqs&blend=idle:0.25&palette=bind")
-            .unwrap();
+        let p = PageParams::parse(
+            "clip=walk&time=0.5&skinning=dqs&blend=idle:0.25&palette=bind&color=influences",
+        )
+        .unwrap();
         let commands = p.pose(&mut viewer).unwrap();
         let c = &viewer.controls;
         let walk = viewer.character.find_clip("walk").unwrap();
@@ -257,6 +277,7 @@ mod tests {
         assert!(!c.playback.playing && c.playback.blend);
         assert_eq!(c.skinning.method, SkinningMethod::DualQuaternion);
         assert_eq!(c.view.palette, PaletteMode::Bind);
+        assert_eq!(c.debug.color_view, ColorView::InfluenceCount);
         viewer.frame(commands, 0.0);
         assert!((viewer.time_secs() - 0.5).abs() < 1e-6, "{}", viewer.time_secs());
         let e = PageParams::parse("clip=dance")

@@ -108,9 +108,8 @@ function compare(a, b) {
   return { size: true, mean: sum / (pixels * 3), far: far / pixels, background: background / pixels };
 }
 
-// One frame posed in the page and by `render`, compared.
-async function sameFrame(name, query, renderArgs) {
-  const size = '320x240';
+// One frame posed in the page and by `render`, compared; returns the page's image.
+async function sameFrame(name, query, renderArgs, size = '320x240') {
   const { page, mark } = await open(`?${query}&size=${size}&panel=0`);
   const shot = path.join(out, `${name}.web.png`);
   if (!mark.drawn) {
@@ -129,11 +128,41 @@ async function sameFrame(name, query, renderArgs) {
     : 'sizes differ';
   const ok = c.size && c.mean <= MEAN_MAX && c.far <= FAR_SHARE_MAX && c.background < 0.9;
   (ok ? pass : fail)(`${name} (${mark.drawn}) against render: ${said}`);
+  return shot;
 }
 
 const walk = ['--clip', 'walk', '--time', '0.5'];
 await sameFrame('walk-lbs', 'clip=walk&time=0.5&skinning=lbs', [...walk, '--skinning', 'lbs']);
 await sameFrame('walk-dqs', 'clip=walk&time=0.5&skinning=dqs', [...walk, '--skinning', 'dqs']);
+// The forearm twisted 150 degrees: linear blend collapses the wrist, dual quaternions keep
+// its volume, so the two pages must differ from each other as the two renders do.
+const twist = ['--clip', 'twist', '--time', '1'];
+const twistLbs = await sameFrame('twist-lbs', 'clip=twist&time=1&skinning=lbs', [...twist, '--skinning', 'lbs']);
+const twistDqs = await sameFrame('twist-dqs', 'clip=twist&time=1&skinning=dqs', [...twist, '--skinning', 'dqs']);
+if (twistLbs && twistDqs) {
+  // Where the two renders disagree, each page must be nearer its own method's render.
+  const read = (f) => PNG.sync.read(fs.readFileSync(f)).data;
+  const [webL, webD] = [read(twistLbs), read(twistDqs)];
+  const [natL, natD] = [read(twistLbs.replace('.web.', '.native.')), read(twistDqs.replace('.web.', '.native.'))];
+  let pixels = 0;
+  const near = { own: 0, other: 0 };
+  for (let i = 0; i < natL.length; i += 4) {
+    const d = (a, b) => Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]);
+    if (d(natL, natD) <= 3 * FAR_LEVELS) continue;
+    pixels++;
+    near.own += d(webL, natL) + d(webD, natD);
+    near.other += d(webL, natD) + d(webD, natL);
+  }
+  (pixels > 20 && near.own < near.other / 4 ? pass : fail)(
+    `the pages' LBS and DQS each match their own render where the renders differ (${pixels} pixels; ` +
+    `differences ${near.own} against ${near.other} crossed)`);
+}
+// The panel's display switches by URL: the bind pose with bones and wireframe; a weight view.
+await sameFrame('bind-bones-wireframe', 'clip=walk&time=0.5&palette=bind&bones=1&wireframe=1',
+  [...walk, '--palette', 'bind', '--bones', '--wireframe']);
+// Under 200 pixels high, so `render` draws no legend (the window shows it in the panel).
+await sameFrame('influences', 'clip=walk&time=0.5&color=influences',
+  [...walk, '--color-by', 'influences'], '320x190');
 const fox = path.join(shared, 'Fox', 'Fox.glb');
 await sameFrame('fox-lbs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5',
   [fox, '--clip', 'Walk', '--time', '0.5']);
