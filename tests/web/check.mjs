@@ -202,6 +202,31 @@ await sameFrame('fox-dqs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5&skinnin
   await page.close();
 }
 
+// A file dropped on the page opens, as on the desktop window.
+{
+  const { page, mark } = await open('?panel=0');
+  if (!mark.drawn) {
+    fail(`drop: the page did not draw: ${mark.error}`);
+  } else {
+    const bytes = [...fs.readFileSync(path.join(shared, 'Fox', 'Fox.glb'))];
+    await page.evaluate((bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'Fox.glb'));
+      const canvas = document.getElementById('skinscope');
+      canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, bytes);
+    try {
+      await page.waitForFunction(() => document.getElementById('skinscope').dataset.character === 'Fox.glb',
+        null, { timeout: 30000 });
+      pass('drop: Fox.glb dropped on the page opened');
+    } catch {
+      const c = await page.evaluate(() => document.getElementById('skinscope').dataset);
+      fail(`drop: Fox.glb did not open (${JSON.stringify(c)})`);
+    }
+  }
+  await page.close();
+}
+
 // A bad parameter is said, not thrown.
 {
   const { page, mark } = await open('?clip=dance');
