@@ -9,13 +9,13 @@ use winit::window::Window;
 
 use super::AppError;
 use super::surface::Surface;
+use crate::character::Character;
 use crate::draw;
 use crate::render::environment::EnvironmentMaps;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::render::gpu::backend_choices;
 use crate::render::gpu::{Gpu, GpuError};
 use crate::render::renderer::Renderer;
-use crate::character::Character;
 use crate::viewer::Viewer;
 
 pub struct Gfx {
@@ -149,7 +149,8 @@ impl Gfx {
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("skinscope window"),
                 // KTX2 textures go to the GPU in the block formats it samples.
-                required_features: adapter.features() & crate::render::textures::TEXTURE_COMPRESSION,
+                required_features: adapter.features()
+                    & crate::render::textures::TEXTURE_COMPRESSION,
                 required_limits: limits,
                 ..Default::default()
             })

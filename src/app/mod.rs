@@ -27,9 +27,9 @@ use web_time::Instant;
 use glam::Vec2;
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, WindowEvent};
+use winit::event_loop::ActiveEventLoop;
 #[cfg(not(target_arch = "wasm32"))]
 use winit::event_loop::EventLoop;
-use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::ModifiersState;
 use winit::window::WindowId;
 

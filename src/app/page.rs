@@ -118,9 +118,7 @@ impl PageParams {
                 }
                 "panel" => p.panel = switch(&value).ok_or_else(|| bad("not 0 or 1"))?,
                 "bones" => p.bones = Some(switch(&value).ok_or_else(|| bad("not 0 or 1"))?),
-                "wireframe" => {
-                    p.wireframe = Some(switch(&value).ok_or_else(|| bad("not 0 or 1"))?)
-                }
+                "wireframe" => p.wireframe = Some(switch(&value).ok_or_else(|| bad("not 0 or 1"))?),
                 "backend" => {
                     p.backend = match value.as_str() {
                         "auto" => PageBackend::Auto,
@@ -279,7 +277,11 @@ mod tests {
         assert_eq!(c.view.palette, PaletteMode::Bind);
         assert_eq!(c.debug.color_view, ColorView::InfluenceCount);
         viewer.frame(commands, 0.0);
-        assert!((viewer.time_secs() - 0.5).abs() < 1e-6, "{}", viewer.time_secs());
+        assert!(
+            (viewer.time_secs() - 0.5).abs() < 1e-6,
+            "{}",
+            viewer.time_secs()
+        );
         let e = PageParams::parse("clip=dance")
             .unwrap()
             .pose(&mut viewer)

@@ -146,8 +146,8 @@ impl App {
             // drawing what it can.
             let on_error: Arc<dyn wgpu::UncapturedErrorHandler> =
                 Arc::new(|e| fail(&format!("the GPU: {e}")));
-            let made = Gfx::with_window(None, window.clone(), &character, choices, Some(on_error))
-                .await;
+            let made =
+                Gfx::with_window(None, window.clone(), &character, choices, Some(on_error)).await;
             *slot.borrow_mut() = Some(made);
             // Wakes the event loop, which sleeps until an event: the next frame installs it.
             window.request_redraw();
@@ -239,7 +239,9 @@ impl App {
         *self.page.picking.borrow_mut() = Some(purpose);
         match element(INPUT_ID).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             Some(input) => input.click(),
-            None => self.viewer.load_error = Some(format!("the page has no file input #{INPUT_ID}")),
+            None => {
+                self.viewer.load_error = Some(format!("the page has no file input #{INPUT_ID}"))
+            }
         }
     }
 
@@ -296,10 +298,12 @@ fn listen_for_files(page: &Page) {
             // The same file picked again changes the input again.
             input.set_value("");
         });
-        let _ = input.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
+        let _ =
+            input.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
         on_change.forget();
     }
-    let on_drag = Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| e.prevent_default());
+    let on_drag =
+        Closure::<dyn FnMut(web_sys::Event)>::new(|e: web_sys::Event| e.prevent_default());
     let _ = document.add_event_listener_with_callback("dragover", on_drag.as_ref().unchecked_ref());
     on_drag.forget();
     let given = page.given.clone();
@@ -342,7 +346,9 @@ fn read_files(list: web_sys::FileList, purpose: DialogFor, given: Rc<RefCell<Vec
             if total > crate::files::MAX_MODEL_BYTES {
                 let most = crate::files::MAX_MODEL_BYTES;
                 given.borrow_mut().push(Given {
-                    files: Err(format!("{name}: the files given are over {most} bytes in all")),
+                    files: Err(format!(
+                        "{name}: the files given are over {most} bytes in all"
+                    )),
                     purpose,
                     from_url: false,
                 });
@@ -424,7 +430,9 @@ async fn fetch(window: &web_sys::Window, url: &str) -> Result<Vec<u8>, String> {
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| format!("{url}: cannot be fetched: {e:?}"))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| format!("{url}: no response"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url}: no response"))?;
     if !response.ok() {
         return Err(format!("{url}: the server answered {}", response.status()));
     }

@@ -149,7 +149,9 @@ fn page_files(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
     ui.horizontal_wrapped(|ui| {
         if ui
             .button("Open...")
-            .on_hover_text("a .glb, a .gltf with its .bin and images (select them together), or a .bvh")
+            .on_hover_text(
+                "a .glb, a .gltf with its .bin and images (select them together), or a .bvh",
+            )
             .clicked()
         {
             commands.push(UiCommand::BrowseForFile);
@@ -169,7 +171,5 @@ fn page_files(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
         RichText::new("or drop files on the page: a .gltf with its files together; a .bvh alone adds its take as a clip")
             .weak(),
     );
-    ui.label(
-        RichText::new("Recent files: in the desktop app (a page keeps no paths)").weak(),
-    );
+    ui.label(RichText::new("Recent files: in the desktop app (a page keeps no paths)").weak());
 }

@@ -57,8 +57,10 @@ pub(super) fn record_section(
             if cfg!(target_arch = "wasm32") {
                 // A page writes no files, and runs no ffmpeg.
                 ui.label(
-                    RichText::new("recording writes files (GIF, PNG, MP4 through ffmpeg): in the desktop app")
-                        .weak(),
+                    RichText::new(
+                        "recording writes files (GIF, PNG, MP4 through ffmpeg): in the desktop app",
+                    )
+                    .weak(),
                 );
                 return;
             }
