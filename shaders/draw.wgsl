@@ -23,7 +23,13 @@ struct Draw {
     face_normals: u32,
 }
 
+// data: begin draws
 @group(0) @binding(1) var<storage, read> draws: array<Draw>;
+
+fn draw_at(i: u32) -> Draw {
+    return draws[i];
+}
+// data: end
 
 // A vertex morphed and skinned, in mesh space: position (w = 1), unit normal (w = 0; zero stays
 // zero) and tangent (xyz skinned, not renormalised; w its handedness).

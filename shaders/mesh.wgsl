@@ -4,7 +4,13 @@
 // reads what the skin pass (skin_pass.wgsl) wrote this frame.
 
 // The skin pass's output, read by `vs_skinned` (a one-element placeholder under `vs_main`).
+// data: begin skinned_vertices
 @group(1) @binding(1) var<storage, read> skinned_vertices: array<SkinnedVertex>;
+
+fn skinned_vertex(i: u32) -> SkinnedVertex {
+    return skinned_vertices[i];
+}
+// data: end
 
 
 // A material (group 2): metallic-roughness PBR as glTF defines it.
@@ -72,7 +78,7 @@ fn vs_main(
     @builtin(instance_index) draw_index: u32,
     @builtin(vertex_index) vertex: u32,
 ) -> VertexOut {
-    let d = draws[draw_index];
+    let d = draw_at(draw_index);
     let m = morph_vertex(d.morph_first, d.morph_count, d.morph_vertices, vertex, v.position, v.normal);
     let influences = Influences(v.joints, v.weights, v.joints1, v.weights1);
     let skinned = skin_vertex(camera.mode.z, d.palette_base, m.position, m.normal, influences);
@@ -93,7 +99,7 @@ fn vs_skinned(
     @builtin(instance_index) draw_index: u32,
     @builtin(vertex_index) vertex: u32,
 ) -> VertexOut {
-    let s = skinned_vertices[draws[draw_index].out_base + vertex];
+    let s = skinned_vertex(draw_at(draw_index).out_base + vertex);
     return vertex_out(v, draw_index, s.position.xyz, s.normal.xyz, s.tangent.xyz);
 }
 
@@ -105,7 +111,7 @@ fn vertex_out(
     normal: vec3<f32>,
     tangent: vec3<f32>,
 ) -> VertexOut {
-    let d = draws[draw_index];
+    let d = draw_at(draw_index);
     let world = d.world_from_mesh * vec4<f32>(position, 1.0);
     var out: VertexOut;
     out.clip = camera.clip_from_world * world;
@@ -132,7 +138,7 @@ fn uv_of(coord_set: u32, k: u32, in: VertexOut) -> vec2<f32> {
 // drawn with a plain diffuse light instead.
 @fragment
 fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
-    let d = draws[in.draw];
+    let d = draw_at(in.draw);
     // The drawn triangle's normal, toward the eye (the winding's, flipped on a back face as
     // double-sided lighting flips it): taken before any discard, in uniform control flow.
     let face = cross(dpdx(in.world), dpdy(in.world));
@@ -215,7 +221,7 @@ fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
 // The shadow maps' pass: depth alone, cut-outs (MASK) discarded as the shaded pass discards them.
 @fragment
 fn fs_shadow(in: VertexOut) {
-    let d = draws[in.draw];
+    let d = draw_at(in.draw);
     let alpha = (textureSample(base_color_texture, base_color_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color).a;
     if alpha < d.alpha_cutoff {
@@ -226,7 +232,7 @@ fn fs_shadow(in: VertexOut) {
 @fragment
 fn fs_silhouette(in: VertexOut) -> @location(0) vec4<f32> {
     // Cut-outs (MASK) are holes in the silhouette too.
-    let d = draws[in.draw];
+    let d = draw_at(in.draw);
     let alpha = (textureSample(base_color_texture, base_color_sampler, uv_of(material.tex_coords.x, 0u, in))
         * d.base_color * in.color).a;
     if alpha < d.alpha_cutoff {

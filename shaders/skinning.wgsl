@@ -10,7 +10,13 @@
 // (skinning = 2) each joint has two entries, its matrix at 2 * (palette_base + j) and its
 // dual quaternion after it, whose column 3's x is the joint's method weight (0: linear
 // blend, 1: dual quaternions; anim::blended).
+// data: begin palette (replaced by data_textures.wgsl's where there are no storage buffers)
 @group(1) @binding(0) var<storage, read> palette: array<mat4x4<f32>>;
+
+fn palette_entry(i: u32) -> mat4x4<f32> {
+    return palette[i];
+}
+// data: end
 
 // A vertex's influences: up to eight (palette index, weight) pairs, the second four zero-weighted
 // when the file has only JOINTS_0 / WEIGHTS_0.
@@ -30,7 +36,7 @@ struct Entries {
 }
 
 fn entry(e: Entries, j: u32) -> mat4x4<f32> {
-    return palette[(e.base + j) * e.stride + e.kind];
+    return palette_entry((e.base + j) * e.stride + e.kind);
 }
 
 // Weighted sum of the vertex's eight palette entries; weights are expected to sum to one.
@@ -50,9 +56,9 @@ fn skin_matrix(e: Entries, i: Influences) -> mat4x4<f32> {
 fn vertex_method(palette_base: u32, i: Influences) -> f32 {
     var m = 0.0;
     for (var k = 0u; k < 4u; k++) {
-        m += palette[(palette_base + i.joints[k]) * 2u + 1u][3].x * i.weights[k];
+        m += palette_entry((palette_base + i.joints[k]) * 2u + 1u)[3].x * i.weights[k];
         if i.weights1[k] != 0.0 {
-            m += palette[(palette_base + i.joints1[k]) * 2u + 1u][3].x * i.weights1[k];
+            m += palette_entry((palette_base + i.joints1[k]) * 2u + 1u)[3].x * i.weights1[k];
         }
     }
     // Snapped to 0 and 1 within anim::METHOD_SNAP (weights sum to one only to rounding).

@@ -128,17 +128,6 @@ impl Gfx {
         on_error: Option<Arc<dyn wgpu::UncapturedErrorHandler>>,
     ) -> Result<Self, AppError> {
         let (instance, surface, adapter) = adapter_for(display, &window, choices).await?;
-        // The renderer reads its palettes, draws and skinned vertices from storage buffers in
-        // the vertex shader, and skins in a compute pass: WebGL2 has neither.
-        let needed = wgpu::DownlevelFlags::VERTEX_STORAGE | wgpu::DownlevelFlags::COMPUTE_SHADERS;
-        if !adapter.get_downlevel_capabilities().flags.contains(needed) {
-            let info = adapter.get_info();
-            return Err(AppError::Surface(format!(
-                "{} ({:?}) has no storage buffers in vertex shaders or compute shaders, which \
-                 the renderer needs: use a browser with WebGPU",
-                info.name, info.backend
-            )));
-        }
         // WebGL2 cannot give WebGPU's limits; it gets its own, at the adapter's resolution.
         let limits = if adapter.get_info().backend == wgpu::Backend::Gl {
             wgpu::Limits::downlevel_webgl2_defaults().using_resolution(adapter.limits())

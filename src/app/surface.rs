@@ -20,7 +20,9 @@ pub enum Acquired {
 impl Surface {
     /// Configures `surface` for a window of `size` physical pixels (when it has a size). The
     /// surface stores a linear-encoded format, what egui draws into; the 3D view draws through
-    /// an sRGB view of the same texture (its shaders output linear colour).
+    /// an sRGB view of the same texture (its shaders output linear colour). Where a surface's
+    /// texture cannot be viewed in another format (WebGL2), it stores sRGB and both draw into
+    /// it (egui's renderer encodes for an sRGB target itself).
     pub fn new(
         surface: wgpu::Surface<'static>,
         adapter: &wgpu::Adapter,
@@ -30,8 +32,16 @@ impl Surface {
         let mut config = surface
             .get_default_config(adapter, size.0.max(1), size.1.max(1))
             .ok_or(super::AppError::Draw("supports no format on this adapter"))?;
-        config.format = config.format.remove_srgb_suffix();
-        config.view_formats = vec![config.format.add_srgb_suffix()];
+        let reinterprets = (adapter.get_downlevel_capabilities().flags)
+            .contains(wgpu::DownlevelFlags::SURFACE_VIEW_FORMATS);
+        let srgb = config.format.add_srgb_suffix();
+        if reinterprets {
+            config.format = config.format.remove_srgb_suffix();
+            config.view_formats = vec![srgb];
+        } else if surface.get_capabilities(adapter).formats.contains(&srgb) {
+            config.format = srgb;
+            config.view_formats = Vec::new();
+        }
         config.usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         config.present_mode = wgpu::PresentMode::AutoVsync;
         let mut wrapped = Self { surface, config };

@@ -164,6 +164,11 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
         ui.radio_value(&mut c.skinning.skin_pass, SkinPass::Compute, "compute pass")
             .on_hover_text("once a frame into a buffer every pass reads; clicks pick among the vertices read back");
     });
+    // A device without compute shaders (WebGL2) skins in the vertex shader whatever is asked,
+    // and leaves out what runs in the skin pass.
+    if shown.stats.skin_pass_why == crate::render::renderer::NO_COMPUTE {
+        ui.label(RichText::new(NO_COMPUTE_SAID).color(ui.visuals().warn_fg_color));
+    }
     ui.checkbox(&mut c.debug.compressed, "Play compressed clips")
         .on_hover_text(
             "every clip compressed within 1e-4 of the character's height (inspect --compression)",
@@ -190,6 +195,11 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
 }
 
 /// What the split view's right half shows, in words (the choice and the half's label).
+/// What the skinning rows say on a device without compute shaders.
+const NO_COMPUTE_SAID: &str = "WebGL2: no compute shaders, so every pass skins in the vertex \
+    shader; direct delta mush, the muscles and the ML corrective are not drawn (a browser with \
+    WebGPU draws them)";
+
 pub fn compared_name(c: &Controls, compared: Compared) -> String {
     match compared {
         Compared::Off => "off".to_string(),

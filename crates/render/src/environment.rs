@@ -38,6 +38,16 @@ pub struct EnvironmentMaps {
 }
 
 /// A half-float texture of `layers` square layers (6: a cube) the compute passes write.
+/// The usage a prefiltered map is written through (a compute pass's storage texture), where
+/// the device has storage textures; a device without (WebGL2) holds the placeholder's maps.
+fn written_by_compute(device: &wgpu::Device) -> wgpu::TextureUsages {
+    if device.limits().max_storage_textures_per_shader_stage > 0 {
+        wgpu::TextureUsages::STORAGE_BINDING
+    } else {
+        wgpu::TextureUsages::empty()
+    }
+}
+
 fn map_texture(
     device: &wgpu::Device,
     label: &str,
@@ -56,7 +66,7 @@ fn map_texture(
         dimension: wgpu::TextureDimension::D2,
         format: FORMAT,
         usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::STORAGE_BINDING
+            | written_by_compute(device)
             | wgpu::TextureUsages::COPY_SRC,
         view_formats: &[],
     })

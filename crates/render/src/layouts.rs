@@ -7,6 +7,8 @@
 //! skin pass (a compute pipeline) binds 0 = camera, per-draw data, its draw slot, the slot's
 //! vertices and its output, 1 = the palette alone, 3 = morph targets.
 
+use crate::words::DataMode;
+
 pub struct Layouts {
     /// Camera (0), per-draw data (1), the shadow maps (2) and their comparison sampler (3).
     pub scene: wgpu::BindGroupLayout,
@@ -22,6 +24,9 @@ pub struct Layouts {
     pub line: wgpu::BindGroupLayout,
     /// The frame's non-zero morph weights and a primitive's deltas (`morph.wgsl`).
     pub morph: wgpu::BindGroupLayout,
+    /// How the arrays are bound: storage buffers, or textures of words (WebGL2; the skin pass's
+    /// layouts are then empty, as there is no compute pass).
+    pub data: DataMode,
 }
 
 /// The scene group's environment maps (bindings 4 to 7: irradiance and specular cubes, the BRDF
@@ -86,7 +91,14 @@ fn storage(
 }
 
 impl Layouts {
+    /// The layouts for `device`'s arrays (`DataMode::for_device`).
     pub fn new(device: &wgpu::Device) -> Self {
+        Self::with_data(device, DataMode::for_device(device))
+    }
+
+    /// The layouts with the arrays bound as `data` says (textures also work where storage
+    /// buffers do: the tests draw both ways on one device).
+    pub fn with_data(device: &wgpu::Device, data: DataMode) -> Self {
         let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
         let layout = |label, entries: &[wgpu::BindGroupLayoutEntry]| {
             device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -127,7 +139,11 @@ impl Layouts {
         ];
         let vertex = wgpu::ShaderStages::VERTEX;
         let compute = wgpu::ShaderStages::COMPUTE;
-        let morphed = vertex | compute;
+        // The morph targets are read by the skin pass too, where there is one.
+        let morphed = match data {
+            DataMode::Storage => vertex | compute,
+            DataMode::Textures => vertex,
+        };
         let fragment = wgpu::ShaderStages::FRAGMENT;
         let shadow_maps = wgpu::BindGroupLayoutEntry {
             binding: 2,
@@ -145,7 +161,18 @@ impl Layouts {
             ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
             count: None,
         };
-        let camera_and_draws = [uniform_entry(0, both), storage_entry(1, both)];
+        let array = |binding, visibility| data.layout_entry(binding, visibility);
+        let camera_and_draws = [uniform_entry(0, both), array(1, both)];
+        let computes = data == DataMode::Storage;
+        let skin_pass = [
+            uniform_entry(0, compute),
+            storage_entry(1, compute),
+            uniform_entry(2, compute),
+            storage_entry(3, compute),
+            storage(4, compute, false),
+            uniform_entry(5, compute),
+        ];
+        let skin_palette = [storage_entry(0, compute)];
         let environment_entries = environment_entries(both);
         Self {
             scene: layout(
@@ -163,33 +190,24 @@ impl Layouts {
                 ],
             ),
             caster: layout("shadow caster", &camera_and_draws),
-            palette: layout(
-                "palette",
-                &[storage_entry(0, vertex), storage_entry(1, vertex)],
+            palette: layout("palette", &[array(0, vertex), array(1, vertex)]),
+            skin_pass: layout("skin pass", if computes { &skin_pass[..] } else { &[] }),
+            skin_palette: layout(
+                "skin pass palette",
+                if computes { &skin_palette[..] } else { &[] },
             ),
-            skin_pass: layout(
-                "skin pass",
-                &[
-                    uniform_entry(0, compute),
-                    storage_entry(1, compute),
-                    uniform_entry(2, compute),
-                    storage_entry(3, compute),
-                    storage(4, compute, false),
-                    uniform_entry(5, compute),
-                ],
-            ),
-            skin_palette: layout("skin pass palette", &[storage_entry(0, compute)]),
             material: layout("material", &material),
             line: layout("lines", &[uniform_entry(0, wgpu::ShaderStages::VERTEX)]),
             morph: layout(
                 "morph",
                 &[
-                    storage_entry(0, morphed),
-                    storage_entry(1, morphed),
-                    storage_entry(2, morphed),
-                    storage_entry(3, morphed),
+                    array(0, morphed),
+                    array(1, morphed),
+                    array(2, morphed),
+                    array(3, morphed),
                 ],
             ),
+            data,
         }
     }
 }

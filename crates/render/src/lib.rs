@@ -23,8 +23,9 @@ pub mod renderer;
 pub mod shaders;
 pub mod skin_check;
 pub mod textures;
+pub mod words;
 
-pub use pipelines::DEPTH_FORMAT;
+pub use pipelines::{DEPTH_FORMAT, PipelineCache};
 
 use skinscope_anim as anim;
 use skinscope_core::{basis, character, files};

@@ -10,6 +10,7 @@ use super::layouts::Layouts;
 use super::pipelines::GpuVertex;
 use super::textures::texture_view;
 use crate::character::{Character, Filter, Primitive, Sampler, Texture, Wrap};
+use crate::words::{DataMode, Words};
 
 pub struct GpuPrimitive {
     pub vertices: wgpu::Buffer,
@@ -22,10 +23,10 @@ pub struct GpuPrimitive {
     pub material: wgpu::BindGroup,
     /// Morph deltas (`morph_deltas`): positions and normals, uploaded once; a zero stands in
     /// when the primitive has no targets.
-    pub morph_positions: wgpu::Buffer,
-    pub morph_normals: wgpu::Buffer,
+    pub morph_positions: Words,
+    pub morph_normals: Words,
     /// Tangent deltas (a zero when no target has them, `morph_tangents` false).
-    pub morph_tangent_deltas: wgpu::Buffer,
+    pub morph_tangent_deltas: Words,
     pub morph_tangents: bool,
     /// Targets the GPU morphs (0 when the deltas would not fit a storage binding).
     pub morph_targets: u32,
@@ -81,7 +82,7 @@ pub fn upload(
         .map(|mesh| {
             mesh.primitives
                 .iter()
-                .map(|p| upload_primitive(device, &materials, p))
+                .map(|p| upload_primitive(device, queue, (&materials, layouts.data), p))
                 .collect()
         })
         .collect()
@@ -89,7 +90,8 @@ pub fn upload(
 
 fn upload_primitive(
     device: &wgpu::Device,
-    materials: &Materials<'_>,
+    queue: &wgpu::Queue,
+    (materials, data): (&Materials<'_>, DataMode),
     p: &Primitive,
 ) -> GpuPrimitive {
     let buffer = |label, contents: &[u8], usage| {
@@ -108,7 +110,14 @@ fn upload_primitive(
     } else {
         Vec::new()
     };
-    let limit = device.limits().max_storage_buffer_binding_size;
+    let limit = match data {
+        DataMode::Storage => device.limits().max_storage_buffer_binding_size,
+        // A words texture's rows at the device's largest side, four floats a texel.
+        DataMode::Textures => {
+            let side = u64::from(device.limits().max_texture_dimension_2d);
+            u64::from(crate::words::ROW_TEXELS) * side * 16
+        }
+    };
     let fits = (positions.len() * 4) as u64 <= limit;
     if !fits {
         log::warn!(
@@ -123,11 +132,9 @@ fn upload_primitive(
         } else {
             &[0.0][..]
         };
-        buffer(
-            "morph deltas",
-            bytemuck::cast_slice(values),
-            wgpu::BufferUsages::STORAGE,
-        )
+        let bytes = bytemuck::cast_slice(values);
+        let none = wgpu::BufferUsages::empty();
+        Words::with_contents(device, queue, data, "morph deltas", bytes, none)
     };
     let no_colors = vec![[1.0f32; 4]; vertices.len().max(1)];
     GpuPrimitive {
@@ -144,8 +151,16 @@ fn upload_primitive(
             } else {
                 bytemuck::cast_slice(&vertices)
             },
-            // The skin pass reads it as words (and copies it before direct delta mush's Ω).
-            wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            // The skin pass reads it as words (and copies it before direct delta mush's Ω),
+            // where there is one.
+            match data {
+                DataMode::Storage => {
+                    wgpu::BufferUsages::VERTEX
+                        | wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_SRC
+                }
+                DataMode::Textures => wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_SRC,
+            },
         ),
         vertex_count: vertices.len() as u32,
         indices: p.indices.as_ref().map(|i| {

@@ -402,7 +402,11 @@ impl Program {
             Some(&layouts.material),
             Some(&layouts.morph),
         ];
-        Program::new(device, "mesh.wgsl", shaders::MESH, &groups, color_format)
+        let source = match layouts.data {
+            crate::words::DataMode::Storage => std::borrow::Cow::Borrowed(shaders::MESH),
+            crate::words::DataMode::Textures => shaders::with_data_textures(shaders::MESH).into(),
+        };
+        Program::new(device, "mesh.wgsl", &source, &groups, color_format)
     }
 
     /// A mesh pipeline of `[vertex, fragment]` entry points.
@@ -594,8 +598,17 @@ pub struct PipelineCache {
 
 impl PipelineCache {
     pub fn new(device: &wgpu::Device) -> Self {
+        Self::with_layouts(device, Layouts::new(device))
+    }
+
+    /// A cache whose pipelines bind their arrays as `data` says (`Layouts::with_data`).
+    pub fn with_data(device: &wgpu::Device, data: crate::words::DataMode) -> Self {
+        Self::with_layouts(device, Layouts::with_data(device, data))
+    }
+
+    fn with_layouts(_device: &wgpu::Device, layouts: Layouts) -> Self {
         Self {
-            layouts: std::sync::Arc::new(Layouts::new(device)),
+            layouts: std::sync::Arc::new(layouts),
             by_format: std::sync::Mutex::new(Vec::new()),
         }
     }

@@ -30,6 +30,7 @@ use super::layouts::Layouts;
 use super::lines::{LineVertex, grid_lines, ground_square};
 use super::meshes::{self, GpuPrimitive};
 use super::pipelines::{DEPTH_FORMAT, Faces, Look, PipelineCache, Pipelines, VertexStage};
+use super::words::Words;
 use crate::anim::SkinningMethod;
 use crate::character::{AlphaMode, Character};
 pub use crate::display::{SkinPass, ToneMap};
@@ -41,6 +42,9 @@ mod environment;
 mod options;
 mod shadow;
 mod skin_pass;
+
+/// Why a device without compute shaders skins in the vertex shader, and what it leaves out.
+pub const NO_COMPUTE: &str = "no compute shaders here (WebGL2): skinned in the vertex shader; direct delta mush, the muscles and the ML corrective are not drawn";
 
 use buffers::{BufferSizes, FrameBuffers, ViewSlot, bind_group, entry};
 use options::max_copies_of;
@@ -226,7 +230,7 @@ pub struct Renderer {
     morph_ranges: Vec<(u32, u32)>,
     primitives: Vec<Vec<GpuPrimitive>>,
     /// Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
-    placeholder: wgpu::Buffer,
+    placeholder: Words,
     /// The skin pass's buffers and the deformers' words it reads.
     skin: SkinPassResources,
     /// The grid's bounds, its lines and their count.
@@ -304,12 +308,13 @@ impl Renderer {
         let joint_lines = character.skins.iter().map(|s| s.skin.len()).sum::<usize>() * 8 + 8;
         let primitives = meshes::upload(device, queue, &layouts, character);
         // Bound where a mesh pipeline's group 1 expects the skin pass's output and none is read.
-        let placeholder = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("skin pass placeholder"),
-            size: size_of::<SkinnedVertex>() as u64,
-            usage: wgpu::BufferUsages::STORAGE,
-            mapped_at_creation: false,
-        });
+        let placeholder = Words::new(
+            device,
+            layouts.data,
+            "skin pass placeholder",
+            size_of::<SkinnedVertex>() as u64,
+            wgpu::BufferUsages::empty(),
+        );
         let limits = device.limits();
         let casters = Casters::new(character, &draws);
         let mut renderer = Self {
@@ -510,18 +515,20 @@ impl Renderer {
                 SkinningMethod::DualQuaternion | SkinningMethod::Blended => &slot.packed,
             };
             let bytes: &[u8] = bytemuck::cast_slice(entries);
-            queue.write_buffer(&buffers.palette, 0, bytes);
+            buffers.palette.write(queue, bytes);
             buffers.palette_generation = slot.palette_generation;
             uploaded.palette_bytes = bytes.len() as u64;
         }
         if buffers.draws_generation != slot.draws_generation && !slot.draw_data.is_empty() {
-            queue.write_buffer(&buffers.draws, 0, bytemuck::cast_slice(&slot.draw_data));
+            buffers
+                .draws
+                .write(queue, bytemuck::cast_slice(&slot.draw_data));
             buffers.draws_generation = slot.draws_generation;
         }
 
         if buffers.morph_generation != slot.morph_generation && !slot.morph_active.is_empty() {
             let bytes: &[u8] = bytemuck::cast_slice(&slot.morph_active);
-            queue.write_buffer(&buffers.morph_active, 0, bytes);
+            buffers.morph_active.write(queue, bytes);
             buffers.morph_generation = slot.morph_generation;
             uploaded.morph_bytes = bytes.len() as u64;
         }
@@ -651,6 +658,13 @@ impl Renderer {
         painted
     }
 
+    /// Whether the renderer can skin in a compute pass: not on a device whose arrays are textures
+    /// (WebGL2), which has no compute shaders. Direct delta mush, the muscles and the ML
+    /// corrective, which run in that pass, are then not drawn.
+    pub fn has_skin_pass(&self) -> bool {
+        self.layouts.data == crate::words::DataMode::Storage
+    }
+
     /// Whether `view` is skinned in the skin pass this `paint` (made ready when it is), and why.
     fn skin_where(
         &mut self,
@@ -658,6 +672,9 @@ impl Renderer {
         device: &wgpu::Device,
         options: &DrawOptions,
     ) -> (bool, &'static str) {
+        if self.layouts.data == crate::words::DataMode::Textures {
+            return (false, NO_COMPUTE);
+        }
         let (wanted, why) = match self.deformers_drawn(view) {
             Some(why) => (SkinPass::Compute, why),
             None => options.skin_pass_wanted(),

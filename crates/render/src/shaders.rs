@@ -132,6 +132,41 @@ pub const SKIN_PASS: &str = concat!(
     include_str!("../../../shaders/skin_pass.wgsl"),
 );
 
+/// The arrays' texture versions (`data_textures.wgsl`), for devices without storage buffers in
+/// vertex shaders.
+pub const DATA_TEXTURES: &str = include_str!("../../../shaders/data_textures.wgsl");
+
+/// `source` with each `// data: begin NAME` ... `// data: end` block (an array's storage
+/// binding and its accessors) replaced by `DATA_TEXTURES`'s block of the same name (a texture of
+/// words and the same accessors): what a WebGL2 device compiles. A block `DATA_TEXTURES` lacks
+/// is kept.
+pub fn with_data_textures(source: &str) -> String {
+    const BEGIN: &str = "// data: begin ";
+    const END: &str = "// data: end";
+    let block = |name: &str| -> Option<&str> {
+        let start = DATA_TEXTURES.find(&format!("{BEGIN}{name}\n"))?;
+        let end = DATA_TEXTURES[start..].find(END)? + start + END.len();
+        Some(&DATA_TEXTURES[start..end])
+    };
+    let mut out = String::with_capacity(source.len() + DATA_TEXTURES.len());
+    let mut rest = source;
+    while let Some(start) = rest.find(BEGIN) {
+        let Some(length) = rest[start..].find(END) else {
+            break;
+        };
+        let end = start + length + END.len();
+        let name = rest[start + BEGIN.len()..]
+            .split([' ', '\n'])
+            .next()
+            .unwrap_or_default();
+        out.push_str(&rest[..start]);
+        out.push_str(block(name).unwrap_or(&rest[start..end]));
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Every composed source, by the file it ends with: what the shader test validates with naga.
 pub const ALL: &[(&str, &str)] = &[
     ("camera.wgsl", CAMERA),
@@ -151,3 +186,26 @@ pub const ALL: &[(&str, &str)] = &[
     ("skin_check.wgsl", SKIN_CHECK),
     ("skin_pass.wgsl", SKIN_PASS),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mesh_shader_reads_every_array_from_textures_where_there_are_no_storage_buffers() {
+        let textured = with_data_textures(MESH);
+        assert!(!textured.contains("var<storage"), "{textured}");
+        for accessor in [
+            "fn palette_entry",
+            "fn draw_at",
+            "fn skinned_vertex",
+            "fn morph_active_at",
+            "fn morph_tangent_delta",
+        ] {
+            assert_eq!(textured.matches(accessor).count(), 1, "{accessor}");
+        }
+        assert!(textured.contains("var palette_words: texture_2d<u32>"));
+        // Sources without blocks are kept as they are.
+        assert_eq!(with_data_textures(LINES), LINES);
+    }
+}

@@ -12,14 +12,15 @@ use crate::layouts::Layouts;
 use crate::meshes::GpuPrimitive;
 use crate::panorama::Background;
 use crate::pipelines::Faces;
+use crate::words::Words;
 
 /// One frame in flight's buffers of one view.
 pub(super) struct FrameBuffers {
-    pub(super) palette: wgpu::Buffer,
-    pub(super) draws: wgpu::Buffer,
+    pub(super) palette: Words,
+    pub(super) draws: Words,
     /// Non-zero morph weights as (target, weight bits); one bind group per mesh primitive
     /// pairs them with its deltas: `[mesh][primitive]`.
-    pub(super) morph_active: wgpu::Buffer,
+    pub(super) morph_active: Words,
     pub(super) morph_groups: Vec<Vec<wgpu::BindGroup>>,
     pub(super) morph_generation: u64,
     pub(super) scene_group: wgpu::BindGroup,
@@ -99,7 +100,7 @@ impl ViewSlot {
         layouts: &Layouts,
         sizes: BufferSizes,
         primitives: &[Vec<GpuPrimitive>],
-        (placeholder, shadow, environment): (&wgpu::Buffer, &ShadowMaps, &EnvironmentMaps),
+        (placeholder, shadow, environment): (&Words, &ShadowMaps, &EnvironmentMaps),
     ) -> Self {
         let uniform = |label| {
             device.create_buffer(&wgpu::BufferDescriptor {
@@ -161,7 +162,7 @@ impl ViewSlot {
 pub(super) struct Cameras<'a> {
     camera: &'a wgpu::Buffer,
     casters: &'a [wgpu::Buffer; 2],
-    placeholder: &'a wgpu::Buffer,
+    placeholder: &'a Words,
     shadow: &'a ShadowMaps,
     environment: &'a EnvironmentMaps,
 }
@@ -172,7 +173,7 @@ pub(super) fn scene_group(
     device: &wgpu::Device,
     layouts: &Layouts,
     camera: &wgpu::Buffer,
-    draws: &wgpu::Buffer,
+    draws: &Words,
     (shadow, environment): (&ShadowMaps, &EnvironmentMaps),
 ) -> wgpu::BindGroup {
     let view = |binding, view| wgpu::BindGroupEntry {
@@ -181,7 +182,7 @@ pub(super) fn scene_group(
     };
     let entries = [
         entry(0, camera),
-        entry(1, draws),
+        draws.entry(1),
         wgpu::BindGroupEntry {
             binding: 2,
             resource: wgpu::BindingResource::TextureView(&shadow.binding),
@@ -218,10 +219,20 @@ impl FrameBuffers {
                 mapped_at_creation: false,
             })
         };
-        let palette = buffer("palette", sizes.palette, wgpu::BufferUsages::STORAGE);
-        let draws = buffer("draws", sizes.draws, wgpu::BufferUsages::STORAGE);
+        let words = |label: &str, size| {
+            let label = format!("{label} {f}");
+            Words::new(
+                device,
+                layouts.data,
+                &label,
+                size,
+                wgpu::BufferUsages::empty(),
+            )
+        };
+        let palette = words("palette", sizes.palette);
+        let draws = words("draws", sizes.draws);
         let bones = buffer("bones", sizes.bones, wgpu::BufferUsages::VERTEX);
-        let morph_active = buffer("morph active", sizes.morph, wgpu::BufferUsages::STORAGE);
+        let morph_active = words("morph active", sizes.morph);
         let deformer_values = buffer(
             "deformer values",
             super::skin_pass::VALUES_BYTES,
@@ -232,7 +243,7 @@ impl FrameBuffers {
             group(
                 "shadow caster",
                 &layouts.caster,
-                &[entry(0, c), entry(1, &draws)],
+                &[entry(0, c), draws.entry(1)],
             )
         };
         Self {
@@ -247,7 +258,7 @@ impl FrameBuffers {
             palette_group: group(
                 "palette",
                 &layouts.palette,
-                &[entry(0, &palette), entry(1, cameras.placeholder)],
+                &[palette.entry(0), cameras.placeholder.entry(1)],
             ),
             morph_groups: primitives
                 .iter()
@@ -255,10 +266,10 @@ impl FrameBuffers {
                     mesh.iter()
                         .map(|p| {
                             let entries = [
-                                entry(0, &morph_active),
-                                entry(1, &p.morph_positions),
-                                entry(2, &p.morph_normals),
-                                entry(3, &p.morph_tangent_deltas),
+                                morph_active.entry(0),
+                                p.morph_positions.entry(1),
+                                p.morph_normals.entry(2),
+                                p.morph_tangent_deltas.entry(3),
                             ];
                             group("morph", &layouts.morph, &entries)
                         })

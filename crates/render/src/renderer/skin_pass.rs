@@ -150,7 +150,7 @@ impl SkinPassGroups {
             palette: group(
                 "skin pass palette",
                 &layouts.skin_palette,
-                &[entry(0, &frame.palette)],
+                &[frame.palette.entry(0)],
             ),
             slots: (draws.iter().zip(slot_params))
                 .map(
@@ -164,7 +164,7 @@ impl SkinPassGroups {
                             (slot_words.get(mesh).and_then(|m| m.get(p))).and_then(Option::as_ref);
                         let entries = [
                             entry(0, camera),
-                            entry(1, &frame.draws),
+                            frame.draws.entry(1),
                             entry(2, params),
                             entry(3, words.map_or(&primitives[mesh][p].vertices, |o| &o.words)),
                             entry(4, output),
@@ -177,7 +177,7 @@ impl SkinPassGroups {
             render: group(
                 "palette and skin pass output",
                 &layouts.palette,
-                &[entry(0, &frame.palette), entry(1, output)],
+                &[frame.palette.entry(0), entry(1, output)],
             ),
         }
     }
