@@ -162,7 +162,9 @@ web_cargo check --locked -p skinscope-anim -p skinscope-sparse -p skinscope-core
 # The web viewer built (scripts/web.sh build) and checked in headless Chromium: pages posed by
 # URL parameters against the native `render` of the same frames (the binary just built), a file
 # given to the page, no errors logged (tests/web/check.mjs).
+web_started=$SECONDS
 SKINSCOPE_BIN="$PWD/target/debug/skinscope" scripts/web.sh test
+echo "test.sh: the web viewer built and checked in $((SECONDS - web_started)) s" >&2
 # Each test binary with its package's folder: cargo runs a binary from there, with
 # CARGO_MANIFEST_DIR naming it.
 binaries=()
