@@ -58,7 +58,8 @@ pub(super) struct Page {
     posed: bool,
     /// The viewer's character generation the GPU is being set up for.
     built_for: u64,
-    /// Frames drawn since the asked-for state was shown (the canvas is marked after one).
+    /// Frames drawn since the asked-for state was shown (the canvas is marked at the second:
+    /// the first may still carry the panel's previous layout).
     frames_ready: u32,
     marked: bool,
     /// The backend drawn with, for the mark.
@@ -210,6 +211,10 @@ impl App {
             return self.page_error(e.to_string());
         }
         mark("data-character", &self.viewer.character.name);
+        // An earlier file's error no longer stands.
+        if let Some(canvas) = element(CANVAS_ID) {
+            let _ = canvas.remove_attribute("data-error");
+        }
         if given.from_url {
             self.pose_from_url();
         }
