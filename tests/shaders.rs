@@ -40,15 +40,17 @@ fn every_file_in_shaders_is_composed_and_checked() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".wgsl"))
         .collect();
-    let mut checked: BTreeSet<String> =
-        shaders::ALL.iter().map(|(n, _)| n.to_string()).collect();
+    let mut checked: BTreeSet<String> = shaders::ALL.iter().map(|(n, _)| n.to_string()).collect();
     // Its blocks replace the mesh shader's arrays where there are no storage buffers: checked
     // within that composition, every block of it used.
     checked.insert("data_textures.wgsl".into());
     let textured = shaders::with_data_textures(shaders::MESH);
     for block in shaders::DATA_TEXTURES.split("// data: begin ").skip(1) {
         let block = block.split("// data: end").next().unwrap();
-        assert!(textured.contains(block), "a block of data_textures.wgsl is unused: {block}");
+        assert!(
+            textured.contains(block),
+            "a block of data_textures.wgsl is unused: {block}"
+        );
     }
     assert_eq!(on_disk, checked, "add new shaders to render::shaders::ALL");
     // Each composed source ends with its own file's text.

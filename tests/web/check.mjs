@@ -170,6 +170,30 @@ await sameFrame('fox-lbs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5',
 await sameFrame('fox-dqs', 'model=/shared/Fox/Fox.glb&clip=Walk&time=0.5&skinning=dqs',
   [fox, '--clip', 'Walk', '--time', '0.5', '--skinning', 'dqs']);
 
+// The window's keys on the page: 2 (the bind palette), B (bones), W (wireframe) and F (the
+// camera framed again, on the bind pose) pressed on the canvas give render's frame with those
+// options.
+{
+  const size = '320x240';
+  const { page, mark } = await open(`?clip=walk&time=0.5&panel=0&size=${size}`);
+  if (!mark.drawn) {
+    fail(`keys: the page did not draw: ${mark.error}`);
+  } else {
+    await page.locator('#skinscope').focus();
+    for (const key of ['2', 'b', 'w', 'f']) await page.keyboard.press(key);
+    await page.waitForTimeout(1500);
+    const shot = path.join(out, 'keys.web.png');
+    fs.writeFileSync(shot, await page.locator('#skinscope').screenshot());
+    const reference = path.join(out, 'keys.native.png');
+    execFileSync(native, ['render', ...walk, '--palette', 'bind', '--bones', '--wireframe', '--size', size,
+      '--fov-y', '40', '--out', reference], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = compare(PNG.sync.read(fs.readFileSync(shot)), PNG.sync.read(fs.readFileSync(reference)));
+    (c.mean <= MEAN_MAX && c.far <= FAR_SHARE_MAX ? pass : fail)(
+      `keys 2, B, W and F on the page: mean ${c.mean.toFixed(3)}, ${(100 * c.far).toFixed(2)}% far off against render`);
+  }
+  await page.close();
+}
+
 // The same frames on WebGL2 (forced): arrays in textures, skinning in the vertex shader.
 await sameFrame('walk-lbs-webgl2', 'clip=walk&time=0.5&skinning=lbs&backend=webgl2',
   [...walk, '--skinning', 'lbs']);
