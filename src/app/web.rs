@@ -379,13 +379,21 @@ fn read_files(list: web_sys::FileList, purpose: DialogFor, given: Rc<RefCell<Vec
     });
 }
 
-/// The URL's model fetched from the page's server: a `.glb` or `.bvh`, or a `.gltf` and the
-/// buffers and images its relative URIs name, each keyed by its path on the server.
+/// The URL's model fetched from the page's own server (another origin is refused): a `.glb` or
+/// `.bvh`, or a `.gltf` and the buffers and images its URIs name on that server, each keyed by
+/// its path there.
 async fn fetch_model(model: &str) -> Result<GivenFiles, String> {
     let window = web_sys::window().ok_or("no window")?;
     let base = window.location().href().map_err(|e| format!("{e:?}"))?;
     let url = web_sys::Url::new_with_base(model, &base)
         .map_err(|_| format!("model={model}: not a URL"))?;
+    let page = web_sys::Url::new(&base).map_err(|_| format!("the page's address {base}"))?;
+    if url.origin() != page.origin() {
+        return Err(format!(
+            "model={model}: not on the page's own server ({}); serve it beside the page",
+            page.origin()
+        ));
+    }
     let bytes = fetch(&window, &url.href()).await?;
     let mut files = Vec::new();
     if url.pathname().to_ascii_lowercase().ends_with(".gltf") {
