@@ -49,7 +49,7 @@ pub struct PageParams {
     pub wireframe: Option<bool>,
 }
 
-/// What the page does with its parameters' pose once the character is shown.
+/// Reading the parameters, and posing the character shown as they say.
 impl PageParams {
     /// Reads a URL's query (`?a=1&b=2`, the leading `?` optional). An unknown name or a value
     /// that does not parse is an error naming it.
