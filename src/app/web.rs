@@ -11,7 +11,7 @@
 //! - The canvas says where it stands, for scripts: `data-frame-drawn` (the backend's name) once
 //!   a frame of the asked-for pose is on it, `data-error` with a message when something failed.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -51,9 +51,9 @@ pub(super) struct Page {
     /// Files read and waiting to be opened.
     given: Rc<RefCell<Vec<Given>>>,
     /// What the next picked files are for.
-    picking: Rc<RefCell<Option<DialogFor>>>,
+    picking: Rc<Cell<Option<DialogFor>>>,
     /// Whether the URL's model is still being fetched.
-    fetching: Rc<RefCell<bool>>,
+    fetching: Rc<Cell<bool>>,
     /// The URL's pose is applied.
     posed: bool,
     /// The viewer's character generation the GPU is being set up for.
@@ -61,7 +61,6 @@ pub(super) struct Page {
     /// Frames drawn since the asked-for state was shown (the canvas is marked at the second:
     /// the first may still carry the panel's previous layout).
     frames_ready: u32,
-    marked: bool,
     /// The backend drawn with, for the mark.
     backend: &'static str,
 }
@@ -97,7 +96,7 @@ pub fn start() {
     app.page.params = params;
     listen_for_files(&app.page);
     if let Some(model) = app.page.params.model.clone() {
-        *app.page.fetching.borrow_mut() = true;
+        app.page.fetching.set(true);
         let (given, fetching) = (app.page.given.clone(), app.page.fetching.clone());
         spawn_local(async move {
             let files = fetch_model(&model).await;
@@ -106,7 +105,7 @@ pub fn start() {
                 purpose: DialogFor::Open,
                 from_url: true,
             });
-            *fetching.borrow_mut() = false;
+            fetching.set(false);
         });
     }
     match EventLoop::new() {
@@ -175,7 +174,7 @@ impl App {
         for g in given {
             self.open_given(g);
         }
-        if !self.page.posed && !*self.page.fetching.borrow() && self.page.params.model.is_none() {
+        if !self.page.posed && !self.page.fetching.get() && self.page.params.model.is_none() {
             self.pose_from_url();
         }
     }
@@ -241,7 +240,7 @@ impl App {
                 Some("a page cannot write files: record in the desktop app".into());
             return;
         }
-        *self.page.picking.borrow_mut() = Some(purpose);
+        self.page.picking.set(Some(purpose));
         match element(INPUT_ID).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             Some(input) => input.click(),
             None => {
@@ -253,13 +252,12 @@ impl App {
     /// After a frame is presented: the canvas is marked drawn once the asked-for state has
     /// been on it for a frame.
     pub(super) fn page_drawn(&mut self) {
-        let waiting = !self.page.posed || *self.page.fetching.borrow();
-        if waiting || self.page.marked {
+        let waiting = !self.page.posed || self.page.fetching.get();
+        if waiting || self.page.frames_ready >= 2 {
             return;
         }
         self.page.frames_ready += 1;
         if self.page.frames_ready >= 2 {
-            self.page.marked = true;
             mark("data-character", &self.viewer.character.name);
             mark("data-frame-drawn", self.page.backend);
         }
@@ -296,7 +294,7 @@ fn listen_for_files(page: &Page) {
             let Ok(input) = target.clone().dyn_into::<web_sys::HtmlInputElement>() else {
                 return;
             };
-            let purpose = picking.borrow_mut().take().unwrap_or(DialogFor::Open);
+            let purpose = picking.take().unwrap_or(DialogFor::Open);
             if let Some(list) = input.files() {
                 read_files(list, purpose, given.clone());
             }

@@ -80,12 +80,13 @@ pub fn load_within(path: &Path, reach: &super::Reach) -> Result<Bvh, BvhError> {
     };
     let bytes =
         super::read_within(path, reach, crate::files::MAX_MODEL_BYTES).map_err(|e| refuse(0, e))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| refuse(0, crate::files::FileError::NotText(e).to_string()))?;
+    // FileError::NotText's words, without copying the bytes into a String.
+    let text =
+        std::str::from_utf8(&bytes).map_err(|e| refuse(0, format!("is not UTF-8 text: {e}")))?;
     let name = path
         .file_stem()
         .map_or_else(|| "bvh".to_string(), |s| s.to_string_lossy().into_owned());
-    parse(&text, &name).map_err(|e| refuse(e.line, e.message))
+    parse(text, &name).map_err(|e| refuse(e.line, e.message))
 }
 
 /// Words of the text with their line numbers, lazily.

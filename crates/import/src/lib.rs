@@ -97,15 +97,34 @@ pub fn load_with(path: &Path, options: LoadOptions) -> Result<Character, ImportE
     load_bytes_with(&bytes, path, options)
 }
 
+/// A file's bytes: read from the disk, or shared with the given files (not copied).
+pub(crate) enum FileBytes {
+    Read(Vec<u8>),
+    Given(std::sync::Arc<[u8]>),
+}
+
+impl std::ops::Deref for FileBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            FileBytes::Read(bytes) => bytes,
+            FileBytes::Given(bytes) => bytes,
+        }
+    }
+}
+
 /// The bytes of the file at `path`, at most `most`: one of the given files when `reach` is
 /// theirs, else a regular file on disk, checked by its size before it is read.
-pub(crate) fn read_within(path: &Path, reach: &Reach, most: u64) -> Result<Vec<u8>, String> {
+pub(crate) fn read_within(path: &Path, reach: &Reach, most: u64) -> Result<FileBytes, String> {
     match reach {
         Reach::Given(files) => files
             .read(path, most)
-            .map(|b| b.to_vec())
+            .map(FileBytes::Given)
             .map_err(|e| e.to_string()),
-        _ => crate::files::read_capped(path, most).map_err(|e| e.to_string()),
+        _ => crate::files::read_capped(path, most)
+            .map(FileBytes::Read)
+            .map_err(|e| e.to_string()),
     }
 }
 
