@@ -84,10 +84,10 @@ fn run() -> ExitCode {
             };
         }
         Some(Command::Render(args)) => cli::render_or_record(&args),
-        Some(Command::Palette { pose, json }) => {
-            let result = cli::palette::run(&pose, json);
-            if let (Err(e), true) = (&result, json) {
-                cli::out::json_error(pose.file.as_deref(), e);
+        Some(Command::Palette(args)) => {
+            let result = cli::palette::run(&args);
+            if let (Err(e), true) = (&result, args.json) {
+                cli::out::json_error(args.pose.file.as_deref(), e);
             }
             result
         }

@@ -289,7 +289,7 @@ impl App {
         draw::view::overlay_lines(
             &viewer.character,
             pose,
-            c.view.show_bones,
+            c.view.bone_view(c.selected_joint),
             c.selected_joint,
             draw::view::bone_width(viewer.derived.rest_bounds),
             viewer.overlay_lines(),

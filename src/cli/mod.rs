@@ -132,7 +132,7 @@ pub fn reach_remedy(message: &str) -> String {
 
 /// `render`: a still, or a sequence when `--to` asks for one.
 pub fn render_or_record(args: &render::RenderArgs) -> Result<(), String> {
-    if args.sequence.is_sequence() {
+    if args.sequence.is_sequence() && args.motion_path.is_empty() {
         record::run(args)
     } else {
         render::run(args)
@@ -195,12 +195,7 @@ pub enum Command {
     /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
     /// (column-major); with --json also every joint's world_from_joint and every mesh node's
     /// world_from_mesh.
-    Palette {
-        #[command(flatten)]
-        pose: PoseArgs,
-        #[arg(long)]
-        json: bool,
-    },
+    Palette(palette::PaletteArgs),
     /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
     /// order, vertices in file order, an `o` per node), or as GLB when --out ends in .glb.
     Pose {

@@ -40,9 +40,29 @@ pub struct RenderArgs {
     /// Draw the triangles' edges.
     #[arg(long)]
     pub wireframe: bool,
-    /// Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`).
+    /// Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`), as sticks (a
+    /// bare --bones), Blender's octahedral bones (their roll shows) or each joint's local axes
+    /// (X red, Y green, Z blue).
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "stick", require_equals = false)]
+    pub bones: Option<BoneStyleArg>,
+    /// With --bones axes: each joint's bind axes (from its skin's inverse bind matrix) beside
+    /// its posed axes, paler and shorter; a transposed or mirrored inverse bind turns them away.
     #[arg(long)]
-    pub bones: bool,
+    pub bind_axes: bool,
+    /// Draw the skeleton as it leaves these stages of the frame over the final pose, one colour
+    /// each: raw, root-motion, transition, external, layers, reach-ik, foot-ik, physics
+    /// (STAGE[,STAGE...]).
+    #[arg(long, value_delimiter = ',', value_parser = super::palette::parse_stage)]
+    pub stage_ghosts: Vec<skinscope::pose::Stage>,
+    /// Draw these joints' motion paths (JOINT[,JOINT...], by name or index): each joint's
+    /// origin from --from to --to in clip time (default: the whole clip), a tick every
+    /// --path-step and a white diamond at each key; on a still, --from and --to give the
+    /// path's range.
+    #[arg(long, value_delimiter = ',')]
+    pub motion_path: Vec<String>,
+    /// Seconds between a motion path's ticks (default 1/30).
+    #[arg(long, requires = "motion_path", value_parser = parse_positive)]
+    pub path_step: Option<f32>,
     /// The key light's shadow on a solid ground, with contact darkening under the feet (in
     /// place of the grid's lines).
     #[arg(long)]
@@ -116,6 +136,24 @@ pub struct RenderArgs {
     /// measured faster in every case on lavapipe).
     #[arg(long, value_enum, default_value = "auto")]
     pub skin_pass: SkinPassArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BoneStyleArg {
+    Stick,
+    Octahedral,
+    Axes,
+}
+
+impl From<BoneStyleArg> for skinscope::render::bones::BoneStyle {
+    fn from(s: BoneStyleArg) -> Self {
+        use skinscope::render::bones::BoneStyle;
+        match s {
+            BoneStyleArg::Stick => BoneStyle::Stick,
+            BoneStyleArg::Octahedral => BoneStyle::Octahedral,
+            BoneStyleArg::Axes => BoneStyle::Axes,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -222,7 +260,7 @@ impl RenderArgs {
     fn draw_options(&self) -> DrawOptions {
         let mut options = DrawOptions {
             wireframe: self.wireframe,
-            bones: self.bones,
+            bones: self.bones.is_some(),
             shadows: self.shadows,
             silhouette: self.silhouette,
             tone_map: match self.tone_map {
@@ -249,7 +287,23 @@ impl RenderArgs {
 
 /// Renders the still `args` ask for (a sequence is `record`'s).
 pub fn run(args: &RenderArgs) -> Result<(), String> {
-    args.sequence.check_still(&args.out)?;
+    if args.motion_path.is_empty() {
+        args.sequence.check_still(&args.out)?;
+    } else {
+        if skinscope::image_file::image_format(&args.out).is_none() {
+            return Err(format!(
+                "{}: --motion-path draws on a still image (.png, .jpg or .jpeg)",
+                args.out.display()
+            ));
+        }
+        // On a still, --from and --to are the path's range.
+        let still = super::sequence::SequenceArgs {
+            from: None,
+            to: None,
+            ..args.sequence.clone()
+        };
+        still.check_still(&args.out)?;
+    }
     if args.crowd_lod {
         return Err(
             "--crowd-lod poses far members every few frames of a sequence: give --to SECS (a \
@@ -260,6 +314,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let posing = args.pose.load()?;
     let (character, mut request) = args.frame_request(posing.character, posing.request)?;
     request.overlay = posing.overlay;
+    args.debug_overlay(&character, &mut request)?;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
         headless::render_frame_and_legend(&gpu, &character, &request).map_err(|e| e.to_string())?;
@@ -334,15 +389,61 @@ impl RenderArgs {
             camera: args.camera(&character)?,
             options: DrawOptions {
                 // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.
-                bones: args.bones || character.meshes.is_empty(),
+                bones: args.bones.is_some() || character.meshes.is_empty(),
                 ..args.draw_options()
             },
             legend: !args.no_legend,
             ddm: args.ddm.precompute(&character, args.skinning.into())?,
             environment: args.environment.load()?,
             overlay: Vec::new(),
+            bone_view: skinscope::draw::view::BoneView {
+                style: args.bones.map(Into::into).unwrap_or_default(),
+                axes: skinscope::render::bones::AxesOptions {
+                    only: None,
+                    bind: args.bind_axes,
+                },
+            },
         };
         Ok((character, request))
+    }
+}
+
+impl RenderArgs {
+    /// The stage ghosts and motion paths asked for, as overlay lines of `request`.
+    pub fn debug_overlay(
+        &self,
+        character: &skinscope::character::Character,
+        request: &mut FrameRequest,
+    ) -> Result<(), String> {
+        let width = skinscope::draw::view::bone_width(skinscope::pose::rest_bounds(character));
+        if !self.stage_ghosts.is_empty() {
+            let mut pose = skinscope::pose::CharacterPose::new(character);
+            let mut stages = skinscope::pose::StagePoses::new();
+            pose.evaluate_watched(character, &request.pose, &mut stages)
+                .map_err(|e| e.to_string())?;
+            let mut lines = Vec::new();
+            let mut scratch = pose.model.clone();
+            skinscope::draw::ghosts::stage_ghost_lines(
+                character,
+                &stages,
+                &self.stage_ghosts,
+                width,
+                &mut scratch,
+                &mut lines,
+            );
+            let ends = lines.chunks_exact(2);
+            request.overlay.extend(ends.map(|w| {
+                let (a, b) = (w[0], w[1]);
+                (Vec3::from(a.position), Vec3::from(b.position), a.color)
+            }));
+        }
+        if !self.motion_path.is_empty() {
+            let range = (self.sequence.from, self.sequence.to, self.path_step);
+            let (paths, _, _) =
+                super::palette::paths_of(character, &self.pose, &self.motion_path, range)?;
+            skinscope::draw::ghosts::motion_path_lines(&paths, width, &mut request.overlay);
+        }
+        Ok(())
     }
 }
 

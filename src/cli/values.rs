@@ -156,6 +156,27 @@ pub fn find_clip(character: &Character, key: &str) -> Result<usize, String> {
     character.find_clip(key)
 }
 
+/// A joint by name, or by index when no joint has that name; `option` names the option in the
+/// error.
+pub fn find_joint(character: &Character, key: &str, option: &str) -> Result<usize, String> {
+    let key = key.trim();
+    character
+        .skeleton
+        .find(key)
+        .or_else(|| {
+            key.parse::<usize>()
+                .ok()
+                .filter(|&j| j < character.skeleton.joint_count())
+        })
+        .ok_or_else(|| {
+            format!(
+                "{option}: no joint {key:?} in {} (names or indices 0..{})",
+                character.name,
+                character.skeleton.joint_count()
+            )
+        })
+}
+
 pub fn parse_finite(s: &str) -> Result<f32, String> {
     let v: f32 = s
         .trim()

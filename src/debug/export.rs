@@ -23,6 +23,87 @@ pub struct PaletteExport {
     /// What motion matching played, after a `--motion-matching` run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub motion_matching: Option<MatchReport>,
+    /// The stage of the frame whose pose this is (`palette --stage`; none: the final pose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<String>,
+}
+
+/// Joints' motion paths as `palette --motion-path` prints them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MotionPathExport {
+    pub file: String,
+    /// The clip whose keys are marked (none: the rest pose).
+    pub clip: Option<String>,
+    pub from: f32,
+    pub to: f32,
+    pub step: f32,
+    pub paths: Vec<JointPath>,
+}
+
+/// One joint's path: a sample per step and one at each key of the joint or an ancestor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JointPath {
+    pub joint: String,
+    pub samples: Vec<PathPoint>,
+    pub keys: Vec<PathPoint>,
+}
+
+/// The joint at one time: its origin and its whole `world_from_joint` (column-major).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PathPoint {
+    pub time: f32,
+    pub position: [f32; 3],
+    pub world_from_joint: [f32; 16],
+}
+
+impl MotionPathExport {
+    /// The paths of `paths` as exported: joints by name.
+    pub fn new(
+        c: &Character,
+        clip: Option<usize>,
+        (from, to, step): (f32, f32, f32),
+        paths: &[crate::pose::MotionPath],
+    ) -> Self {
+        let point = |s: &crate::pose::PathSample| PathPoint {
+            time: s.time_secs,
+            position: s.position().to_array(),
+            world_from_joint: glam::Mat4::from(s.world_from_joint).to_cols_array(),
+        };
+        Self {
+            file: c.name.clone(),
+            clip: clip
+                .and_then(|k| c.clips.get(k))
+                .map(|k| k.clip.name().to_string()),
+            from,
+            to,
+            step,
+            paths: (paths.iter())
+                .map(|p| JointPath {
+                    joint: c.skeleton.names()[p.joint].clone(),
+                    samples: p.samples.iter().map(point).collect(),
+                    keys: p.keys.iter().map(point).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// A line per sample: joint, time, position; keys marked `key`.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for path in &self.paths {
+            let _ = writeln!(s, "joint {:?}", path.joint);
+            let mut all: Vec<(&PathPoint, bool)> = (path.samples.iter().map(|p| (p, false)))
+                .chain(path.keys.iter().map(|p| (p, true)))
+                .collect();
+            all.sort_by(|a, b| a.0.time.total_cmp(&b.0.time));
+            for (p, key) in all {
+                let [x, y, z] = p.position;
+                let mark = if key { " key" } else { "" };
+                let _ = writeln!(s, "{:>9.4} {x:.6} {y:.6} {z:.6}{mark}", p.time);
+            }
+        }
+        s
+    }
 }
 
 /// Motion matching at the end of a run: the clip and time playing, the searches and the
@@ -141,6 +222,7 @@ pub fn palettes(c: &Character, pose: &CharacterPose, request: &PoseRequest) -> P
         })
         .collect();
     PaletteExport {
+        stage: None,
         file: c.name.clone(),
         clip: request
             .clip

@@ -64,8 +64,11 @@ pub struct FrameRequest {
     /// `None`: the generated sky.
     pub environment: Option<Arc<EnvironmentImage>>,
     /// Lines drawn over the frame (a travelling character's trail, motion matching's
-    /// trajectories: `draw::trail_lines`, `draw::matching_lines`).
+    /// trajectories: `draw::trail_lines`, `draw::matching_lines`; stage ghosts and motion
+    /// paths: `draw::ghosts`).
     pub overlay: Vec<super::OverlayLine>,
+    /// How the bones are drawn when `options.bones` shows them.
+    pub bone_view: super::view::BoneView,
 }
 
 impl Default for FrameRequest {
@@ -87,6 +90,7 @@ impl Default for FrameRequest {
             ddm: None,
             environment: None,
             overlay: Vec::new(),
+            bone_view: Default::default(),
         }
     }
 }
@@ -317,7 +321,7 @@ impl Frames {
         super::view::overlay_lines(
             character,
             pose,
-            request.options.bones,
+            request.options.bones.then_some(request.bone_view),
             None,
             super::view::bone_width(rest_bounds(character)),
             ground

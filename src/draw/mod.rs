@@ -3,6 +3,7 @@
 //! `render` and `check` commands and the tests use.
 
 pub mod deformers;
+pub mod ghosts;
 pub mod headless;
 pub mod legend;
 pub mod ui_overlay;

@@ -8,9 +8,10 @@ use glam::Vec3;
 use crate::anim::{PoseError, SkinningMethod};
 use crate::character::Character;
 use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
+use crate::render::bones::{AxesOptions, BoneStyle, axes_into, bone_shapes_into};
 use crate::render::camera::Camera;
 pub use crate::render::lines::LineVertex;
-use crate::render::lines::{bone_lines_into, joint_marker};
+use crate::render::lines::joint_marker;
 
 /// The bone overlay's width for a character whose rest pose spans `rest_bounds`: 1% of its
 /// diagonal, the same in every view and at every zoom.
@@ -18,20 +19,48 @@ pub fn bone_width((min, max): (Vec3, Vec3)) -> f32 {
     (max - min).length() * 0.01
 }
 
+/// How a view draws the bones: their shape, and whose axes (`BoneStyle::Axes`: every joint's,
+/// or `axes.only`'s; another shape: `axes.only`'s over it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoneView {
+    pub style: BoneStyle,
+    pub axes: AxesOptions,
+}
+
+impl BoneView {
+    /// The bones of `model` as this view draws them, appended to `out`.
+    pub fn lines_into(
+        &self,
+        character: &Character,
+        model: &crate::anim::ModelPose,
+        width: f32,
+        out: &mut Vec<LineVertex>,
+    ) {
+        if self.style == BoneStyle::Axes {
+            axes_into(character, model.as_slice(), self.axes, width, out);
+            return;
+        }
+        bone_shapes_into(character, model, self.style, width, None, out);
+        if self.axes.only.is_some() {
+            axes_into(character, model.as_slice(), self.axes, width, out);
+        }
+    }
+}
+
 /// The overlay of one view, into `out`: the bones (when shown), the selected joint's marker,
 /// then `extra` lines (start, end, linear RGBA: the ground, the trail, the reach target).
 pub fn overlay_lines(
     character: &Character,
     pose: &CharacterPose,
-    bones: bool,
+    bones: Option<BoneView>,
     selected_joint: Option<usize>,
     width: f32,
     extra: impl IntoIterator<Item = (Vec3, Vec3, [f32; 4])>,
     out: &mut Vec<LineVertex>,
 ) {
     out.clear();
-    if bones {
-        bone_lines_into(character, &pose.model, width, out);
+    if let Some(view) = bones {
+        view.lines_into(character, &pose.model, width, out);
     }
     if let Some(j) = selected_joint {
         joint_marker(&pose.model, j, width * 4.0, out);

@@ -25,6 +25,9 @@ pub(super) fn view_section(
             "The key light's shadow on a solid ground (in place of the grid), darkened where the character touches it",
         );
     });
+    if c.view.show_bones {
+        bone_options(ui, c);
+    }
     ui.horizontal_wrapped(|ui| {
         ui.label("Palette");
         ui.radio_value(&mut c.view.palette, PaletteMode::Animated, "Animated");
@@ -290,4 +293,28 @@ pub(super) fn color_view_name(view: ColorView) -> &'static str {
         ColorView::MorphDisplacement => "morph displacement",
         ColorView::MuscleDisplacement => "muscle displacement",
     }
+}
+
+/// The bones' shape and axes (shown while the bones are).
+fn bone_options(ui: &mut Ui, c: &mut Controls) {
+    use crate::render::bones::BoneStyle;
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Bones as");
+        ui.radio_value(&mut c.view.bone_style, BoneStyle::Stick, "Sticks");
+        ui.radio_value(&mut c.view.bone_style, BoneStyle::Octahedral, "Octahedral")
+            .on_hover_text("Blender's bones: the square near the head follows the joint's own axes, so its roll shows");
+        ui.radio_value(&mut c.view.bone_style, BoneStyle::Axes, "Axes")
+            .on_hover_text("each joint's local axes: X red, Y green, Z blue");
+    });
+    ui.horizontal_wrapped(|ui| {
+        let only = if c.view.bone_style == BoneStyle::Axes {
+            "Selected joint only"
+        } else {
+            "Selected joint's axes"
+        };
+        ui.checkbox(&mut c.view.selected_axes, only);
+        ui.checkbox(&mut c.view.bind_axes, "Bind axes beside").on_hover_text(
+            "each joint's axes at bind time, from its inverse bind matrix, paler and shorter at the posed joint: at the bind pose they lie on the posed axes; a transposed or mirrored inverse bind turns them away",
+        );
+    });
 }

@@ -6,6 +6,7 @@
 //! window and headless rendering share every line.
 #![forbid(unsafe_code)]
 
+pub mod bones;
 pub mod camera;
 pub mod deformers;
 pub mod display;

@@ -1,10 +1,10 @@
-//! World-space line overlays: the ground grid, the bones and the selected joint's marker.
+//! World-space line overlays: the ground grid and the selected joint's marker (the bones'
+//! shapes are `bones`').
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
 
 use crate::anim::ModelPose;
-use crate::character::Character;
 
 /// A coloured world-space line vertex (bones, grid).
 #[repr(C)]
@@ -91,48 +91,5 @@ pub fn joint_marker(model: &ModelPose, joint: usize, size: f32, out: &mut Vec<Li
             position: (at + axis * size).to_array(),
             color,
         });
-    }
-}
-
-/// The bones overlay of a posed skeleton (`model`, every skeleton joint's `world_from_joint`): a
-/// segment from each skin joint to its parent joint, and a small cross at every joint, `size`
-/// long; written into a reused vector (cleared first).
-pub fn bone_lines_into(
-    character: &Character,
-    model: &ModelPose,
-    size: f32,
-    out: &mut Vec<LineVertex>,
-) {
-    out.clear();
-    let model = model.as_slice();
-    let segment = [1.0, 0.85, 0.2, 1.0];
-    let point = [1.0, 0.35, 0.25, 1.0];
-    for skin in &character.skins {
-        for p in 0..skin.skin.len() {
-            let Some(joint) = skin.skin.joint(p) else {
-                continue;
-            };
-            let at = Vec3::from(model[joint].translation);
-            if let Some(parent) = skin.palette_parent(p).and_then(|pp| skin.skin.joint(pp)) {
-                out.push(LineVertex {
-                    position: Vec3::from(model[parent].translation).to_array(),
-                    color: segment,
-                });
-                out.push(LineVertex {
-                    position: at.to_array(),
-                    color: segment,
-                });
-            }
-            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
-                out.push(LineVertex {
-                    position: (at - axis * size).to_array(),
-                    color: point,
-                });
-                out.push(LineVertex {
-                    position: (at + axis * size).to_array(),
-                    color: point,
-                });
-            }
-        }
     }
 }

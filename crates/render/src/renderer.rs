@@ -132,7 +132,7 @@ pub struct FrameInput<'a> {
     pub camera: &'a Camera,
     /// Width over height of the viewport drawn into.
     pub aspect: f32,
-    /// Bone lines to draw on top (`lines::bone_lines_into`), possibly empty.
+    /// Bone lines to draw on top (`bones::bone_shapes_into`), possibly empty.
     pub bones: &'a [LineVertex],
     pub options: &'a DrawOptions,
 }

@@ -83,6 +83,12 @@ pub struct MotionControls {
 pub struct ViewControls {
     pub show_mesh: bool,
     pub show_bones: bool,
+    /// The bones' shape: sticks, octahedral or each joint's axes.
+    pub bone_style: crate::render::bones::BoneStyle,
+    /// Axes of the selected joint only (the axes style), or over the other shapes.
+    pub selected_axes: bool,
+    /// Each joint's bind axes (from its inverse bind matrix) beside its posed axes.
+    pub bind_axes: bool,
     pub show_joint_names: bool,
     pub wireframe: bool,
     pub grid: bool,
@@ -369,12 +375,26 @@ impl MotionControls {
 }
 
 impl ViewControls {
+    /// How the bones are drawn, `selected` the selected joint (`None` when they are hidden).
+    pub fn bone_view(&self, selected: Option<usize>) -> Option<crate::draw::view::BoneView> {
+        self.show_bones.then(|| crate::draw::view::BoneView {
+            style: self.bone_style,
+            axes: crate::render::bones::AxesOptions {
+                only: selected.filter(|_| self.selected_axes),
+                bind: self.bind_axes,
+            },
+        })
+    }
+
     /// The defaults for the character's.
     pub(super) fn new(c: &Character) -> Self {
         Self {
             show_mesh: true,
             // A skeleton without a mesh (a BVH opened on its own) is its bones.
             show_bones: c.meshes.is_empty(),
+            bone_style: Default::default(),
+            selected_axes: false,
+            bind_axes: false,
             show_joint_names: false,
             wireframe: false,
             grid: true,

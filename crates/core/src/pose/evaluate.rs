@@ -10,6 +10,7 @@ use super::request::{
     BlendSpec, ClipTime, Inertial, PaletteMode, PoseRequest, RootMotionMode, Transition,
     TransitionKind, VELOCITY_STEP_SECS, clip_time, in_step_time,
 };
+use super::stages::{Stage, StagePoses};
 use crate::anim::{
     self, BlendLayer, ClipCursor, Inertialization, LocalPose, ModelPose, PoseError, SkinPalette,
     SwitchPoses,
@@ -184,7 +185,26 @@ impl CharacterPose {
     pub fn evaluate(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         // The local pose is sampled under every palette mode: the split view and the
         // displacement colours compare it under another palette.
-        self.local_stages(c, request)?;
+        self.local_stages(c, request, None)?;
+        self.finish(c, request)
+    }
+
+    /// `evaluate`, keeping the skeleton as it leaves each stage in `stages` (a copy of the
+    /// local pose per stage: what the stage ghosts draw and `palette --stage` prints).
+    pub fn evaluate_watched(
+        &mut self,
+        c: &Character,
+        request: &PoseRequest,
+        stages: &mut StagePoses,
+    ) -> Result<(), PoseError> {
+        stages.clear();
+        self.local_stages(c, request, Some(stages))?;
+        self.finish(c, request)
+    }
+
+    /// After the local pose: the per-joint methods, the muscles, the palettes and the ML
+    /// deformer's weights.
+    fn finish(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
         if let Some(methods) = &request.joint_methods {
             self.set_joint_methods(c, methods);
         }
@@ -194,8 +214,20 @@ impl CharacterPose {
         Ok(())
     }
 
-    /// Stages 1 to 6 (the local pose) and the morph weights.
-    fn local_stages(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+    /// Stages 1 to 6 (the local pose) and the morph weights; with `watch`, a copy of the pose
+    /// after each stage.
+    fn local_stages(
+        &mut self,
+        c: &Character,
+        request: &PoseRequest,
+        mut watch: Option<&mut StagePoses>,
+    ) -> Result<(), PoseError> {
+        let placement = Some(&request.placement);
+        let mut seen = |stage: Stage, local: &LocalPose, placed: bool| {
+            if let Some(w) = watch.as_deref_mut() {
+                w.record(c, stage, local, placement.filter(|_| !placed));
+            }
+        };
         if self.cursors.len() != c.clips.len() {
             // Clips were added since (`--clips-from`, the panel's "Add clips"): a sampling
             // context for each, as made.
@@ -205,34 +237,44 @@ impl CharacterPose {
             self.cursors.extend(new);
         }
         self.sample_raw(c, request)?;
+        seen(Stage::Raw, &self.local, false);
         if let Some(joint) = removed_root(request) {
             remove_root(c, joint, &mut self.local);
             self.local_state = Outside::Other;
         }
+        seen(Stage::RootMotion, &self.local, false);
         if let Some(transition) = request.transition {
             self.apply_transition(c, transition, request)?;
         }
+        seen(Stage::Transition, &self.local, false);
         if let Some(external) = &request.external {
             self.apply_external(c, external, request)?;
         }
+        seen(Stage::External, &self.local, false);
         self.apply_layers(c, request)?;
         self.place(c, request);
+        seen(Stage::Layers, &self.local, true);
         if !request.ik.is_empty() || request.feet.is_some() {
             self.local_state = Outside::Other;
             anim::local_to_model(&c.skeleton, &self.local, &mut self.model)?;
             super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
+            seen(Stage::ReachIk, &self.local, true);
             if let Some(feet) = &request.feet {
                 let base = request.placement.position.y;
                 super::ik::apply_feet(&c.skeleton, feet, base, &mut self.local, &mut self.model)?;
                 // Foot IK may have lowered the pelvis under a reaching hand: reach again.
                 super::ik::apply_reach(&c.skeleton, &request.ik, &mut self.local, &mut self.model)?;
             }
+        } else {
+            seen(Stage::ReachIk, &self.local, true);
         }
+        seen(Stage::FootIk, &self.local, true);
         if let Some(physics) = &request.physics {
             self.local_state = Outside::Other;
             let weights = Some(&*physics.weights);
             anim::apply_override(&mut self.local, &physics.pose, weights, 1.0)?;
         }
+        seen(Stage::Physics, &self.local, true);
         self.morph.evaluate(c, request);
         if let Some(drivers) = &request.drivers {
             self.local_state = Outside::Other;
@@ -448,7 +490,7 @@ impl CharacterPose {
             self.world_from_mesh.len(),
             world_from_mesh.len(),
         )?;
-        self.local_stages(c, request)?;
+        self.local_stages(c, request, None)?;
         palette[IDENTITY_ENTRY as usize] = Mat4::IDENTITY;
         let target = compose::Target::Into(palette, world_from_mesh);
         self.compose_into(c, request.palette, target)

@@ -23,9 +23,11 @@ mod ml_model;
 mod morph;
 mod motion_db;
 mod motion_db_file;
+mod motion_path;
 mod muscles;
 mod request;
 mod skinning;
+mod stages;
 
 pub use bounds::{MOTION_SAMPLES, motion_bounds};
 pub use compression::{
@@ -54,6 +56,9 @@ pub use motion_db::{
     MotionDatabase, build_database, build_database_with, is_cyclic,
 };
 pub use motion_db_file::{DB_VERSION, DbFileError, skeleton_fingerprint};
+pub use motion_path::{
+    MAX_PATH_SAMPLES, MotionPath, PathRangeError, PathSample, key_times, motion_paths, path_times,
+};
 pub use muscles::{MAX_FOLLOWED, MAX_MUSCLES, MuscleFileError, MuscleFrame, MuscleRig, MuscleSkin};
 pub use request::{
     BlendSpec, ClipTime, ExternalPose, ExternalSource, FootIk, IkTarget, Inertial, LayerBlend, Leg,
@@ -63,3 +68,4 @@ pub use request::{
 pub use skinning::{
     AUTO_TWIST_DEGREES, DqsJoints, NoJoint, auto_dqs_joints, auto_methods, palette_methods,
 };
+pub use stages::{Stage, StagePoses};
