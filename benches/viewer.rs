@@ -105,7 +105,7 @@ impl Window {
         draw::view::overlay_lines(
             &viewer.character,
             &viewer.pose,
-            c.view.show_bones,
+            c.view.bone_view(c.selected_joint),
             c.selected_joint,
             draw::view::bone_width(viewer.derived.rest_bounds),
             viewer.overlay_lines(),

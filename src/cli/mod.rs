@@ -174,7 +174,7 @@ pub enum Command {
         retarget_map: Option<PathBuf>,
     },
     /// Render a posed character to a PNG without a window.
-    Render(RenderArgs),
+    Render(Box<RenderArgs>),
     /// Lint a file's skinning: bind-pose palette consistency, vertices against their joints,
     /// weights, influences, limits; the posed frame (--clip, --time, --blend, --palette) can be
     /// posed; bind vs identity renders; with --skin-on gpu, the GPU skin pass's vertices of the
@@ -195,7 +195,7 @@ pub enum Command {
     /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
     /// (column-major); with --json also every joint's world_from_joint and every mesh node's
     /// world_from_mesh.
-    Palette(palette::PaletteArgs),
+    Palette(Box<palette::PaletteArgs>),
     /// Write the posed mesh in world space as OBJ (every primitive of every mesh node, in scene
     /// order, vertices in file order, an `o` per node), or as GLB when --out ends in .glb.
     Pose {

@@ -88,14 +88,21 @@ impl From<skinscope::anim::PoseError> for Failed {
     }
 }
 
-/// The joints' paths `args` ask for, posed on `c` (as `args` load it), and the clip whose keys
-/// are marked and the range (from, to, step) they span.
+/// Joints' paths, the clip whose keys they mark and the range they span.
+pub struct Paths {
+    pub paths: Vec<MotionPath>,
+    pub clip: Option<usize>,
+    /// From, to and step, in seconds of clip time.
+    pub range: (f32, f32, f32),
+}
+
+/// The joints' paths `args` ask for, posed on `c` (as `args` load it).
 pub fn paths_of(
     c: &Character,
     args: &PoseArgs,
     joints: &[String],
     (from, to, step): (Option<f32>, Option<f32>, Option<f32>),
-) -> Result<(Vec<MotionPath>, Option<usize>, (f32, f32, f32)), String> {
+) -> Result<Paths, String> {
     let joints = joints
         .iter()
         .map(|key| super::values::find_joint(c, key, "--motion-path"))
@@ -131,14 +138,18 @@ pub fn paths_of(
             bad.time_secs
         ));
     }
-    Ok((paths, clip, (from, to, step)))
+    Ok(Paths {
+        paths,
+        clip,
+        range: (from, to, step),
+    })
 }
 
 fn motion_path(args: &PaletteArgs) -> Result<(), String> {
     let range = (args.from, args.to, args.step);
     let c = args.pose.load_character()?;
-    let (paths, clip, range) = paths_of(&c, &args.pose, &args.motion_path, range)?;
-    let mut exported = MotionPathExport::new(&c, clip, range, &paths);
+    let found = paths_of(&c, &args.pose, &args.motion_path, range)?;
+    let mut exported = MotionPathExport::new(&c, found.clip, found.range, &found.paths);
     if let Some(file) = &args.pose.file {
         exported.file = file.display().to_string();
     }

@@ -439,9 +439,8 @@ impl RenderArgs {
         }
         if !self.motion_path.is_empty() {
             let range = (self.sequence.from, self.sequence.to, self.path_step);
-            let (paths, _, _) =
-                super::palette::paths_of(character, &self.pose, &self.motion_path, range)?;
-            skinscope::draw::ghosts::motion_path_lines(&paths, width, &mut request.overlay);
+            let found = super::palette::paths_of(character, &self.pose, &self.motion_path, range)?;
+            skinscope::draw::ghosts::motion_path_lines(&found.paths, width, &mut request.overlay);
         }
         Ok(())
     }
