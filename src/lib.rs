@@ -6,7 +6,7 @@
 
 pub use skinscope_anim as anim;
 pub use skinscope_core::{
-    basis, character, contain, deform, graph, param, perform, physics, pose, posed, scene,
+    basis, character, contain, deform, graph, history, param, perform, physics, pose, posed, scene,
 };
 pub use skinscope_import::{self as import, builtin, glb};
 pub use skinscope_render::{self as render, display, panorama as environment};

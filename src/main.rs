@@ -116,6 +116,7 @@ fn run() -> ExitCode {
             mocap: cli.mocap_listen.zip(cli.mocap_skeleton),
             environment_view: cli.environment.view(),
             environment: cli.environment.environment,
+            replay: cli.replay,
         })
         .map_err(|e| e.to_string()),
     };

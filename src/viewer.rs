@@ -22,6 +22,7 @@ mod controls;
 mod crowd;
 mod ddm;
 pub mod environment;
+mod history;
 mod job;
 mod matching;
 pub mod ml;
@@ -34,6 +35,7 @@ mod shown;
 
 pub use controls::{Compared, Controls, OpenSection, PanelSection};
 pub use ddm::{DdmState, DdmStatus};
+pub use history::{HistoryCommand, HistoryState, Resume};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
@@ -106,6 +108,8 @@ pub enum UiCommand {
     },
     /// Close the live stream.
     StopListening,
+    /// Rewind, step, resume, save or clear the history.
+    History(history::HistoryCommand),
     /// Drop the ragdoll: it is built again at the animated pose.
     ResetPhysics,
     FrameCamera,
@@ -189,6 +193,8 @@ pub struct Viewer {
     /// The recording under way ("Record..."), and how the last one ended.
     recording: Option<record::Recording>,
     record_status: Option<String>,
+    /// The frames played, for rewinding, the tracks and a replay file.
+    pub history: HistoryState,
 }
 
 impl Viewer {
@@ -230,6 +236,7 @@ impl Viewer {
             environment: Default::default(),
             recording: None,
             record_status: None,
+            history: HistoryState::default(),
             character,
         };
         viewer.reset_players();
@@ -239,6 +246,8 @@ impl Viewer {
     /// The performer and the state machine for a newly loaded character.
     fn reset_players(&mut self) {
         self.recording = None;
+        // Another character: the frames kept pose the last one.
+        self.history.history.clear();
         let c = &self.character;
         let graph = match &self.source {
             None => Graph::parse(crate::builtin::GRAPH_JSON, c)
@@ -345,6 +354,7 @@ impl Viewer {
                 let _ = self.listen(&address, &skeleton);
             }
             UiCommand::StopListening => self.stop_listening(),
+            UiCommand::History(h) => self.history_command(h),
             UiCommand::ResetPhysics => self.performer.reset_physics(),
             UiCommand::FrameCamera => self.window_requests.push(WindowRequest::FrameCamera),
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
@@ -431,6 +441,15 @@ impl Viewer {
     }
 
     fn play_pause(&mut self) {
+        if self.rewound() {
+            // Playing from a kept frame resumes from it (a replay plays through its frames).
+            if self.history.playing {
+                self.history.playing = false;
+            } else {
+                self.history_command(HistoryCommand::Resume);
+            }
+            return;
+        }
         if self.controls.playback.playing && !self.at_end() {
             self.controls.playback.playing = false;
             return;
@@ -588,15 +607,28 @@ impl Viewer {
     /// One frame of the viewer, in order: the panel's and keyboard's commands are applied, the
     /// clocks advance by `dt_secs` of wall time, and the character is posed once. What is drawn
     /// next shows the state after every command of this frame (a Step or a seek included).
+    ///
+    /// While a kept frame is shown (rewound), nothing advances: the frame is shown as it was,
+    /// or, playing through a replayed history, the next kept frame by `dt_secs`.
     pub fn frame(&mut self, commands: Vec<UiCommand>, dt_secs: f32) {
+        let changed = !commands.is_empty();
         for command in commands {
             self.apply(command);
         }
-        self.advance(self.recording_dt().unwrap_or(dt_secs));
+        if self.rewound() {
+            if self.history.playing {
+                self.play_through_history(dt_secs);
+            }
+            self.show_rewound();
+            return;
+        }
+        let dt_secs = self.recording_dt().unwrap_or(dt_secs);
+        self.advance(dt_secs);
         let start = web_time::Instant::now();
         self.pose_frame();
         self.stats.pose_ms = start.elapsed().as_secs_f32() * 1000.0;
         self.record_plot();
+        self.keep_frame(dt_secs, changed);
     }
 
     /// What the current state poses (`Performer::request` of the controls' inputs).

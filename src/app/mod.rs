@@ -64,6 +64,8 @@ pub struct AppOptions {
     /// An HDR environment to light with at start, and how it is turned, scaled and shown.
     pub environment: Option<PathBuf>,
     pub environment_view: crate::environment::EnvironmentView,
+    /// A history saved by the window to replay at start (`--replay`), on `file`'s model.
+    pub replay: Option<PathBuf>,
 }
 
 /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
@@ -99,6 +101,8 @@ pub enum AppError {
     Mocap(#[from] crate::mocap::MocapError),
     #[error("{0}")]
     Environment(String),
+    #[error("--replay {0}")]
+    Replay(String),
     #[error("cannot open a window: {0}")]
     Window(String),
     #[error("cannot draw into the window: {0}")]
@@ -145,6 +149,10 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
         viewer
             .load_environment(path)
             .map_err(AppError::Environment)?;
+    }
+    if let Some(path) = &options.replay {
+        // Asked for on the command line: a history that does not fit the model stops the start.
+        viewer.replay(path).map_err(AppError::Replay)?;
     }
     if let Some((address, skeleton)) = &options.mocap {
         // Asked for on the command line: a stream that cannot be listened to stops the start.

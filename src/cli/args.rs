@@ -134,6 +134,13 @@ pub struct PoseArgs {
     /// clips twist about their bone by more than 60 degrees.
     #[arg(long, default_value = "auto")]
     pub dqs_joints: String,
+    /// Pose a frame of a history the window saved (its "Save history..."), exactly as it was
+    /// drawn: --frame N (0 the first kept) of FILE, which must have been recorded on this model.
+    #[arg(long, requires = "frame", conflicts_with_all = ["time", "simulate"])]
+    pub replay: Option<PathBuf>,
+    /// The frame of --replay's history to pose.
+    #[arg(long, requires = "replay")]
+    pub frame: Option<usize>,
     /// Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found
     /// by name planted on it, planted feet held (integrated from t = 0 at 60 Hz).
     #[arg(long)]
@@ -228,6 +235,8 @@ pub struct Posing {
     /// What a render draws over the frame: a travelling character's trail (root motion applied
     /// or driven, motion matching) and motion matching's trajectories, as the window does.
     pub overlay: Vec<skinscope::draw::OverlayLine>,
+    /// The frame of a saved history to show instead of the request's pose (`--replay`).
+    pub recorded: Option<std::sync::Arc<skinscope::history::RecordedPose>>,
 }
 
 use super::clips::{add_clips_from, read_retarget_map};
@@ -241,13 +250,44 @@ impl PoseArgs {
         let request = performance.play(&character, |_, _| Ok(()))?;
         let matching = performance.match_report(&character);
         let overlay = performance.overlay(&character);
+        let recorded = self.replayed(&character)?;
+        let mut request = request;
+        if let Some(r) = &recorded {
+            // Where the character stood then: what the camera frames.
+            request.placement = r.placement;
+            request.palette = r.palette;
+        }
         Ok(Posing {
             character,
             request,
             matching,
             file: self.file.clone(),
             overlay,
+            recorded,
         })
+    }
+
+    /// Frame `--frame` of the `--replay` history, read for `c`.
+    fn replayed(
+        &self,
+        c: &Character,
+    ) -> Result<Option<std::sync::Arc<skinscope::history::RecordedPose>>, String> {
+        let (Some(path), Some(k)) = (&self.replay, self.frame) else {
+            return Ok(None);
+        };
+        let cap = skinscope::history::MAX_HISTORY_FILE_BYTES;
+        let text = skinscope_core::files::read_text_capped(path, cap).map_err(|e| e.to_string())?;
+        let history: skinscope::history::History<()> =
+            skinscope::history::history_from_json(c, &text)
+                .map_err(|e| format!("--replay {}: {e}", path.display()))?;
+        let frame = history.get(k).ok_or_else(|| {
+            format!(
+                "--frame {k}: {} keeps frames 0 to {}",
+                path.display(),
+                history.len() - 1
+            )
+        })?;
+        Ok(Some(std::sync::Arc::new(frame.pose.clone())))
     }
 
     /// Loads the file (the scene asked for), with the clips the options add, compressed when

@@ -70,6 +70,11 @@ pub struct Cli {
     pub mocap_skeleton: Option<PathBuf>,
     #[command(flatten)]
     pub environment: environment::EnvironmentArgs,
+    /// Replay a history the window saved ("Save history..." in the Over time section), on the
+    /// model it was recorded on (FILE, or the built-in character): its frames shown as they were
+    /// drawn, paused at the first; Play plays them through, the tracks and stepping as live.
+    #[arg(long, value_name = "HISTORY")]
+    pub replay: Option<PathBuf>,
     /// The folder tree a model's buffers and images may come from (default: the model's own
     /// folder and those under it): name the root of an exported asset tree whose textures sit
     /// in a sibling folder (`../textures/a.png`). Every model the command reads, and the

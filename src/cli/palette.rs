@@ -18,12 +18,12 @@ pub struct PaletteArgs {
     /// The pose as it leaves this stage of the frame, its palettes composed from it: raw,
     /// root-motion, transition, external, layers, reach-ik, foot-ik or physics (the last is the
     /// frame's pose before the pose drivers).
-    #[arg(long, value_parser = parse_stage, conflicts_with = "motion_path")]
+    #[arg(long, value_parser = parse_stage, conflicts_with_all = ["motion_path", "replay"])]
     pub stage: Option<Stage>,
     /// Print these joints' paths instead (JOINT[,JOINT...], by name or index): each joint's
     /// world_from_joint at every --step from --from to --to in clip time, each time posed as
     /// --time would pose it, and at each key of the joint or an ancestor in the range.
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["time", "simulate"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["time", "simulate", "replay"])]
     pub motion_path: Vec<String>,
     /// The path's first clip time in seconds (default 0).
     #[arg(long, requires = "motion_path", value_parser = parse_finite, allow_negative_numbers = true)]
@@ -49,7 +49,12 @@ pub fn run(args: &PaletteArgs) -> Result<(), String> {
     let c = &posing.character;
     let mut pose = CharacterPose::new(c);
     let posed = match args.stage {
-        None => pose.evaluate(c, &posing.request),
+        None => pose
+            .evaluate(c, &posing.request)
+            .and_then(|()| match &posing.recorded {
+                Some(recorded) => pose.restore(c, recorded, &posing.request),
+                None => Ok(()),
+            }),
         Some(stage) => {
             let mut stages = StagePoses::new();
             pose.evaluate_watched(c, &posing.request, &mut stages)

@@ -314,6 +314,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     let posing = args.pose.load()?;
     let (character, mut request) = args.frame_request(posing.character, posing.request)?;
     request.overlay = posing.overlay;
+    request.recorded = posing.recorded;
     args.debug_overlay(&character, &mut request)?;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
@@ -403,6 +404,7 @@ impl RenderArgs {
                     bind: args.bind_axes,
                 },
             },
+            recorded: None,
         };
         Ok((character, request))
     }

@@ -69,6 +69,8 @@ pub struct FrameRequest {
     pub overlay: Vec<super::OverlayLine>,
     /// How the bones are drawn when `options.bones` shows them.
     pub bone_view: super::view::BoneView,
+    /// A kept frame of a history, shown instead of `pose`'s (whose skin-side inputs it keeps).
+    pub recorded: Option<Arc<crate::history::RecordedPose>>,
 }
 
 impl Default for FrameRequest {
@@ -91,6 +93,7 @@ impl Default for FrameRequest {
             environment: None,
             overlay: Vec::new(),
             bone_view: Default::default(),
+            recorded: None,
         }
     }
 }
@@ -169,6 +172,9 @@ fn pose_and_frame_with(
     bounds: &mut MotionBounds,
 ) -> Result<Camera, FrameError> {
     pose.evaluate(character, &request.pose)?;
+    if let Some(recorded) = &request.recorded {
+        pose.restore(character, recorded, &request.pose)?;
+    }
     if let Some(why) = pose.non_finite(character) {
         return Err(FrameError::NonFinite(why));
     }

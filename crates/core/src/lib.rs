@@ -35,6 +35,7 @@ pub mod contain;
 pub mod deform;
 pub mod files;
 pub mod graph;
+pub mod history;
 pub mod param;
 pub mod perform;
 pub mod physics;

@@ -1,7 +1,10 @@
 //! What the panel edits (`Controls`): plain data the viewer reads every frame, the one
 //! choice of what a split view compares (`Compared`), and the performer's `Inputs` they give.
 
+mod over_time;
 mod sections;
+
+pub use over_time::{OnionSkins, OnionStep, OverTimeControls, PathControls};
 
 pub use sections::{
     DebugControls, DriverControls, EnvironmentControls, LayerControls, MatchingControls,
@@ -23,6 +26,8 @@ pub struct Controls {
     pub motion: MotionControls,
     pub view: ViewControls,
     pub debug: DebugControls,
+    /// The history, onion skins, motion paths and stage ghosts.
+    pub over_time: OverTimeControls,
     pub skinning: SkinningControls,
     pub environment: EnvironmentControls,
     pub morphs: MorphControls,
@@ -55,6 +60,7 @@ impl Controls {
             motion: MotionControls::new(facts),
             view: ViewControls::new(c),
             debug: DebugControls::new(facts),
+            over_time: OverTimeControls::default(),
             skinning: SkinningControls::new(c),
             environment: EnvironmentControls::default(),
             morphs: MorphControls::new(c),

@@ -130,6 +130,9 @@ pub enum PanelSection {
     StateMachine,
     /// The selected joint's rotation plotted over time.
     Plot,
+    /// The history (rewind, tracks), onion skins, motion paths, stage ghosts and motion
+    /// matching's candidates.
+    OverTime,
     /// Root motion, the ground, foot IK and reach IK.
     Motion,
     /// Motion matching.

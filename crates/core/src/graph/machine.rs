@@ -17,8 +17,10 @@ pub struct FiredEvent {
     pub time_secs: f32,
 }
 
+/// Clones share the graph.
+#[derive(Clone)]
 pub struct Machine {
-    pub graph: Graph,
+    pub graph: std::sync::Arc<Graph>,
     /// Each parameter's value (bools and triggers 0 or 1).
     values: Vec<f32>,
     current: usize,
@@ -82,7 +84,7 @@ impl Machine {
             })
             .collect();
         let mut machine = Self {
-            graph,
+            graph: std::sync::Arc::new(graph),
             values,
             current,
             motion,

@@ -17,6 +17,7 @@ mod matching;
 pub mod ml;
 mod muscles;
 mod physics;
+mod recorded;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
 pub use matching::{
     MatchInput, MatchPlayer, MatchStats, SEARCH_EVERY_SECS, SWITCH_HALF_LIFE_SECS, Switch,

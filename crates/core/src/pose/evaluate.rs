@@ -186,7 +186,7 @@ impl CharacterPose {
         // The local pose is sampled under every palette mode: the split view and the
         // displacement colours compare it under another palette.
         self.local_stages(c, request, None)?;
-        self.finish(c, request)
+        self.finish(c, request, request.palette)
     }
 
     /// `evaluate`, keeping the skeleton as it leaves each stage in `stages` (a copy of the
@@ -199,17 +199,59 @@ impl CharacterPose {
     ) -> Result<(), PoseError> {
         stages.clear();
         self.local_stages(c, request, Some(stages))?;
-        self.finish(c, request)
+        self.finish(c, request, request.palette)
+    }
+
+    /// This frame's pose as a history keeps it (`RecordedPose`), drawn under `palette`.
+    pub fn recorded(&self, request: &PoseRequest) -> crate::history::RecordedPose {
+        crate::history::RecordedPose {
+            local: self.local.clone(),
+            morph_weights: self.morph.weights.clone(),
+            palette: request.palette,
+            placement: request.placement,
+        }
+    }
+
+    /// Shows a recorded frame again: its local pose and morph weights, composed under its
+    /// palette with `request`'s skin-side inputs (the per-joint methods, the muscles' frame,
+    /// the ML deformer), as `evaluate` finished it. The palettes are those of the frame as it
+    /// was posed, to the bit.
+    pub fn restore(
+        &mut self,
+        c: &Character,
+        recorded: &crate::history::RecordedPose,
+        request: &PoseRequest,
+    ) -> Result<(), PoseError> {
+        if recorded.local.len() != self.local.len()
+            || recorded.morph_weights.len() != self.morph.weights.len()
+        {
+            anim::check_len("the recorded pose", self.local.len(), recorded.local.len())?;
+            let weights = self.morph.weights.len();
+            anim::check_len(
+                "the recorded morph weights",
+                weights,
+                recorded.morph_weights.len(),
+            )?;
+        }
+        self.local.clone_from(&recorded.local);
+        self.local_state = Outside::Other;
+        self.morph.weights.copy_from_slice(&recorded.morph_weights);
+        self.finish(c, request, recorded.palette)
     }
 
     /// After the local pose: the per-joint methods, the muscles, the palettes and the ML
     /// deformer's weights.
-    fn finish(&mut self, c: &Character, request: &PoseRequest) -> Result<(), PoseError> {
+    fn finish(
+        &mut self,
+        c: &Character,
+        request: &PoseRequest,
+        palette: PaletteMode,
+    ) -> Result<(), PoseError> {
         if let Some(methods) = &request.joint_methods {
             self.set_joint_methods(c, methods);
         }
         self.muscles.clone_from(&request.muscles);
-        self.compose(c, request.palette)?;
+        self.compose(c, palette)?;
         self.infer_ml(request.ml.as_ref());
         Ok(())
     }
