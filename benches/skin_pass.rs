@@ -57,6 +57,7 @@ impl Frames {
             morph_base: &self.morph_base,
             palette_method: &self.palette_method,
             deformer_values: &[],
+            tints: &[],
         }
     }
 

@@ -33,7 +33,10 @@ mod physics;
 pub mod record;
 mod shown;
 
-pub use controls::{Compared, Controls, OpenSection, PanelSection};
+pub use controls::{
+    Compared, Controls, OnionSkins, OnionStep, OpenSection, OverTimeControls, PanelSection,
+    PathControls,
+};
 pub use ddm::{DdmState, DdmStatus};
 pub use history::{HistoryCommand, HistoryState, Resume};
 pub use matching::MatchStatus;
@@ -486,6 +489,10 @@ impl Viewer {
         self.advance_matching();
         self.advance_ddm();
         self.frame_dt_secs = dt_secs;
+        let report = self.controls.over_time.match_candidates;
+        if self.performer.matching().report != report {
+            self.performer.report_searches(report);
+        }
         let inputs = self.controls.inputs(&self.character);
         self.performer.step(&self.character, &inputs, dt_secs);
         for e in self.performer.fired() {

@@ -250,6 +250,13 @@ impl PoseArgs {
         let request = performance.play(&character, |_, _| Ok(()))?;
         let matching = performance.match_report(&character);
         let overlay = performance.overlay(&character);
+        if let Some(path) = &self.matching.match_report {
+            let searches =
+                skinscope::debug::export::search_reports(&character, &performance.searches);
+            let text = serde_json::to_string_pretty(&searches).map_err(|e| e.to_string())?;
+            skinscope::files::write_bytes_whole(path, text.as_bytes())
+                .map_err(|e| format!("--match-report: {e}"))?;
+        }
         let recorded = self.replayed(&character)?;
         let mut request = request;
         if let Some(r) = &recorded {
@@ -481,6 +488,7 @@ impl PoseArgs {
             listener: listener.map(|l| (l, self.mocap.mocap_wait)),
             impulses,
             goal,
+            searches: Vec::new(),
         })
     }
 

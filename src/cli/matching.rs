@@ -54,6 +54,11 @@ pub struct MatchArgs {
     pub motion_db: Option<PathBuf>,
     #[command(flatten)]
     pub db: DbArgs,
+    /// Write every search of the run to this JSON file: its ten best candidates with their
+    /// clip, frame, time, cost and each feature group's share of it, the frame playing and
+    /// its cost, which was chosen, and why the playing one was kept or left.
+    #[arg(long, requires = "motion_matching")]
+    pub match_report: Option<PathBuf>,
 }
 
 /// A goal path: desired world velocities, each held from its time to the next key's.
@@ -260,8 +265,12 @@ impl MatchArgs {
         if !self.motion_matching {
             return Ok(None);
         }
+        if let Some(path) = &self.match_report {
+            skinscope::files::check_output(path).map_err(|e| format!("--match-report: {e}"))?;
+        }
         let db = self.database(c)?;
         performer.set_motion_database(c, std::sync::Arc::new(db));
+        performer.report_searches(self.match_report.is_some());
         let goal = self.goal(skinscope::pose::character_height(c))?;
         inputs.motion_matching = Some(MatchInput {
             velocity: goal.velocity_at(0.0),

@@ -137,6 +137,9 @@ pub fn reach_remedy(message: &str) -> String {
 
 /// `render`: a still, or a sequence when `--to` asks for one.
 pub fn render_or_record(args: &render::RenderArgs) -> Result<(), String> {
+    if args.sequence.is_sequence() && args.onion.is_some() {
+        return Err("--onion draws on a still image: leave out --to".into());
+    }
     if args.sequence.is_sequence() && args.motion_path.is_empty() {
         record::run(args)
     } else {

@@ -87,6 +87,8 @@ pub struct Performance {
     pub impulses: Vec<super::physics::Impulse>,
     /// Motion matching's goal velocities (`--motion-matching --path`).
     pub goal: Option<super::matching::GoalPath>,
+    /// Every search motion matching reported over the run (`--match-report`).
+    pub searches: Vec<skinscope::perform::SearchReport>,
 }
 
 impl Performance {
@@ -197,6 +199,14 @@ impl Performance {
                             input.velocity = goal.velocity_at(now);
                         }
                         performer.step(c, inputs, dt_secs);
+                        let reported = performer.matching().last_report.as_ref();
+                        if let Some(r) = reported.filter(|r| {
+                            self.searches
+                                .last()
+                                .is_none_or(|last| last.search < r.search)
+                        }) {
+                            self.searches.push(r.clone());
+                        }
                     }
                     performer.prepare(c, inputs);
                     let mut request = performer.request(c, inputs);

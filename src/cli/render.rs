@@ -60,6 +60,12 @@ pub struct RenderArgs {
     /// path's range.
     #[arg(long, value_delimiter = ',')]
     pub motion_path: Vec<String>,
+    /// Onion skins: BEFORE,AFTER,STEP ghosts of the character before and after --time (at most
+    /// 10 each side), translucent, warm before and cool after, fainter further away; STEP is a
+    /// number of frames of 1/30 s (4), seconds (0.1s) or `keys` (the clip's nearest keys). Each
+    /// ghost is posed as --time would pose its time.
+    #[arg(long, value_parser = parse_onion, conflicts_with_all = ["simulate", "crowd", "replay"])]
+    pub onion: Option<(u32, u32, skinscope::draw::onion::OnionSpacing)>,
     /// Seconds between a motion path's ticks (default 1/30).
     #[arg(long, requires = "motion_path", value_parser = parse_positive)]
     pub path_step: Option<f32>,
@@ -316,6 +322,7 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     request.overlay = posing.overlay;
     request.recorded = posing.recorded;
     args.debug_overlay(&character, &mut request)?;
+    request.ghosts = args.ghosts(&character)?;
     let gpu = Gpu::headless().map_err(|e| e.to_string())?;
     let (pixels, legend) =
         headless::render_frame_and_legend(&gpu, &character, &request).map_err(|e| e.to_string())?;
@@ -405,6 +412,7 @@ impl RenderArgs {
                 },
             },
             recorded: None,
+            ghosts: Vec::new(),
         };
         Ok((character, request))
     }
@@ -445,6 +453,68 @@ impl RenderArgs {
             skinscope::draw::ghosts::motion_path_lines(&found.paths, width, &mut request.overlay);
         }
         Ok(())
+    }
+}
+
+/// `--onion BEFORE,AFTER,STEP`.
+fn parse_onion(s: &str) -> Result<(u32, u32, skinscope::draw::onion::OnionSpacing), String> {
+    use skinscope::draw::onion::{MAX_ONION_SIDE, OnionSpacing};
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let [before, after, step] = parts[..] else {
+        return Err(format!("{s:?} is not BEFORE,AFTER,STEP"));
+    };
+    let side = |v: &str| -> Result<u32, String> {
+        match v.parse::<u32>() {
+            Ok(n) if n <= MAX_ONION_SIDE => Ok(n),
+            _ => Err(format!(
+                "{v:?} is not a count of ghosts in 0..={MAX_ONION_SIDE}"
+            )),
+        }
+    };
+    let spacing = if step == "keys" {
+        OnionSpacing::Keys
+    } else if let Some(secs) = step.strip_suffix('s') {
+        match secs.parse::<f32>() {
+            Ok(v) if v.is_finite() && v > 0.0 => OnionSpacing::Seconds(v),
+            _ => return Err(format!("{step:?} is not a positive number of seconds")),
+        }
+    } else {
+        match step.parse::<u32>() {
+            Ok(n) if (1..=600).contains(&n) => OnionSpacing::Frames(n),
+            _ => {
+                return Err(format!(
+                    "{step:?} is not a step: frames (4), seconds (0.1s) or keys"
+                ));
+            }
+        }
+    };
+    Ok((side(before)?, side(after)?, spacing))
+}
+
+impl RenderArgs {
+    /// The onion skins asked for (`--onion`): each ghost's request, posed as --time would pose
+    /// its time, and its tint.
+    fn ghosts(
+        &self,
+        character: &skinscope::character::Character,
+    ) -> Result<Vec<(skinscope::pose::PoseRequest, [f32; 4])>, String> {
+        use skinscope::draw::onion::{ghost_tint, onion_times};
+        let Some((before, after, spacing)) = self.onion else {
+            return Ok(Vec::new());
+        };
+        let now = self.pose.time.unwrap_or(0.0);
+        let clip = self.pose.performance(character)?.inputs.clip;
+        let keys = clip.map_or_else(Vec::new, |k| skinscope::pose::clip_key_times(character, k));
+        onion_times(now, (before, after), spacing, &keys)
+            .into_iter()
+            .map(|(rank, t)| {
+                let mut at = self.pose.clone();
+                at.time = Some(t);
+                let request = at.performance(character)?.play(character, |_, _| Ok(()))?;
+                let side = if rank < 0 { before } else { after };
+                Ok((request, ghost_tint(rank, side)))
+            })
+            .collect()
     }
 }
 

@@ -28,6 +28,72 @@ pub struct PaletteExport {
     pub stage: Option<String>,
 }
 
+/// One motion-matching search as `--match-report` writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchExport {
+    pub search: u64,
+    /// The frame playing when it searched (none: nothing of the database played).
+    pub playing: Option<CandidateExport>,
+    /// The best candidates, nearest first.
+    pub candidates: Vec<CandidateExport>,
+    /// The frame that plays after the search.
+    pub chosen: CandidateExport,
+    pub switched: bool,
+    pub why: String,
+}
+
+/// A database frame against a search's query: its cost, and each feature group's share.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CandidateExport {
+    pub frame: usize,
+    pub clip: String,
+    pub time: f32,
+    pub cost: f32,
+    /// Feature group name -> its share of the cost, in the database's order.
+    pub costs: Vec<(String, f32)>,
+}
+
+/// `reports` as `--match-report` writes them, clips and feature groups by name.
+pub fn search_reports(
+    c: &Character,
+    reports: &[crate::perform::SearchReport],
+) -> Vec<SearchExport> {
+    let candidate =
+        |r: &crate::perform::SearchReport, k: &crate::perform::Candidate| CandidateExport {
+            frame: k.frame,
+            clip: c
+                .clips
+                .get(k.clip)
+                .map_or_else(String::new, |d| d.clip.name().to_string()),
+            time: k.time_secs,
+            cost: k.cost,
+            costs: r
+                .groups
+                .iter()
+                .cloned()
+                .zip(k.group_costs.iter().copied())
+                .collect(),
+        };
+    reports
+        .iter()
+        .filter_map(|r| {
+            let best = r.candidates.first()?;
+            let chosen = match (&r.playing, r.outcome.switched()) {
+                (Some(p), false) => p,
+                _ => best,
+            };
+            Some(SearchExport {
+                search: r.search,
+                playing: r.playing.as_ref().map(|p| candidate(r, p)),
+                candidates: r.candidates.iter().map(|k| candidate(r, k)).collect(),
+                chosen: candidate(r, chosen),
+                switched: r.outcome.switched(),
+                why: r.outcome.why().to_string(),
+            })
+        })
+        .collect()
+}
+
 /// Joints' motion paths as `palette --motion-path` prints them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MotionPathExport {

@@ -71,6 +71,8 @@ pub struct FrameRequest {
     pub bone_view: super::view::BoneView,
     /// A kept frame of a history, shown instead of `pose`'s (whose skin-side inputs it keeps).
     pub recorded: Option<Arc<crate::history::RecordedPose>>,
+    /// Onion skins: each ghost's request and tint (`draw::onion`), drawn over the frame.
+    pub ghosts: Vec<(PoseRequest, [f32; 4])>,
 }
 
 impl Default for FrameRequest {
@@ -94,6 +96,7 @@ impl Default for FrameRequest {
             overlay: Vec::new(),
             bone_view: Default::default(),
             recorded: None,
+            ghosts: Vec::new(),
         }
     }
 }
@@ -262,6 +265,9 @@ pub struct Frames {
     compare: CharacterPose,
     bones: Vec<crate::render::lines::LineVertex>,
     bounds: MotionBounds,
+    /// The onion skins' poses and the copies laid from them.
+    ghost_poses: Vec<CharacterPose>,
+    onion: super::onion::OnionFrames,
 }
 
 /// One posed frame to draw: seen by `camera`, drawn as `options` say, with these bone lines,
@@ -291,6 +297,8 @@ impl Frames {
             compare: CharacterPose::new(character),
             bones: Vec::new(),
             bounds: MotionBounds::default(),
+            ghost_poses: Vec::new(),
+            onion: Default::default(),
         }
     }
 
@@ -377,6 +385,25 @@ impl Frames {
         let drawn_legend = legend
             .as_ref()
             .filter(|_| request.legend && w.min(h) >= super::legend::MIN_IMAGE_SIDE);
+        let onion = if request.ghosts.is_empty() {
+            None
+        } else {
+            let n = request.ghosts.len();
+            self.ghost_poses.truncate(n);
+            while self.ghost_poses.len() < n {
+                self.ghost_poses.push(CharacterPose::new(character));
+            }
+            for (ghost, (r, _)) in self.ghost_poses.iter_mut().zip(&request.ghosts) {
+                ghost.evaluate(character, r)?;
+                if let Some(why) = ghost.non_finite(character) {
+                    return Err(FrameError::NonFinite(why));
+                }
+            }
+            let tints = request.ghosts.iter().map(|(_, t)| *t);
+            self.onion
+                .lay(&self.pose, self.ghost_poses.iter().zip(tints));
+            Some(&self.onion)
+        };
         let drawn = Drawn {
             camera: &camera,
             size: request.size,
@@ -388,7 +415,8 @@ impl Frames {
             environment: request.environment.as_ref(),
             stands_at: request.pose.placement.position,
         };
-        draw_posed(&mut self.held, gpu, character, pose, &drawn).map(|pixels| (pixels, legend))
+        draw_posed(&mut self.held, gpu, character, (pose, onion), &drawn)
+            .map(|pixels| (pixels, legend))
     }
 
     /// Draws a pose already evaluated (the window's, for its "Record...") and reads it back.
@@ -399,7 +427,7 @@ impl Frames {
         pose: &CharacterPose,
         drawn: &Drawn<'_>,
     ) -> Result<Vec<u8>, FrameError> {
-        draw_posed(&mut self.held, gpu, character, pose, drawn)
+        draw_posed(&mut self.held, gpu, character, (pose, None), drawn)
     }
 }
 
@@ -416,12 +444,12 @@ struct HeldDraw {
     values: Vec<[f32; 4]>,
 }
 
-/// `Frames::draw` on what `held` keeps.
+/// `Frames::draw` on what `held` keeps: `pose`, and its onion skins laid with it when given.
 fn draw_posed(
     held: &mut HeldDraw,
     gpu: &Gpu,
     character: &Character,
-    pose: &CharacterPose,
+    (pose, onion): (&CharacterPose, Option<&super::onion::OnionFrames>),
     drawn: &Drawn<'_>,
 ) -> Result<Vec<u8>, FrameError> {
     let (w, h) = drawn.size;
@@ -447,8 +475,19 @@ fn draw_posed(
         )
     });
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let copies = onion.map_or(1, super::onion::OnionFrames::copies);
+    if renderer
+        .as_ref()
+        .is_some_and(|r| r.capacity().copies != copies)
+    {
+        *renderer = None;
+    }
+    let posed = match onion {
+        Some(onion) => onion.posed(pose),
+        None => extract(pose, values),
+    };
     let frame = FrameInput {
-        posed: extract(pose, values),
+        posed,
         camera: drawn.camera,
         aspect: w as f32 / h as f32,
         bones: drawn.bones,
@@ -456,7 +495,7 @@ fn draw_posed(
     };
     let renderer = renderer.get_or_insert_with(|| {
         *lit = None;
-        made(gpu, character, 1)
+        made(gpu, character, copies)
     });
     relight(gpu, renderer, lit, drawn.environment);
     let words = deformers.hold(character, super::deformers::assets_of(pose, drawn.ddm));

@@ -6,6 +6,7 @@ pub mod deformers;
 pub mod ghosts;
 pub mod headless;
 pub mod legend;
+pub mod onion;
 pub mod ui_overlay;
 pub mod view;
 
@@ -39,6 +40,7 @@ pub fn extract_except<'a>(
         morph_base: &pose.morph.base,
         palette_method: &pose.palette_method,
         deformer_values: values,
+        tints: &[],
     }
 }
 
@@ -54,6 +56,7 @@ pub fn extract_crowd(crowd: &Crowd) -> Posed<'_> {
         morph_base: &crowd.morph_base,
         palette_method: &crowd.palette_method,
         deformer_values: &[],
+        tints: &[],
     }
 }
 

@@ -80,3 +80,66 @@ fn readouts(ui: &mut Ui, c: &Controls, shown: &Shown<'_>) {
         }
     });
 }
+
+/// Motion matching's last search as the "Over time" section lists it: the best candidates
+/// with each feature group's share of their cost, the frame playing, which was chosen and why.
+pub(super) fn candidates(ui: &mut Ui, c: &mut Controls, shown: &Shown<'_>) {
+    ui.checkbox(
+        &mut c.over_time.match_candidates,
+        "Motion matching's candidates",
+    )
+    .on_hover_text("each search's ten best frames and their costs by feature (motion matching on)");
+    if !c.over_time.match_candidates {
+        return;
+    }
+    let Some(report) = &shown.matching.last_report else {
+        ui.label(RichText::new("no search yet (motion matching is off, or building)").weak());
+        return;
+    };
+    let clip = |k: usize| shown.character.clips.get(k).map_or("-", |d| d.clip.name());
+    ui.label(format!(
+        "search {}: {}",
+        report.search,
+        report.outcome.why()
+    ));
+    let chosen = match (&report.playing, report.outcome.switched()) {
+        (Some(p), false) => Some(p.frame),
+        _ => report.candidates.first().map(|k| k.frame),
+    };
+    egui::ScrollArea::horizontal().show(ui, |ui| {
+        egui::Grid::new("match-candidates")
+            .striped(true)
+            .show(ui, |ui| {
+                ui.label("");
+                ui.label("clip");
+                ui.label("frame");
+                ui.label("time");
+                ui.label("cost");
+                for g in &report.groups {
+                    ui.label(g);
+                }
+                ui.end_row();
+                let playing = report.playing.iter().map(|p| ("playing", p));
+                let ranked = report.candidates.iter().enumerate().map(|(k, p)| {
+                    let rank: &'static str = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+                        .get(k)
+                        .copied()
+                        .unwrap_or("");
+                    (rank, p)
+                });
+                for (rank, k) in playing.chain(ranked) {
+                    let mark = if Some(k.frame) == chosen { " *" } else { "" };
+                    ui.label(format!("{rank}{mark}"));
+                    ui.label(clip(k.clip));
+                    ui.label(k.frame.to_string());
+                    ui.label(format!("{:.2}", k.time_secs));
+                    ui.label(format!("{:.3}", k.cost));
+                    for cost in &k.group_costs {
+                        ui.label(format!("{cost:.3}"));
+                    }
+                    ui.end_row();
+                }
+            });
+    });
+    ui.label(RichText::new("* plays after the search").weak());
+}

@@ -16,6 +16,7 @@ mod ml;
 mod mocap;
 mod motion;
 mod muscles;
+mod over_time;
 pub mod overlay;
 mod physics;
 mod playback;
@@ -199,6 +200,8 @@ pub fn panel(
     graph_section(ui, controls, shown, commands);
     at(ui, PanelSection::Plot);
     plot_section(ui, shown, plot_open);
+    at(ui, PanelSection::OverTime);
+    over_time::over_time_section(ui, controls, shown, commands);
     at(ui, PanelSection::Motion);
     motion_section(ui, controls, shown, commands);
     at(ui, PanelSection::Matching);

@@ -142,6 +142,8 @@ pub struct Shown<'a> {
     pub recording: (Option<(usize, usize)>, Option<&'a str>),
     /// The environment's file (`None`: the generated sky) and why the last one did not load.
     pub environment: (Option<&'a std::path::Path>, Option<&'a str>),
+    /// The frames kept for rewinding, the one shown, and how the last save or replay went.
+    pub history: &'a super::HistoryState,
 }
 
 impl Shown<'_> {
@@ -212,6 +214,7 @@ impl Viewer {
                 self.environment.source.as_deref(),
                 self.environment.error.as_deref(),
             ),
+            history: &self.history,
         };
         (&mut self.controls, shown)
     }

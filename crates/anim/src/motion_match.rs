@@ -263,6 +263,29 @@ impl FeatureIndex {
         Ok(best)
     }
 
+    /// The `k` candidates nearest `query` (normalised), nearest first, every frame measured
+    /// (ties in index order): what a search debugger lists. The first is `brute`'s answer.
+    pub fn nearest_k(&self, query: &[f32], k: usize) -> Result<Vec<(usize, f32)>, MatchError> {
+        self.check(query)?;
+        let mut best: Vec<(usize, f32)> = Vec::with_capacity(k + 1);
+        for range in &self.ranges {
+            for f in range.clone() {
+                let bound = if best.len() == k {
+                    best.last().map_or(f32::INFINITY, |b| b.1)
+                } else {
+                    f32::INFINITY
+                };
+                let cost = self.cost(f, query, bound);
+                if cost < bound {
+                    let at = best.partition_point(|b| b.1 <= cost);
+                    best.insert(at, (f, cost));
+                    best.truncate(k);
+                }
+            }
+        }
+        Ok(best)
+    }
+
     /// The same answer as `brute`, skipping the runs of frames whose bounding box is already
     /// farther than the best found.
     pub fn search(&self, query: &[f32]) -> Result<Option<(usize, f32)>, MatchError> {
@@ -362,6 +385,37 @@ mod tests {
         let mut out = [0.0; 2];
         n.apply(&[2.0, 11.0], &mut out);
         assert_eq!(out, [2.0, 1.0]);
+    }
+
+    #[test]
+    fn the_nearest_k_are_the_k_lowest_costs_in_order() {
+        let (dims, frames) = (5, 400);
+        let mut r = noise(11);
+        let features: Vec<f32> = (0..dims * frames).map(|_| r()).collect();
+        let ranges = vec![0..150, 200..390];
+        let index = FeatureIndex::new(dims, features, ranges.clone()).unwrap();
+        for q in 0..20 {
+            let query: Vec<f32> = (0..dims).map(|_| r()).collect();
+            let found = index.nearest_k(&query, 10).unwrap();
+            // Every candidate's cost, sorted: the first ten are the ten found.
+            let mut all: Vec<(usize, f32)> = (ranges.iter().cloned().flatten())
+                .map(|f| {
+                    let cost = (index.row(f).iter().zip(&query))
+                        .map(|(x, q)| (x - q) * (x - q))
+                        .sum::<f32>();
+                    (f, cost)
+                })
+                .collect();
+            all.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            assert_eq!(found.len(), 10);
+            for ((f, c), (g, d)) in found.iter().zip(&all) {
+                assert_eq!(f, g, "query {q}");
+                assert!((c - d).abs() <= 1e-5 * d.max(1.0));
+            }
+            assert_eq!(found[0], index.brute(&query).unwrap().unwrap());
+        }
+        assert!(index.nearest_k(&[0.0; 5], 0).unwrap().is_empty());
+        assert!(index.nearest_k(&[0.0; 4], 3).is_err());
     }
 
     #[test]

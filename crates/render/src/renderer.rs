@@ -123,6 +123,10 @@ pub struct Posed<'a> {
     /// says (the muscles' displacements, world space, then the ML deformer's weights; empty:
     /// none). One simulation, one pose: only a single copy follows them.
     pub deformer_values: &'a [[f32; 4]],
+    /// Onion skins: from copy `copies - tints.len()` on, each copy is a ghost drawn
+    /// translucent in its tint (linear RGB and alpha; the material's texture still shows),
+    /// after the solid copies, without writing depth. Empty: every copy is solid.
+    pub tints: &'a [[f32; 4]],
 }
 
 /// What one `prepare` writes: posed copies of a character seen by a camera.
@@ -465,6 +469,7 @@ impl Renderer {
         self.fill_morph_active(frame, copies);
         self.fill_draw_data(frame, copies);
         let slot = &mut self.views[view.index()];
+        slot.ghost_from = copies.saturating_sub(frame.posed.tints.len()) as u32;
         faces_and_blend_order(frame, (&self.draws, &self.materials), &self.blended, slot);
         slot.frame = (slot.frame + 1) % slot.frames.len();
         // A crowd's palette has one entry a joint: weight-blended skinning draws it by linear blend.
@@ -628,25 +633,37 @@ impl Renderer {
         pass.set_bind_group(1, palette_group, &[]);
         let all = 0..self.draws.len();
         let faces_of = |look| Triangles::ByFaces(look, device, stage);
+        let n = self.capacity.copies as u32;
+        // The solid copies, and the onion-skin ghosts.
+        let (solid, ghosts) = (0..slot.ghost_from.min(n), slot.ghost_from.min(n)..n);
         if options.silhouette {
             let what = faces_of(Look::Silhouette);
-            self.draw_meshes(&mut pass, frame, slot, all, what);
+            self.draw_meshes(&mut pass, frame, slot, (all, 0..n), what);
         } else {
+            // Onion-skin ghosts first, writing no depth: the frame's own copy is then drawn
+            // whole over them, and they show around it.
+            if options.mesh && !ghosts.is_empty() {
+                let what = faces_of(Look::Blended);
+                self.draw_meshes(&mut pass, frame, slot, (all.clone(), ghosts), what);
+            }
             if options.mesh {
                 let opaque = self.opaque.iter().copied();
-                self.draw_meshes(&mut pass, frame, slot, opaque, faces_of(Look::Shaded));
+                let what = faces_of(Look::Shaded);
+                self.draw_meshes(&mut pass, frame, slot, (opaque, solid.clone()), what);
             }
             if options.wireframe {
                 let wireframe = self
                     .pipelines
                     .mesh(device, stage, Look::Wireframe, Faces::Both);
                 pass.set_pipeline(wireframe);
-                self.draw_meshes(&mut pass, frame, slot, all, Triangles::Edges);
+                let edges = Triangles::Edges;
+                self.draw_meshes(&mut pass, frame, slot, (all.clone(), solid.clone()), edges);
             }
             // Blended materials last, farthest first, over everything opaque.
             if options.mesh {
                 let blended = slot.blend_order.iter().copied();
-                self.draw_meshes(&mut pass, frame, slot, blended, faces_of(Look::Blended));
+                let what = faces_of(Look::Blended);
+                self.draw_meshes(&mut pass, frame, slot, (blended, solid), what);
             }
         }
         if options.bones && !options.silhouette && frame.bones.1 > 0 {
@@ -694,15 +711,18 @@ impl Renderer {
         }
     }
 
-    /// Draw slots `slots`, instanced over the copies, as `what` says.
+    /// Draw slots `slots`, instanced over the copies `copies`, as `what` says.
     fn draw_meshes(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         frame: &FrameBuffers,
         view: &ViewSlot,
-        slots: impl IntoIterator<Item = usize>,
+        (slots, range): (impl IntoIterator<Item = usize>, std::ops::Range<u32>),
         what: Triangles<'_>,
     ) {
+        if range.is_empty() {
+            return;
+        }
         let n = self.capacity.copies as u32;
         let edges = what == Triangles::Edges;
         for draw in slots {
@@ -717,8 +737,8 @@ impl Renderer {
                 pass.set_pipeline(self.pipelines.mesh(device, stage, look, faces));
             }
             let primitive = &self.primitives[mesh][p];
-            // This slot's draw data for every copy: the instance range of the call.
-            let copies = draw as u32 * n..(draw as u32 + 1) * n;
+            // This slot's draw data for the copies drawn: the instance range of the call.
+            let copies = draw as u32 * n + range.start..draw as u32 * n + range.end;
             pass.set_bind_group(2, &primitive.material, &[]);
             pass.set_bind_group(3, &frame.morph_groups[mesh][p], &[]);
             pass.set_vertex_buffer(0, primitive.vertices.slice(..));

@@ -69,6 +69,8 @@ pub struct OverTimeControls {
     pub stage_ghosts: Vec<Stage>,
     /// Report motion matching's best candidates at each search (the section lists the last).
     pub match_candidates: bool,
+    /// The path typed for "Save history".
+    pub history_path: String,
 }
 
 impl Default for OverTimeControls {
@@ -80,6 +82,7 @@ impl Default for OverTimeControls {
             paths: PathControls::default(),
             stage_ghosts: Vec::new(),
             match_candidates: false,
+            history_path: String::new(),
         }
     }
 }

@@ -9,6 +9,7 @@
 mod file;
 mod frame;
 mod ring;
+mod tracks;
 
 pub use file::{
     HISTORY_FORMAT, HISTORY_VERSION, HistoryFileError, MAX_HISTORY_FILE_BYTES, history_from_json,
@@ -16,3 +17,4 @@ pub use file::{
 };
 pub use frame::{FrameState, MatchedFrame, RecordedPose};
 pub use ring::{DEFAULT_HISTORY_SECS, History, HistoryFrame, MAX_HISTORY_BYTES};
+pub use tracks::{Track, TrackKind, tracks};

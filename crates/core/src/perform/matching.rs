@@ -85,6 +85,10 @@ pub struct MatchPlayer {
     query: Vec<f32>,
     scratch: Vec<f32>,
     pub stats: MatchStats,
+    /// Report each search's best candidates (`last_report`); off, a search costs nothing more.
+    pub report: bool,
+    /// The last search's report (with `report` on).
+    pub last_report: Option<super::match_report::SearchReport>,
 }
 
 /// A switch the search asks for: the clip and time to play, looping or not.
@@ -125,6 +129,7 @@ impl MatchPlayer {
     pub fn reset(&mut self) {
         self.started = false;
         self.stats = MatchStats::default();
+        self.last_report = None;
     }
 
     /// Clip `clip`'s travel when played in place (zero when it travels by root motion).
@@ -258,13 +263,27 @@ impl MatchPlayer {
         self.group_costs(&db, found.0);
         // Holden's search: a frame near the one playing is not a switch, and another must beat
         // the one playing by the transition cost.
-        if let Some(f) = current {
-            let near =
-                db.frames[f].clip == db.frames[found.0].clip && f.abs_diff(found.0) < SURROUNDING;
-            let playing_cost = db.index.candidate_cost(f, &self.scratch).ok().flatten();
-            if near || playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
-                return None;
+        use super::match_report::SearchOutcome;
+        let outcome = match current {
+            None => SearchOutcome::Started,
+            Some(f) => {
+                let near = db.frames[f].clip == db.frames[found.0].clip
+                    && f.abs_diff(found.0) < SURROUNDING;
+                let playing_cost = db.index.candidate_cost(f, &self.scratch).ok().flatten();
+                if near {
+                    SearchOutcome::KeptNear
+                } else if playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
+                    SearchOutcome::KeptCheaper
+                } else {
+                    SearchOutcome::Switched
+                }
             }
+        };
+        if self.report {
+            self.last_report = Some(self.report_of(&db, current, outcome));
+        }
+        if !outcome.switched() {
+            return None;
         }
         self.stats.switches += 1;
         self.stats.frame = Some(found.0);
@@ -274,6 +293,31 @@ impl MatchPlayer {
             time_secs: f.time_secs,
             looping: self.looping(f.clip),
         })
+    }
+
+    /// The last search's report: the best candidates and the frame playing, against the
+    /// normalised query `nearest` left in `scratch`.
+    fn report_of(
+        &self,
+        db: &MotionDatabase,
+        current: Option<usize>,
+        outcome: super::match_report::SearchOutcome,
+    ) -> super::match_report::SearchReport {
+        use super::match_report::{SearchReport, TOP_CANDIDATES, candidate};
+        let best = db
+            .index
+            .nearest_k(&self.scratch, TOP_CANDIDATES)
+            .unwrap_or_default();
+        SearchReport {
+            search: self.stats.searches,
+            playing: current.map(|f| candidate(db, f, &self.scratch)),
+            candidates: best
+                .iter()
+                .map(|&(f, _)| candidate(db, f, &self.scratch))
+                .collect(),
+            outcome,
+            groups: db.groups.iter().map(|g| g.name.clone()).collect(),
+        }
     }
 
     /// Each feature group's share of the best frame's cost (`scratch` holds the normalised
@@ -375,6 +419,14 @@ impl super::Performer {
     /// Motion matching's player: its database, goal and search counts.
     pub fn matching(&self) -> &MatchPlayer {
         &self.matching
+    }
+
+    /// Reports each search's best candidates from now on (`MatchPlayer::last_report`), or not.
+    pub fn report_searches(&mut self, on: bool) {
+        self.matching.report = on;
+        if !on {
+            self.matching.last_report = None;
+        }
     }
 
     /// Whether motion matching chooses what plays: asked for, with a database.

@@ -13,12 +13,14 @@ use glam::Vec3;
 
 mod driven;
 mod external;
+mod match_report;
 mod matching;
 pub mod ml;
 mod muscles;
 mod physics;
 mod recorded;
 pub use external::{DEFAULT_BLEND_BACK_SECS, ExternalInput, ExternalPlayer, HOLD_SECS};
+pub use match_report::{Candidate, SearchOutcome, SearchReport, TOP_CANDIDATES};
 pub use matching::{
     MatchInput, MatchPlayer, MatchStats, SEARCH_EVERY_SECS, SWITCH_HALF_LIFE_SECS, Switch,
 };

@@ -57,7 +57,8 @@ pub use motion_db::{
 };
 pub use motion_db_file::{DB_VERSION, DbFileError, skeleton_fingerprint};
 pub use motion_path::{
-    MAX_PATH_SAMPLES, MotionPath, PathRangeError, PathSample, key_times, motion_paths, path_times,
+    MAX_PATH_SAMPLES, MotionPath, PathRangeError, PathSample, clip_key_times, key_times,
+    motion_paths, path_times,
 };
 pub use muscles::{MAX_FOLLOWED, MAX_MUSCLES, MuscleFileError, MuscleFrame, MuscleRig, MuscleSkin};
 pub use request::{

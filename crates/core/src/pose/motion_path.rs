@@ -102,6 +102,19 @@ pub fn key_times(c: &Character, clip: usize, joint: usize, from: f32, to: f32) -
     times
 }
 
+/// Every key time of clip `clip`, over all its tracks, sorted, each once.
+pub fn clip_key_times(c: &Character, clip: usize) -> Vec<f32> {
+    let Some(k) = c.clips.get(clip) else {
+        return Vec::new();
+    };
+    let mut times: Vec<f32> = (k.clip.tracks().iter())
+        .flat_map(|t| t.channel.times().iter().copied())
+        .collect();
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
+}
+
 /// The paths of `joints` at `times` (and at each joint's `keys`), each frame posed from
 /// `request_at(time)` into one reused pose.
 pub fn motion_paths<E: From<crate::anim::PoseError>>(

@@ -270,6 +270,36 @@ impl PoseRequest {
         }
     }
 
+    /// The same frame `offset_secs` of clip time away (an onion skin's, a motion path's
+    /// sample): the main clip, the layers' clips and an external clip moved by it and wrapped
+    /// as `wrap` says; what belongs to now alone is left out (a transition in progress, planted
+    /// feet, the ragdoll's and the muscles' frames).
+    pub fn offset_by(&self, offset_secs: f32, wrap: TimeWrap) -> Self {
+        let moved = |t: ClipTime| ClipTime {
+            time_secs: t.time_secs + offset_secs,
+            ..t
+        };
+        let mut out = self.clone();
+        out.wrap = wrap;
+        out.clip = self.clip.map(moved);
+        for layer in &mut out.layers {
+            layer.clip = moved(layer.clip);
+            layer.fading_out = None;
+        }
+        if let Some(ExternalPose {
+            source: ExternalSource::Clip(t),
+            ..
+        }) = &mut out.external
+        {
+            *t = moved(*t);
+        }
+        out.transition = None;
+        out.feet = None;
+        out.physics = None;
+        out.muscles = None;
+        out
+    }
+
     /// Clip `clip` at `time_secs`, looping, animated palette.
     pub fn clip(clip: usize, time_secs: f32) -> Self {
         Self::at(Some(clip), time_secs)

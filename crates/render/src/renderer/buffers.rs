@@ -70,6 +70,8 @@ pub(super) struct ViewSlot {
     /// generation.
     pub(super) deformer_values: Vec<[f32; 4]>,
     pub(super) deformer_generation: u64,
+    /// The first copy drawn as an onion-skin ghost (`Posed::tints`; the copy count: none).
+    pub(super) ghost_from: u32,
 }
 
 /// Bytes of each per-frame buffer of a view.
@@ -152,6 +154,7 @@ impl ViewSlot {
             blend_order: Vec::new(),
             skin_pass: None,
             deformer_values: Vec::new(),
+            ghost_from: u32::MAX,
             deformer_generation: 0,
         }
     }

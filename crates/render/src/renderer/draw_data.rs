@@ -51,6 +51,8 @@ impl Renderer {
             ..
         } = frame.posed;
         let instances = self.instance_meshes.len();
+        let tints = frame.posed.tints;
+        let ghost_from = copies.saturating_sub(tints.len());
         self.draw_scratch.clear();
         let slots = self
             .draws
@@ -86,9 +88,15 @@ impl Renderer {
                         .copied()
                         .unwrap_or((0, 0)),
                 };
+                // An onion-skin ghost: its tint, blended whatever the material.
+                let tint = k.checked_sub(ghost_from).and_then(|g| tints.get(g));
+                let (base_color, alpha_cutoff, alpha_blend) = match tint {
+                    Some(t) => (*t, 0.0, 1),
+                    None => (factor.to_array(), alpha_cutoff, alpha_blend),
+                };
                 self.draw_scratch.push(DrawUniform {
                     world_from_mesh: world.to_cols_array(),
-                    base_color: factor.to_array(),
+                    base_color,
                     palette_base: (k * palette_stride) as u32 + base,
                     morph_first,
                     morph_count,

@@ -421,8 +421,10 @@ impl Renderer {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, group, &[]);
             pass.set_bind_group(1, palette_group, &[]);
+            // The solid copies cast shadows; onion-skin ghosts do not.
             let all = 0..self.draws.len();
-            self.draw_meshes(&mut pass, frame, slot, all, super::Triangles::Set);
+            let solid = 0..slot.ghost_from.min(self.capacity.copies as u32);
+            self.draw_meshes(&mut pass, frame, slot, (all, solid), super::Triangles::Set);
         }
     }
 }
