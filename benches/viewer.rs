@@ -47,12 +47,28 @@ struct Window {
 }
 
 impl Window {
-    fn new(crowd: usize) -> Self {
+    /// The window with a crowd of `crowd`, or (`over_time`) ten onion skins (five each side, a
+    /// frame apart) and three motion paths around the playhead, posed again every frame.
+    fn new(crowd: usize, over_time: bool) -> Self {
         let gpu = Gpu::headless().expect("a GPU adapter (lavapipe without one)");
         let mut viewer = Viewer::new(builtin::character().expect("the built-in character"), None);
         viewer.crowd_limit = draw::crowd_limit(&gpu.device.limits(), &viewer.character);
         viewer.controls.view.crowd = crowd;
-        let copies = crowd.max(1);
+        let mut copies = crowd.max(1);
+        if over_time {
+            let o = &mut viewer.controls.over_time;
+            o.onion.on = true;
+            (o.onion.before, o.onion.after) = (5, 5);
+            o.onion.step = skinscope::viewer::OnionStep::Frames(1);
+            o.paths.on = true;
+            o.paths.around_secs = Some(0.5);
+            let s = &viewer.character.skeleton;
+            o.paths.joints = ["hand_l", "hand_r", "foot_l"]
+                .iter()
+                .filter_map(|n| s.find(n))
+                .collect();
+            copies = 11;
+        }
         let renderer = Renderer::new(
             &gpu.device,
             &gpu.queue,
@@ -116,9 +132,10 @@ impl Window {
             adapter: self.gpu.adapter_kind(),
             ..draw_options(c)
         };
-        let posed = match &viewer.crowd {
-            Some(crowd) => draw::extract_crowd(crowd),
-            None => draw::extract(&viewer.pose, &mut self.values),
+        let posed = match (&viewer.crowd, viewer.over_time.onion()) {
+            (Some(crowd), _) => draw::extract_crowd(crowd),
+            (None, Some(onion)) => onion.posed(&viewer.pose),
+            (None, None) => draw::extract(&viewer.pose, &mut self.values),
         };
         self.renderer.prepare(
             View::Main,
@@ -185,8 +202,22 @@ impl Window {
 }
 
 fn benches(c: &mut Criterion) {
-    for (name, crowd) in [("mannequin", 0), ("crowd100_mannequin", 100)] {
-        let mut window = Window::new(crowd);
+    let cases = [
+        ("mannequin", 0, false),
+        ("crowd100_mannequin", 100, false),
+        ("mannequin_10_ghosts_3_paths", 0, true),
+    ];
+    for (name, crowd, over_time) in cases {
+        let mut window = Window::new(crowd, over_time);
+        if crowd == 0 {
+            // The whole frame, the GPU's work waited for: what stays interactive or not.
+            c.bench_function(&format!("viewer/{name}_whole_frame"), |b| {
+                b.iter(|| {
+                    window.frame(true);
+                    window.wait();
+                })
+            });
+        }
         for (kept, lay_out) in [("", true), ("_panel_kept", false)] {
             c.bench_function(&format!("viewer/{name}_cpu_frame{kept}"), |b| {
                 b.iter_custom(|frames| {

@@ -213,6 +213,16 @@ fn fs_shaded(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) 
     return vec4<f32>(tone_map(direct + ambient + emissive), alpha);
 }
 
+// An onion-skin ghost: its tint (the draw's base colour, alpha included) lit by one fixed
+// light, double-sided; far cheaper than the shaded look, for the many ghosts of a frame.
+@fragment
+fn fs_ghost(in: VertexOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let d = draw_at(in.draw);
+    let n = normalize(select(-in.normal, in.normal, front));
+    let light = 0.45 + 0.55 * max(dot(n, normalize(vec3<f32>(0.4, 0.8, 0.5))), 0.0);
+    return vec4<f32>(d.base_color.rgb * light, d.base_color.a);
+}
+
 @fragment
 fn fs_wireframe(in: VertexOut) -> @location(0) vec4<f32> {
     return vec4<f32>(0.05, 0.05, 0.08, 1.0);

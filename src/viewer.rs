@@ -29,6 +29,7 @@ pub mod ml;
 mod mocap;
 pub mod muscles;
 mod open;
+mod over_time;
 mod physics;
 pub mod record;
 mod shown;
@@ -42,6 +43,7 @@ pub use history::{HistoryCommand, HistoryState, Resume};
 pub use matching::MatchStatus;
 pub use mocap::{LiveMocap, clip_rate_and_joints};
 pub use open::OpenError;
+pub use over_time::OverTimeState;
 pub use shown::{CpuTimes, LoggedEvent, Shown, Stats};
 
 /// The largest crowd the panel offers before the window has asked its device
@@ -198,6 +200,8 @@ pub struct Viewer {
     record_status: Option<String>,
     /// The frames played, for rewinding, the tracks and a replay file.
     pub history: HistoryState,
+    /// The stage ghosts, motion paths and onion skins shown.
+    pub over_time: OverTimeState,
 }
 
 impl Viewer {
@@ -240,6 +244,7 @@ impl Viewer {
             recording: None,
             record_status: None,
             history: HistoryState::default(),
+            over_time: OverTimeState::default(),
             character,
         };
         viewer.reset_players();
@@ -573,6 +578,10 @@ impl Viewer {
         }
         self.matching_lines(&mut out);
         self.muscle_lines(&mut out);
+        let ghosts = self.over_time.ghost_lines.chunks_exact(2);
+        out.extend(ghosts.map(|w| (w[0].position.into(), w[1].position.into(), w[0].color)));
+        let width = crate::draw::view::bone_width(self.derived.rest_bounds);
+        crate::draw::ghosts::motion_path_lines(&self.over_time.paths, width, &mut out);
         if self.controls.motion.reach_ik {
             let (t, r) = (self.reach_world_target(), height * 0.04);
             for axis in [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z] {
@@ -688,6 +697,7 @@ impl Viewer {
             }
         }
         self.posed = request;
+        self.pose_over_time();
     }
 
     /// After posing: feet just planted are held, lifted ones let go; the slide plot gets the

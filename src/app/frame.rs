@@ -137,7 +137,10 @@ impl App {
             super::recent::save(&self.viewer.recent);
             self.saved_recent.clone_from(&self.viewer.recent);
         }
-        let copies = self.viewer.crowd.as_ref().map_or(1, |c| c.len());
+        let onion = self.viewer.over_time.onion().map(|o| o.copies());
+        let copies = (self.viewer.crowd.as_ref().map(|c| c.len()))
+            .or(onion)
+            .unwrap_or(1);
         let generation = self.viewer.character_generation();
         if generation != self.character_generation {
             // Another character: its meshes, textures and draw table.
@@ -473,7 +476,10 @@ impl App {
                     let muscles = [DeformerKind::Muscles];
                     draw::extract_except(&self.viewer.pose, &muscles, values)
                 }
-                (None, View::Main) => draw::extract(&self.viewer.pose, values),
+                (None, View::Main) => match self.viewer.over_time.onion() {
+                    Some(onion) => onion.posed(&self.viewer.pose),
+                    None => draw::extract(&self.viewer.pose, values),
+                },
                 (None, View::Compared) => draw::extract(&self.viewer.compare_pose, values),
             };
             let uploaded = gfx.renderer.prepare(

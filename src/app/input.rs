@@ -79,6 +79,19 @@ impl App {
                 "b" | "B" => c.view.show_bones = !c.view.show_bones,
                 "w" | "W" => c.view.wireframe = !c.view.wireframe,
                 "h" | "H" => c.view.show_panel = !c.view.show_panel,
+                // The history's kept frames, one back or forward (rewinding).
+                "," | "<" => {
+                    self.commands
+                        .push(UiCommand::History(crate::viewer::HistoryCommand::Step(
+                            true,
+                        )))
+                }
+                "." | ">" => {
+                    self.commands
+                        .push(UiCommand::History(crate::viewer::HistoryCommand::Step(
+                            false,
+                        )))
+                }
                 "1" => c.view.palette = PaletteMode::Animated,
                 "2" => c.view.palette = PaletteMode::Bind,
                 "3" => c.view.palette = PaletteMode::Identity,

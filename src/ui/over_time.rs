@@ -90,14 +90,14 @@ fn history_controls(
     }
     ui.horizontal_wrapped(|ui| {
         if ui
-            .button("◀ frame")
+            .button("< frame")
             .on_hover_text("one kept frame back (,)")
             .clicked()
         {
             history(HistoryCommand::Step(true));
         }
         if ui
-            .button("frame ▶")
+            .button("frame >")
             .on_hover_text("one kept frame forward (.)")
             .clicked()
         {

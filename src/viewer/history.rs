@@ -153,6 +153,7 @@ impl Viewer {
                 log::error!("posing failed: {e}");
             }
         }
+        self.pose_over_time();
     }
 
     /// Playing through kept frames (a replay): the cursor moves on by `dt_secs` of their

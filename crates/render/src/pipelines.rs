@@ -81,6 +81,8 @@ pub enum Look {
     Silhouette,
     /// The triangles' edges as lines (one pipeline, whatever the faces).
     Wireframe,
+    /// An onion-skin ghost: its tint, simply lit, blended, no depth writes.
+    Ghost,
 }
 
 /// Which vertex shader a mesh pipeline runs.
@@ -105,8 +107,8 @@ impl VertexStage {
 /// a few of them (one look, the faces its materials have), and compiling all of them up front
 /// was most of a headless render's time on a software driver.
 struct MeshPipelines {
-    /// Shaded, blended and silhouette by `Faces::index`, then the wireframe.
-    compiled: [std::sync::OnceLock<wgpu::RenderPipeline>; 10],
+    /// Shaded, blended and silhouette by `Faces::index`, the wireframe, then the ghosts.
+    compiled: [std::sync::OnceLock<wgpu::RenderPipeline>; 13],
 }
 
 impl MeshPipelines {
@@ -122,6 +124,7 @@ impl MeshPipelines {
             Look::Blended => 3 + faces.index(),
             Look::Silhouette => 6 + faces.index(),
             Look::Wireframe => 9,
+            Look::Ghost => 10 + faces.index(),
         }
     }
 }
@@ -227,6 +230,13 @@ impl Pipelines {
                     faces.primitive_state(),
                     depth_state(true, less),
                     None,
+                ),
+                Look::Ghost => (
+                    "ghost",
+                    "fs_ghost",
+                    faces.primitive_state(),
+                    depth_state(false, less),
+                    Some(wgpu::BlendState::ALPHA_BLENDING),
                 ),
                 Look::Wireframe => (
                     "wireframe",

@@ -643,7 +643,7 @@ impl Renderer {
             // Onion-skin ghosts first, writing no depth: the frame's own copy is then drawn
             // whole over them, and they show around it.
             if options.mesh && !ghosts.is_empty() {
-                let what = faces_of(Look::Blended);
+                let what = faces_of(Look::Ghost);
                 self.draw_meshes(&mut pass, frame, slot, (all.clone(), ghosts), what);
             }
             if options.mesh {

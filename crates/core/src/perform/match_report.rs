@@ -30,6 +30,8 @@ pub enum SearchOutcome {
     KeptCheaper,
     /// The best frame beats the one playing: it plays from now.
     Switched,
+    /// The frame playing is no candidate (its future leaves its clip): the best plays.
+    LeftEnd,
 }
 
 impl SearchOutcome {
@@ -44,12 +46,18 @@ impl SearchOutcome {
                 "kept: the best frame does not beat the one playing by the transition cost"
             }
             SearchOutcome::Switched => "switched: the best frame beats the one playing",
+            SearchOutcome::LeftEnd => {
+                "switched: the frame playing is no candidate (its future leaves its clip)"
+            }
         }
     }
 
     /// Whether the search switched frames.
     pub fn switched(self) -> bool {
-        matches!(self, SearchOutcome::Started | SearchOutcome::Switched)
+        matches!(
+            self,
+            SearchOutcome::Started | SearchOutcome::Switched | SearchOutcome::LeftEnd
+        )
     }
 }
 

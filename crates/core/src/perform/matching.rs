@@ -270,12 +270,11 @@ impl MatchPlayer {
                 let near = db.frames[f].clip == db.frames[found.0].clip
                     && f.abs_diff(found.0) < SURROUNDING;
                 let playing_cost = db.index.candidate_cost(f, &self.scratch).ok().flatten();
-                if near {
-                    SearchOutcome::KeptNear
-                } else if playing_cost.is_some_and(|c| found.1 + TRANSITION_COST >= c) {
-                    SearchOutcome::KeptCheaper
-                } else {
-                    SearchOutcome::Switched
+                match playing_cost {
+                    _ if near => SearchOutcome::KeptNear,
+                    None => SearchOutcome::LeftEnd,
+                    Some(c) if found.1 + TRANSITION_COST >= c => SearchOutcome::KeptCheaper,
+                    Some(_) => SearchOutcome::Switched,
                 }
             }
         };
