@@ -95,7 +95,7 @@ _skinscope() {
 
     case "${cmd}" in
         skinscope)
-            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --asset-root --help --version inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --replay --asset-root --help --version inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -114,7 +114,7 @@ _skinscope() {
                     return 0
                     ;;
                 --open-section)
-                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug skeleton stats events problems" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot over-time motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug skeleton stats events problems" -- "${cur}"))
                     return 0
                     ;;
                 --mocap-listen)
@@ -141,6 +141,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -W "flat environment blurred" -- "${cur}"))
                     return 0
                     ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --asset-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -153,7 +157,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__check)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --muscles --ml-deformer --drivers --dqs-joints --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --foot-slide --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --foot-slide --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -291,6 +295,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --match-report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --muscles)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -304,6 +312,14 @@ _skinscope() {
                     return 0
                     ;;
                 --dqs-joints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -705,7 +721,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__palette)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --muscles --ml-deformer --drivers --dqs-joints --ground --json --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --json --stage --motion-path --from --to --step --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,6 +859,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --match-report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --muscles)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -859,7 +879,35 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --ground)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --motion-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --step)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -875,7 +923,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__pose)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --muscles --ml-deformer --drivers --dqs-joints --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --out --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --out --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1013,6 +1061,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --match-report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --muscles)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1026,6 +1078,14 @@ _skinscope() {
                     return 0
                     ;;
                 --dqs-joints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1077,7 +1137,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__render)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --muscles --ml-deformer --drivers --dqs-joints --ground --out --to --from --fps --turntable --gif-palette --size --wireframe --bones --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --to --from --fps --turntable --gif-palette --size --wireframe --bones --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1215,6 +1275,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --match-report)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --muscles)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1228,6 +1292,14 @@ _skinscope() {
                     return 0
                     ;;
                 --dqs-joints)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --frame)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1260,6 +1332,26 @@ _skinscope() {
                     return 0
                     ;;
                 --size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bones)
+                    COMPREPLY=($(compgen -W "stick octahedral axes" -- "${cur}"))
+                    return 0
+                    ;;
+                --stage-ghosts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --motion-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --onion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path-step)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_skinscope_global_optspecs
-    string join \n frames= screenshot= window-size= no-panel open-section= mocap-listen= mocap-skeleton= environment= environment-rotation= environment-intensity= background-shows= asset-root= h/help V/version
+    string join \n frames= screenshot= window-size= no-panel open-section= mocap-listen= mocap-skeleton= environment= environment-rotation= environment-intensity= background-shows= replay= asset-root= h/help V/version
 end
 
 function __fish_skinscope_needs_command
@@ -34,6 +34,7 @@ external\t'The external pose: a motion-capture take or live stream'
 layers\t'The override and additive layers'
 state-machine\t'The state machine: its state and parameters'
 plot\t'The selected joint\'s rotation plotted over time'
+over-time\t'The history (rewind, tracks), onion skins, motion paths, stage ghosts and motion matching\'s candidates'
 motion\t'Root motion, the ground, foot IK and reach IK'
 matching\t'Motion matching'
 drivers\t'Pose drivers'
@@ -59,6 +60,7 @@ complete -c skinscope -n "__fish_skinscope_needs_command" -l environment-intensi
 complete -c skinscope -n "__fish_skinscope_needs_command" -l background-shows -d 'What the background shows: the flat --background colour, the environment, or the environment blurred' -r -f -a "flat\t''
 environment\t''
 blurred\t''"
+complete -c skinscope -n "__fish_skinscope_needs_command" -l replay -d 'Replay a history the window saved ("Save history..." in the Over time section), on the model it was recorded on (FILE, or the built-in character): its frames shown as they were drawn, paused at the first; Play plays them through, the tracks and stepping as live' -r -F
 complete -c skinscope -n "__fish_skinscope_needs_command" -l asset-root -d 'The folder tree a model\'s buffers and images may come from (default: the model\'s own folder and those under it): name the root of an exported asset tree whose textures sit in a sibling folder (`../textures/a.png`). Every model the command reads, and the --clips-from files, are held to it' -r -F
 complete -c skinscope -n "__fish_skinscope_needs_command" -l no-panel -d 'Start with the panel hidden (H shows and hides it): the 3D view fills the window, as `render` draws it'
 complete -c skinscope -n "__fish_skinscope_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -127,10 +129,13 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l motion-db
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l match-clips -d 'The clips motion matching searches: names or indices, comma-separated (default: the built-in character\'s locomotion clips, or every clip of a file)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l match-weight -d 'A feature group\'s weight: GROUP=W, GROUP one of foot-position, foot-velocity, hips-velocity, trajectory-position, trajectory-direction (repeatable; defaults 0.75, 1, 1, 1, 1.5)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l match-joints -d 'The joints the features read, by hand: LEFT_FOOT,RIGHT_FOOT,HIPS (default: the legs foot IK finds and their common ancestor)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l match-report -d 'Write every search of the run to this JSON file: its ten best candidates with their clip, frame, time, cost and each feature group\'s share of it, the frame playing and its cost, which was chosen, and why the playing one was kept or left' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l muscles -d 'XPBD muscles from a JSON file (or `default`: the built-in character\'s biceps, triceps, forearm, quadriceps and calves), the skin following them after skinning. Stepped at 60 Hz under --simulate (jiggle); otherwise settled at the frame\'s pose' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l ml-deformer -d 'An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend skinning (needs --skinning lbs, the skinning it was trained against)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l drivers -d 'Pose drivers from a JSON file (or `default`: the built-in character\'s correctives): driver joints\' rotations interpolated between authored poses into corrective morph weights and helper joints\' offsets, after IK' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l dqs-joints -d 'Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions (ROOT[,ROOT...]), the rest by linear blend; `auto` picks the parents of the joints the clips twist about their bone by more than 60 degrees' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l replay -d 'Pose a frame of a history the window saved (its "Save history..."), exactly as it was drawn: --frame N (0 the first kept) of FILE, which must have been recorded on this model' -r -F
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l frame -d 'The frame of --replay\'s history to pose' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l ground -d 'Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found by name planted on it, planted feet held (integrated from t = 0 at 60 Hz)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l out -d 'The image to write: .png, or .jpg / .jpeg; with --to, a sequence: .gif, .png (animated PNG), .mp4 (through ffmpeg) or numbered PNG files (frames/%04d.png)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l to -d 'Record a sequence from --from to this many seconds of playback (real time at --speed, as the window plays; the end excluded): --out is then .gif, .png (animated), .mp4 or frames/%04d.png' -r
@@ -140,6 +145,13 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l turntable
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l gif-palette -d 'A GIF\'s palette: each frame\'s own (default), or one for every frame (no flicker; the frames are held until the last)' -r -f -a "frame\t''
 global\t''"
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l size -d 'Image size in pixels' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l bones -d 'Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`), as sticks (a bare --bones), Blender\'s octahedral bones (their roll shows) or each joint\'s local axes (X red, Y green, Z blue)' -r -f -a "stick\t''
+octahedral\t''
+axes\t''"
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l stage-ghosts -d 'Draw the skeleton as it leaves these stages of the frame over the final pose, one colour each: raw, root-motion, transition, external, layers, reach-ik, foot-ik, physics (STAGE[,STAGE...])' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l motion-path -d 'Draw these joints\' motion paths (JOINT[,JOINT...], by name or index): each joint\'s origin from --from to --to in clip time (default: the whole clip), a tick every --path-step and a white diamond at each key; on a still, --from and --to give the path\'s range' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l onion -d 'Onion skins: BEFORE,AFTER,STEP ghosts of the character before and after --time (at most 10 each side), translucent, warm before and cool after, fainter further away; STEP is a number of frames of 1/30 s (4), seconds (0.1s) or `keys` (the clip\'s nearest keys). Each ghost is posed as --time would pose its time' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l path-step -d 'Seconds between a motion path\'s ticks (default 1/30)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l background -d 'Background colour, R,G,B in 0..255' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l environment -d 'Light with an HDR environment: an equirectangular (latitude-longitude) Radiance .hdr or OpenEXR .exr image, prefiltered on the GPU at load (default: the generated sky)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l environment-rotation -d 'Turn the environment about the vertical (+Y) by this many degrees' -r
@@ -187,7 +199,7 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l once -d '
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l compressed -d 'Play the clips compressed (within 1e-4 of the character\'s height, as inspect\'s compression report gives them), as the viewer\'s "Play compressed clips" does'
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l motion-matching -d 'Motion matching chooses what plays: every 0.1 s the database frame nearest the current pose and the goal trajectory, switched to by inertialization, root motion applied. Needs --simulate (it steps at 60 Hz); the goal comes from --path (default: stand)'
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l wireframe -d 'Draw the triangles\' edges'
-complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l bones -d 'Draw the bones on top (always, for a skeleton without a mesh: a `.bvh`)'
+complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l bind-axes -d 'With --bones axes: each joint\'s bind axes (from its skin\'s inverse bind matrix) beside its posed axes, paler and shorter; a transposed or mirrored inverse bind turns them away'
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l shadows -d 'The key light\'s shadow on a solid ground, with contact darkening under the feet (in place of the grid\'s lines)'
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l silhouette -d 'Every mesh flat white on black, no grid or overlays (mask comparisons)'
 complete -c skinscope -n "__fish_skinscope_using_subcommand render" -l no-legend -d 'Leave the colour legend out of the image (it is still printed)'
@@ -232,10 +244,13 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l motion-db 
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l match-clips -d 'The clips motion matching searches: names or indices, comma-separated (default: the built-in character\'s locomotion clips, or every clip of a file)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l match-weight -d 'A feature group\'s weight: GROUP=W, GROUP one of foot-position, foot-velocity, hips-velocity, trajectory-position, trajectory-direction (repeatable; defaults 0.75, 1, 1, 1, 1.5)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l match-joints -d 'The joints the features read, by hand: LEFT_FOOT,RIGHT_FOOT,HIPS (default: the legs foot IK finds and their common ancestor)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l match-report -d 'Write every search of the run to this JSON file: its ten best candidates with their clip, frame, time, cost and each feature group\'s share of it, the frame playing and its cost, which was chosen, and why the playing one was kept or left' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l muscles -d 'XPBD muscles from a JSON file (or `default`: the built-in character\'s biceps, triceps, forearm, quadriceps and calves), the skin following them after skinning. Stepped at 60 Hz under --simulate (jiggle); otherwise settled at the frame\'s pose' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l ml-deformer -d 'An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend skinning (needs --skinning lbs, the skinning it was trained against)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l drivers -d 'Pose drivers from a JSON file (or `default`: the built-in character\'s correctives): driver joints\' rotations interpolated between authored poses into corrective morph weights and helper joints\' offsets, after IK' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l dqs-joints -d 'Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions (ROOT[,ROOT...]), the rest by linear blend; `auto` picks the parents of the joints the clips twist about their bone by more than 60 degrees' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l replay -d 'Pose a frame of a history the window saved (its "Save history..."), exactly as it was drawn: --frame N (0 the first kept) of FILE, which must have been recorded on this model' -r -F
+complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l frame -d 'The frame of --replay\'s history to pose' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l ground -d 'Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found by name planted on it, planted feet held (integrated from t = 0 at 60 Hz)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand check" -l skin-on -d 'Where the vertices are skinned: on the CPU (the reference) or on the GPU (the skin pass every draw reads, read back: the vertices drawn)' -r -f -a "cpu\t''
 gpu\t''"
@@ -294,11 +309,19 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l motion-d
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l match-clips -d 'The clips motion matching searches: names or indices, comma-separated (default: the built-in character\'s locomotion clips, or every clip of a file)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l match-weight -d 'A feature group\'s weight: GROUP=W, GROUP one of foot-position, foot-velocity, hips-velocity, trajectory-position, trajectory-direction (repeatable; defaults 0.75, 1, 1, 1, 1.5)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l match-joints -d 'The joints the features read, by hand: LEFT_FOOT,RIGHT_FOOT,HIPS (default: the legs foot IK finds and their common ancestor)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l match-report -d 'Write every search of the run to this JSON file: its ten best candidates with their clip, frame, time, cost and each feature group\'s share of it, the frame playing and its cost, which was chosen, and why the playing one was kept or left' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l muscles -d 'XPBD muscles from a JSON file (or `default`: the built-in character\'s biceps, triceps, forearm, quadriceps and calves), the skin following them after skinning. Stepped at 60 Hz under --simulate (jiggle); otherwise settled at the frame\'s pose' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l ml-deformer -d 'An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend skinning (needs --skinning lbs, the skinning it was trained against)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l drivers -d 'Pose drivers from a JSON file (or `default`: the built-in character\'s correctives): driver joints\' rotations interpolated between authored poses into corrective morph weights and helper joints\' offsets, after IK' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l dqs-joints -d 'Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions (ROOT[,ROOT...]), the rest by linear blend; `auto` picks the parents of the joints the clips twist about their bone by more than 60 degrees' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l replay -d 'Pose a frame of a history the window saved (its "Save history..."), exactly as it was drawn: --frame N (0 the first kept) of FILE, which must have been recorded on this model' -r -F
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l frame -d 'The frame of --replay\'s history to pose' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l ground -d 'Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found by name planted on it, planted feet held (integrated from t = 0 at 60 Hz)' -r -F
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l stage -d 'The pose as it leaves this stage of the frame, its palettes composed from it: raw, root-motion, transition, external, layers, reach-ik, foot-ik or physics (the last is the frame\'s pose before the pose drivers)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l motion-path -d 'Print these joints\' paths instead (JOINT[,JOINT...], by name or index): each joint\'s world_from_joint at every --step from --from to --to in clip time, each time posed as --time would pose it, and at each key of the joint or an ancestor in the range' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l from -d 'The path\'s first clip time in seconds (default 0)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l to -d 'The path\'s last clip time in seconds (default: the clip\'s duration)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l step -d 'Seconds between the path\'s samples (default 1/30)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l asset-root -d 'The folder tree a model\'s buffers and images may come from (default: the model\'s own folder and those under it): name the root of an exported asset tree whose textures sit in a sibling folder (`../textures/a.png`). Every model the command reads, and the --clips-from files, are held to it' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l once -d 'Play the clips once, holding their ends, instead of looping (the window\'s Loop switch off)'
 complete -c skinscope -n "__fish_skinscope_using_subcommand palette" -l compressed -d 'Play the clips compressed (within 1e-4 of the character\'s height, as inspect\'s compression report gives them), as the viewer\'s "Play compressed clips" does'
@@ -344,10 +367,13 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l motion-db -
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l match-clips -d 'The clips motion matching searches: names or indices, comma-separated (default: the built-in character\'s locomotion clips, or every clip of a file)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l match-weight -d 'A feature group\'s weight: GROUP=W, GROUP one of foot-position, foot-velocity, hips-velocity, trajectory-position, trajectory-direction (repeatable; defaults 0.75, 1, 1, 1, 1.5)' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l match-joints -d 'The joints the features read, by hand: LEFT_FOOT,RIGHT_FOOT,HIPS (default: the legs foot IK finds and their common ancestor)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l match-report -d 'Write every search of the run to this JSON file: its ten best candidates with their clip, frame, time, cost and each feature group\'s share of it, the frame playing and its cost, which was chosen, and why the playing one was kept or left' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l muscles -d 'XPBD muscles from a JSON file (or `default`: the built-in character\'s biceps, triceps, forearm, quadriceps and calves), the skin following them after skinning. Stepped at 60 Hz under --simulate (jiggle); otherwise settled at the frame\'s pose' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l ml-deformer -d 'An ML deformer saved by `train-deformer`: its learnt corrective added to linear blend skinning (needs --skinning lbs, the skinning it was trained against)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l drivers -d 'Pose drivers from a JSON file (or `default`: the built-in character\'s correctives): driver joints\' rotations interpolated between authored poses into corrective morph weights and helper joints\' offsets, after IK' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l dqs-joints -d 'Under `--skinning per-joint`: the joints whose subtrees skin by dual quaternions (ROOT[,ROOT...]), the rest by linear blend; `auto` picks the parents of the joints the clips twist about their bone by more than 60 degrees' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l replay -d 'Pose a frame of a history the window saved (its "Save history..."), exactly as it was drawn: --frame N (0 the first kept) of FILE, which must have been recorded on this model' -r -F
+complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l frame -d 'The frame of --replay\'s history to pose' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l ground -d 'Foot IK on the ground this file describes (floor, steps, slopes, walls): the legs found by name planted on it, planted feet held (integrated from t = 0 at 60 Hz)' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand pose" -l skin-on -d 'Where the vertices are skinned: on the CPU (the reference) or on the GPU (the skin pass every draw reads, read back: the vertices drawn)' -r -f -a "cpu\t''
 gpu\t''"

@@ -37,23 +37,13 @@ impl Default for OnionSkins {
 }
 
 /// Motion paths of joints (Blender's): the selected joint's, or the listed ones'.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PathControls {
     pub on: bool,
     /// The joints (empty: the selected joint).
     pub joints: Vec<usize>,
     /// Around the playhead, this many seconds before and after (`None`: the whole clip).
     pub around_secs: Option<f32>,
-}
-
-impl Default for PathControls {
-    fn default() -> Self {
-        Self {
-            on: false,
-            joints: Vec::new(),
-            around_secs: None,
-        }
-    }
 }
 
 /// The section's: see the module's documentation.
