@@ -10,12 +10,13 @@ use std::path::{Path, PathBuf};
 
 /// Each picture: the `--open-section` value, and the file under `docs/images/panel/`. The last
 /// sections share pictures: the panel scrolls no further than its end.
-const SHOTS: [(&str, &str); 16] = [
+const SHOTS: [(&str, &str); 17] = [
     ("file", "file-and-playback.png"),
     ("blend", "blend-and-transition.png"),
     ("external", "external-pose.png"),
     ("layers", "layers.png"),
     ("state-machine", "state-machine.png"),
+    ("over-time", "over-time.png"),
     ("motion", "root-motion-and-ik.png"),
     ("matching", "motion-matching.png"),
     ("drivers", "pose-drivers.png"),
