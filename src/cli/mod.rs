@@ -140,6 +140,9 @@ pub fn render_or_record(args: &render::RenderArgs) -> Result<(), String> {
     if args.sequence.is_sequence() && args.onion.is_some() {
         return Err("--onion draws on a still image: leave out --to".into());
     }
+    if args.sequence.is_sequence() && args.pose.replay.is_some() {
+        return Err("--replay draws one kept frame (--frame N) as a still: leave out --to".into());
+    }
     if args.sequence.is_sequence() && args.motion_path.is_empty() {
         record::run(args)
     } else {

@@ -52,13 +52,13 @@ pub struct RenderArgs {
     /// Draw the skeleton as it leaves these stages of the frame over the final pose, one colour
     /// each: raw, root-motion, transition, external, layers, reach-ik, foot-ik, physics
     /// (STAGE[,STAGE...]).
-    #[arg(long, value_delimiter = ',', value_parser = super::palette::parse_stage)]
+    #[arg(long, value_delimiter = ',', value_parser = super::palette::parse_stage, conflicts_with = "replay")]
     pub stage_ghosts: Vec<skinscope::pose::Stage>,
     /// Draw these joints' motion paths (JOINT[,JOINT...], by name or index): each joint's
     /// origin from --from to --to in clip time (default: the whole clip), a tick every
     /// --path-step and a white diamond at each key; on a still, --from and --to give the
     /// path's range.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "replay")]
     pub motion_path: Vec<String>,
     /// Onion skins: BEFORE,AFTER,STEP ghosts of the character before and after --time (at most
     /// 10 each side), translucent, warm before and cool after, fainter further away; STEP is a
