@@ -114,3 +114,18 @@ impl Drop for Progress {
 pub fn println(text: &str) {
     print(&format!("{text}\n"));
 }
+
+/// `value` as pretty JSON (`json`), or `text()` as it is.
+pub fn json_or_text<T: serde::Serialize>(
+    json: bool,
+    value: &T,
+    text: impl FnOnce(&T) -> String,
+) -> Result<(), String> {
+    if json {
+        let json = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+        println(&json);
+    } else {
+        print(&text(value));
+    }
+    Ok(())
+}

@@ -75,13 +75,7 @@ pub fn run(args: &PaletteArgs) -> Result<(), String> {
         // The path as the user gave it, not just its file name.
         exported.file = file.display().to_string();
     }
-    if args.json {
-        let text = serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?;
-        out::println(&text);
-    } else {
-        out::print(&exported.to_text());
-    }
-    Ok(())
+    out::json_or_text(args.json, &exported, export::PaletteExport::to_text)
 }
 
 /// A failure posing one of a path's frames.
@@ -158,11 +152,5 @@ fn motion_path(args: &PaletteArgs) -> Result<(), String> {
     if let Some(file) = &args.pose.file {
         exported.file = file.display().to_string();
     }
-    if args.json {
-        let text = serde_json::to_string_pretty(&exported).map_err(|e| e.to_string())?;
-        out::println(&text);
-    } else {
-        out::print(&exported.to_text());
-    }
-    Ok(())
+    out::json_or_text(args.json, &exported, MotionPathExport::to_text)
 }
