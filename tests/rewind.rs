@@ -106,6 +106,42 @@ fn a_rewound_frame_is_drawn_as_it_was_and_playing_on_plays_the_same_frames() {
 }
 
 #[test]
+fn playing_on_restores_the_ragdoll_and_the_muscles_too() {
+    let mut viewer = playing_viewer();
+    // A limp left leg and the muscles: two simulations whose state the frames carry.
+    let thigh = viewer.character.skeleton.find("thigh_l").unwrap();
+    viewer.controls.physics.input.mode = Some(skinscope::physics::PhysicsMode::Limp);
+    viewer.controls.physics.input.weights = vec![(thigh, 1.0)];
+    viewer.frame(
+        vec![UiCommand::Muscles(
+            skinscope::viewer::muscles::MuscleCommand::Own,
+        )],
+        DT,
+    );
+    viewer.frame(Vec::new(), DT);
+    let live = play(&mut viewer, 0..50);
+    assert!(viewer.performer.physics().ragdoll().is_some());
+    assert!(viewer.performer.muscles().sim().is_some());
+    let first = viewer.history.history.len() - 50;
+    viewer.frame(
+        vec![UiCommand::History(HistoryCommand::RewindTo(first + 20))],
+        DT,
+    );
+    assert!(bits(&viewer.pose.palette) == live[20]);
+    viewer.frame(vec![UiCommand::PlayPause], DT);
+    assert!(
+        bits(&viewer.pose.palette) == live[21],
+        "the first frame played on differs"
+    );
+    let again = play(&mut viewer, 22..50);
+    for (k, frame) in (22..50).zip(&again) {
+        assert!(*frame == live[k], "frame {k} after resuming differs");
+    }
+    // The limp leg moved away from the animation: the ragdoll's state mattered.
+    assert_ne!(live[10], live[40]);
+}
+
+#[test]
 fn the_history_keeps_its_budget_of_seconds() {
     let mut viewer = playing_viewer();
     viewer.controls.over_time.history_secs = 0.5;

@@ -38,6 +38,20 @@ pub struct MusclePlayer {
 }
 
 impl MusclePlayer {
+    /// A copy to resume from: the simulation and its clock; the frames handed out are this
+    /// player's (the copy fills its own).
+    pub fn snapshot(&self) -> Self {
+        Self {
+            rig: self.rig.clone(),
+            sim: self.sim.clone(),
+            moved: self.moved.clone(),
+            rigid: self.rigid.clone(),
+            frame: Default::default(),
+            owed_secs: self.owed_secs,
+            steps: self.steps,
+        }
+    }
+
     /// The simulation, once started.
     pub fn sim(&self) -> Option<&MuscleSim> {
         self.sim.as_ref()

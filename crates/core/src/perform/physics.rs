@@ -83,6 +83,21 @@ pub struct PhysicsPlayer {
 }
 
 impl PhysicsPlayer {
+    /// A copy to resume from: the ragdoll in a copy of its world, the weights and the clock;
+    /// the frames handed out are this player's (the copy fills its own).
+    pub fn snapshot(&self) -> Self {
+        Self {
+            ragdoll: self.ragdoll.clone(),
+            roots: self.roots.clone(),
+            weights: self.weights.clone(),
+            frame: Default::default(),
+            world: self.world.clone(),
+            owed_secs: self.owed_secs,
+            error: self.error.clone(),
+            steps: self.steps,
+        }
+    }
+
     /// The ragdoll, once built.
     pub fn ragdoll(&self) -> Option<&Ragdoll> {
         self.ragdoll.as_ref()

@@ -4,7 +4,7 @@
 use crate::character::Character;
 use crate::history::{FrameState, MatchedFrame};
 
-use super::{Inputs, MusclePlayer, Performer, PhysicsPlayer};
+use super::{Inputs, Performer};
 
 impl Performer {
     /// What played in the frame just stepped and posed, for the history's tracks: `dt_secs`
@@ -70,9 +70,8 @@ impl Performer {
     }
 
     /// A copy of the performer to resume from: every clock, the transition, the layers, the
-    /// state machine, the locomotion and its trail, the feet, motion matching and the external
-    /// pose's clocks. The ragdoll and the muscles are not copied (their simulations are large):
-    /// resumed, they start again from the pose, as after their reset.
+    /// state machine, the locomotion and its trail, the feet, motion matching, the external
+    /// pose's clocks, the ragdoll in a copy of its world and the muscles' simulation.
     pub fn snapshot(&self) -> Performer {
         Performer {
             playback: self.playback.clone(),
@@ -89,8 +88,8 @@ impl Performer {
             fired: self.fired.clone(),
             contacts: self.contacts.clone(),
             external: self.external.clone(),
-            physics: PhysicsPlayer::default(),
-            muscles: MusclePlayer::default(),
+            physics: self.physics.snapshot(),
+            muscles: self.muscles.snapshot(),
             height: self.height,
             matching: self.matching.clone(),
             matched_from: self.matched_from,
@@ -107,5 +106,8 @@ impl Performer {
                 .machine
                 .as_ref()
                 .map_or(0, |m| 256 + m.graph.parameters.len() * 8)
+            // A ragdoll's world (its bodies, colliders, joints and contacts) and the muscles.
+            + self.physics.ragdoll().map_or(0, |r| r.bodies().count() * 2048)
+            + self.muscles.sim().map_or(0, |s| s.x.len() * 64)
     }
 }

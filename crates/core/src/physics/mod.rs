@@ -105,6 +105,40 @@ pub struct Ragdoll {
     children: Vec<Vec<usize>>,
 }
 
+impl Clone for Ragdoll {
+    /// The same ragdoll in a copy of its world (rapier's state: bodies, colliders, joints,
+    /// islands, the broad and narrow phases with their contacts, the CCD solver; the pipelines'
+    /// scratch made anew, as a snapshot restored), stepping on as this one would.
+    fn clone(&self) -> Self {
+        let w = &self.world;
+        let world = PhysicsWorld {
+            gravity: w.gravity,
+            integration_parameters: w.integration_parameters,
+            islands: w.islands.clone(),
+            broad_phase: w.broad_phase.clone(),
+            narrow_phase: w.narrow_phase.clone(),
+            bodies: w.bodies.clone(),
+            colliders: w.colliders.clone(),
+            impulse_joints: w.impulse_joints.clone(),
+            multibody_joints: w.multibody_joints.clone(),
+            soft_bodies: w.soft_bodies.clone(),
+            ccd_solver: w.ccd_solver.clone(),
+            ..PhysicsWorld::default()
+        };
+        Self {
+            world,
+            specs: self.specs.clone(),
+            handles: self.handles.clone(),
+            joints: self.joints.clone(),
+            body_of: self.body_of.clone(),
+            parents: self.parents.clone(),
+            placed: self.placed,
+            height: self.height,
+            children: self.children.clone(),
+        }
+    }
+}
+
 /// The ragdoll's collision groups: the bodies meet the ground only.
 const BODIES: Group = Group::GROUP_1;
 const GROUND: Group = Group::GROUP_2;
