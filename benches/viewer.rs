@@ -59,7 +59,7 @@ impl Window {
             let o = &mut viewer.controls.over_time;
             o.onion.on = true;
             (o.onion.before, o.onion.after) = (5, 5);
-            o.onion.step = skinscope::viewer::OnionStep::Frames(1);
+            o.onion.step = skinscope::draw::onion::OnionSpacing::Frames(1);
             o.paths.on = true;
             o.paths.around_secs = Some(0.5);
             let s = &viewer.character.skeleton;

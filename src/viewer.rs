@@ -35,8 +35,7 @@ pub mod record;
 mod shown;
 
 pub use controls::{
-    Compared, Controls, OnionSkins, OnionStep, OpenSection, OverTimeControls, PanelSection,
-    PathControls,
+    Compared, Controls, OnionSkins, OpenSection, OverTimeControls, PanelSection, PathControls,
 };
 pub use ddm::{DdmState, DdmStatus};
 pub use history::{HistoryCommand, HistoryState, Resume};

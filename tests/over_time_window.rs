@@ -6,8 +6,9 @@ mod common;
 
 use common::skinscope;
 use glam::Vec3;
+use skinscope::draw::onion::OnionSpacing;
 use skinscope::pose::Stage;
-use skinscope::viewer::{OnionStep, Viewer};
+use skinscope::viewer::Viewer;
 use skinscope_testkit::world_from_joint;
 
 const DT: f32 = 1.0 / 60.0;
@@ -95,7 +96,7 @@ fn onion_skins_are_the_frames_at_their_times() {
     let o = &mut viewer.controls.over_time.onion;
     o.on = true;
     (o.before, o.after) = (2, 1);
-    o.step = OnionStep::Seconds(0.2);
+    o.step = OnionSpacing::Seconds(0.2);
     viewer.frame(Vec::new(), DT);
     let onion = viewer.over_time.onion().expect("onion skins laid");
     assert_eq!(onion.copies(), 4);
@@ -133,7 +134,7 @@ fn a_rewound_frames_onion_skins_are_the_kept_frames_nearest_them() {
     let o = &mut viewer.controls.over_time.onion;
     o.on = true;
     (o.before, o.after) = (1, 1);
-    o.step = OnionStep::Frames(2);
+    o.step = OnionSpacing::Frames(2);
     use skinscope::viewer::{HistoryCommand, UiCommand};
     viewer.frame(vec![UiCommand::History(HistoryCommand::RewindTo(15))], DT);
     let onion = viewer

@@ -5,9 +5,10 @@
 
 use egui::{Color32, RichText, Ui};
 
+use crate::draw::onion::OnionSpacing;
 use crate::history::{TrackKind, tracks};
 use crate::pose::Stage;
-use crate::viewer::{Controls, HistoryCommand, OnionStep, PanelSection, Shown, UiCommand};
+use crate::viewer::{Controls, HistoryCommand, PanelSection, Shown, UiCommand};
 
 /// The tracks' height in points.
 const TRACKS_HEIGHT: f32 = 170.0;
@@ -229,25 +230,25 @@ fn onion_controls(ui: &mut Ui, controls: &mut Controls) {
     }
     ui.horizontal_wrapped(|ui| {
         ui.label("every");
-        let frames = matches!(onion.step, OnionStep::Frames(_));
-        let seconds = matches!(onion.step, OnionStep::Seconds(_));
+        let frames = matches!(onion.step, OnionSpacing::Frames(_));
+        let seconds = matches!(onion.step, OnionSpacing::Seconds(_));
         if ui.radio(frames, "frames").clicked() && !frames {
-            onion.step = OnionStep::Frames(4);
+            onion.step = OnionSpacing::Frames(4);
         }
         if ui.radio(seconds, "seconds").clicked() && !seconds {
-            onion.step = OnionStep::Seconds(0.1);
+            onion.step = OnionSpacing::Seconds(0.1);
         }
-        if ui.radio(onion.step == OnionStep::Keys, "key").clicked() {
-            onion.step = OnionStep::Keys;
+        if ui.radio(onion.step == OnionSpacing::Keys, "key").clicked() {
+            onion.step = OnionSpacing::Keys;
         }
         match &mut onion.step {
-            OnionStep::Frames(n) => {
+            OnionSpacing::Frames(n) => {
                 ui.add(egui::DragValue::new(n).range(1..=60));
             }
-            OnionStep::Seconds(s) => {
+            OnionSpacing::Seconds(s) => {
                 ui.add(egui::DragValue::new(s).range(0.01..=5.0).speed(0.01));
             }
-            OnionStep::Keys => {}
+            OnionSpacing::Keys => {}
         }
     });
 }

@@ -5,10 +5,9 @@
 //! is shown.
 
 use super::Viewer;
-use crate::draw::onion::{OnionFrames, OnionSpacing, ghost_tint, onion_times};
+use crate::draw::onion::{OnionFrames, ghost_tint, onion_times};
 use crate::draw::view::LineVertex;
 use crate::pose::{CharacterPose, MotionPath, PoseRequest, StagePoses, TimeWrap};
-use crate::viewer::OnionStep;
 
 /// What a motion path was posed from: recomputed when any of it changes.
 #[derive(Clone, Debug, PartialEq)]
@@ -122,11 +121,7 @@ impl Viewer {
         };
         let key = PathKey {
             joints: joints.clone(),
-            times: if p.around_secs.is_some() {
-                (from, to)
-            } else {
-                (0.0, duration)
-            },
+            times: (from, to),
             request: without_times(&self.posed),
         };
         if self.over_time.path_key.as_ref() == Some(&key) {
@@ -159,11 +154,7 @@ impl Viewer {
         if !onion.on || !alone || onion.before + onion.after == 0 {
             return;
         }
-        let spacing = match onion.step {
-            OnionStep::Frames(n) => OnionSpacing::Frames(n),
-            OnionStep::Seconds(s) => OnionSpacing::Seconds(s),
-            OnionStep::Keys => OnionSpacing::Keys,
-        };
+        let spacing = onion.step;
         let c = &self.character;
         let sides = (onion.before, onion.after);
         let times: Vec<(i32, f32)>;

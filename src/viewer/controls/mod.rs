@@ -4,7 +4,7 @@
 mod over_time;
 mod sections;
 
-pub use over_time::{OnionSkins, OnionStep, OverTimeControls, PathControls};
+pub use over_time::{OnionSkins, OverTimeControls, PathControls};
 
 pub use sections::{
     DebugControls, DriverControls, EnvironmentControls, LayerControls, MatchingControls,

@@ -1,18 +1,8 @@
 //! The "Over time" section's controls: the history kept for rewinding, onion skins, motion
 //! paths and stage ghosts.
 
+use crate::draw::onion::OnionSpacing;
 use crate::pose::Stage;
-
-/// How far apart onion skins are.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum OnionStep {
-    /// Every this many frames of 1/30 s.
-    Frames(u32),
-    /// Every this many seconds.
-    Seconds(f32),
-    /// At the clip's keys (of any joint) nearest the playhead, before and after.
-    Keys,
-}
 
 /// Ghosts of the character before and after the playhead (Cascadeur's, Maya's): `before`
 /// and `after` of them, `step` apart in clip time, translucent and tinted by their distance in
@@ -22,7 +12,7 @@ pub struct OnionSkins {
     pub on: bool,
     pub before: u32,
     pub after: u32,
-    pub step: OnionStep,
+    pub step: OnionSpacing,
 }
 
 impl Default for OnionSkins {
@@ -31,7 +21,7 @@ impl Default for OnionSkins {
             on: false,
             before: 3,
             after: 3,
-            step: OnionStep::Frames(4),
+            step: OnionSpacing::Frames(4),
         }
     }
 }
