@@ -225,6 +225,30 @@ fn render_draws_each_style() {
     assert_eq!(green(&stick), 0);
     assert_eq!(green(&octahedral), 0);
     assert!(green(&axes) > 20, "{} green pixels", green(&axes));
+    // One joint's axes alone: some green, far less than every joint's.
+    let one = {
+        let out = dir.join("one.png");
+        let args = [
+            "render",
+            "--palette",
+            "bind",
+            "--size",
+            "200x200",
+            "--eye",
+            "0,1,3",
+            "--target",
+            "0,1,0",
+            "--out",
+            out.to_str().unwrap(),
+            "--axes-of",
+            "spine_02",
+        ];
+        let (code, _, err) = skinscope_bytes(&args);
+        assert_eq!(code, 0, "{err}");
+        image::open(&out).unwrap().to_rgba8()
+    };
+    let (one, all) = (green(&one), green(&axes));
+    assert!(one > 0 && one * 4 < all, "{one} of {all}");
     let differ = stick
         .pixels()
         .zip(octahedral.pixels())

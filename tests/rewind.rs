@@ -179,7 +179,20 @@ fn a_saved_history_replays_the_same_palettes_in_a_window_and_on_the_command_line
 
     let c = skinscope::builtin::character().unwrap();
     let mut replay = Viewer::new(c, None);
-    replay.replay(&file).unwrap();
+    // The panel's Replay: a file that is not a history is said in the section.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "[1, 2]").unwrap();
+    replay.frame(vec![UiCommand::History(HistoryCommand::Replay(junk))], DT);
+    let said = replay.history.status.clone().unwrap();
+    assert!(
+        said.starts_with("not replayed") && said.contains("junk.json"),
+        "{said}"
+    );
+    assert!(!replay.rewound());
+    replay.frame(
+        vec![UiCommand::History(HistoryCommand::Replay(file.clone()))],
+        DT,
+    );
     assert!(replay.rewound());
     assert!(bits(&replay.pose.palette) == live[0]);
     for k in [7, 23, 39] {

@@ -1137,7 +1137,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__render)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --to --from --fps --turntable --gif-palette --size --wireframe --bones --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --to --from --fps --turntable --gif-palette --size --wireframe --bones --axes-of --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1337,6 +1337,10 @@ _skinscope() {
                     ;;
                 --bones)
                     COMPREPLY=($(compgen -W "stick octahedral axes" -- "${cur}"))
+                    return 0
+                    ;;
+                --axes-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --stage-ghosts)

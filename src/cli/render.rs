@@ -6,6 +6,7 @@ use clap::ValueEnum;
 use glam::Vec3;
 use skinscope::debug::colors::{ColorView, HeatRange};
 use skinscope::draw::headless::{self, CameraSpec, FrameRequest};
+use skinscope::render::bones::BoneStyle;
 use skinscope::render::gpu::Gpu;
 use skinscope::render::renderer::{DrawOptions, SkinPass, ToneMap};
 
@@ -45,6 +46,10 @@ pub struct RenderArgs {
     /// (X red, Y green, Z blue).
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "stick", require_equals = false)]
     pub bones: Option<BoneStyleArg>,
+    /// Draw this joint's local axes (by name or index): alone, with --bones axes, or over the
+    /// other bones' shapes (the window's "Selected joint's axes").
+    #[arg(long, value_name = "JOINT")]
+    pub axes_of: Option<String>,
     /// With --bones axes: each joint's bind axes (from its skin's inverse bind matrix) beside
     /// its posed axes, paler and shorter; a transposed or mirrored inverse bind turns them away.
     #[arg(long)]
@@ -151,9 +156,8 @@ pub enum BoneStyleArg {
     Axes,
 }
 
-impl From<BoneStyleArg> for skinscope::render::bones::BoneStyle {
+impl From<BoneStyleArg> for BoneStyle {
     fn from(s: BoneStyleArg) -> Self {
-        use skinscope::render::bones::BoneStyle;
         match s {
             BoneStyleArg::Stick => BoneStyle::Stick,
             BoneStyleArg::Octahedral => BoneStyle::Octahedral,
@@ -381,6 +385,9 @@ impl RenderArgs {
         for w in &character.warnings {
             log::warn!("{}: {w}", character.name);
         }
+        let axes_of = (args.axes_of.as_deref())
+            .map(|key| super::values::find_joint(&character, key, "--axes-of"))
+            .transpose()?;
         let request = FrameRequest {
             size: args.size,
             pose,
@@ -397,7 +404,7 @@ impl RenderArgs {
             camera: args.camera(&character)?,
             options: DrawOptions {
                 // A skeleton without a mesh (a BVH opened on its own) is drawn as its bones.
-                bones: args.bones.is_some() || character.meshes.is_empty(),
+                bones: args.bones.is_some() || axes_of.is_some() || character.meshes.is_empty(),
                 ..args.draw_options()
             },
             legend: !args.no_legend,
@@ -405,9 +412,17 @@ impl RenderArgs {
             environment: args.environment.load()?,
             overlay: Vec::new(),
             bone_view: skinscope::draw::view::BoneView {
-                style: args.bones.map(Into::into).unwrap_or_default(),
+                // --axes-of alone draws that joint's axes alone.
+                style: args.bones.map_or(
+                    if axes_of.is_some() {
+                        BoneStyle::Axes
+                    } else {
+                        BoneStyle::Stick
+                    },
+                    Into::into,
+                ),
                 axes: skinscope::render::bones::AxesOptions {
-                    only: None,
+                    only: axes_of,
                     bind: args.bind_axes,
                 },
             },

@@ -61,6 +61,11 @@ fn history_controls(
         h.span_secs(),
         o.history_secs
     ));
+    #[cfg(not(target_arch = "wasm32"))]
+    history_file(ui, &mut o.history_path, !h.is_empty(), &mut history);
+    if let Some(status) = &shown.history.status {
+        ui.label(RichText::new(status).weak());
+    }
     if h.is_empty() {
         return;
     }
@@ -125,13 +130,35 @@ fn history_controls(
             history(HistoryCommand::Clear);
         }
     });
-    #[cfg(not(target_arch = "wasm32"))]
-    if let Some(path) = super::path_field(ui, &mut o.history_path, "history.json", "Save history") {
-        history(HistoryCommand::Save(path));
-    }
-    if let Some(status) = &shown.history.status {
-        ui.label(RichText::new(status).weak());
-    }
+}
+
+/// The history's file: a path, **Save history** (with frames kept) and **Replay** (a saved
+/// history of this model, shown paused on its first frame).
+#[cfg(not(target_arch = "wasm32"))]
+fn history_file(
+    ui: &mut Ui,
+    path: &mut String,
+    kept: bool,
+    history: &mut impl FnMut(HistoryCommand),
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(path)
+                .hint_text("history.json")
+                .desired_width(150.0),
+        );
+        let typed = path.trim();
+        let given = !typed.is_empty();
+        if ui
+            .add_enabled(given && kept, egui::Button::new("Save history"))
+            .clicked()
+        {
+            history(HistoryCommand::Save(typed.into()));
+        }
+        if ui.add_enabled(given, egui::Button::new("Replay")).clicked() {
+            history(HistoryCommand::Replay(typed.into()));
+        }
+    });
 }
 
 /// A colour per name, the same for the same name in every frame.

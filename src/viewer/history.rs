@@ -37,6 +37,8 @@ pub enum HistoryCommand {
     Clear,
     /// Save the kept frames to a file.
     Save(std::path::PathBuf),
+    /// Replace them with a saved history's (`Viewer::replay`).
+    Replay(std::path::PathBuf),
 }
 
 /// The history of the window, and where its playback through kept frames stands.
@@ -87,6 +89,11 @@ impl Viewer {
                         Err(e) => format!("not saved: {e}"),
                     },
                 );
+            }
+            HistoryCommand::Replay(path) => {
+                if let Err(e) = self.replay(&path) {
+                    self.history.status = Some(format!("not replayed: {e}"));
+                }
             }
         }
         if self.rewound() {
