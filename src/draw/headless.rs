@@ -71,7 +71,7 @@ pub struct FrameRequest {
     pub bone_view: super::view::BoneView,
     /// A kept frame of a history, shown instead of `pose`'s (whose skin-side inputs it keeps).
     pub recorded: Option<Arc<crate::history::RecordedPose>>,
-    /// Onion skins: each ghost's request and tint (`draw::onion`), drawn over the frame.
+    /// Onion skins: each ghost's request and tint (`draw::onion`), drawn with the frame.
     pub ghosts: Vec<(PoseRequest, [f32; 4])>,
 }
 

@@ -1,5 +1,6 @@
 //! Onion skins (Cascadeur's, Maya's ghosts): the character at earlier and later clip times
-//! drawn translucent over the frame, warm before and cool after, fainter the further away.
+//! drawn translucent around the frame (the frame itself whole over them), warm before and cool
+//! after, fainter the further away.
 //! Each ghost is a posed copy of the character, laid after the frame's own copy in one set of
 //! arrays the renderer draws instanced (`Posed::tints` marks the ghosts).
 

@@ -123,9 +123,9 @@ pub struct Posed<'a> {
     /// says (the muscles' displacements, world space, then the ML deformer's weights; empty:
     /// none). One simulation, one pose: only a single copy follows them.
     pub deformer_values: &'a [[f32; 4]],
-    /// Onion skins: from copy `copies - tints.len()` on, each copy is a ghost drawn
-    /// translucent in its tint (linear RGB and alpha; the material's texture still shows),
-    /// after the solid copies, without writing depth. Empty: every copy is solid.
+    /// Onion skins: from copy `copies - tints.len()` on, each copy is a ghost drawn in its
+    /// tint (linear RGB and alpha), simply lit, before the solid copies and without writing
+    /// depth, so the solid copies are drawn whole over them. Empty: every copy is solid.
     pub tints: &'a [[f32; 4]],
 }
 
