@@ -577,8 +577,7 @@ impl Viewer {
         }
         self.matching_lines(&mut out);
         self.muscle_lines(&mut out);
-        let ghosts = self.over_time.ghost_lines.chunks_exact(2);
-        out.extend(ghosts.map(|w| (w[0].position.into(), w[1].position.into(), w[0].color)));
+        out.extend(crate::draw::ghosts::as_overlay(&self.over_time.ghost_lines));
         let width = crate::draw::view::bone_width(self.derived.rest_bounds);
         crate::draw::ghosts::motion_path_lines(&self.over_time.paths, width, &mut out);
         if self.controls.motion.reach_ik {

@@ -192,8 +192,9 @@ fn an_octahedral_bones_square_turns_with_the_joints_roll() {
 #[test]
 fn render_draws_each_style() {
     let dir = temp_dir("bone-styles");
-    let render = |style: Option<&str>| {
-        let out = dir.join(format!("{}.png", style.unwrap_or("stick")));
+    // The bind pose from the front, with `extra` options, into NAME.png.
+    let render = |name: &str, extra: &[&str]| {
+        let out = dir.join(format!("{name}.png"));
         let mut args = vec![
             "render",
             "--palette",
@@ -206,9 +207,8 @@ fn render_draws_each_style() {
             "0,1,0",
             "--out",
             out.to_str().unwrap(),
-            "--bones",
         ];
-        args.extend(style);
+        args.extend_from_slice(extra);
         let (code, _, err) = skinscope_bytes(&args);
         assert_eq!(code, 0, "{err}");
         image::open(&out).unwrap().to_rgba8()
@@ -219,34 +219,14 @@ fn render_draws_each_style() {
             .filter(|p| p[1] > 180 && p[0] < 120 && p[2] < 120)
             .count()
     };
-    let stick = render(None);
-    let octahedral = render(Some("octahedral"));
-    let axes = render(Some("axes"));
+    let stick = render("stick", &["--bones"]);
+    let octahedral = render("octahedral", &["--bones", "octahedral"]);
+    let axes = render("axes", &["--bones", "axes"]);
     assert_eq!(green(&stick), 0);
     assert_eq!(green(&octahedral), 0);
     assert!(green(&axes) > 20, "{} green pixels", green(&axes));
     // One joint's axes alone: some green, far less than every joint's.
-    let one = {
-        let out = dir.join("one.png");
-        let args = [
-            "render",
-            "--palette",
-            "bind",
-            "--size",
-            "200x200",
-            "--eye",
-            "0,1,3",
-            "--target",
-            "0,1,0",
-            "--out",
-            out.to_str().unwrap(),
-            "--axes-of",
-            "spine_02",
-        ];
-        let (code, _, err) = skinscope_bytes(&args);
-        assert_eq!(code, 0, "{err}");
-        image::open(&out).unwrap().to_rgba8()
-    };
+    let one = render("one", &["--axes-of", "spine_02"]);
     let (one, all) = (green(&one), green(&axes));
     assert!(one > 0 && one * 4 < all, "{one} of {all}");
     let differ = stick

@@ -274,6 +274,14 @@ impl PoseArgs {
         })
     }
 
+    /// The request these options pose at clip time `t` instead of `--time` (a motion path's
+    /// sample, an onion skin), as `--time t` would pose it.
+    pub fn request_at(&self, c: &Character, t: f32) -> Result<PoseRequest, String> {
+        let mut at = self.clone();
+        at.time = Some(t);
+        at.performance(c)?.play(c, |_, _| Ok(()))
+    }
+
     /// Frame `--frame` of the `--replay` history, read for `c`.
     fn replayed(
         &self,

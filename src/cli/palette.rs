@@ -119,12 +119,8 @@ pub fn paths_of(
     let keys: Vec<Vec<f32>> = (joints.iter())
         .map(|&j| clip.map_or_else(Vec::new, |k| skinscope::pose::key_times(c, k, j, from, to)))
         .collect();
-    let request_at = |t: f32| -> Result<PoseRequest, Failed> {
-        let mut at = args.clone();
-        at.time = Some(t);
-        let mut performance = at.performance(c).map_err(Failed)?;
-        performance.play(c, |_, _| Ok(())).map_err(Failed)
-    };
+    let request_at =
+        |t: f32| -> Result<PoseRequest, Failed> { args.request_at(c, t).map_err(Failed) };
     let paths = skinscope::pose::motion_paths(c, &joints, &times, &keys, request_at)
         .map_err(|Failed(e)| e)?;
     if let Some(bad) = paths

@@ -456,11 +456,9 @@ impl RenderArgs {
                 &mut scratch,
                 &mut lines,
             );
-            let ends = lines.chunks_exact(2);
-            request.overlay.extend(ends.map(|w| {
-                let (a, b) = (w[0], w[1]);
-                (Vec3::from(a.position), Vec3::from(b.position), a.color)
-            }));
+            request
+                .overlay
+                .extend(skinscope::draw::ghosts::as_overlay(&lines));
         }
         if !self.motion_path.is_empty() {
             let range = (self.sequence.from, self.sequence.to, self.path_step);
@@ -523,9 +521,7 @@ impl RenderArgs {
         onion_times(now, (before, after), spacing, &keys)
             .into_iter()
             .map(|(rank, t)| {
-                let mut at = self.pose.clone();
-                at.time = Some(t);
-                let request = at.performance(character)?.play(character, |_, _| Ok(()))?;
+                let request = self.pose.request_at(character, t)?;
                 let side = if rank < 0 { before } else { after };
                 Ok((request, ghost_tint(rank, side)))
             })

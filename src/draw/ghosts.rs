@@ -43,6 +43,11 @@ pub fn stage_ghost_lines(
     }
 }
 
+/// Line vertices (pairs, as `stage_ghost_lines` writes them) as overlay lines.
+pub fn as_overlay(lines: &[LineVertex]) -> impl Iterator<Item = OverlayLine> + '_ {
+    (lines.chunks_exact(2)).map(|w| (w[0].position.into(), w[1].position.into(), w[0].color))
+}
+
 /// The colour of the `k`th motion path.
 pub fn path_color(k: usize) -> [f32; 4] {
     const COLORS: [[f32; 4]; 4] = [

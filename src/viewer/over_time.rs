@@ -18,11 +18,20 @@ struct PathKey {
     request: PoseRequest,
 }
 
+/// Where an onion skin's pose comes from: the frame's request moved in clip time, or a kept
+/// frame of the history (rewound).
+enum Ghost {
+    At(Box<PoseRequest>),
+    Kept(usize),
+}
+
 /// The over-time views' poses and lines, kept from frame to frame.
 #[derive(Default)]
 pub struct OverTimeState {
     stage_pose: Option<CharacterPose>,
     stages: StagePoses,
+    /// Each stage's model pose in turn, while its lines are made.
+    stage_model: Option<crate::anim::ModelPose>,
     /// The stage ghosts' lines (world), made after each frame posed.
     pub ghost_lines: Vec<LineVertex>,
     pub paths: Vec<MotionPath>,
@@ -77,13 +86,13 @@ impl Viewer {
             return;
         }
         let width = crate::draw::view::bone_width(self.derived.rest_bounds);
-        let mut scratch = pose.model.clone();
+        let scratch = o.stage_model.get_or_insert_with(|| pose.model.clone());
         crate::draw::ghosts::stage_ghost_lines(
             c,
             &o.stages,
             shown,
             width,
-            &mut scratch,
+            scratch,
             &mut o.ghost_lines,
         );
     }
@@ -157,53 +166,53 @@ impl Viewer {
         let spacing = onion.step;
         let c = &self.character;
         let sides = (onion.before, onion.after);
-        let times: Vec<(i32, f32)>;
-        let mut requests: Vec<Option<PoseRequest>> = Vec::new();
-        let mut kept: Vec<Option<usize>> = Vec::new();
-        if rewound {
+        let keyed = spacing == crate::draw::onion::OnionSpacing::Keys;
+        // Each ghost's rank and where its pose comes from.
+        let ghosts: Vec<(i32, Ghost)> = if rewound {
             // The kept frames nearest the ghosts' times, shown as they were drawn.
             let h = &self.history.history;
             let Some(k) = h.cursor() else { return };
             let now = h.get(k).map_or(0.0, |f| f.state.time_secs) as f32;
-            let keys: Vec<f32> = h.frames().map(|f| f.state.time_secs as f32).collect();
-            times = onion_times(now, sides, spacing, &keys);
-            kept = times
-                .iter()
-                .map(|&(_, t)| h.nearest(f64::from(t)).filter(|&j| j != k))
-                .collect();
+            let keys: Vec<f32> = match keyed {
+                true => h.frames().map(|f| f.state.time_secs as f32).collect(),
+                false => Vec::new(),
+            };
+            (onion_times(now, sides, spacing, &keys).into_iter())
+                .filter_map(|(rank, t)| {
+                    let j = h.nearest(f64::from(t)).filter(|&j| j != k)?;
+                    Some((rank, Ghost::Kept(j)))
+                })
+                .collect()
         } else {
             let Some(main) = self.posed.clip else { return };
-            let keys = crate::pose::clip_key_times(c, main.clip);
-            times = onion_times(main.time_secs, sides, spacing, &keys);
+            let keys = match keyed {
+                true => crate::pose::clip_key_times(c, main.clip),
+                false => Vec::new(),
+            };
             let wrap = self.moved_wrap();
-            requests = (times.iter())
-                .map(|&(_, t)| Some(self.posed.offset_by(t - main.time_secs, wrap)))
-                .collect();
-        }
-        let n = times.len();
+            (onion_times(main.time_secs, sides, spacing, &keys).into_iter())
+                .map(|(rank, t)| {
+                    let request = self.posed.offset_by(t - main.time_secs, wrap);
+                    (rank, Ghost::At(Box::new(request)))
+                })
+                .collect()
+        };
+        let n = ghosts.len();
         let o = &mut self.over_time;
         o.ghost_poses.truncate(n);
         while o.ghost_poses.len() < n {
             o.ghost_poses.push(CharacterPose::new(c));
         }
         let mut laid = Vec::with_capacity(n);
-        for (g, &(rank, _)) in times.iter().enumerate() {
-            let pose = &mut o.ghost_poses[g];
-            let posed = match (
-                requests.get(g).cloned().flatten(),
-                kept.get(g).copied().flatten(),
-            ) {
-                (Some(request), _) => pose.evaluate(c, &request).is_ok(),
-                (None, Some(k)) => self
-                    .history
-                    .history
-                    .get(k)
+        for (g, ((rank, ghost), pose)) in ghosts.iter().zip(&mut o.ghost_poses).enumerate() {
+            let posed = match ghost {
+                Ghost::At(request) => pose.evaluate(c, request).is_ok(),
+                Ghost::Kept(k) => (self.history.history.get(*k))
                     .is_some_and(|f| pose.restore(c, &f.pose, &self.posed).is_ok()),
-                _ => false,
             };
             if posed {
-                let side = if rank < 0 { onion.before } else { onion.after };
-                laid.push((g, ghost_tint(rank, side)));
+                let side = if *rank < 0 { onion.before } else { onion.after };
+                laid.push((g, ghost_tint(*rank, side)));
             }
         }
         let poses = &o.ghost_poses;
