@@ -23,7 +23,7 @@ const native = process.env.SKINSCOPE_BIN ?? path.join(root, 'target', 'debug', '
 const out = process.env.SKINSCOPE_WEB_OUT ?? path.join(site, 'check');
 fs.mkdirSync(out, { recursive: true });
 
-// The golden-image tolerance of the native tests (tests/window.rs): a mean difference of at
+// The golden-image tolerance of the native tests (tests/suite/window.rs): a mean difference of at
 // most 1.5 levels, and at most 1% of pixels more than 24 levels off in a channel.
 const MEAN_MAX = 1.5;
 const FAR_LEVELS = 24;

@@ -1,0 +1,147 @@
+//! The recipes (`docs/recipes.md`) work as written: every `skinscope ...` command in them runs on
+//! the built-in mannequin, saved as `character.glb` beside a `take.bvh` of its walk, in a folder
+//! of its own, and writes what it says. The placeholders a reader fills in are filled in here:
+//! `NAME` is the walk, `T` half a second, `FILE` the character.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::Command;
+
+/// The inline commands of `markdown`: each code span that starts with `skinscope `, its line
+/// breaks and indentation joined into single spaces.
+fn commands(markdown: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = markdown;
+    while let Some(open) = rest.find('`') {
+        let after = &rest[open + 1..];
+        // A fence (```) is a block, not a span: skip to its end.
+        if let Some(body) = after.strip_prefix("``") {
+            rest = body.find("```").map_or("", |close| &body[close + 3..]);
+            continue;
+        }
+        let Some(close) = after.find('`') else {
+            break;
+        };
+        let span = after[..close]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if span.starts_with("skinscope ") {
+            found.push(span);
+        }
+        rest = &after[close + 1..];
+    }
+    found
+}
+
+/// `command` with the reader's placeholders filled in, as arguments.
+fn filled(command: &str) -> Vec<String> {
+    command
+        .split(' ')
+        .skip(1)
+        .map(|word| match word {
+            "NAME" => "walk".to_owned(),
+            "T" => "0.5".to_owned(),
+            "FILE" => "character.glb".to_owned(),
+            other => other.to_owned(),
+        })
+        .collect()
+}
+
+/// An image's size: a GIF's (with more than one frame, as the recipe's turntable has) or any
+/// other format `image` reads.
+fn image_size(path: &Path) -> Result<(u32, u32), String> {
+    if path.extension().is_some_and(|e| e == "gif") {
+        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+        let mut decoder = gif::DecodeOptions::new()
+            .read_info(file)
+            .map_err(|e| e.to_string())?;
+        let size = (u32::from(decoder.width()), u32::from(decoder.height()));
+        let mut frames = 0;
+        while decoder
+            .read_next_frame()
+            .map_err(|e| e.to_string())?
+            .is_some()
+        {
+            frames += 1;
+        }
+        return if frames > 1 {
+            Ok(size)
+        } else {
+            Err(format!("{frames} frames"))
+        };
+    }
+    image::image_dimensions(path).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_recipes_commands_run_as_written() {
+    let recipes =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/recipes.md"))
+            .unwrap();
+    let commands = commands(&recipes);
+    // Each recipe but the CI script (a shell block) has at least one.
+    assert!(commands.len() >= 10, "{commands:?}");
+
+    let dir = common::temp_dir("recipes");
+    let c = skinscope::builtin::character().unwrap();
+    std::fs::write(dir.join("character.glb"), skinscope::builtin::generate()).unwrap();
+    let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
+    std::fs::write(dir.join("take.bvh"), common::bvh_of(&c, &walk.clip)).unwrap();
+
+    for command in &commands {
+        let args = filled(command);
+        let out = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "`{command}` exits {:?}: {stderr}",
+            out.status.code()
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if args.iter().any(|a| a == "--json") {
+            let json: serde_json::Value = serde_json::from_str(&stdout)
+                .unwrap_or_else(|e| panic!("`{command}`: not JSON ({e}): {stdout}"));
+            assert!(json.is_object(), "`{command}`: {json}");
+        }
+        // What it writes is there and reads as its format.
+        if let Some(at) = args.iter().position(|a| a == "--out") {
+            let path = dir.join(&args[at + 1]);
+            let (width, height) = image_size(&path).unwrap_or_else(|e| {
+                panic!("`{command}` wrote no image at {}: {e}", path.display())
+            });
+            assert!(width >= 64 && height >= 64, "`{command}`: {width}x{height}");
+        }
+    }
+    // The commands that describe rather than draw said something about the character.
+    let inspect = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(["inspect", "character.glb", "--clips-from", "take.bvh"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&inspect.stdout);
+    assert!(listed.contains("pelvis"), "{listed}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_command_finder_reads_spans_across_lines_and_skips_blocks() {
+    let md = "Run `skinscope render a.glb --out\n   b.png` then `--flag` and\n```sh\nskinscope check x\n```\n`skinscope inspect FILE --json`.";
+    assert_eq!(
+        commands(md),
+        [
+            "skinscope render a.glb --out b.png",
+            "skinscope inspect FILE --json"
+        ]
+    );
+    assert_eq!(
+        filled("skinscope palette c.glb --clip NAME --time T"),
+        ["palette", "c.glb", "--clip", "walk", "--time", "0.5"]
+    );
+}
