@@ -199,6 +199,11 @@ done
 declare -A running=()
 failed=()
 started_all=$SECONDS
+# The binaries' scratch files (std::env::temp_dir) in one folder, removed at the end: a run
+# writes about 150 MB there.
+TMPDIR="$(mktemp -d)"
+export TMPDIR
+trap 'rm -rf "$XDG_RUNTIME_DIR" "$logs" "$TMPDIR"' EXIT
 
 # Waits for one of the running binaries to end (polled: `wait -n -p` needs bash 5.1) and prints
 # its output.

@@ -83,6 +83,7 @@ fn run() -> ExitCode {
                 cli::check::run(&pose, skin, json)
             };
         }
+        Some(Command::Fix(args)) => return cli::fix::run(&args),
         Some(Command::Render(args)) => cli::render_or_record(&args),
         Some(Command::Palette(args)) => {
             let result = cli::palette::run(&args);

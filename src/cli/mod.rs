@@ -6,6 +6,7 @@ pub mod check;
 pub mod clips;
 mod ddm;
 pub mod environment;
+pub mod fix;
 pub mod inspect;
 pub mod matching;
 pub mod ml;
@@ -203,6 +204,13 @@ pub enum Command {
         #[arg(long)]
         foot_slide: bool,
     },
+    /// Repair what `check` finds and can repair safely (broken inverse binds, weights that do
+    /// not sum to one, more influences than --limit, joints listed before their parents, and
+    /// with --drop-unused the joints nothing uses) into a new .glb, everything else kept as it
+    /// was; list each repair, and check the written file again. Exit status 0 when written and
+    /// clean for what was repaired, or when there is nothing to fix (then nothing is written);
+    /// 1 when a repaired kind is still found; 2 when the file or the options are refused.
+    Fix(fix::FixArgs),
     /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
     /// (column-major); with --json also every joint's world_from_joint and every mesh node's
     /// world_from_mesh.

@@ -52,6 +52,9 @@ pub enum FindingKind {
     WeightsNotNormalised,
     MoreThanFourInfluences,
     UnusedJoints,
+    /// A skin lists a joint before its parent (glTF allows any order; engines that build their
+    /// skeleton in one pass over the list, and `fix`, want parents first).
+    JointsOutOfOrder,
     Limits,
     /// The requested frame (or the bind pose) could not be posed.
     PoseFailed,
@@ -106,6 +109,8 @@ impl Finding {
 #[derive(Clone, Debug, Serialize)]
 pub struct SkinCheck {
     pub skin: String,
+    /// The skin's index in the file (`/skins/N`).
+    pub index: usize,
     pub mesh_node: usize,
     /// The bind-pose palette entry most joints share (column-major), and whether it is the
     /// identity.
@@ -113,6 +118,9 @@ pub struct SkinCheck {
     pub common_is_identity: bool,
     pub joints: usize,
     pub max_influences: usize,
+    /// The joints (their ordinals in the skin's `joints` list) whose inverse bind disagrees
+    /// with the skeleton: the errors of kind `joint_mismatch`, which `fix` recomputes.
+    pub broken_inverse_binds: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]

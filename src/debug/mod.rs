@@ -5,5 +5,6 @@ pub mod check;
 pub mod colors;
 pub mod compression;
 pub mod export;
+pub mod fix;
 pub mod inspect;
 pub mod picking;

@@ -20,6 +20,7 @@ mod debug_views;
 mod dqs;
 mod drivers;
 mod environment;
+mod fix;
 mod formats_doc;
 mod given_files;
 mod gpu;

@@ -32,6 +32,7 @@ pub mod builtin;
 pub mod bvh;
 mod clips_from;
 mod container;
+pub mod document;
 mod draco;
 mod extensions;
 pub mod given;

@@ -179,6 +179,7 @@ fn check_skin(
         findings,
     );
     unused_joints(&ctx, &influences.used, findings);
+    joint_order(&ctx, findings);
     let over: Vec<String> = JOINT_LIMITS
         .iter()
         .filter(|&&l| skin.skin.len() > l)
@@ -198,13 +199,20 @@ fn check_skin(
             influences.max_influences
         ),
     ));
+    let mut broken_inverse_binds: Vec<usize> = (class.iter().enumerate())
+        .filter(|(_, c)| **c == BindClass::Broken)
+        .map(|(p, _)| skin.ordinal_of_palette[p])
+        .collect();
+    broken_inverse_binds.sort_unstable();
     Some(SkinCheck {
         skin: skin.name.clone(),
+        index: skin.index,
         mesh_node: instance.node,
         common_matrix: common.to_cols_array(),
         common_is_identity,
         joints: skin.skin.len(),
         max_influences: influences.max_influences,
+        broken_inverse_binds,
     })
 }
 
@@ -676,11 +684,21 @@ fn ctx_vertex_count(ctx: &SkinContext<'_>) -> usize {
         .max(1)
 }
 
-/// Joints no vertex uses and that are no ancestor of a used joint (marked in one walk up from
-/// each used joint, stopping where an earlier walk passed: linear in the joints).
+/// Joints no vertex uses, no clip animates and that are no ancestor of a used joint (marked in
+/// one walk up from each used joint, stopping where an earlier walk passed: linear in the
+/// joints). An animated joint that weighs nothing may carry something in the game (a weapon,
+/// a camera): `fix --drop-unused` keeps it too.
 fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Finding>) {
     let skin = ctx.skin;
-    let mut needed = used.to_vec();
+    let mut animated = vec![false; ctx.c.skeleton.names().len()];
+    for track in ctx.c.clips.iter().flat_map(|k| k.clip.tracks()) {
+        if let Some(a) = animated.get_mut(track.joint) {
+            *a = true;
+        }
+    }
+    let mut needed: Vec<bool> = (0..skin.skin.len())
+        .map(|p| used[p] || skin.skin.joint(p).is_some_and(|j| animated[j]))
+        .collect();
     for q in (0..skin.skin.len()).filter(|&q| used[q]) {
         let mut a = skin.palette_parent(q);
         while let Some(p) = a {
@@ -699,12 +717,39 @@ fn unused_joints(ctx: &SkinContext<'_>, used: &[bool], findings: &mut Vec<Findin
         findings.push(Finding::warning(
             FindingKind::UnusedJoints,
             format!(
-                "skin {:?}: joints no vertex uses (nor any joint below them): {}",
+                "skin {:?}: joints no vertex uses (nor any joint below them) and no clip animates: {}",
                 skin.name,
                 unused.join(", ")
             ),
         ));
     }
+}
+
+/// Joints the skin lists before their parent (the nearest ancestor among its joints).
+fn joint_order(ctx: &SkinContext<'_>, findings: &mut Vec<Finding>) {
+    let skin = ctx.skin;
+    let early: Vec<(usize, usize)> = (0..skin.skin.len())
+        .filter_map(|p| {
+            let q = skin.palette_parent(p)?;
+            let (k, parent) = (skin.ordinal_of_palette[p], skin.ordinal_of_palette[q]);
+            (parent > k).then_some((k, parent))
+        })
+        .collect();
+    let Some(&(k, parent)) = early.iter().min() else {
+        return;
+    };
+    let name = |ordinal: usize| ctx.name_of(skin.palette_of_ordinal[ordinal]).0;
+    findings.push(Finding::warning(
+        FindingKind::JointsOutOfOrder,
+        format!(
+            "skin {:?}: {} joints are listed before their parent, e.g. {:?} at /skins/{}/joints/{k} before {:?} at {parent} (glTF allows it; importers that build the skeleton in one pass over the list want parents first)",
+            skin.name,
+            early.len(),
+            name(k),
+            skin.index,
+            name(parent)
+        ),
+    ));
 }
 
 fn morph_limits(c: &Character, findings: &mut Vec<Finding>) {
