@@ -92,6 +92,18 @@ if [ -z "${SKINSCOPE_GLTF_TRANSFORM:-}" ]; then
     export SKINSCOPE_GLTF_TRANSFORM
 fi
 
+# The Khronos glTF-Validator (npm: gltf-validator): `fix`'s outputs are validated with it, and
+# `check`'s issue codes compared with its reports (tests/validator.mjs runs it).
+if [ -z "${SKINSCOPE_GLTF_VALIDATOR:-}" ]; then
+    gltf_validator="target/tools/node_modules/gltf-validator"
+    if [ ! -f "$gltf_validator/package.json" ]; then
+        echo "test.sh: installing the Khronos glTF-Validator (npm: gltf-validator) under target/tools" >&2
+        npm install --prefix target/tools --no-audit --no-fund --silent gltf-validator@2.0.0-dev.3.10
+    fi
+    SKINSCOPE_GLTF_VALIDATOR="$PWD/$gltf_validator"
+    export SKINSCOPE_GLTF_VALIDATOR
+fi
+
 # winit and Mesa want a private runtime directory.
 XDG_RUNTIME_DIR="$(mktemp -d)"
 chmod 700 "$XDG_RUNTIME_DIR"

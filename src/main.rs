@@ -75,15 +75,22 @@ fn run() -> ExitCode {
             pose,
             skin,
             json,
+            format,
             foot_slide,
         }) => {
-            return if foot_slide {
-                cli::check::foot_slide(&pose, json)
+            let format = if json {
+                cli::report_format::ReportFormat::Json
             } else {
-                cli::check::run(&pose, skin, json)
+                format
+            };
+            return if foot_slide {
+                cli::check::foot_slide(&pose, format == cli::report_format::ReportFormat::Json)
+            } else {
+                cli::check::run(&pose, skin, format)
             };
         }
         Some(Command::Fix(args)) => return cli::fix::run(&args),
+        Some(Command::Diff(args)) => return cli::diff::run(&args),
         Some(Command::Render(args)) => cli::render_or_record(&args),
         Some(Command::Palette(args)) => {
             let result = cli::palette::run(&args);

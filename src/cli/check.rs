@@ -9,6 +9,7 @@ use skinscope::render::gpu::Gpu;
 
 use super::args::{PoseArgs, SkinArgs, SkinOnArg};
 use super::out;
+use super::report_format::{self, ReportFormat};
 
 /// The posed file, or exit status 2 with the reason on stderr (and as a JSON object on stdout
 /// under `--json`).
@@ -25,7 +26,8 @@ fn fail(pose: &PoseArgs, json: bool, error: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
+pub fn run(pose: &PoseArgs, skin: SkinArgs, format: ReportFormat) -> ExitCode {
+    let json = format == ReportFormat::Json;
     if let Err(e) = super::ml::check_skinning(&pose.ml, skin.skinning.into()) {
         return fail(pose, json, &e);
     }
@@ -62,10 +64,13 @@ pub fn run(pose: &PoseArgs, skin: SkinArgs, json: bool) -> ExitCode {
             return fail(pose, json, &e);
         }
     }
-    if json {
-        out::println(&serde_json::to_string_pretty(&report).unwrap_or_default());
-    } else {
-        out::print(&report.to_text());
+    match format {
+        ReportFormat::Json => {
+            out::println(&serde_json::to_string_pretty(&report).unwrap_or_default())
+        }
+        ReportFormat::Text => out::print(&report.to_text()),
+        ReportFormat::Junit => out::print(&report_format::check_junit(&report)),
+        ReportFormat::Sarif => out::println(&report_format::check_sarif(&report)),
     }
     if report.errors() > 0 {
         ExitCode::from(1)

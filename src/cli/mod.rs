@@ -5,6 +5,8 @@ pub mod args;
 pub mod check;
 pub mod clips;
 mod ddm;
+pub mod diff;
+mod diff_image;
 pub mod environment;
 pub mod fix;
 pub mod inspect;
@@ -20,6 +22,7 @@ pub mod pose;
 mod record;
 pub mod reference;
 pub mod render;
+pub mod report_format;
 #[cfg(test)]
 mod same_performance;
 mod sequence;
@@ -197,8 +200,13 @@ pub enum Command {
         pose: PoseArgs,
         #[command(flatten)]
         skin: SkinArgs,
+        /// One JSON document instead of text (the same as --format json).
         #[arg(long)]
         json: bool,
+        /// How to write the report: text, json, junit (JUnit XML: a test case per error or
+        /// warning, errors failing) or sarif (SARIF 2.1.0: a result per finding).
+        #[arg(long, value_enum, default_value_t = report_format::ReportFormat::Text)]
+        format: report_format::ReportFormat,
         /// Instead of the lint: how far each planted foot slides over one loop of the clip
         /// (root motion applied), worst and mean speed in units per second.
         #[arg(long)]
@@ -211,6 +219,13 @@ pub enum Command {
     /// clean for what was repaired, or when there is nothing to fix (then nothing is written);
     /// 1 when a repaired kind is still found; 2 when the file or the options are refused.
     Fix(fix::FixArgs),
+    /// Compare two versions of a character: joints added, removed, renamed or re-parented;
+    /// rest-pose and inverse-bind changes per joint; weights (dominant joint changes, the
+    /// largest weight change) where the meshes match; clips added, removed or changed (duration,
+    /// the largest joint displacement at their keys); the posed deformation (the largest vertex
+    /// displacement per clip, and relative to the character's size). Exit status 0; 1 with
+    /// --fail-over when a vertex moves farther; 2 when a file or an option is refused.
+    Diff(diff::DiffArgs),
     /// Print the skin palette of a posed frame: per joint its name, palette index and 16 floats
     /// (column-major); with --json also every joint's world_from_joint and every mesh node's
     /// world_from_mesh.

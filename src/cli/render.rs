@@ -428,6 +428,7 @@ impl RenderArgs {
             },
             recorded: None,
             ghosts: Vec::new(),
+            vertex_colors: None,
         };
         Ok((character, request))
     }

@@ -75,6 +75,13 @@ pub struct Finding {
     pub joint: Option<String>,
     pub palette_index: Option<usize>,
     pub message: String,
+    /// The Khronos glTF-Validator's issue code for the same problem, where it has one
+    /// (`ACCESSOR_WEIGHTS_NON_NORMALIZED`, `INVALID_IBM_ACCESSOR_COUNT`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
+    /// The JSON pointer of what the importer reported (`/skins/0/inverseBindMatrices`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
 }
 
 impl Finding {
@@ -85,6 +92,8 @@ impl Finding {
             palette_index: joint.as_ref().map(|j| j.1),
             joint: joint.map(|j| j.0),
             message,
+            code: None,
+            pointer: None,
         }
     }
 
@@ -102,7 +111,30 @@ impl Finding {
             joint: None,
             palette_index: None,
             message,
+            code: None,
+            pointer: None,
         }
+    }
+
+    /// What the importer reported (a warning, or a note as information), with its code.
+    fn imported(severity: Severity, problem: &crate::character::Problem) -> Self {
+        let message = if problem.pointer.is_empty() {
+            problem.message.clone()
+        } else {
+            format!("{}: {}", problem.pointer, problem.message)
+        };
+        Self {
+            severity,
+            code: problem.code,
+            pointer: Some(problem.pointer.clone()).filter(|p| !p.is_empty()),
+            ..Self::info(FindingKind::ImportWarning, message)
+        }
+    }
+
+    /// The same finding with the glTF-Validator's code.
+    fn coded(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 }
 
@@ -251,7 +283,8 @@ impl CheckReport {
             );
         }
         for f in &self.findings {
-            let _ = writeln!(s, "{:<5} {}", f.severity.label(), f.message);
+            let code = f.code.map(|c| format!(" [{c}]")).unwrap_or_default();
+            let _ = writeln!(s, "{:<5} {}{code}", f.severity.label(), f.message);
         }
         let _ = writeln!(s, "{} errors, {} warnings", self.errors(), self.warnings());
         s

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod colors;
 pub mod compression;
+pub mod diff;
 pub mod export;
 pub mod fix;
 pub mod inspect;

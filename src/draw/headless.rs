@@ -73,6 +73,9 @@ pub struct FrameRequest {
     pub recorded: Option<Arc<crate::history::RecordedPose>>,
     /// Onion skins: each ghost's request and tint (`draw::onion`), drawn with the frame.
     pub ghosts: Vec<(PoseRequest, [f32; 4])>,
+    /// Colours given per instance, primitive and vertex (linear RGBA), drawn instead of the
+    /// materials and of `color_view` (`diff --image`'s heat map).
+    pub vertex_colors: Option<Arc<Vec<Vec<Vec<glam::Vec4>>>>>,
 }
 
 impl Default for FrameRequest {
@@ -97,6 +100,7 @@ impl Default for FrameRequest {
             bone_view: Default::default(),
             recorded: None,
             ghosts: Vec::new(),
+            vertex_colors: None,
         }
     }
 }
@@ -346,7 +350,10 @@ impl Frames {
         );
         let mut colors = None;
         let mut legend = None;
-        if request.color_view != ColorView::Material {
+        if let Some(given) = &request.vertex_colors {
+            colors = Some(given.as_ref().clone());
+            options.vertex_colors = true;
+        } else if request.color_view != ColorView::Material {
             let with = if request.compare_clips {
                 super::view::CompareWith::OtherClips
             } else {

@@ -9,6 +9,35 @@ use std::process::{Child, Command, Stdio};
 use serde_json::Value;
 pub use skinscope_testkit::*;
 
+/// The Khronos glTF-Validator's report of a file (its `issues`: numErrors, messages with code,
+/// severity and pointer), through tests/validator.mjs and the package scripts/test.sh installs.
+pub fn validate(file: &std::path::Path) -> Value {
+    let package = std::env::var("SKINSCOPE_GLTF_VALIDATOR").unwrap_or_else(|_| {
+        repository()
+            .join("target/tools/node_modules/gltf-validator")
+            .display()
+            .to_string()
+    });
+    assert!(
+        std::path::Path::new(&package)
+            .join("package.json")
+            .is_file(),
+        "the glTF-Validator is not installed at {package}: run ./scripts/test.sh, which installs it"
+    );
+    let out = Command::new("node")
+        .arg(repository().join("tests/validator.mjs"))
+        .arg(file)
+        .env("SKINSCOPE_GLTF_VALIDATOR", &package)
+        .output()
+        .expect("run node");
+    assert!(
+        out.status.success(),
+        "validator: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the validator's JSON")
+}
+
 /// Runs the skinscope binary with `args`: (exit status, stdout, stderr).
 pub fn skinscope(args: &[&str]) -> (i32, String, String) {
     let (code, out, err) = skinscope_bytes(args);

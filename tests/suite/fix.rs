@@ -126,6 +126,12 @@ fn assert_renders_alike(a: &[u8], b: &[u8], what: &str) -> (f64, f64) {
     (mean, far)
 }
 
+/// The Khronos glTF-Validator finds no error in `file`.
+fn assert_validates(file: &Path) {
+    let issues = common::validate(file);
+    assert_eq!(issues["numErrors"], 0, "{}: {issues:#}", file.display());
+}
+
 /// A variant, its `check` errors, `fix`, the repaired file's check, and the renders: returns
 /// the report.
 fn repaired(dir: &Path, name: &str, original: &Path, broken: &RawGltf, expect: &str) -> Value {
@@ -143,6 +149,7 @@ fn repaired(dir: &Path, name: &str, original: &Path, broken: &RawGltf, expect: &
         assert_eq!(code, 1, "{name}: check exits 1 on the broken file");
     }
     assert_eq!(after_code, 0, "{name}: {after:?}");
+    assert_validates(&out);
     let wanted = render(original, &dir.join(format!("{name}-original.png")));
     let fixed = render(&out, &dir.join(format!("{name}-fixed.png")));
     assert_renders_alike(&fixed, &wanted, name);
@@ -456,6 +463,7 @@ fn joints_nothing_uses_are_dropped_only_when_asked_and_animated_ones_kept() {
     let list = out_raw.json["skins"][0]["joints"].as_array().unwrap();
     assert_eq!(list.len(), 25);
     assert!(list.contains(&json!(animated)) && !list.contains(&json!(unused)));
+    assert_validates(&out);
     assert_renders_alike(
         &render(&out, &dir.join("unused-fixed.png")),
         &render(&fox, &dir.join("unused-original.png")),
@@ -601,6 +609,7 @@ fn a_gltf_with_external_buffers_is_written_as_one_glb() {
             .abs()
             < 1e-6
     );
+    assert_validates(&out);
     let fixed = RawGltf::read_glb(&out);
     assert_eq!(fixed.json["buffers"].as_array().unwrap().len(), 1);
     let w = attribute(&fixed, "WEIGHTS_0");

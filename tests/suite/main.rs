@@ -55,5 +55,6 @@ mod skin_pass;
 mod stage_ghosts;
 mod steering;
 mod user_reports;
+mod validator;
 mod viewer_ui;
 mod window;

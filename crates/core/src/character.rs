@@ -572,11 +572,14 @@ pub(crate) fn mesh_from_world(world_from_mesh: Mat4) -> glam::Affine3A {
 }
 
 /// One problem in a glTF file: where (a JSON pointer such as `/skins/0/joints/3`; empty for the
-/// file as a whole, e.g. a GLB header) and what, in a plain sentence.
+/// file as a whole, e.g. a GLB header) and what, in a plain sentence; with the Khronos
+/// glTF-Validator's issue code when the validator reports the same problem
+/// (`INVALID_IBM_ACCESSOR_COUNT`, ...).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     pub pointer: String,
     pub message: String,
+    pub code: Option<&'static str>,
 }
 
 impl Problem {
@@ -584,16 +587,26 @@ impl Problem {
         Self {
             pointer: pointer.into(),
             message: message.into(),
+            code: None,
         }
+    }
+
+    /// The same problem, with the glTF-Validator's code for it.
+    pub fn coded(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.pointer.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.pointer, self.message)
+        if !self.pointer.is_empty() {
+            write!(f, "{}: ", self.pointer)?;
+        }
+        write!(f, "{}", self.message)?;
+        match self.code {
+            Some(code) => write!(f, " [{code}]"),
+            None => Ok(()),
         }
     }
 }

@@ -239,7 +239,8 @@ fn channel_source<'s, 'a>(
     let node_json = &document.as_json().nodes[node];
     let transform = path != Property::MorphTargetWeights;
     if transform && node_json.skin.is_some() && node_json.mesh.is_some() {
-        problems.warn(
+        problems.warn_coded(
+            "ANIMATION_CHANNEL_TARGET_NODE_SKIN",
             format!("{c_at}/target/path"),
             format!("animates the transform of node {node}, a skinned mesh node: glTF ignores it for skinning"),
         );

@@ -147,7 +147,7 @@ impl Document {
                 .read(&uri, crate::files::MAX_MODEL_BYTES)
                 .map_err(|e| self.error(&format!("/images/{i}/uri"), e.to_string()))?;
             let mime = mime_of(&bytes, &uri);
-            let view = self.push_view(&bytes);
+            let view = self.push_view(&bytes, false);
             let image = &mut self.json["images"][i];
             if let Some(object) = image.as_object_mut() {
                 object.remove("uri");
@@ -277,25 +277,32 @@ impl Document {
         Ok(())
     }
 
-    /// Appends a buffer view of `bytes` (16-byte aligned) and returns its index.
-    fn push_view(&mut self, bytes: &[u8]) -> usize {
+    /// Appends a buffer view of `bytes` (16-byte aligned) and returns its index; `vertices`
+    /// marks it as vertex data (glTF's target 34962).
+    fn push_view(&mut self, bytes: &[u8], vertices: bool) -> usize {
         pad(&mut self.bin, 16);
-        let view = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        let mut view =
+            json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        if vertices {
+            view["target"] = json!(34962);
+        }
         self.bin.extend_from_slice(bytes);
         self.json["buffers"] = json!([{"byteLength": self.bin.len()}]);
         push(&mut self.json, "bufferViews", view)
     }
 
-    /// Appends a float accessor of `type_` ("SCALAR", "VEC4", "MAT4", ...) and returns its index.
-    pub fn push_floats(&mut self, data: &[f32], type_: &str) -> usize {
+    /// Appends a float accessor of `type_` ("SCALAR", "VEC4", "MAT4", ...) and returns its
+    /// index; `vertices` for a vertex attribute.
+    pub fn push_floats(&mut self, data: &[f32], type_: &str, vertices: bool) -> usize {
         let n = components_of(type_).unwrap_or(1);
         let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let view = self.push_view(&bytes);
+        let view = self.push_view(&bytes, vertices);
         let accessor = json!({"bufferView": view, "componentType": 5126, "count": data.len() / n, "type": type_});
         push(&mut self.json, "accessors", accessor)
     }
 
-    /// Appends an unsigned integer accessor (u8 when `wide` is false, else u16) of `type_`.
+    /// Appends an unsigned integer vertex attribute (u8 when `wide` is false, else u16) of
+    /// `type_`.
     pub fn push_indices(&mut self, data: &[u16], type_: &str, wide: bool) -> usize {
         let n = components_of(type_).unwrap_or(1);
         let bytes: Vec<u8> = if wide {
@@ -303,7 +310,7 @@ impl Document {
         } else {
             data.iter().map(|&v| v as u8).collect()
         };
-        let view = self.push_view(&bytes);
+        let view = self.push_view(&bytes, true);
         let kind = if wide { 5123 } else { 5121 };
         let accessor = json!({"bufferView": view, "componentType": kind, "count": data.len() / n, "type": type_});
         push(&mut self.json, "accessors", accessor)
@@ -440,7 +447,7 @@ mod tests {
             bin: Vec::new(),
             file: PathBuf::from("t.glb"),
         };
-        let f = d.push_floats(&[1.0, 2.0, 3.0, 4.0], "VEC2");
+        let f = d.push_floats(&[1.0, 2.0, 3.0, 4.0], "VEC2", true);
         let j = d.push_indices(&[1, 2, 3, 300], "VEC4", true);
         let k = d.push_indices(&[9, 8, 7, 6], "SCALAR", false);
         assert_eq!(d.read(f).unwrap(), [1.0, 2.0, 3.0, 4.0]);

@@ -28,7 +28,8 @@ pub(super) fn read_skinning(
     let Some(skin) = skin else {
         // A mesh no node draws (`node` is None) is only checked.
         let Some(node) = node else { return Ok(None) };
-        problems.warn(
+        problems.warn_coded(
+            "NODE_SKINNED_MESH_WITHOUT_SKIN",
             format!("/nodes/{node}"),
             format!("the node has no skin but its mesh has JOINTS_0/WEIGHTS_0 ({at}/attributes/JOINTS_0): drawn rigidly at the node"),
         );
@@ -44,13 +45,15 @@ pub(super) fn read_skinning(
         influences(at, skin, &joint_values, &weight_values, extra, problems).ok_or(Recorded)?;
     let weights_at = format!("{at}/attributes/WEIGHTS_0");
     if skinning.renormalised_vertices > 0 {
-        problems.warn(
+        problems.warn_coded(
+            "ACCESSOR_WEIGHTS_NON_NORMALIZED",
             &weights_at,
             format!("{} vertices have weights that do not sum to 1 (within {WEIGHT_SUM_TOLERANCE}): renormalised", skinning.renormalised_vertices),
         );
     }
     if skinning.unweighted_vertices > 0 {
-        problems.warn(
+        problems.warn_coded(
+            "ACCESSOR_WEIGHTS_NON_NORMALIZED",
             &weights_at,
             format!(
                 "{} vertices have all-zero weights: bound to the skin's root joint",
@@ -84,7 +87,8 @@ pub(super) fn skinning_accessors<'a>(
     };
     let (joint_sets, weight_sets) = (sets(true), sets(false));
     if joint_sets != weight_sets {
-        problems.error(
+        problems.error_coded(
+            "MESH_PRIMITIVE_JOINTS_WEIGHTS_MISMATCH",
             format!("{at}/attributes"),
             format!("{joint_sets} JOINTS sets but {weight_sets} WEIGHTS sets: each JOINTS_n needs its WEIGHTS_n"),
         );
@@ -277,7 +281,8 @@ pub(super) fn influences(
                         "vertex {v} uses joint {ordinal}, but skin {} ({}) has {joint_count} joints",
                         skin.index, skin.name
                     ),
-                ));
+                )
+                .coded("ACCESSOR_JOINTS_INDEX_OOB"));
             };
             j[k] = palette as u16;
         }

@@ -46,6 +46,7 @@ mod meshopt_codec;
 mod problem;
 mod skeleton_only;
 mod skins;
+pub use skins::JOINTS_REORDERED;
 mod uri;
 
 use skinscope_anim as anim;
@@ -288,7 +289,8 @@ fn validate(
             if let Some(index) = primitive.attributes.get(&position)
                 && index.value() >= accessor_count
             {
-                problems.error(
+                problems.error_coded(
+                    "UNRESOLVED_REFERENCE",
                     format!("/meshes/{m}/primitives/{p}/attributes/POSITION"),
                     describe_validation_error(gltf::json::validation::Error::IndexOutOfBounds),
                 );
@@ -298,6 +300,17 @@ fn validate(
     }
     if bad_position {
         return false;
+    }
+    // A skin on a node without a mesh: unused (the validator's unsatisfied dependency), said
+    // even when the skin itself is unresolved.
+    for (n, node) in document.as_json().nodes.iter().enumerate() {
+        if node.skin.is_some() && node.mesh.is_none() {
+            problems.warn_coded(
+                "UNSATISFIED_DEPENDENCY",
+                format!("/nodes/{n}/skin"),
+                "the node has a skin but no mesh; the skin is unused",
+            );
+        }
     }
     // The gltf crate's own checks (index ranges, enums, required fields) come first: its
     // accessors assume them.
@@ -331,14 +344,40 @@ fn validate(
                     "POSITION accessor has no usable min/max (glTF requires them); computed from the data",
                 );
             } else if !zero_filled {
-                problems.error(pointer, describe_validation_error(error));
+                let problem = Problem::new(pointer, describe_validation_error(error));
+                problems.push_error(match error {
+                    gltf::json::validation::Error::IndexOutOfBounds => {
+                        problem.coded("UNRESOLVED_REFERENCE")
+                    }
+                    _ => problem,
+                });
             }
         }
         if !problems.errors.is_empty() {
             return false;
         }
     }
+    ibm_strides(document, problems);
     true
+}
+
+/// Inverse bind matrices in a buffer view with a byte stride, which glTF forbids: a warning
+/// (they are read with the stride), found before any buffer is read.
+fn ibm_strides(document: &gltf::Document, problems: &mut Problems) {
+    for skin in document.skins() {
+        if skin
+            .inverse_bind_matrices()
+            .and_then(|a| a.view())
+            .and_then(|v| v.stride())
+            .is_some()
+        {
+            problems.warn_coded(
+                "SKIN_IBM_ACCESSOR_WITH_BYTESTRIDE",
+                format!("/skins/{}/inverseBindMatrices", skin.index()),
+                "its buffer view has a byteStride, which glTF forbids here; read with the stride",
+            );
+        }
+    }
 }
 
 /// The displayed scene's camera nodes, by camera index (then in scene order).

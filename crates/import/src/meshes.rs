@@ -36,12 +36,6 @@ pub(crate) fn build(
     for &node_index in &hierarchy.scene_nodes {
         let node = &nodes[node_index];
         let at = format!("/nodes/{node_index}");
-        if let (Some(_), None) = (node.skin(), node.mesh()) {
-            problems.warn(
-                format!("{at}/skin"),
-                "the node has a skin but no mesh; the skin is unused",
-            );
-        }
         let Some(mesh) = node.mesh() else { continue };
         // A node's own default weights must match its mesh's targets, as the mesh's must.
         let targets = mesh
@@ -123,7 +117,8 @@ fn warn_ignored_transforms(node: usize, hierarchy: &Hierarchy, problems: &mut Pr
         n = hierarchy.parent_of_node[i];
     }
     if !chain.is_empty() {
-        problems.note(
+        problems.note_coded(
+            "NODE_SKINNED_MESH_PARENT_TRANSFORMS",
             format!("/nodes/{node}"),
             format!(
                 "transforms of the skinned mesh node and its parents (nodes {chain:?}) do not move a skinned mesh (glTF rule): ignored for skinning"

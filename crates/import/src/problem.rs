@@ -46,6 +46,37 @@ impl Problems {
         self.errors.push(Problem::new(pointer, message));
     }
 
+    /// An error the glTF-Validator reports with `code`.
+    pub fn error_coded(
+        &mut self,
+        code: &'static str,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.errors.push(Problem::new(pointer, message).coded(code));
+    }
+
+    /// A warning the glTF-Validator reports with `code`.
+    pub fn warn_coded(
+        &mut self,
+        code: &'static str,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.warnings
+            .push(Problem::new(pointer, message).coded(code));
+    }
+
+    /// A note the glTF-Validator reports with `code`.
+    pub fn note_coded(
+        &mut self,
+        code: &'static str,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) {
+        self.notes.push(Problem::new(pointer, message).coded(code));
+    }
+
     pub fn warn(&mut self, pointer: impl Into<String>, message: impl Into<String>) {
         self.warnings.push(Problem::new(pointer, message));
     }

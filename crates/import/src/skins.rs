@@ -18,12 +18,26 @@ pub(crate) fn build(
 ) -> Vec<SkinData> {
     document
         .skins()
-        .filter_map(|skin| build_one(&skin, buffers, hierarchy, problems))
+        .filter_map(|skin| {
+            // The scene's nodes that draw a mesh with this skin.
+            let users: Vec<usize> = (document.nodes())
+                .filter(|n| n.mesh().is_some() && n.skin().map(|k| k.index()) == Some(skin.index()))
+                .map(|n| n.index())
+                .filter(|n| hierarchy.scene_nodes.contains(n))
+                .collect();
+            build_one(&skin, &users, buffers, hierarchy, problems)
+        })
         .collect()
 }
 
+/// The warning for a skin whose joints the importer lists again parents first (`check` reports
+/// it as a finding of its own, which `fix` repairs in the file).
+pub const JOINTS_REORDERED: &str =
+    "lists a joint before its parent: reordered parent-before-child and JOINTS_0 remapped";
+
 fn build_one(
     skin: &gltf::Skin<'_>,
+    users: &[usize],
     buffers: &Buffers,
     hierarchy: &Hierarchy,
     problems: &mut Problems,
@@ -64,10 +78,7 @@ fn build_one(
     let mut ordinal_of_palette: Vec<usize> = (0..joint_nodes.len()).collect();
     if !parents_come_first(&joint_nodes, hierarchy) {
         ordinal_of_palette.sort_by_key(|&o| skeleton_joint(o));
-        problems.warn(
-            format!("{at}/joints"),
-            "lists a joint before its parent: reordered parent-before-child and JOINTS_0 remapped",
-        );
+        problems.warn(format!("{at}/joints"), JOINTS_REORDERED);
     }
     let mut palette_of_ordinal = vec![0; joint_nodes.len()];
     for (palette, &ordinal) in ordinal_of_palette.iter().enumerate() {
@@ -93,10 +104,17 @@ fn build_one(
         .iter()
         .any(|n| hierarchy.scene_nodes.contains(n))
     {
-        problems.warn(
-            format!("{at}/joints"),
-            "no joint of this skin is in the displayed scene; its joints are posed from their own roots",
+        // At each node that draws with the skin, as the glTF-Validator points.
+        let message = format!(
+            "no joint of skin {} is in the displayed scene; its joints are posed from their own roots",
+            skin.index()
         );
+        if users.is_empty() {
+            problems.warn_coded("NODE_SKIN_NO_SCENE", format!("{at}/joints"), &message);
+        }
+        for &node in users {
+            problems.warn_coded("NODE_SKIN_NO_SCENE", format!("/nodes/{node}"), &message);
+        }
     }
 
     let name = skin
@@ -136,14 +154,9 @@ fn read_inverse_binds(
         &[Dimensions::Mat4],
         &[DataType::F32],
     ))?;
-    if accessor.view().and_then(|v| v.stride()).is_some() {
-        problems.warn(
-            ibm_at,
-            "its buffer view has a byteStride, which glTF forbids here; read with the stride",
-        );
-    }
     if accessor.count() < joint_nodes.len() {
-        problems.error(
+        problems.error_coded(
+            "INVALID_IBM_ACCESSOR_COUNT",
             ibm_at,
             format!(
                 "accessor {} has {} matrices for {} joints",
@@ -183,7 +196,8 @@ fn read_inverse_binds(
             } else {
                 ""
             };
-            problems.warn(
+            problems.warn_coded(
+                "ACCESSOR_INVALID_IBM",
                 ibm_at,
                 format!(
                     "{joint} is not affine: its last row is {}{transposed}; drawn as the file says",
@@ -191,7 +205,8 @@ fn read_inverse_binds(
                 ),
             );
         } else if crate::anim::is_singular(&m) {
-            problems.warn(
+            problems.warn_coded(
+                "ACCESSOR_INVALID_IBM",
                 ibm_at,
                 format!("{joint} is not invertible; drawn as the file says"),
             );

@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
-use super::{CANDIDATES, CheckReport, Finding, FindingKind, SkinCheck, TOLERANCE};
+use super::{CANDIDATES, CheckReport, Finding, FindingKind, Severity, SkinCheck, TOLERANCE};
 use crate::character::{Character, MeshInstance, SkinData};
 use crate::pose::{CharacterPose, PaletteMode, PoseRequest};
 
@@ -55,10 +55,15 @@ const JOINT_LIMITS: [usize; 3] = [72, 128, 256];
 /// Lints a character's skinning: the bind pose (always), and the frame `request` poses (it must
 /// pose, with finite palettes). A failure to pose is reported as an error finding.
 pub fn check(c: &Character, request: &PoseRequest) -> CheckReport {
-    let mut findings: Vec<Finding> = c
-        .warnings
-        .iter()
-        .map(|w| Finding::warning(FindingKind::ImportWarning, w.to_string()))
+    // The importer's warnings, and those of its notes the glTF-Validator reports too. Joints
+    // listed before their parents are a finding of check's own (`joint_order`).
+    let mut findings: Vec<Finding> = (c.warnings.iter())
+        .filter(|w| w.message != crate::import::JOINTS_REORDERED)
+        .map(|w| Finding::imported(Severity::Warning, w))
+        .chain(
+            (c.notes.iter().filter(|n| n.code.is_some()))
+                .map(|n| Finding::imported(Severity::Info, n)),
+        )
         .collect();
     let mut skins = Vec::new();
     let mut pose = CharacterPose::new(c);
@@ -609,14 +614,17 @@ fn influence_findings(
         ));
     }
     if stats.renormalised > 0 {
-        findings.push(Finding::error(
-            FindingKind::WeightsNotNormalised,
-            None,
-            format!(
-                "{} vertices have weights that do not sum to 1 (the importer renormalised them)",
-                stats.renormalised
-            ),
-        ));
+        findings.push(
+            Finding::error(
+                FindingKind::WeightsNotNormalised,
+                None,
+                format!(
+                    "{} vertices have weights that do not sum to 1 (the importer renormalised them)",
+                    stats.renormalised
+                ),
+            )
+            .coded("ACCESSOR_WEIGHTS_NON_NORMALIZED"),
+        );
     }
     if stats.dropped_vertices > 0 {
         findings.push(Finding::error(

@@ -65,7 +65,7 @@ pub(super) fn repair(
             matrices[16 * k..16 * k + 16].copy_from_slice(&ibm.to_cols_array());
             names.push(character.skeleton.names()[joint].clone());
         }
-        let new = document.push_floats(&matrices, "MAT4");
+        let new = document.push_floats(&matrices, "MAT4", false);
         document.json["skins"][s]["inverseBindMatrices"] = serde_json::json!(new);
         repairs.push(Repair {
             kind: RepairKind::InverseBinds,

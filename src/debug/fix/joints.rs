@@ -217,7 +217,7 @@ fn remap_skin(
             .iter()
             .flat_map(|&k| m[16 * k..16 * k + 16].iter().copied())
             .collect();
-        let new = document.push_floats(&moved, "MAT4");
+        let new = document.push_floats(&moved, "MAT4", false);
         document.json["skins"][s]["inverseBindMatrices"] = json!(new);
     }
     Ok(())

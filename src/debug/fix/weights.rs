@@ -103,7 +103,7 @@ pub(super) fn repair(document: &mut Document, limit: usize) -> Result<Vec<Repair
             }
             new.push((
                 document.push_indices(&j, "VEC4", wide),
-                document.push_floats(&w, "VEC4"),
+                document.push_floats(&w, "VEC4", true),
             ));
         }
         point_at(document, mesh, p, sets.len(), &new);

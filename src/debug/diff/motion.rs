@@ -1,0 +1,243 @@
+//! The clips of two versions compared by name, and the posed deformation: both sides posed at
+//! the same times (the keys of both clips, thinned evenly to `MAX_SAMPLES`), their joints'
+//! world positions compared by joint name and their skinned vertices (linear blend, on the
+//! CPU) per matched mesh node.
+
+use glam::Vec3;
+
+use super::{ClipChange, ClipChanges, Deformation, EPSILON, MAX_SAMPLES};
+use crate::anim::SkinningMethod;
+use crate::character::Character;
+use crate::pose::{CharacterPose, PoseRequest, clip_key_times};
+use crate::posed::PosedVertices;
+
+/// The diagonal of the character's bind-pose bounds (its vertices, else its joints).
+pub(super) fn bind_size(c: &Character) -> Result<f32, String> {
+    let mut pose = CharacterPose::new(c);
+    pose.evaluate(c, &PoseRequest::default())
+        .map_err(|e| format!("{}: the bind pose cannot be posed: {e}", c.name))?;
+    let posed = PosedVertices::on_cpu(c, &pose, SkinningMethod::Linear);
+    let vertices = posed.instances.iter().flat_map(|(p, _)| p.iter().copied());
+    let joints = (pose.model.as_slice().iter()).map(|m| Vec3::from(m.translation));
+    let points: Vec<Vec3> = if posed.instances.iter().any(|(p, _)| !p.is_empty()) {
+        vertices.collect()
+    } else {
+        joints.collect()
+    };
+    let (lo, hi) = (points.iter()).fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| {
+        (lo.min(*p), hi.max(*p))
+    });
+    Ok(if lo.x <= hi.x {
+        (hi - lo).length().max(1e-6)
+    } else {
+        1.0
+    })
+}
+
+/// One side posed at a request: its joints' world positions and skinned vertices.
+struct Posed {
+    pose: CharacterPose,
+}
+
+impl Posed {
+    fn at(
+        c: &Character,
+        request: &PoseRequest,
+        pose: &mut CharacterPose,
+    ) -> Result<PosedVertices, String> {
+        pose.evaluate(c, request)
+            .map_err(|e| format!("{}: cannot be posed: {e}", c.name))?;
+        Ok(PosedVertices::on_cpu(c, pose, SkinningMethod::Linear))
+    }
+}
+
+/// Both sides at one request each: the largest joint displacement (joint name) and the largest
+/// vertex displacement (mesh, vertex).
+fn compare(
+    (a, b): (&Character, &Character),
+    (ra, rb): (&PoseRequest, &PoseRequest),
+    (pa, pb): (&mut Posed, &mut Posed),
+    pairs: &[(usize, usize, String)],
+) -> Result<((f32, Option<String>), (f32, String, usize)), String> {
+    let va = Posed::at(a, ra, &mut pa.pose)?;
+    let vb = Posed::at(b, rb, &mut pb.pose)?;
+    let mut joint = (0.0f32, None);
+    for (ja, name) in a.skeleton.names().iter().enumerate() {
+        let Some(jb) = b.skeleton.find(name) else {
+            continue;
+        };
+        let d = Vec3::from(pa.pose.model.as_slice()[ja].translation)
+            .distance(Vec3::from(pb.pose.model.as_slice()[jb].translation));
+        if d > joint.0 {
+            joint = (d, Some(name.clone()));
+        }
+    }
+    let mut vertex = (0.0f32, String::new(), 0);
+    for (i, j, name) in pairs {
+        let (Some((xa, _)), Some((xb, _))) = (va.instances.get(*i), vb.instances.get(*j)) else {
+            continue;
+        };
+        for (v, (p, q)) in xa.iter().zip(xb).enumerate() {
+            let d = p.distance(*q);
+            if d > vertex.0 {
+                vertex = (d, name.clone(), v);
+            }
+        }
+    }
+    Ok((joint, vertex))
+}
+
+/// How far each vertex of `b` moved from `a` at a deformation's frame: per B instance, per
+/// primitive, per vertex; `None` for the mesh nodes not compared.
+pub fn displacements(
+    a: &Character,
+    b: &Character,
+    at: &Deformation,
+) -> Result<Vec<Option<Vec<Vec<f32>>>>, String> {
+    let request = |c: &Character| match &at.clip {
+        Some(name) => (c.clips.iter().position(|k| k.clip.name() == name))
+            .map(|k| PoseRequest::clip(k, at.time))
+            .ok_or_else(|| format!("{}: no clip {name:?}", c.name)),
+        None => Ok(PoseRequest::default()),
+    };
+    let (ra, rb) = (request(a)?, request(b)?);
+    let va = Posed::at(a, &ra, &mut CharacterPose::new(a))?;
+    let vb = Posed::at(b, &rb, &mut CharacterPose::new(b))?;
+    let pairs = super::weights::matched_instances(a, b, &mut Vec::new());
+    Ok((0..b.instances.len())
+        .map(|j| {
+            let (i, _, _) = pairs.iter().find(|p| p.1 == j)?;
+            let (xa, xb) = (&va.instances[*i].0, &vb.instances[j].0);
+            let mut at = 0;
+            let per_primitive = (b.meshes[b.instances[j].mesh].primitives.iter())
+                .map(|p| {
+                    let n = p.positions.len();
+                    let d = (at..at + n).map(|v| xa[v].distance(xb[v])).collect();
+                    at += n;
+                    d
+                })
+                .collect();
+            Some(per_primitive)
+        })
+        .collect())
+}
+
+/// The times a clip pair is compared at: the keys of both, each once, thinned evenly.
+fn samples(a: &Character, ka: usize, b: &Character, kb: usize) -> Vec<f32> {
+    let mut times: Vec<f32> = clip_key_times(a, ka)
+        .into_iter()
+        .chain(clip_key_times(b, kb))
+        .chain([0.0])
+        .collect();
+    times.sort_by(f32::total_cmp);
+    times.dedup_by(|x, y| (*x - *y).abs() < 1e-6);
+    thin(times, MAX_SAMPLES)
+}
+
+/// At most `most` (two or more) of `times`, evenly spread, the first and last kept.
+fn thin(times: Vec<f32>, most: usize) -> Vec<f32> {
+    let n = times.len();
+    if n <= most {
+        return times;
+    }
+    (0..most).map(|k| times[k * (n - 1) / (most - 1)]).collect()
+}
+
+pub(super) fn clips(
+    a: &Character,
+    b: &Character,
+    pairs: &[(usize, usize, String)],
+    size: f32,
+) -> Result<ClipChanges, String> {
+    let name = |c: &Character, k: usize| c.clips[k].clip.name().to_owned();
+    let find = |c: &Character, n: &str| c.clips.iter().position(|k| k.clip.name() == n);
+    let mut out = ClipChanges {
+        added: (0..b.clips.len())
+            .map(|k| name(b, k))
+            .filter(|n| find(a, n).is_none())
+            .collect(),
+        removed: (0..a.clips.len())
+            .map(|k| name(a, k))
+            .filter(|n| find(b, n).is_none())
+            .collect(),
+        ..ClipChanges::default()
+    };
+    let mut pa = Posed {
+        pose: CharacterPose::new(a),
+    };
+    let mut pb = Posed {
+        pose: CharacterPose::new(b),
+    };
+    let deformation = |clip: Option<String>, time: f32, (d, mesh, vertex): (f32, String, usize)| {
+        (d > EPSILON * size).then(|| Deformation {
+            clip,
+            time,
+            mesh,
+            vertex,
+            displacement: d,
+            relative: d / size,
+        })
+    };
+    let rest = PoseRequest::default();
+    let (_, bind) = compare((a, b), (&rest, &rest), (&mut pa, &mut pb), pairs)?;
+    out.bind = deformation(None, 0.0, bind);
+    for ka in 0..a.clips.len() {
+        let clip = name(a, ka);
+        let Some(kb) = find(b, &clip) else {
+            continue;
+        };
+        let times = samples(a, ka, b, kb);
+        let mut joint = (0.0f32, None, 0.0f32);
+        let mut vertex = (0.0f32, String::new(), 0, 0.0f32);
+        for &t in &times {
+            let (j, v) = compare(
+                (a, b),
+                (&PoseRequest::clip(ka, t), &PoseRequest::clip(kb, t)),
+                (&mut pa, &mut pb),
+                pairs,
+            )?;
+            if j.0 > joint.0 {
+                joint = (j.0, j.1, t);
+            }
+            if v.0 > vertex.0 {
+                vertex = (v.0, v.1, v.2, t);
+            }
+        }
+        let (da, db) = (
+            a.clips[ka].clip.duration_secs(),
+            b.clips[kb].clip.duration_secs(),
+        );
+        let moved = joint.0 > EPSILON * size;
+        let deformed = deformation(Some(clip.clone()), vertex.3, (vertex.0, vertex.1, vertex.2));
+        if (da - db).abs() > EPSILON || moved || deformed.is_some() {
+            out.changed.push(ClipChange {
+                clip,
+                duration_a: da,
+                duration_b: db,
+                samples: times.len(),
+                largest_joint_displacement: joint.0,
+                joint: joint.1.filter(|_| moved),
+                joint_time: joint.2,
+                deformation: deformed,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thin;
+
+    #[test]
+    fn samples_are_thinned_evenly_keeping_both_ends() {
+        let times: Vec<f32> = (0..1000).map(|k| k as f32).collect();
+        let picked = thin(times.clone(), 240);
+        assert_eq!(picked.len(), 240);
+        assert_eq!((picked[0], picked[239]), (0.0, 999.0));
+        // Evenly: steps of 999/239, floored.
+        assert_eq!(picked[1], 4.0);
+        assert_eq!(picked[120], (120 * 999 / 239) as f32);
+        assert_eq!(thin(times[..5].to_vec(), 240), &times[..5]);
+    }
+}
