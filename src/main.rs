@@ -91,7 +91,11 @@ fn run() -> ExitCode {
         }
         Some(Command::Fix(args)) => return cli::fix::run(&args),
         Some(Command::Diff(args)) => return cli::diff::run(&args),
-        Some(Command::Render(args)) => cli::render_or_record(&args),
+        Some(Command::Render(args)) => match cli::render_or_record(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Some(Command::Palette(args)) => {
             let result = cli::palette::run(&args);
             if let (Err(e), true) = (&result, args.json) {

@@ -139,16 +139,20 @@ pub fn reach_remedy(message: &str) -> String {
     )
 }
 
-/// `render`: a still, or a sequence when `--to` asks for one.
-pub fn render_or_record(args: &render::RenderArgs) -> Result<(), String> {
+/// `render`: a still, or a sequence when `--to` asks for one; false when a still is past its
+/// `--tolerance` from `--golden`.
+pub fn render_or_record(args: &render::RenderArgs) -> Result<bool, String> {
     if args.sequence.is_sequence() && args.onion.is_some() {
         return Err("--onion draws on a still image: leave out --to".into());
     }
     if args.sequence.is_sequence() && args.pose.replay.is_some() {
         return Err("--replay draws one kept frame (--frame N) as a still: leave out --to".into());
     }
+    if args.sequence.is_sequence() && args.golden.is_some() {
+        return Err("--golden compares a still: leave out --to".into());
+    }
     if args.sequence.is_sequence() && args.motion_path.is_empty() {
-        record::run(args)
+        record::run(args).map(|()| true)
     } else {
         render::run(args)
     }

@@ -33,6 +33,16 @@ pub struct RenderArgs {
     /// PNG), .mp4 (through ffmpeg) or numbered PNG files (frames/%04d.png).
     #[arg(long)]
     pub out: PathBuf,
+    /// Compare the still with this image (the same size): exit 1 past --tolerance, and write
+    /// the difference image beside --out (OUT-diff.png: far-off pixels red, the rest the
+    /// difference magnified four times).
+    #[arg(long, value_name = "GOLDEN.png")]
+    pub golden: Option<PathBuf>,
+    /// How far from --golden passes: the mean absolute difference per channel (of 255), then
+    /// optionally the share of pixels off by more than 24 in a channel (default 1.5,1%: the
+    /// golden images' tolerance of skinscope's own tests).
+    #[arg(long, requires = "golden", value_parser = skinscope::debug::golden::Tolerance::parse)]
+    pub tolerance: Option<skinscope::debug::golden::Tolerance>,
     #[command(flatten)]
     pub sequence: super::sequence::SequenceArgs,
     /// Image size in pixels.
@@ -295,8 +305,9 @@ impl RenderArgs {
     }
 }
 
-/// Renders the still `args` ask for (a sequence is `record`'s).
-pub fn run(args: &RenderArgs) -> Result<(), String> {
+/// Renders the still `args` ask for (a sequence is `record`'s); false when it is past
+/// `--tolerance` from `--golden`.
+pub fn run(args: &RenderArgs) -> Result<bool, String> {
     if args.motion_path.is_empty() {
         args.sequence.check_still(&args.out)?;
     } else {
@@ -313,6 +324,23 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
             ..args.sequence.clone()
         };
         still.check_still(&args.out)?;
+    }
+    // The golden image is read before anything is drawn: a missing one is refused at once.
+    let golden = args.golden.as_deref().map(read_golden).transpose()?;
+    if let Some((size, _)) = &golden
+        && *size != args.size
+    {
+        return Err(format!(
+            "--golden {} is {}x{}, the render --size {}x{}",
+            args.golden
+                .as_deref()
+                .unwrap_or(std::path::Path::new(""))
+                .display(),
+            size.0,
+            size.1,
+            args.size.0,
+            args.size.1
+        ));
     }
     if args.crowd_lod {
         return Err(
@@ -335,7 +363,55 @@ pub fn run(args: &RenderArgs) -> Result<(), String> {
     if let Some(legend) = legend {
         super::out::print(&legend.to_text());
     }
-    Ok(())
+    match golden {
+        Some((_, golden)) => against_golden(args, &golden, &pixels),
+        None => Ok(true),
+    }
+}
+
+/// The golden image's size and RGBA8 pixels.
+fn read_golden(path: &std::path::Path) -> Result<((u32, u32), Vec<u8>), String> {
+    // A regular file, checked by its size before it is read (never a FIFO or a device).
+    let bytes = skinscope::files::read_capped(path, 1 << 30)
+        .map_err(|e| format!("--golden {}: {e}", path.display()))?;
+    let image = image::load_from_memory(&bytes)
+        .map_err(|e| format!("--golden {}: {e}", path.display()))?
+        .to_rgba8();
+    Ok((image.dimensions(), image.into_raw()))
+}
+
+/// The still against its golden image: said on standard output, the difference image written.
+fn against_golden(args: &RenderArgs, golden: &[u8], pixels: &[u8]) -> Result<bool, String> {
+    use skinscope::debug::golden;
+    let tolerance = args.tolerance.unwrap_or_default();
+    let c = golden::compare(golden, pixels);
+    let stem = args
+        .out
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("render");
+    let diff = args.out.with_file_name(format!("{stem}-diff.png"));
+    skinscope::image_file::write_png(&diff, args.size, &golden::difference_image(golden, pixels))
+        .map_err(|e| e.to_string())?;
+    let passed = c.within(tolerance);
+    super::out::println(&format!(
+        "against {}: mean difference {:.3} (at most {}), {:.2}% of pixels far off (at most {}%): {}; difference image {}",
+        args.golden
+            .as_deref()
+            .unwrap_or(std::path::Path::new(""))
+            .display(),
+        c.mean,
+        tolerance.mean,
+        c.far_off * 100.0,
+        tolerance.far_off * 100.0,
+        if passed {
+            "within"
+        } else {
+            "PAST the tolerance"
+        },
+        diff.display()
+    ));
+    Ok(passed)
 }
 
 impl RenderArgs {

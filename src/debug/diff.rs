@@ -263,7 +263,7 @@ pub fn diff(a: &Character, b: &Character, names: (&str, &str)) -> Result<DiffRep
         ..DiffReport::default()
     };
     let pairs = weights::matched_instances(a, b, &mut report.meshes_unmatched);
-    report.weights = weights::changes(a, b, &pairs);
+    report.weights = weights::changes(a, b, &pairs, &report.joints.renamed);
     report.clips = motion::clips(a, b, &pairs, size)?;
     report.worst = (report.clips.bind.iter())
         .chain(

@@ -7,5 +7,6 @@ pub mod compression;
 pub mod diff;
 pub mod export;
 pub mod fix;
+pub mod golden;
 pub mod inspect;
 pub mod picking;

@@ -1,7 +1,7 @@
 //! The mesh nodes of two versions matched by name, and their vertices' weights compared by joint
 //! name.
 
-use super::{EPSILON, WeightChange};
+use super::{EPSILON, Renamed, WeightChange};
 use crate::character::Character;
 
 /// An instance's name: its node's.
@@ -41,8 +41,12 @@ pub(super) fn matched_instances(
     pairs
 }
 
-/// One vertex's influences by joint name.
-fn named<'a>(c: &'a Character, i: usize, primitive: usize, v: usize) -> Vec<(&'a str, f32)> {
+/// One vertex's influences by joint name (a renamed joint by its name in A).
+fn named<'a>(
+    c: &'a Character,
+    (i, primitive, v): (usize, usize, usize),
+    renamed: &'a [Renamed],
+) -> Vec<(&'a str, f32)> {
     let instance = &c.instances[i];
     let (Some(skin), Some(sk)) = (
         instance.skin.map(|s| &c.skins[s]),
@@ -58,6 +62,9 @@ fn named<'a>(c: &'a Character, i: usize, primitive: usize, v: usize) -> Vec<(&'a
             .skin
             .joint(p as usize)
             .map_or("", |j| c.skeleton.names()[j].as_str());
+        let name = (renamed.iter())
+            .find(|r| r.to == name)
+            .map_or(name, |r| r.from.as_str());
         match out.iter_mut().find(|x| x.0 == name) {
             Some(x) => x.1 += w,
             None => out.push((name, w)),
@@ -66,10 +73,13 @@ fn named<'a>(c: &'a Character, i: usize, primitive: usize, v: usize) -> Vec<(&'a
     out
 }
 
+/// The weights of each matched pair of mesh nodes, joints matched by name (`renamed`: B's
+/// names of A's joints).
 pub(super) fn changes(
     a: &Character,
     b: &Character,
     pairs: &[(usize, usize, String)],
+    renamed: &[Renamed],
 ) -> Vec<WeightChange> {
     let mut out = Vec::new();
     for (i, j, name) in pairs {
@@ -83,7 +93,7 @@ pub(super) fn changes(
         let primitives = &a.meshes[a.instances[*i].mesh].primitives;
         for (p, primitive) in primitives.iter().enumerate() {
             for v in 0..primitive.positions.len() {
-                let (wa, wb) = (named(a, *i, p, v), named(b, *j, p, v));
+                let (wa, wb) = (named(a, (*i, p, v), &[]), named(b, (*j, p, v), renamed));
                 let dominant = |w: &[(&str, f32)]| {
                     w.iter()
                         .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(x.0)))
