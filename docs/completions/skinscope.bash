@@ -22,6 +22,12 @@ _skinscope() {
             skinscope,completions)
                 cmd="skinscope__subcmd__completions"
                 ;;
+            skinscope,diff)
+                cmd="skinscope__subcmd__diff"
+                ;;
+            skinscope,fix)
+                cmd="skinscope__subcmd__fix"
+                ;;
             skinscope,generate-builtin)
                 cmd="skinscope__subcmd__generate__subcmd__builtin"
                 ;;
@@ -57,6 +63,12 @@ _skinscope() {
                 ;;
             skinscope__subcmd__help,completions)
                 cmd="skinscope__subcmd__help__subcmd__completions"
+                ;;
+            skinscope__subcmd__help,diff)
+                cmd="skinscope__subcmd__help__subcmd__diff"
+                ;;
+            skinscope__subcmd__help,fix)
+                cmd="skinscope__subcmd__help__subcmd__fix"
                 ;;
             skinscope__subcmd__help,generate-builtin)
                 cmd="skinscope__subcmd__help__subcmd__generate__subcmd__builtin"
@@ -95,7 +107,7 @@ _skinscope() {
 
     case "${cmd}" in
         skinscope)
-            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --replay --asset-root --help --version inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --replay --asset-root --help --version inspect render check fix diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -157,7 +169,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__check)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --foot-slide --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --format --foot-slide --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -355,6 +367,10 @@ _skinscope() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json junit sarif" -- "${cur}"))
+                    return 0
+                    ;;
                 --asset-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -373,6 +389,62 @@ _skinscope() {
                 return 0
             fi
             case "${prev}" in
+                --asset-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skinscope__subcmd__diff)
+            opts="-h --json --format --fail-over --image --asset-root --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json junit sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                --fail-over)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --asset-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skinscope__subcmd__fix)
+            opts="-h --out --limit --drop-unused --json --asset-root --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --asset-root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -425,7 +497,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__help)
-            opts="inspect render check palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="inspect render check fix diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -453,6 +525,34 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skinscope__subcmd__help__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skinscope__subcmd__help__subcmd__fix)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1137,7 +1237,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__render)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --to --from --fps --turntable --gif-palette --size --wireframe --bones --axes-of --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --golden --tolerance --to --from --fps --turntable --gif-palette --size --wireframe --bones --axes-of --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1308,6 +1408,14 @@ _skinscope() {
                     return 0
                     ;;
                 --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --golden)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -51,6 +51,12 @@ impl Posed {
     }
 }
 
+/// The largest distance of a joint (and its name) at one frame.
+type JointMoved = (f32, Option<String>);
+
+/// The largest distance of a vertex at one frame: (distance, mesh node, vertex).
+type VertexMoved = (f32, String, usize);
+
 /// Both sides at one request each: the largest joint displacement (joint name) and the largest
 /// vertex displacement (mesh, vertex).
 fn compare(
@@ -58,7 +64,7 @@ fn compare(
     (ra, rb): (&PoseRequest, &PoseRequest),
     (pa, pb): (&mut Posed, &mut Posed),
     pairs: &[(usize, usize, String)],
-) -> Result<((f32, Option<String>), (f32, String, usize)), String> {
+) -> Result<(JointMoved, VertexMoved), String> {
     let va = Posed::at(a, ra, &mut pa.pose)?;
     let vb = Posed::at(b, rb, &mut pb.pose)?;
     let mut joint = (0.0f32, None);
