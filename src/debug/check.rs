@@ -52,6 +52,9 @@ pub enum FindingKind {
     WeightsNotNormalised,
     MoreThanFourInfluences,
     UnusedJoints,
+    /// A clip drives more morph targets of one mesh at once than engines blend (8; 4 when the
+    /// targets move normals).
+    MorphTargetsAtOnce,
     /// A skin lists a joint before its parent (glTF allows any order; engines that build their
     /// skeleton in one pass over the list, and `fix`, want parents first).
     JointsOutOfOrder,

@@ -148,6 +148,8 @@ pub struct ClipReport {
     pub morph_channels: usize,
     /// Each morph-weight track: the node it animates, its targets, keys and interpolation.
     pub weight_tracks: Vec<WeightTrackReport>,
+    /// Per mesh node whose weights the clip animates: the most targets non-zero at once.
+    pub morph_peaks: Vec<crate::debug::morph_peak::MorphPeak>,
     pub events: Vec<EventReport>,
 }
 
@@ -400,6 +402,25 @@ impl Report {
                         t.node, t.targets, t.keys, t.interpolation
                     );
                 }
+                for p in &c.morph_peaks {
+                    let _ = writeln!(
+                        s,
+                        "    morph targets of {:?} at once: at most {} of {} (at {:.3} s){}",
+                        p.node,
+                        p.peak,
+                        p.targets,
+                        p.at_secs,
+                        if p.over_limit() {
+                            format!(
+                                "; over {}{}, what engines blend",
+                                p.limit,
+                                if p.normals { " with normals" } else { "" }
+                            )
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
                 for e in &c.events {
                     let _ = writeln!(s, "    event {:?} at {:.3} s", e.name, e.time_secs);
                 }
@@ -530,6 +551,7 @@ fn skin_reports(c: &Character) -> Vec<SkinReport> {
 }
 
 fn clip_reports(c: &Character) -> Vec<ClipReport> {
+    let peaks = crate::debug::morph_peak::morph_peaks(c);
     c.clips
         .iter()
         .map(|clip| {
@@ -546,6 +568,11 @@ fn clip_reports(c: &Character) -> Vec<ClipReport> {
                 channels: clip.channels.len(),
                 interpolations,
                 morph_channels: clip.morph_tracks.len(),
+                morph_peaks: peaks
+                    .iter()
+                    .filter(|p| p.clip == clip.clip.name())
+                    .cloned()
+                    .collect(),
                 weight_tracks: clip
                     .morph_tracks
                     .iter()

@@ -9,4 +9,5 @@ pub mod export;
 pub mod fix;
 pub mod golden;
 pub mod inspect;
+pub mod morph_peak;
 pub mod picking;

@@ -774,4 +774,22 @@ fn morph_limits(c: &Character, findings: &mut Vec<Finding>) {
             ));
         }
     }
+    // What a clip drives at once, against what engines blend.
+    for p in crate::debug::morph_peak::morph_peaks(c) {
+        if p.over_limit() {
+            findings.push(Finding::warning(
+                FindingKind::MorphTargetsAtOnce,
+                format!(
+                    "clip {:?} drives {} of node {:?}'s {} morph targets at once (at {:.3} s): engines that blend {}{} drop the rest",
+                    p.clip,
+                    p.peak,
+                    p.node,
+                    p.targets,
+                    p.at_secs,
+                    p.limit,
+                    if p.normals { " when the targets move normals" } else { "" }
+                ),
+            ));
+        }
+    }
 }
