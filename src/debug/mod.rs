@@ -11,3 +11,4 @@ pub mod golden;
 pub mod inspect;
 pub mod morph_peak;
 pub mod picking;
+pub mod readout;

@@ -35,6 +35,34 @@ pub(super) fn joints_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown
             let t = m.translation;
             ui.monospace(format!("model  T {:.3} {:.3} {:.3}", t.x, t.y, t.z));
         }
+        bind_readouts(ui, shown, j);
+    }
+}
+
+/// The joint's inverse bind in each skin beside the inverse of its rest transform, and their
+/// largest difference (a broken inverse bind reads off here).
+fn bind_readouts(ui: &mut Ui, shown: &Shown<'_>, joint: usize) {
+    use crate::debug::readout::{bind_readouts, matrix_rows};
+    for r in bind_readouts(shown.character, joint) {
+        ui.label(format!("skin {:?}, palette {}", r.skin, r.palette));
+        let (file, rest) = (matrix_rows(&r.inverse_bind), matrix_rows(&r.rest_inverse));
+        egui::Grid::new(("bind readout", joint, r.palette, &r.skin)).show(ui, |ui| {
+            ui.label(RichText::new("inverse bind").strong());
+            ui.label(RichText::new("rest, inverted").strong());
+            ui.end_row();
+            for (a, b) in file.iter().zip(&rest) {
+                ui.monospace(a);
+                ui.monospace(b);
+                ui.end_row();
+            }
+        });
+        let text = format!("largest difference {:.4}", r.difference);
+        if r.difference > 1e-3 {
+            ui.label(RichText::new(text).color(ui.visuals().warn_fg_color))
+                .on_hover_text("the inverse bind is not the rest pose's: a rest pose that differs from the bind pose (legal), or a broken inverse bind (check says which; fix recomputes it)");
+        } else {
+            ui.label(text);
+        }
     }
 }
 

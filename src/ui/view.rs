@@ -190,11 +190,32 @@ pub(super) fn debug_section(ui: &mut Ui, controls: &mut Controls, shown: &Shown<
         ));
         if p.influences.is_empty() {
             ui.label("  not skinned");
-        }
-        for (name, palette, weight) in &p.influences {
-            ui.monospace(format!("  {weight:.3}  {name} (palette {palette})"));
+        } else {
+            influence_table(ui, shown, p);
         }
     }
+}
+
+/// The picked vertex's influences: joint, palette index, weight, and each one's share of the
+/// vertex's displacement in this frame.
+fn influence_table(ui: &mut Ui, shown: &Shown<'_>, p: &crate::debug::picking::PickedVertex) {
+    let rows = crate::debug::readout::influence_rows(shown.character, shown.pose, p);
+    egui::Grid::new("vertex influences")
+        .striped(true)
+        .show(ui, |ui| {
+            for head in ["joint", "palette", "weight", "share"] {
+                ui.label(RichText::new(head).strong());
+            }
+            ui.end_row();
+            for r in &rows {
+                ui.label(&r.joint);
+                ui.monospace(r.palette.to_string());
+                ui.monospace(format!("{:.3}", r.weight));
+                ui.monospace(format!("{:.0}%", r.share * 100.0))
+                    .on_hover_text("the part of the vertex's move from its bind position this influence makes (linear blend)");
+                ui.end_row();
+            }
+        });
 }
 
 /// What the split view's right half shows, in words (the choice and the half's label).

@@ -46,6 +46,7 @@ mod onion_skins;
 mod over_time_window;
 mod physics;
 mod pose_request;
+mod readout;
 mod recipes;
 mod record;
 mod render;
