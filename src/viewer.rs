@@ -32,6 +32,7 @@ mod open;
 mod over_time;
 mod physics;
 pub mod record;
+pub mod repair;
 mod shown;
 
 pub use controls::{
@@ -82,6 +83,8 @@ pub enum UiCommand {
     Environment(environment::EnvironmentCommand),
     /// Show another scene of the current file (`/scenes/N`).
     OpenScene(usize),
+    /// Check the skinning, fix a finding (previewed), revert, or save the repaired file.
+    Repair(repair::RepairCommand),
     /// Ask the window for a file dialog.
     BrowseForFile,
     /// Ask the window for a file dialog choosing a file to add clips from.
@@ -174,6 +177,8 @@ pub struct Viewer {
     pub event_log: VecDeque<LoggedEvent>,
     /// The last failed load, shown until the next load succeeds.
     pub load_error: Option<String>,
+    /// The panel's check and fix: the last check, the repaired file previewed.
+    pub repair: repair::RepairState,
     pub recent: Vec<PathBuf>,
     /// How far a model's URIs may reach unless `allow_outside` (`--asset-root`, or the model's
     /// own folder).
@@ -228,6 +233,7 @@ impl Viewer {
             last_ankles: Vec::new(),
             event_log: VecDeque::new(),
             load_error: None,
+            repair: Default::default(),
             recent: Vec::new(),
             asset_reach: crate::import::Reach::ModelFolder,
             allow_outside: false,
@@ -337,6 +343,7 @@ impl Viewer {
             UiCommand::Muscles(m) => self.muscle_command(m),
             UiCommand::Ml(m) => self.ml_command(m),
             UiCommand::Record(r) => self.record_command(r),
+            UiCommand::Repair(r) => self.repair_command(r),
             UiCommand::Environment(e) => self.environment_command(e),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {

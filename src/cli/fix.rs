@@ -80,6 +80,7 @@ fn repair(args: &FixArgs) -> Result<FixReport, String> {
     let options = FixOptions {
         limit: args.limit as usize,
         drop_unused: args.drop_unused,
+        only: None,
     };
     let repairs = fix::repair(&mut document, &character, &before, options)?;
     let mut report = FixReport {

@@ -31,6 +31,8 @@ pub struct FixOptions {
     pub limit: usize,
     /// Drop the joints nothing uses from each skin's list.
     pub drop_unused: bool,
+    /// Only this repair (the panel's Fix beside one finding); `None`: every repair asked for.
+    pub only: Option<RepairKind>,
 }
 
 impl Default for FixOptions {
@@ -38,6 +40,7 @@ impl Default for FixOptions {
         Self {
             limit: 4,
             drop_unused: false,
+            only: None,
         }
     }
 }
@@ -53,6 +56,18 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// The repair that answers a `check` finding of `kind`, if one does.
+    pub fn for_finding(kind: FindingKind) -> Option<Self> {
+        [
+            RepairKind::InverseBinds,
+            RepairKind::Weights,
+            RepairKind::JointOrder,
+            RepairKind::UnusedJoints,
+        ]
+        .into_iter()
+        .find(|r| r.answers().contains(&kind))
+    }
+
     /// The `check` findings this repair answers.
     pub fn answers(self) -> &'static [FindingKind] {
         match self {
@@ -138,9 +153,20 @@ pub fn repair(
     if options.limit == 0 {
         return Err("--limit must keep at least one influence".into());
     }
-    let mut repairs = inverse_binds::repair(document, character, report)?;
-    repairs.extend(weights::repair(document, options.limit)?);
-    repairs.extend(joints::repair(document, options.drop_unused)?);
+    let asked = |kind: RepairKind| options.only.is_none_or(|only| only == kind);
+    let mut repairs = Vec::new();
+    if asked(RepairKind::InverseBinds) {
+        repairs.extend(inverse_binds::repair(document, character, report)?);
+    }
+    if asked(RepairKind::Weights) {
+        repairs.extend(weights::repair(document, options.limit)?);
+    }
+    let reorder = asked(RepairKind::JointOrder);
+    let drop = options.drop_unused && options.only.is_none()
+        || options.only == Some(RepairKind::UnusedJoints);
+    if reorder || drop {
+        repairs.extend(joints::repair(document, reorder, drop)?);
+    }
     Ok(repairs)
 }
 

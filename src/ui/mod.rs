@@ -21,6 +21,7 @@ pub mod overlay;
 mod physics;
 mod playback;
 mod record;
+mod repair;
 mod skinning;
 mod view;
 
@@ -230,6 +231,8 @@ pub fn panel(
     morph_section(ui, controls, shown);
     at(ui, PanelSection::Debug);
     debug_section(ui, controls, shown);
+    at(ui, PanelSection::Check);
+    repair::check_section(ui, controls, shown, commands);
     ui.separator();
     at(ui, PanelSection::Skeleton);
     joints_section(ui, controls, shown);

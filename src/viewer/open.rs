@@ -91,7 +91,7 @@ impl Viewer {
     }
 
     /// Shows `character` (from `source`, or built in) with fresh controls and players.
-    fn install(&mut self, character: Character, source: Option<&Path>) {
+    pub(super) fn install(&mut self, character: Character, source: Option<&Path>) {
         self.derived = Derived::of(&character);
         let mut controls = Controls::with_facts(&character, &self.derived);
         controls.path = source.map_or(String::new(), |p| p.display().to_string());
@@ -108,6 +108,7 @@ impl Viewer {
         self.relisten();
         self.event_log.clear();
         self.load_error = None;
+        self.repair = Default::default();
         self.generation += 1;
         self.window_requests.push(WindowRequest::ResetCamera);
     }

@@ -140,6 +140,10 @@ pub struct Shown<'a> {
     pub driver_weights: &'a [f32],
     /// The recording under way (frames written, of how many) and how the last one ended.
     pub recording: (Option<(usize, usize)>, Option<&'a str>),
+    /// The panel's check and fix.
+    pub repair: &'a crate::viewer::repair::RepairState,
+    /// Where a repaired file is saved by default.
+    pub repaired_path: Option<std::path::PathBuf>,
     /// The environment's file (`None`: the generated sky) and why the last one did not load.
     pub environment: (Option<&'a std::path::Path>, Option<&'a str>),
     /// The frames kept for rewinding, the one shown, and how the last save or replay went.
@@ -204,6 +208,8 @@ impl Viewer {
                 Some(d) => self.pose.driver_weights(d),
                 None => &[],
             },
+            repair: &self.repair,
+            repaired_path: self.repaired_path(),
             recording: (
                 self.recording
                     .as_ref()

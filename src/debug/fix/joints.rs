@@ -14,7 +14,12 @@ use serde_json::json;
 use super::{Repair, RepairKind, parents, skin_joints, skinned_primitives};
 use crate::import::document::Document;
 
-pub(super) fn repair(document: &mut Document, drop_unused: bool) -> Result<Vec<Repair>, String> {
+/// `reorder`: list the joints parents first; `drop_unused`: drop the joints nothing uses.
+pub(super) fn repair(
+    document: &mut Document,
+    reorder: bool,
+    drop_unused: bool,
+) -> Result<Vec<Repair>, String> {
     let parent = parents(document);
     let animated = animated_nodes(document);
     let primitives = skinned_primitives(document);
@@ -31,7 +36,11 @@ pub(super) fn repair(document: &mut Document, drop_unused: bool) -> Result<Vec<R
                 keep[k] |= animated.contains(&node);
             }
         }
-        let order = parents_first(&skin_parent, &keep);
+        let order: Vec<usize> = if reorder {
+            parents_first(&skin_parent, &keep)
+        } else {
+            (0..joints.len()).filter(|&k| keep[k]).collect()
+        };
         let reordered = order.windows(2).any(|w| w[0] > w[1]);
         let dropped: Vec<usize> = (0..joints.len()).filter(|&k| !keep[k]).collect();
         if !reordered && dropped.is_empty() {

@@ -41,6 +41,8 @@ pub struct Controls {
     pub selected_joint: Option<usize>,
     /// The path typed in the panel's file field.
     pub path: String,
+    /// Where the check and fix section saves a repaired file.
+    pub repair_path: String,
     /// The Record section's settings.
     pub record: super::record::RecordControls,
 }
@@ -72,6 +74,7 @@ impl Controls {
             matching: MatchingControls::default(),
             selected_joint: None,
             path: String::new(),
+            repair_path: String::new(),
             record: Default::default(),
         }
     }

@@ -159,6 +159,8 @@ pub enum PanelSection {
     Morphs,
     /// The debug colourings and the split view.
     Debug,
+    /// The skinning lint on the character shown, with a Fix beside what can be repaired.
+    Check,
     /// The skeleton's joints.
     Skeleton,
     /// The frame's statistics.
