@@ -145,3 +145,91 @@ fn the_command_finder_reads_spans_across_lines_and_skips_blocks() {
         ["palette", "c.glb", "--clip", "walk", "--time", "0.5"]
     );
 }
+
+/// The shell block under `heading` in the recipes.
+fn block_under(markdown: &str, heading: &str) -> String {
+    let at = markdown
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading}"));
+    let rest = &markdown[at..];
+    let open = rest.find("```sh\n").unwrap() + 6;
+    let close = rest[open..].find("```").unwrap();
+    rest[open..open + close].to_owned()
+}
+
+#[test]
+fn the_ci_recipe_checks_diffs_and_compares_a_folder_of_assets() {
+    let recipes =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/recipes.md"))
+            .unwrap();
+    let script = block_under(&recipes, "## Check assets in CI");
+    let dir = common::temp_dir("recipes-ci");
+    for sub in ["assets", "baseline", "golden", "bin"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    // `skinscope` on the PATH, as the recipe calls it.
+    let bin = dir.join("bin/skinscope");
+    if !bin.exists() {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_skinscope"), &bin).unwrap();
+    }
+    let fox = common::shared("Fox/Fox.glb");
+    std::fs::copy(&fox, dir.join("assets/fox.glb")).unwrap();
+    std::fs::copy(&fox, dir.join("baseline/fox.glb")).unwrap();
+    let golden = dir.join("golden/fox.png");
+    let (code, _, err) = common::skinscope(&[
+        "render",
+        fox.to_str().unwrap(),
+        "--size",
+        "640x360",
+        "--out",
+        golden.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let run = || {
+        let path = format!(
+            "{}:{}",
+            dir.join("bin").display(),
+            std::env::var("PATH").unwrap()
+        );
+        Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&dir)
+            .env("PATH", path)
+            .output()
+            .unwrap()
+    };
+    // The Fox as released: every report passes.
+    let out = run();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.join("reports").join(name)).unwrap();
+    assert!(read("check-fox.xml").contains("failures=\"0\""));
+    assert!(read("diff-fox.xml").contains("failures=\"0\""));
+    assert!(read("render-fox.txt").contains("within"));
+    assert!(dir.join("reports/fox-diff.png").is_file());
+    // This version's Fox scaled up a fifth by its armature (the node above its joints: a re-export
+    // with another unit scale): the check passes (one common offset is information), the diff and
+    // the render fail; the script exits 1.
+    let mut raw = common::RawGltf::read_glb(&fox);
+    assert_eq!(raw.json["nodes"][0]["name"], "root");
+    raw.json["nodes"][0]["scale"] = serde_json::json!([1.2, 1.2, 1.2]);
+    std::fs::write(dir.join("assets/fox.glb"), raw.to_glb()).unwrap();
+    let out = run();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(read("check-fox.xml").contains("failures=\"0\""));
+    assert!(
+        read("diff-fox.xml").contains("failures=\"1\""),
+        "{}",
+        read("diff-fox.xml")
+    );
+    assert!(
+        read("render-fox.txt").contains("PAST the tolerance"),
+        "{}",
+        read("render-fox.txt")
+    );
+}
