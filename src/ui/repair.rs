@@ -68,27 +68,45 @@ pub(super) fn check_section(
                     ))
                     .strong(),
                 );
-                if controls.repair_path.is_empty()
-                    && let Some(p) = &shown.repaired_path
-                {
-                    controls.repair_path = p.display().to_string();
-                }
-                ui.horizontal(|ui| {
-                    let label = ui.label("save as");
-                    ui.text_edit_singleline(&mut controls.repair_path)
-                        .labelled_by(label.id);
-                    if ui.button("Save").clicked() && !controls.repair_path.is_empty() {
-                        commands.push(UiCommand::Repair(RepairCommand::Save(
-                            controls.repair_path.clone().into(),
-                        )));
-                    }
-                    if ui.button("Revert").clicked() {
-                        commands.push(UiCommand::Repair(RepairCommand::Revert));
-                    }
-                });
+                save_row(ui, controls, shown, commands);
             }
             if let Some(said) = &state.said {
                 ui.label(RichText::new(said).weak());
             }
         });
+}
+
+/// Where to save the repaired file, Save and Revert. A page has no files to write: it previews
+/// and reverts only.
+fn save_row(
+    ui: &mut Ui,
+    controls: &mut Controls,
+    shown: &Shown<'_>,
+    commands: &mut Vec<UiCommand>,
+) {
+    if cfg!(target_arch = "wasm32") {
+        ui.label(
+            RichText::new("saving the repaired file needs the desktop viewer or `skinscope fix`")
+                .weak(),
+        );
+    } else {
+        if controls.repair_path.is_empty()
+            && let Some(p) = &shown.repaired_path
+        {
+            controls.repair_path = p.display().to_string();
+        }
+        ui.horizontal(|ui| {
+            let label = ui.label("save as");
+            ui.text_edit_singleline(&mut controls.repair_path)
+                .labelled_by(label.id);
+            if ui.button("Save").clicked() && !controls.repair_path.is_empty() {
+                commands.push(UiCommand::Repair(RepairCommand::Save(
+                    controls.repair_path.clone().into(),
+                )));
+            }
+        });
+    }
+    if ui.button("Revert").clicked() {
+        commands.push(UiCommand::Repair(RepairCommand::Revert));
+    }
 }

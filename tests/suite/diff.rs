@@ -33,7 +33,7 @@ fn diff_json(a: &Path, b: &Path, extra: &[&str]) -> (i32, Value) {
 }
 
 /// The Fox with: its head's rest pose turned 10 degrees about Y; its tail tip renamed; a new
-/// joint; vertex 0's weights moved to another joint; "Survey" renamed "Look"; "Walk" slowed
+/// joint; its right hand re-parented to the upper arm; vertex 0's weights moved to another joint; "Survey" renamed "Look"; "Walk" slowed
 /// to 1.25 times its length.
 fn second_version(dir: &Path) -> (PathBuf, ()) {
     let mut raw = RawGltf::read_glb(&shared("Fox/Fox.glb"));
@@ -56,6 +56,26 @@ fn second_version(dir: &Path) -> (PathBuf, ()) {
         .unwrap_or_default();
     children.push(json!(extra));
     raw.json["nodes"][head]["children"] = json!(children);
+    // The right hand hung from the upper arm instead of the forearm.
+    let (hand, fore, upper) = (
+        node(&raw, "b_RightHand_08"),
+        node(&raw, "b_RightForeArm_07"),
+        node(&raw, "b_RightUpperArm_06"),
+    );
+    let without: Vec<Value> = (raw.json["nodes"][fore]["children"]
+        .as_array()
+        .unwrap()
+        .iter())
+    .filter(|c| **c != json!(hand))
+    .cloned()
+    .collect();
+    raw.json["nodes"][fore]["children"] = json!(without);
+    let mut with = raw.json["nodes"][upper]["children"]
+        .as_array()
+        .cloned()
+        .unwrap();
+    with.push(json!(hand));
+    raw.json["nodes"][upper]["children"] = json!(with);
     // Vertex 0: all its weight on joint 3 (b_Spine02_03's ordinal is looked up below).
     let attributes = raw.json["meshes"][0]["primitives"][0]["attributes"].clone();
     let joints = raw.read(attributes["JOINTS_0"].as_u64().unwrap() as usize);
@@ -138,7 +158,10 @@ fn each_change_is_reported_where_it_was_made() {
         j["renamed"],
         json!([{"from": "b_Tail03_014", "to": "tail_tip"}])
     );
-    assert_eq!(j["reparented"], json!([]));
+    assert_eq!(
+        j["reparented"],
+        json!([{"joint": "b_RightHand_08", "from": "b_RightForeArm_07", "to": "b_RightUpperArm_06"}])
+    );
     let rest = j["rest"].as_array().unwrap();
     assert_eq!(rest.len(), 1, "{rest:#?}");
     assert_eq!(rest[0]["joint"], "b_Head_05");

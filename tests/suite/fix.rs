@@ -12,7 +12,15 @@ use common::{RawGltf, shared, skinscope};
 use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 
-/// The Fox's skin's inverse binds.
+/// The sample characters the broken variants are made of.
+const MODELS: [&str; 2] = ["Fox/Fox.glb", "CesiumMan/CesiumMan.glb"];
+
+/// A model's file stem, for its scratch folder.
+fn stem(model: &str) -> &str {
+    Path::new(model).file_stem().unwrap().to_str().unwrap()
+}
+
+/// The first skin's inverse binds.
 fn ibms(raw: &RawGltf) -> Vec<Mat4> {
     let a = raw.json["skins"][0]["inverseBindMatrices"]
         .as_u64()
@@ -179,35 +187,38 @@ fn repaired(dir: &Path, name: &str, original: &Path, broken: &RawGltf, expect: &
 
 #[test]
 fn transposed_inverse_binds_are_recomputed_from_the_rest_pose() {
-    let dir = common::temp_dir("fix-transposed");
-    let fox = shared("Fox/Fox.glb");
-    let raw = RawGltf::read_glb(&fox);
-    let original = ibms(&raw);
-    let broken: Vec<Mat4> = original.iter().map(|m| m.transpose()).collect();
-    let report = repaired(
-        &dir,
-        "transposed",
-        &fox,
-        &with_ibms(&raw, &broken),
-        "joint_mismatch",
-    );
-    let repairs = report["repairs"].as_array().unwrap();
-    assert_eq!(repairs.len(), 1, "{report:#}");
-    assert_eq!(repairs[0]["kind"], "inverse_binds");
-    assert_eq!(repairs[0]["pointer"], "/skins/0");
-    // Every joint whose matrix the transpose broke is named. A rotation without translation
-    // transposed is its inverse: a legal bind pose, turned from the rest pose, which check
-    // reports as information (the Fox's _rootJoint) and fix leaves.
-    let rotation_only = |m: &Mat4| m.w_axis.truncate().length() < 1e-6 && m.row(3) == glam::Vec4::W;
-    let broken = (original.iter())
-        .filter(|m| !m.abs_diff_eq(m.transpose(), 1e-6) && !rotation_only(m))
-        .count();
-    assert_eq!(repairs[0]["joints"].as_array().unwrap().len(), broken);
-    // The recomputed matrices are the file's own, to float precision.
-    let out = RawGltf::read_glb(&dir.join("transposed-fixed.glb"));
-    for (k, (a, b)) in ibms(&out).iter().zip(&original).enumerate() {
-        let b = if rotation_only(b) { b.transpose() } else { *b };
-        assert!(a.abs_diff_eq(b, 2e-4), "joint {k}: {a} against {b}");
+    for model in MODELS {
+        let dir = common::temp_dir(&format!("fix-transposed-{}", stem(model)));
+        let fox = shared(model);
+        let raw = RawGltf::read_glb(&fox);
+        let original = ibms(&raw);
+        let broken: Vec<Mat4> = original.iter().map(|m| m.transpose()).collect();
+        let report = repaired(
+            &dir,
+            "transposed",
+            &fox,
+            &with_ibms(&raw, &broken),
+            "joint_mismatch",
+        );
+        let repairs = report["repairs"].as_array().unwrap();
+        assert_eq!(repairs.len(), 1, "{report:#}");
+        assert_eq!(repairs[0]["kind"], "inverse_binds");
+        assert_eq!(repairs[0]["pointer"], "/skins/0");
+        // Every joint whose matrix the transpose broke is named. A rotation without translation
+        // transposed is its inverse: a legal bind pose, turned from the rest pose, which check
+        // reports as information (the Fox's _rootJoint) and fix leaves.
+        let rotation_only =
+            |m: &Mat4| m.w_axis.truncate().length() < 1e-6 && m.row(3) == glam::Vec4::W;
+        let broken = (original.iter())
+            .filter(|m| !m.abs_diff_eq(m.transpose(), 1e-6) && !rotation_only(m))
+            .count();
+        assert_eq!(repairs[0]["joints"].as_array().unwrap().len(), broken);
+        // The recomputed matrices are the file's own, to float precision.
+        let out = RawGltf::read_glb(&dir.join("transposed-fixed.glb"));
+        for (k, (a, b)) in ibms(&out).iter().zip(&original).enumerate() {
+            let b = if rotation_only(b) { b.transpose() } else { *b };
+            assert!(a.abs_diff_eq(b, 2e-4), "joint {k}: {a} against {b}");
+        }
     }
 }
 
@@ -253,147 +264,170 @@ fn inverse_binds_made_without_the_armature_are_recomputed() {
 
 #[test]
 fn unnormalised_weights_are_normalised_and_the_change_measured() {
-    let dir = common::temp_dir("fix-weights");
-    let fox = shared("Fox/Fox.glb");
-    let mut raw = RawGltf::read_glb(&fox);
-    let weights = attribute(&raw, "WEIGHTS_0");
-    // Every third vertex's weights scaled by 0.6 or 1.3.
-    let scale = |v: usize| match v % 6 {
-        0 => 0.6,
-        3 => 1.3,
-        _ => 1.0,
-    };
-    let scaled: Vec<Vec<f64>> = (weights.iter().enumerate())
-        .map(|(v, w)| w.iter().map(|x| x * scale(v)).collect())
-        .collect();
-    let a = raw.add_f32(&flat_f32(&scaled), "VEC4");
-    set_attribute(&mut raw, "WEIGHTS_0", a);
-    let report = repaired(&dir, "weights", &fox, &raw, "weights_not_normalised");
-    let r = &report["repairs"][0];
-    assert_eq!(r["kind"], "weights");
-    assert_eq!(r["pointer"], "/meshes/0/primitives/0");
-    assert_eq!(r["vertices"], weights.len().div_ceil(3));
-    // The largest change: a weight of 1 scaled to 1.3 and back, or the largest weight scaled by
-    // 0.6, whichever is larger: worked out from the file.
-    let expected = (weights.iter().enumerate())
-        .filter(|(v, _)| scale(*v) != 1.0)
-        .flat_map(|(v, w)| w.iter().map(move |x| (x * scale(v) - x).abs()))
-        .fold(0.0f64, f64::max);
-    let largest = r["largest_weight_change"].as_f64().unwrap();
-    assert!(
-        (largest - expected).abs() < 1e-5,
-        "{largest} against {expected}"
-    );
-    // The repaired weights are the file's own.
-    let out = RawGltf::read_glb(&dir.join("weights-fixed.glb"));
-    for (a, b) in attribute(&out, "WEIGHTS_0").iter().zip(&weights) {
-        let sum_b: f64 = b.iter().sum();
-        for (x, y) in a.iter().zip(b) {
-            assert!((x - y / sum_b).abs() < 1e-5, "{a:?} against {b:?}");
+    for model in MODELS {
+        let dir = common::temp_dir(&format!("fix-weights-{}", stem(model)));
+        let fox = shared(model);
+        let mut raw = RawGltf::read_glb(&fox);
+        let weights = attribute(&raw, "WEIGHTS_0");
+        // Every third vertex's weights scaled by 0.6 or 1.3.
+        let scale = |v: usize| match v % 6 {
+            0 => 0.6,
+            3 => 1.3,
+            _ => 1.0,
+        };
+        let scaled: Vec<Vec<f64>> = (weights.iter().enumerate())
+            .map(|(v, w)| w.iter().map(|x| x * scale(v)).collect())
+            .collect();
+        let a = raw.add_f32(&flat_f32(&scaled), "VEC4");
+        set_attribute(&mut raw, "WEIGHTS_0", a);
+        let report = repaired(&dir, "weights", &fox, &raw, "weights_not_normalised");
+        let r = &report["repairs"][0];
+        assert_eq!(r["kind"], "weights");
+        assert_eq!(r["pointer"], "/meshes/0/primitives/0");
+        assert_eq!(r["vertices"], weights.len().div_ceil(3));
+        // The largest change: a weight of 1 scaled to 1.3 and back, or the largest weight scaled by
+        // 0.6, whichever is larger: worked out from the file.
+        let expected = (weights.iter().enumerate())
+            .filter(|(v, _)| scale(*v) != 1.0)
+            .flat_map(|(v, w)| w.iter().map(move |x| (x * scale(v) - x).abs()))
+            .fold(0.0f64, f64::max);
+        let largest = r["largest_weight_change"].as_f64().unwrap();
+        assert!(
+            (largest - expected).abs() < 1e-5,
+            "{largest} against {expected}"
+        );
+        // The repaired weights are the file's own, joint by joint (the heaviest first now).
+        let out = RawGltf::read_glb(&dir.join("weights-fixed.glb"));
+        let joints = attribute(&raw, "JOINTS_0");
+        let per_joint = |j: &[f64], w: &[f64], joint: f64| -> f64 {
+            j.iter()
+                .zip(w)
+                .filter(|(x, _)| **x == joint)
+                .map(|(_, w)| w)
+                .sum()
+        };
+        let (out_j, out_w) = (attribute(&out, "JOINTS_0"), attribute(&out, "WEIGHTS_0"));
+        for v in 0..weights.len() {
+            let sum: f64 = weights[v].iter().sum();
+            for &joint in joints[v].iter().chain(&out_j[v]) {
+                let (was, is) = (
+                    per_joint(&joints[v], &weights[v], joint) / sum,
+                    per_joint(&out_j[v], &out_w[v], joint),
+                );
+                assert!(
+                    (was - is).abs() < 1e-5,
+                    "vertex {v} joint {joint}: {was} against {is}"
+                );
+            }
         }
     }
 }
 
 #[test]
 fn a_fifth_influence_is_dropped_and_the_rest_normalised() {
-    let dir = common::temp_dir("fix-five");
-    let fox = shared("Fox/Fox.glb");
-    let mut raw = RawGltf::read_glb(&fox);
-    let joints = attribute(&raw, "JOINTS_0");
-    let weights = attribute(&raw, "WEIGHTS_0");
-    // Every other vertex gets a fifth influence of 0.004 on a joint it does not use, in a
-    // second set, its first four scaled by 0.996.
-    let mut j1 = vec![vec![0.0; 4]; joints.len()];
-    let mut w1 = vec![vec![0.0; 4]; joints.len()];
-    let mut w0 = weights.clone();
-    let mut extra = 0;
-    for v in (0..joints.len()).step_by(2) {
-        let unused = (0..24)
-            .find(|j| {
-                !joints[v]
-                    .iter()
-                    .zip(&weights[v])
-                    .any(|(x, w)| *x == *j as f64 && *w > 0.0)
-            })
-            .unwrap();
-        j1[v][0] = unused as f64;
-        w1[v][0] = 0.004;
-        for w in &mut w0[v] {
-            *w *= 0.996;
+    for model in MODELS {
+        let dir = common::temp_dir(&format!("fix-five-{}", stem(model)));
+        let fox = shared(model);
+        let mut raw = RawGltf::read_glb(&fox);
+        let joints = attribute(&raw, "JOINTS_0");
+        let weights = attribute(&raw, "WEIGHTS_0");
+        let joint_count = raw.json["skins"][0]["joints"].as_array().unwrap().len();
+        // Every other vertex gets a fifth influence of 0.004 on a joint it does not use, in a
+        // second set, its first four scaled by 0.996.
+        let mut j1 = vec![vec![0.0; 4]; joints.len()];
+        let mut w1 = vec![vec![0.0; 4]; joints.len()];
+        let mut w0 = weights.clone();
+        let mut extra = 0;
+        for v in (0..joints.len()).step_by(2) {
+            let unused = (0..joint_count)
+                .find(|j| {
+                    !joints[v]
+                        .iter()
+                        .zip(&weights[v])
+                        .any(|(x, w)| *x == *j as f64 && *w > 0.0)
+                })
+                .unwrap();
+            j1[v][0] = unused as f64;
+            w1[v][0] = 0.004;
+            for w in &mut w0[v] {
+                *w *= 0.996;
+            }
+            extra += 1;
         }
-        extra += 1;
+        let (a, b, c) = (
+            raw.add_f32(&flat_f32(&w0), "VEC4"),
+            raw.add_u16(&flat_u16(&j1), "VEC4"),
+            raw.add_f32(&flat_f32(&w1), "VEC4"),
+        );
+        set_attribute(&mut raw, "WEIGHTS_0", a);
+        set_attribute(&mut raw, "JOINTS_1", b);
+        set_attribute(&mut raw, "WEIGHTS_1", c);
+        let report = repaired(&dir, "five", &fox, &raw, "more_than_four_influences");
+        let r = &report["repairs"][0];
+        // Each vertex with a weight in the second set: those with five influences lose the fifth,
+        // the others' move into the first set.
+        assert_eq!(r["vertices"], extra, "{report:#}");
+        let five = (0..joints.len())
+            .step_by(2)
+            .filter(|&v| weights[v].iter().all(|&w| w > 0.0))
+            .count();
+        assert!(
+            r["message"]
+                .as_str()
+                .unwrap()
+                .starts_with(&format!("{five} vertices limited to 4")),
+            "{report:#}"
+        );
+        // The fifth influence lost its 0.004; the others gained back their 0.4%.
+        let largest = r["largest_weight_change"].as_f64().unwrap();
+        assert!((0.004..0.0045).contains(&largest), "{largest}");
+        let out = RawGltf::read_glb(&dir.join("five-fixed.glb"));
+        let attributes = &out.json["meshes"][0]["primitives"][0]["attributes"];
+        assert!(attributes.get("JOINTS_1").is_none() && attributes.get("WEIGHTS_1").is_none());
     }
-    let (a, b, c) = (
-        raw.add_f32(&flat_f32(&w0), "VEC4"),
-        raw.add_u16(&flat_u16(&j1), "VEC4"),
-        raw.add_f32(&flat_f32(&w1), "VEC4"),
-    );
-    set_attribute(&mut raw, "WEIGHTS_0", a);
-    set_attribute(&mut raw, "JOINTS_1", b);
-    set_attribute(&mut raw, "WEIGHTS_1", c);
-    let report = repaired(&dir, "five", &fox, &raw, "more_than_four_influences");
-    let r = &report["repairs"][0];
-    // Each vertex with a weight in the second set: those with five influences lose the fifth,
-    // the others' move into the first set.
-    assert_eq!(r["vertices"], extra, "{report:#}");
-    let five = (0..joints.len())
-        .step_by(2)
-        .filter(|&v| weights[v].iter().all(|&w| w > 0.0))
-        .count();
-    assert!(
-        r["message"]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!("{five} vertices limited to 4")),
-        "{report:#}"
-    );
-    // The fifth influence lost its 0.004; the others gained back their 0.4%.
-    let largest = r["largest_weight_change"].as_f64().unwrap();
-    assert!((0.004..0.0045).contains(&largest), "{largest}");
-    let out = RawGltf::read_glb(&dir.join("five-fixed.glb"));
-    let attributes = &out.json["meshes"][0]["primitives"][0]["attributes"];
-    assert!(attributes.get("JOINTS_1").is_none() && attributes.get("WEIGHTS_1").is_none());
 }
 
 #[test]
 fn joints_listed_children_first_are_put_parents_first() {
-    let dir = common::temp_dir("fix-order");
-    let fox = shared("Fox/Fox.glb");
-    let mut raw = RawGltf::read_glb(&fox);
-    // The skin's list reversed, with its inverse binds and every vertex's joints.
-    let n = raw.json["skins"][0]["joints"].as_array().unwrap().len();
-    let reversed: Vec<Value> = raw.json["skins"][0]["joints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .rev()
-        .cloned()
-        .collect();
-    let m: Vec<Mat4> = ibms(&raw).into_iter().rev().collect();
-    raw = with_ibms(&raw, &m);
-    raw.json["skins"][0]["joints"] = json!(reversed);
-    let joints: Vec<Vec<f64>> = attribute(&raw, "JOINTS_0")
-        .iter()
-        .map(|j| j.iter().map(|k| (n - 1) as f64 - k).collect())
-        .collect();
-    let a = raw.add_u16(&flat_u16(&joints), "VEC4");
-    set_attribute(&mut raw, "JOINTS_0", a);
-    let report = repaired(&dir, "order", &fox, &raw, "joints_out_of_order");
-    assert_eq!(report["repairs"][0]["kind"], "joint_order");
-    // Parents first: each joint's parent (its nearest ancestor in the skin) comes before it.
-    let out = RawGltf::read_glb(&dir.join("order-fixed.glb"));
-    let list: Vec<u64> = out.json["skins"][0]["joints"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| j.as_u64().unwrap())
-        .collect();
-    for (k, &node) in list.iter().enumerate() {
-        for (p, parent) in out.json["nodes"].as_array().unwrap().iter().enumerate() {
-            let children = parent["children"].as_array().cloned().unwrap_or_default();
-            if children.contains(&json!(node)) && list.contains(&(p as u64)) {
-                let at = list.iter().position(|&x| x == p as u64).unwrap();
-                assert!(at < k, "node {node} at {k} before its parent {p} at {at}");
+    for model in MODELS {
+        let dir = common::temp_dir(&format!("fix-order-{}", stem(model)));
+        let fox = shared(model);
+        let mut raw = RawGltf::read_glb(&fox);
+        // The skin's list reversed, with its inverse binds and every vertex's joints.
+        let n = raw.json["skins"][0]["joints"].as_array().unwrap().len();
+        let reversed: Vec<Value> = raw.json["skins"][0]["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .rev()
+            .cloned()
+            .collect();
+        let m: Vec<Mat4> = ibms(&raw).into_iter().rev().collect();
+        raw = with_ibms(&raw, &m);
+        raw.json["skins"][0]["joints"] = json!(reversed);
+        let joints: Vec<Vec<f64>> = attribute(&raw, "JOINTS_0")
+            .iter()
+            .map(|j| j.iter().map(|k| (n - 1) as f64 - k).collect())
+            .collect();
+        let a = raw.add_u16(&flat_u16(&joints), "VEC4");
+        set_attribute(&mut raw, "JOINTS_0", a);
+        let report = repaired(&dir, "order", &fox, &raw, "joints_out_of_order");
+        assert_eq!(report["repairs"][0]["kind"], "joint_order");
+        // Parents first: each joint's parent (its nearest ancestor in the skin) comes before it.
+        let out = RawGltf::read_glb(&dir.join("order-fixed.glb"));
+        let list: Vec<u64> = out.json["skins"][0]["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_u64().unwrap())
+            .collect();
+        for (k, &node) in list.iter().enumerate() {
+            for (p, parent) in out.json["nodes"].as_array().unwrap().iter().enumerate() {
+                let children = parent["children"].as_array().cloned().unwrap_or_default();
+                if children.contains(&json!(node)) && list.contains(&(p as u64)) {
+                    let at = list.iter().position(|&x| x == p as u64).unwrap();
+                    assert!(at < k, "node {node} at {k} before its parent {p} at {at}");
+                }
             }
         }
     }
