@@ -377,3 +377,22 @@ fn junit_and_sarif_say_what_ci_shows() {
     );
     assert!(results.iter().any(|r| r["ruleId"] == "joint_mismatch"));
 }
+
+#[test]
+fn a_skinned_mesh_node_moved_moves_no_vertex() {
+    // glTF ignores a skinned mesh node's transform: the Fox's mesh node 10 units up is a rest
+    // change of that node, and no vertex moves (as the Khronos viewer draws it).
+    let dir = common::temp_dir("diff-moved");
+    let fox = shared("Fox/Fox.glb");
+    let mut raw = RawGltf::read_glb(&fox);
+    let mesh_node = node(&raw, "fox");
+    raw.json["nodes"][mesh_node]["translation"] = json!([0.0, 10.0, 0.0]);
+    let moved = write(&dir, "moved.glb", &raw);
+    let (code, r) = diff_json(&fox, &moved, &["--fail-over", "0"]);
+    assert_eq!(code, 0, "{r:#}");
+    assert_eq!(r["worst"], Value::Null);
+    let rest = r["joints"]["rest"].as_array().unwrap();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0]["joint"], "fox");
+    assert!((rest[0]["moved"].as_f64().unwrap() - 10.0).abs() < 1e-5);
+}

@@ -51,6 +51,67 @@ impl Posed {
     }
 }
 
+/// What is matched between the two sides, once: their joints by name, and per pair of mesh
+/// nodes whether the mesh is the same (bind positions, morph targets, and weights by joint
+/// name), with B's palette index of each of A's. A pair whose mesh is the same, posed by equal
+/// palettes and morph weights and placed by an equal `world_from_mesh`, has moved nothing: it is not skinned (`diff A A` skins nothing).
+pub(super) struct Matched<'p> {
+    joints: Vec<(usize, usize, String)>,
+    pairs: &'p [(usize, usize, String)],
+    same: Vec<Option<Vec<usize>>>,
+}
+
+impl<'p> Matched<'p> {
+    pub(super) fn new(a: &Character, b: &Character, pairs: &'p [(usize, usize, String)]) -> Self {
+        let joints = (a.skeleton.names().iter().enumerate())
+            .filter_map(|(ja, name)| Some((ja, b.skeleton.find(name)?, name.clone())))
+            .collect();
+        let same = pairs
+            .iter()
+            .map(|&(i, j, _)| same_mesh(a, b, i, j))
+            .collect();
+        Self {
+            joints,
+            pairs,
+            same,
+        }
+    }
+}
+
+/// B's palette index of each of A's, when instances `i` of `a` and `j` of `b` draw the same
+/// mesh the same way.
+fn same_mesh(a: &Character, b: &Character, i: usize, j: usize) -> Option<Vec<usize>> {
+    let (ia, ib) = (&a.instances[i], &b.instances[j]);
+    let (ma, mb) = (&a.meshes[ia.mesh], &b.meshes[ib.mesh]);
+    for (k, (pa, pb)) in ma.primitives.iter().zip(&mb.primitives).enumerate() {
+        let targets_same = pa.morph_targets.len() == pb.morph_targets.len()
+            && (pa.morph_targets.iter().zip(&pb.morph_targets))
+                .all(|(x, y)| x.positions == y.positions && x.normals == y.normals);
+        if pa.positions != pb.positions || !targets_same {
+            return None;
+        }
+        for v in 0..pa.positions.len() {
+            let (mut x, mut y) = (
+                super::weights::named(a, (i, k, v), &[]),
+                super::weights::named(b, (j, k, v), &[]),
+            );
+            x.sort_by(|p, q| p.0.cmp(q.0));
+            y.sort_by(|p, q| p.0.cmp(q.0));
+            if x != y {
+                return None;
+            }
+        }
+    }
+    let (sa, sb) = (a.skins.get(ia.skin?)?, b.skins.get(ib.skin?)?);
+    (0..sa.skin.len())
+        .map(|p| {
+            let name = &a.skeleton.names()[sa.skin.joint(p)?];
+            let jb = b.skeleton.find(name)?;
+            (0..sb.skin.len()).find(|&q| sb.skin.joint(q) == Some(jb))
+        })
+        .collect()
+}
+
 /// The largest distance of a joint (and its name) at one frame.
 type JointMoved = (f32, Option<String>);
 
@@ -63,23 +124,45 @@ fn compare(
     (a, b): (&Character, &Character),
     (ra, rb): (&PoseRequest, &PoseRequest),
     (pa, pb): (&mut Posed, &mut Posed),
-    pairs: &[(usize, usize, String)],
+    matched: &Matched<'_>,
 ) -> Result<(JointMoved, VertexMoved), String> {
-    let va = Posed::at(a, ra, &mut pa.pose)?;
-    let vb = Posed::at(b, rb, &mut pb.pose)?;
+    for (c, r, p) in [(a, ra, &mut *pa), (b, rb, &mut *pb)] {
+        p.pose
+            .evaluate(c, r)
+            .map_err(|e| format!("{}: cannot be posed: {e}", c.name))?;
+    }
     let mut joint = (0.0f32, None);
-    for (ja, name) in a.skeleton.names().iter().enumerate() {
-        let Some(jb) = b.skeleton.find(name) else {
-            continue;
-        };
-        let d = Vec3::from(pa.pose.model.as_slice()[ja].translation)
-            .distance(Vec3::from(pb.pose.model.as_slice()[jb].translation));
+    for (ja, jb, name) in &matched.joints {
+        let d = Vec3::from(pa.pose.model.as_slice()[*ja].translation)
+            .distance(Vec3::from(pb.pose.model.as_slice()[*jb].translation));
         if d > joint.0 {
             joint = (d, Some(name.clone()));
         }
     }
+    // The pairs that may have moved: not the same mesh, or posed otherwise.
+    let moved: Vec<usize> = (0..matched.pairs.len())
+        .filter(|&k| {
+            let (i, j, _) = &matched.pairs[k];
+            let Some(map) = &matched.same[k] else {
+                return true;
+            };
+            let (xa, xb) = (
+                pa.pose.instance_palette(*i).unwrap_or(&[]),
+                pb.pose.instance_palette(*j).unwrap_or(&[]),
+            );
+            let palettes = (xa.iter().zip(map)).any(|(m, &q)| xb.get(q) != Some(m));
+            let placed = pa.pose.world_from_mesh.get(*i) != pb.pose.world_from_mesh.get(*j);
+            palettes || placed || pa.pose.morph.of(*i) != pb.pose.morph.of(*j)
+        })
+        .collect();
     let mut vertex = (0.0f32, String::new(), 0);
-    for (i, j, name) in pairs {
+    if moved.is_empty() {
+        return Ok((joint, vertex));
+    }
+    let va = PosedVertices::on_cpu(a, &pa.pose, SkinningMethod::Linear);
+    let vb = PosedVertices::on_cpu(b, &pb.pose, SkinningMethod::Linear);
+    for k in moved {
+        let (i, j, name) = &matched.pairs[k];
         let (Some((xa, _)), Some((xb, _))) = (va.instances.get(*i), vb.instances.get(*j)) else {
             continue;
         };
@@ -184,8 +267,9 @@ pub(super) fn clips(
             relative: d / size,
         })
     };
+    let matched = Matched::new(a, b, pairs);
     let rest = PoseRequest::default();
-    let (_, bind) = compare((a, b), (&rest, &rest), (&mut pa, &mut pb), pairs)?;
+    let (_, bind) = compare((a, b), (&rest, &rest), (&mut pa, &mut pb), &matched)?;
     out.bind = deformation(None, 0.0, bind);
     for ka in 0..a.clips.len() {
         let clip = name(a, ka);
@@ -200,7 +284,7 @@ pub(super) fn clips(
                 (a, b),
                 (&PoseRequest::clip(ka, t), &PoseRequest::clip(kb, t)),
                 (&mut pa, &mut pb),
-                pairs,
+                &matched,
             )?;
             if j.0 > joint.0 {
                 joint = (j.0, j.1, t);

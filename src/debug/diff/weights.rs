@@ -42,7 +42,7 @@ pub(super) fn matched_instances(
 }
 
 /// One vertex's influences by joint name (a renamed joint by its name in A).
-fn named<'a>(
+pub(super) fn named<'a>(
     c: &'a Character,
     (i, primitive, v): (usize, usize, usize),
     renamed: &'a [Renamed],
