@@ -88,13 +88,13 @@ fn repair(args: &FixArgs) -> Result<FixReport, String> {
         ..FixReport::default()
     };
     if repairs.is_empty() {
-        report.not_repaired = fix::remaining(&before, &before, &[]).1;
+        report.not_repaired = fix::remaining(&before, &before, &[], options).1;
         return Ok(report);
     }
     skinscope::files::write_bytes_whole(&args.out, &document.to_glb())
         .map_err(|e| e.to_string())?;
     let after = reload(&args.out)?;
-    let (left, not_repaired) = fix::remaining(&before, &check_file(&after), &repairs);
+    let (left, not_repaired) = fix::remaining(&before, &check_file(&after), &repairs, options);
     report.out = Some(args.out.display().to_string());
     report.repairs = repairs;
     report.left = left;

@@ -172,19 +172,26 @@ pub fn repair(
 
 /// The findings of `check` on the repaired file that a repair made should have answered, and
 /// the original's warnings and errors no repair answered.
+///
+/// With a limit above four, vertices keep up to that many influences by the user's choice:
+/// `check`'s more-than-four finding on them is not counted as left.
 pub fn remaining(
     before: &CheckReport,
     after: &CheckReport,
     repairs: &[Repair],
+    options: FixOptions,
 ) -> (Vec<String>, Vec<String>) {
     let answered: Vec<FindingKind> = repairs
         .iter()
         .flat_map(|r| r.kind.answers().iter().copied())
         .collect();
+    let kept_by_choice =
+        |k: FindingKind| k == FindingKind::MoreThanFourInfluences && options.limit > 4;
     let left = after
         .findings
         .iter()
         .filter(|f| answered.contains(&f.kind) && f.severity != Severity::Info)
+        .filter(|f| !kept_by_choice(f.kind))
         .map(|f| f.message.clone())
         .collect();
     let not_repaired = before

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::path::Path;
 
-use common::{RawGltf, shared, skinscope};
+use common::{RawGltf, ibms, shared, skinscope, with_ibms};
 use glam::{Mat4, Vec3};
 use serde_json::json;
 use skinscope::character::Character;
@@ -37,25 +37,6 @@ fn errors(report: &CheckReport) -> Vec<(FindingKind, Option<String>, String)> {
         .filter(|f| f.severity == Severity::Error)
         .map(|f| (f.kind, f.joint.clone(), f.message.clone()))
         .collect()
-}
-
-/// The file's inverse bind matrices, and a function to write changed ones back.
-fn ibms(raw: &RawGltf) -> Vec<Mat4> {
-    let a = raw.json["skins"][0]["inverseBindMatrices"]
-        .as_u64()
-        .unwrap() as usize;
-    raw.read(a)
-        .into_iter()
-        .map(|m| Mat4::from_cols_slice(&m.iter().map(|v| *v as f32).collect::<Vec<_>>()))
-        .collect()
-}
-
-fn with_ibms(raw: &RawGltf, matrices: &[Mat4]) -> RawGltf {
-    let mut out = raw.clone();
-    let flat: Vec<f32> = matrices.iter().flat_map(|m| m.to_cols_array()).collect();
-    let a = out.add_f32(&flat, "MAT4");
-    out.json["skins"][0]["inverseBindMatrices"] = json!(a);
-    out
 }
 
 fn joint_name(raw: &RawGltf, ordinal: usize) -> String {

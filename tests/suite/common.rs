@@ -9,6 +9,26 @@ use std::process::{Child, Command, Stdio};
 use serde_json::Value;
 pub use skinscope_testkit::*;
 
+/// The first skin's inverse bind matrices.
+pub fn ibms(raw: &RawGltf) -> Vec<glam::Mat4> {
+    let a = raw.json["skins"][0]["inverseBindMatrices"]
+        .as_u64()
+        .unwrap() as usize;
+    raw.read(a)
+        .into_iter()
+        .map(|m| glam::Mat4::from_cols_slice(&m.iter().map(|v| *v as f32).collect::<Vec<_>>()))
+        .collect()
+}
+
+/// `raw` with the first skin's inverse binds replaced by `matrices` (a new accessor).
+pub fn with_ibms(raw: &RawGltf, matrices: &[glam::Mat4]) -> RawGltf {
+    let mut out = raw.clone();
+    let flat: Vec<f32> = matrices.iter().flat_map(|m| m.to_cols_array()).collect();
+    let a = out.add_f32(&flat, "MAT4");
+    out.json["skins"][0]["inverseBindMatrices"] = serde_json::json!(a);
+    out
+}
+
 /// The Khronos glTF-Validator's report of a file (its `issues`: numErrors, messages with code,
 /// severity and pointer), through tests/validator.mjs and the package scripts/test.sh installs.
 pub fn validate(file: &std::path::Path) -> Value {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common;
 
-use common::{RawGltf, shared, skinscope};
+use common::{RawGltf, ibms, shared, skinscope, with_ibms};
 use glam::{Mat4, Vec3};
 use serde_json::{Value, json};
 
@@ -18,25 +18,6 @@ const MODELS: [&str; 2] = ["Fox/Fox.glb", "CesiumMan/CesiumMan.glb"];
 /// A model's file stem, for its scratch folder.
 fn stem(model: &str) -> &str {
     Path::new(model).file_stem().unwrap().to_str().unwrap()
-}
-
-/// The first skin's inverse binds.
-fn ibms(raw: &RawGltf) -> Vec<Mat4> {
-    let a = raw.json["skins"][0]["inverseBindMatrices"]
-        .as_u64()
-        .unwrap() as usize;
-    raw.read(a)
-        .into_iter()
-        .map(|m| Mat4::from_cols_slice(&m.iter().map(|v| *v as f32).collect::<Vec<_>>()))
-        .collect()
-}
-
-fn with_ibms(raw: &RawGltf, matrices: &[Mat4]) -> RawGltf {
-    let mut out = raw.clone();
-    let flat: Vec<f32> = matrices.iter().flat_map(|m| m.to_cols_array()).collect();
-    let a = out.add_f32(&flat, "MAT4");
-    out.json["skins"][0]["inverseBindMatrices"] = json!(a);
-    out
 }
 
 /// The first primitive's attribute `name`, one row per vertex.
@@ -384,6 +365,16 @@ fn a_fifth_influence_is_dropped_and_the_rest_normalised() {
         let out = RawGltf::read_glb(&dir.join("five-fixed.glb"));
         let attributes = &out.json["meshes"][0]["primitives"][0]["attributes"];
         assert!(attributes.get("JOINTS_1").is_none() && attributes.get("WEIGHTS_1").is_none());
+        // Keeping eight, as skinscope draws them: nothing to repair (every sum is one), exit 0.
+        let file = dir.join("five.glb");
+        let kept = dir.join("five-kept.glb");
+        let (code, report) = fix(&file, &kept, &["--limit", "8"]);
+        assert_eq!(
+            (code, report["repairs"].clone()),
+            (0, json!([])),
+            "{report:#}"
+        );
+        assert!(!kept.exists());
     }
 }
 

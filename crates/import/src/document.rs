@@ -144,7 +144,7 @@ impl Document {
                 continue;
             }
             let bytes = base
-                .read(&uri, crate::files::MAX_MODEL_BYTES)
+                .read(&uri, crate::files::MAX_IMAGE_BYTES)
                 .map_err(|e| self.error(&format!("/images/{i}/uri"), e.to_string()))?;
             let mime = mime_of(&bytes, &uri);
             let view = self.push_view(&bytes, false);
