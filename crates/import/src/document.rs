@@ -121,7 +121,7 @@ impl Document {
             };
             let start = view["byteOffset"].as_u64().unwrap_or(0);
             view["buffer"] = json!(0);
-            view["byteOffset"] = json!(offset + start);
+            view["byteOffset"] = json!(offset.saturating_add(start));
         }
         let mut document = Self {
             json,
@@ -209,20 +209,27 @@ impl Document {
         let mut out = vec![0.0; total];
         if let Some(view) = a["bufferView"].as_u64() {
             let v = &self.json["bufferViews"][view as usize];
-            let start =
-                v["byteOffset"].as_u64().unwrap_or(0) + a["byteOffset"].as_u64().unwrap_or(0);
+            // Offsets, strides and lengths are the file's: added and multiplied without
+            // overflow, a sum past u64 refused as running past the view.
+            let number = |x: &Value| x.as_u64().unwrap_or(0);
+            let start = number(&v["byteOffset"]).checked_add(number(&a["byteOffset"]));
             let stride = v["byteStride"]
                 .as_u64()
                 .unwrap_or((size * components) as u64);
-            let view_end =
-                v["byteOffset"].as_u64().unwrap_or(0) + v["byteLength"].as_u64().unwrap_or(0);
+            let view_end = number(&v["byteOffset"]).checked_add(number(&v["byteLength"]));
             let element = (size * components) as u64;
-            let last = (count as u64)
-                .checked_sub(1)
-                .map_or(0, |n| start + n * stride + element);
-            if count > 0 && (last > view_end || last > self.bin.len() as u64) {
+            let last = match (count as u64).checked_sub(1) {
+                Some(n) => {
+                    start.and_then(|s| n.checked_mul(stride)?.checked_add(s)?.checked_add(element))
+                }
+                None => Some(0),
+            };
+            let fits =
+                |end: u64| view_end.is_some_and(|v| end <= v) && end <= self.bin.len() as u64;
+            if !last.is_some_and(fits) {
                 return Err(self.error(&pointer, "its elements run past its buffer view"));
             }
+            let start = start.unwrap_or(0);
             for e in 0..count {
                 let at = (start + e as u64 * stride) as usize;
                 for c in 0..components {
@@ -250,12 +257,16 @@ impl Document {
         let bytes = |part: &Value, width: usize| -> Result<&[u8], ImportError> {
             let view =
                 &self.json["bufferViews"][part["bufferView"].as_u64().unwrap_or(u64::MAX) as usize];
-            let start = (view["byteOffset"].as_u64().unwrap_or(0)
-                + part["byteOffset"].as_u64().unwrap_or(0)) as usize;
-            let end = start.checked_add(n.saturating_mul(width));
-            end.and_then(|end| self.bin.get(start..end)).ok_or_else(|| {
-                self.error(&format!("{pointer}/sparse"), "runs past its buffer view")
-            })
+            let start = (view["byteOffset"].as_u64().unwrap_or(0))
+                .checked_add(part["byteOffset"].as_u64().unwrap_or(0))
+                .and_then(|s| usize::try_from(s).ok());
+            let end = start.and_then(|s| s.checked_add(n.saturating_mul(width)));
+            start
+                .zip(end)
+                .and_then(|(start, end)| self.bin.get(start..end))
+                .ok_or_else(|| {
+                    self.error(&format!("{pointer}/sparse"), "runs past its buffer view")
+                })
         };
         let index_kind = sparse["indices"]["componentType"].as_u64().unwrap_or(0);
         let index_size = component_size(index_kind).unwrap_or(4);
@@ -459,5 +470,27 @@ mod tests {
             u32::from_le_bytes(glb[8..12].try_into().unwrap()) as usize,
             glb.len()
         );
+    }
+
+    #[test]
+    fn offsets_and_strides_past_the_data_are_refused_not_overflowed() {
+        let mut d = Document {
+            json: json!({"asset": {"version": "2.0"}}),
+            bin: Vec::new(),
+            file: PathBuf::from("t.glb"),
+        };
+        let f = d.push_floats(&[1.0, 2.0, 3.0, 4.0], "SCALAR", false);
+        let view = d.json["accessors"][f]["bufferView"].as_u64().unwrap() as usize;
+        d.json["bufferViews"][view]["byteStride"] = json!(u64::MAX / 2);
+        let e = d.read(f).unwrap_err().to_string();
+        assert!(
+            e.contains("/accessors/0: its elements run past its buffer view"),
+            "{e}"
+        );
+        d.json["bufferViews"][view]["byteStride"] = json!(4);
+        d.json["accessors"][f]["byteOffset"] = json!(u64::MAX);
+        assert!(d.read(f).is_err());
+        d.json["accessors"][f]["byteOffset"] = json!(0);
+        assert_eq!(d.read(f).unwrap(), [1.0, 2.0, 3.0, 4.0]);
     }
 }
