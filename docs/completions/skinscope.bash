@@ -126,7 +126,7 @@ _skinscope() {
                     return 0
                     ;;
                 --open-section)
-                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot over-time motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug skeleton stats events problems" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot over-time motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug check skeleton stats events problems" -- "${cur}"))
                     return 0
                     ;;
                 --mocap-listen)
