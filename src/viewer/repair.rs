@@ -62,23 +62,19 @@ impl Viewer {
         self.repair.report = Some(check::check(&self.character, &PoseRequest::default()));
     }
 
-    /// Repairs `kind` in the file shown (or the preview) and shows the result in its place.
+    /// Repairs `kind` in the file shown (or the preview) and shows the result in its place. On
+    /// a failure what is shown, and the preview, stay as they were.
     fn fix_shown(&mut self, kind: RepairKind) -> Result<String, String> {
         let report = check::check(&self.character, &PoseRequest::default());
-        let (mut document, original, source) = match self.repair.preview.take() {
-            Some(p) => (p.document, p.original, p.source),
+        let (mut document, source, done) = match &self.repair.preview {
+            Some(p) => (p.document.clone(), p.source.clone(), p.repairs.clone()),
             None => {
                 let source = (self.source.clone())
                     .ok_or("the built-in character is generated clean: nothing to repair")?;
                 let document = Document::open(&source, &self.reach()).map_err(|e| e.to_string())?;
-                (document, self.character.clone(), source)
+                (document, source, Vec::new())
             }
         };
-        let done = self
-            .repair
-            .preview
-            .as_ref()
-            .map_or(Vec::new(), |p| p.repairs.clone());
         let options = FixOptions {
             only: Some(kind),
             ..FixOptions::default()
@@ -87,13 +83,17 @@ impl Viewer {
         if repairs.is_empty() {
             return Err("nothing of that kind to repair".into());
         }
-        let bytes = document.to_glb();
-        let repaired = crate::import::load_bytes(&bytes, &source)
+        let repaired = crate::import::load_bytes(&document.to_glb(), &source)
             .map_err(|e| format!("the repaired file does not load: {e}"))?;
         let said = (repairs.iter())
             .map(|r| format!("{}: {}", r.pointer, r.message))
             .collect::<Vec<_>>()
             .join("\n");
+        // The file as it was, kept from the first fix on, for Revert.
+        let original = match self.repair.preview.take() {
+            Some(p) => p.original,
+            None => self.character.clone(),
+        };
         self.show_keeping_playback(repaired, &source);
         let mut all = done;
         all.extend(repairs);

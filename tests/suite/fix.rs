@@ -686,6 +686,15 @@ fn the_panel_fixes_a_finding_live_then_saves_or_reverts() {
     };
     let (a, b) = (skinned(&h.state().character), skinned(&fox_character));
     assert!(a.max_distance(&b) < 1e-2, "{}", a.max_distance(&b));
+    // A fix with nothing to repair says so and keeps the preview.
+    h.state_mut().apply(skinscope::viewer::UiCommand::Repair(
+        skinscope::viewer::repair::RepairCommand::Fix(skinscope::debug::fix::RepairKind::Weights),
+    ));
+    assert_eq!(
+        h.state().repair.said.as_deref(),
+        Some("nothing of that kind to repair")
+    );
+    assert_eq!(h.state().repair.preview.as_ref().unwrap().repairs.len(), 1);
     // Saved where the panel proposes (beside the file, -fixed), it checks clean and validates.
     h.get_by_label("Save").click();
     h.run();
