@@ -106,7 +106,7 @@ pub fn run(args: &DiffArgs) -> ExitCode {
             Ok(())
         }
         ReportFormat::Sarif => {
-            out::println(&super::report_format::diff_sarif(&report));
+            out::println(&super::report_format::diff_sarif(&report, failed));
             Ok(())
         }
     };

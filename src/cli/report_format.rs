@@ -205,18 +205,104 @@ pub fn diff_junit(report: &DiffReport, failed: bool) -> String {
     junit("diff", &report.b, &cases)
 }
 
-/// `diff` as SARIF: a "note" result per difference, on B.
-pub fn diff_sarif(report: &DiffReport) -> String {
-    let text = report.to_text();
-    let results = text
-        .lines()
-        .skip(1)
-        .filter(|l| *l != "no differences")
-        .map(|l| {
-            let rule = l.split([':', ' ']).next().unwrap_or("difference");
-            result(&format!("diff.{rule}"), "note", l, &report.b, None)
-        })
-        .collect();
+/// `diff` as SARIF: a result per difference, on B, its rule the kind of difference
+/// (`diff.joint_added`, `diff.rest_pose`, `diff.deformation`, ...); the deformation a "warning"
+/// when it failed `--fail-over`, every other difference a "note".
+pub fn diff_sarif(report: &DiffReport, failed: bool) -> String {
+    let mut results = Vec::new();
+    let mut note = |rule: &str, text: String, logical: Option<&str>| {
+        results.push(result(
+            &format!("diff.{rule}"),
+            "note",
+            &text,
+            &report.b,
+            logical,
+        ));
+    };
+    let j = &report.joints;
+    for n in &j.added {
+        note("joint_added", format!("joint {n} added"), Some(n));
+    }
+    for n in &j.removed {
+        note("joint_removed", format!("joint {n} removed"), Some(n));
+    }
+    for r in &j.renamed {
+        note(
+            "joint_renamed",
+            format!("joint {} renamed {}", r.from, r.to),
+            Some(&r.to),
+        );
+    }
+    for r in &j.reparented {
+        let text = format!(
+            "joint {} re-parented from {} to {}",
+            r.joint,
+            r.from.as_deref().unwrap_or("(root)"),
+            r.to.as_deref().unwrap_or("(root)")
+        );
+        note("joint_reparented", text, Some(&r.joint));
+    }
+    for r in &j.rest {
+        let text = format!(
+            "rest pose of {}: moved {:.4}, turned {:.2} deg, scaled {:.4}",
+            r.joint, r.moved, r.turned_degrees, r.scaled
+        );
+        note("rest_pose", text, Some(&r.joint));
+    }
+    for b in &j.inverse_binds {
+        let text = format!(
+            "inverse bind of {} (skin {}): largest element change {:.4}, bind position moved {:.4}",
+            b.joint, b.skin, b.largest_element, b.moved
+        );
+        note("inverse_bind", text, Some(&b.joint));
+    }
+    for w in &report.weights {
+        let text = format!(
+            "weights of {}: {} vertices changed dominant joint, largest weight change {:.4}",
+            w.mesh, w.dominant_changed, w.largest_weight_change
+        );
+        note("weights", text, Some(&w.mesh));
+    }
+    for n in &report.clips.added {
+        note("clip_added", format!("clip {n} added"), Some(n));
+    }
+    for n in &report.clips.removed {
+        note("clip_removed", format!("clip {n} removed"), Some(n));
+    }
+    for c in &report.clips.changed {
+        let text = format!(
+            "clip {}: {:.3} s -> {:.3} s, joints move up to {:.4}",
+            c.clip, c.duration_a, c.duration_b, c.largest_joint_displacement
+        );
+        note("clip_changed", text, Some(&c.clip));
+    }
+    for d in (report.clips.bind.iter()).chain(
+        report
+            .clips
+            .changed
+            .iter()
+            .filter_map(|c| c.deformation.as_ref()),
+    ) {
+        let text = format!(
+            "vertices move up to {:.4} ({:.3}% of the size) in {} at {:.3} s",
+            d.displacement,
+            d.relative * 100.0,
+            d.clip.as_deref().unwrap_or("the bind pose"),
+            d.time
+        );
+        let level = if failed && report.worst.as_ref() == Some(d) {
+            "warning"
+        } else {
+            "note"
+        };
+        results.push(result(
+            "diff.deformation",
+            level,
+            &text,
+            &report.b,
+            Some(&d.mesh),
+        ));
+    }
     sarif(&report.b, results)
 }
 

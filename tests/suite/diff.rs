@@ -328,12 +328,32 @@ fn junit_and_sarif_say_what_ci_shows() {
     let sarif: Value = serde_json::from_str(&sarif).unwrap();
     assert_eq!(sarif["version"], "2.1.0");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
-    assert!(
-        results
-            .iter()
-            .any(|r| r["message"]["text"] == "joints added: extra"),
-        "{results:#?}"
+    let added = (results.iter())
+        .find(|r| r["ruleId"] == "diff.joint_added")
+        .unwrap_or_else(|| panic!("{results:#?}"));
+    assert_eq!(added["message"]["text"], "joint extra added");
+    assert_eq!(
+        added["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+        "extra"
     );
+    let rules: Vec<&str> = (sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter())
+    .map(|r| r["id"].as_str().unwrap())
+    .collect();
+    for rule in [
+        "diff.joint_renamed",
+        "diff.joint_reparented",
+        "diff.rest_pose",
+        "diff.weights",
+        "diff.clip_added",
+        "diff.clip_removed",
+        "diff.clip_changed",
+        "diff.deformation",
+    ] {
+        assert!(rules.contains(&rule), "{rule}: {rules:?}");
+    }
     // check: a test case per error or warning, errors failing; a SARIF result per finding.
     let mut broken = RawGltf::read_glb(&fox);
     let a = broken.json["skins"][0]["inverseBindMatrices"]
