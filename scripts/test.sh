@@ -17,7 +17,9 @@
 # target/tools: the KTX2 tests encode the shared characters' textures with it, as gltfpack -tc
 # and glTF-Transform's etc1s/uastc do. And, unless SKINSCOPE_GLTF_TRANSFORM names one,
 # glTF-Transform's command line (@gltf-transform/cli) there too: the Draco tests compress the
-# shared characters with its `draco` command, the pipeline users ship Draco files from.
+# shared characters with its `draco` command, the pipeline users ship Draco files from. And,
+# unless SKINSCOPE_GLTF_VALIDATOR names it, the Khronos glTF-Validator (npm: gltf-validator)
+# there: `fix`'s outputs are validated with it (tests/validator.mjs).
 # Then checks formatting (cargo fmt --check) and each crate's dependencies against ARCHITECTURE.md
 # (scripts/check-crates.sh), builds what `cargo test --all-targets` builds with clippy's lints
 # denied (-D warnings, as `cargo clippy --all-targets` would check them), for every package of the
