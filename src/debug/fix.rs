@@ -222,6 +222,28 @@ fn parents(document: &Document) -> Vec<Option<usize>> {
     parent
 }
 
+/// Each of a skin's `joints` (node indices): its nearest ancestor among the skin's joints (its ordinal).
+fn skin_parents(joints: &[usize], parent: &[Option<usize>]) -> Vec<Option<usize>> {
+    joints
+        .iter()
+        .map(|&node| {
+            let mut a = parent.get(node).copied().flatten();
+            let mut steps = 0;
+            while let Some(n) = a {
+                if let Some(k) = joints.iter().position(|&j| j == n) {
+                    return Some(k);
+                }
+                a = parent.get(n).copied().flatten();
+                steps += 1;
+                if steps > parent.len() {
+                    break;
+                }
+            }
+            None
+        })
+        .collect()
+}
+
 /// A skin's joints (node indices) as the file lists them.
 fn skin_joints(document: &Document, skin: usize) -> Vec<usize> {
     document.json["skins"][skin]["joints"]

@@ -331,22 +331,7 @@ impl Document {
     pub fn to_glb(&self) -> Vec<u8> {
         let mut json = self.json.clone();
         json["buffers"] = json!([{"byteLength": self.bin.len()}]);
-        let mut text = serde_json::to_vec(&json).unwrap_or_default();
-        pad_with(&mut text, 4, b' ');
-        let mut bin = self.bin.clone();
-        pad(&mut bin, 4);
-        let total = 12 + 8 + text.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&text);
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        crate::glb::container(&json, &self.bin)
     }
 }
 
@@ -361,13 +346,7 @@ fn push(json: &mut Value, key: &str, value: Value) -> usize {
 }
 
 fn pad(bytes: &mut Vec<u8>, to: usize) {
-    pad_with(bytes, to, 0);
-}
-
-fn pad_with(bytes: &mut Vec<u8>, to: usize, with: u8) {
-    while !bytes.len().is_multiple_of(to) {
-        bytes.push(with);
-    }
+    bytes.resize(bytes.len().next_multiple_of(to), 0);
 }
 
 fn components_of(type_: &str) -> Option<usize> {

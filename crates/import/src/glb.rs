@@ -2,6 +2,29 @@
 
 use serde_json::{Value, json};
 
+/// A GLB container: the header, `json` as the JSON chunk (space-padded) and `bin` as the binary
+/// chunk (zero-padded), each to four bytes. The caller's `buffers` must describe `bin`.
+pub fn container(json: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap_or_default();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let padded = bin.len().next_multiple_of(4);
+    let total = 12 + 8 + text.len() + 8 + padded;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(padded as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out.resize(total, 0);
+    out
+}
+
 /// A small GLB writer: one JSON document, one binary buffer. Deterministic (serde_json writes
 /// keys sorted).
 pub struct GlbWriter {
@@ -81,25 +104,7 @@ impl GlbWriter {
     /// The GLB bytes.
     pub fn finish(mut self) -> Vec<u8> {
         self.json["buffers"] = json!([{"byteLength": self.bin.len()}]);
-        let mut json = serde_json::to_vec(&self.json).unwrap_or_default();
-        while !json.len().is_multiple_of(4) {
-            json.push(b' ');
-        }
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
-        }
-        let total = 12 + 8 + json.len() + 8 + self.bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&(total as u32).to_le_bytes());
-        out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json);
-        out.extend_from_slice(&(self.bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&self.bin);
-        out
+        container(&self.json, &self.bin)
     }
 
     /// A u32 scalar index accessor.

@@ -34,21 +34,10 @@ pub(super) fn bind_size(c: &Character) -> Result<f32, String> {
     })
 }
 
-/// One side posed at a request: its joints' world positions and skinned vertices.
-struct Posed {
-    pose: CharacterPose,
-}
-
-impl Posed {
-    fn at(
-        c: &Character,
-        request: &PoseRequest,
-        pose: &mut CharacterPose,
-    ) -> Result<PosedVertices, String> {
-        pose.evaluate(c, request)
-            .map_err(|e| format!("{}: cannot be posed: {e}", c.name))?;
-        Ok(PosedVertices::on_cpu(c, pose, SkinningMethod::Linear))
-    }
+/// `c` posed at `request` into `pose`, with a message naming the character.
+fn evaluate(c: &Character, request: &PoseRequest, pose: &mut CharacterPose) -> Result<(), String> {
+    pose.evaluate(c, request)
+        .map_err(|e| format!("{}: cannot be posed: {e}", c.name))
 }
 
 /// What is matched between the two sides, once: their joints by name, and per pair of mesh
@@ -123,18 +112,15 @@ type VertexMoved = (f32, String, usize);
 fn compare(
     (a, b): (&Character, &Character),
     (ra, rb): (&PoseRequest, &PoseRequest),
-    (pa, pb): (&mut Posed, &mut Posed),
+    (pa, pb): (&mut CharacterPose, &mut CharacterPose),
     matched: &Matched<'_>,
 ) -> Result<(JointMoved, VertexMoved), String> {
-    for (c, r, p) in [(a, ra, &mut *pa), (b, rb, &mut *pb)] {
-        p.pose
-            .evaluate(c, r)
-            .map_err(|e| format!("{}: cannot be posed: {e}", c.name))?;
-    }
+    evaluate(a, ra, pa)?;
+    evaluate(b, rb, pb)?;
     let mut joint = (0.0f32, None);
     for (ja, jb, name) in &matched.joints {
-        let d = Vec3::from(pa.pose.model.as_slice()[*ja].translation)
-            .distance(Vec3::from(pb.pose.model.as_slice()[*jb].translation));
+        let d = Vec3::from(pa.model.as_slice()[*ja].translation)
+            .distance(Vec3::from(pb.model.as_slice()[*jb].translation));
         if d > joint.0 {
             joint = (d, Some(name.clone()));
         }
@@ -147,20 +133,20 @@ fn compare(
                 return true;
             };
             let (xa, xb) = (
-                pa.pose.instance_palette(*i).unwrap_or(&[]),
-                pb.pose.instance_palette(*j).unwrap_or(&[]),
+                pa.instance_palette(*i).unwrap_or(&[]),
+                pb.instance_palette(*j).unwrap_or(&[]),
             );
             let palettes = (xa.iter().zip(map)).any(|(m, &q)| xb.get(q) != Some(m));
-            let placed = pa.pose.world_from_mesh.get(*i) != pb.pose.world_from_mesh.get(*j);
-            palettes || placed || pa.pose.morph.of(*i) != pb.pose.morph.of(*j)
+            let placed = pa.world_from_mesh.get(*i) != pb.world_from_mesh.get(*j);
+            palettes || placed || pa.morph.of(*i) != pb.morph.of(*j)
         })
         .collect();
     let mut vertex = (0.0f32, String::new(), 0);
     if moved.is_empty() {
         return Ok((joint, vertex));
     }
-    let va = PosedVertices::on_cpu(a, &pa.pose, SkinningMethod::Linear);
-    let vb = PosedVertices::on_cpu(b, &pb.pose, SkinningMethod::Linear);
+    let va = PosedVertices::on_cpu(a, pa, SkinningMethod::Linear);
+    let vb = PosedVertices::on_cpu(b, pb, SkinningMethod::Linear);
     for k in moved {
         let (i, j, name) = &matched.pairs[k];
         let (Some((xa, _)), Some((xb, _))) = (va.instances.get(*i), vb.instances.get(*j)) else {
@@ -190,8 +176,11 @@ pub fn displacements(
         None => Ok(PoseRequest::default()),
     };
     let (ra, rb) = (request(a)?, request(b)?);
-    let va = Posed::at(a, &ra, &mut CharacterPose::new(a))?;
-    let vb = Posed::at(b, &rb, &mut CharacterPose::new(b))?;
+    let (mut pa, mut pb) = (CharacterPose::new(a), CharacterPose::new(b));
+    evaluate(a, &ra, &mut pa)?;
+    evaluate(b, &rb, &mut pb)?;
+    let va = PosedVertices::on_cpu(a, &pa, SkinningMethod::Linear);
+    let vb = PosedVertices::on_cpu(b, &pb, SkinningMethod::Linear);
     let pairs = super::weights::matched_instances(a, b, &mut Vec::new());
     Ok((0..b.instances.len())
         .map(|j| {
@@ -251,12 +240,7 @@ pub(super) fn clips(
             .collect(),
         ..ClipChanges::default()
     };
-    let mut pa = Posed {
-        pose: CharacterPose::new(a),
-    };
-    let mut pb = Posed {
-        pose: CharacterPose::new(b),
-    };
+    let (mut pa, mut pb) = (CharacterPose::new(a), CharacterPose::new(b));
     let deformation = |clip: Option<String>, time: f32, (d, mesh, vertex): (f32, String, usize)| {
         (d > EPSILON * size).then(|| Deformation {
             clip,

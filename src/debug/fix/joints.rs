@@ -11,7 +11,7 @@
 
 use serde_json::json;
 
-use super::{Repair, RepairKind, parents, skin_joints, skinned_primitives};
+use super::{Repair, RepairKind, parents, skin_joints, skin_parents, skinned_primitives};
 use crate::import::document::Document;
 
 /// `reorder`: list the joints parents first; `drop_unused`: drop the joints nothing uses.
@@ -97,28 +97,6 @@ pub(super) fn repair(
         }
     }
     Ok(repairs)
-}
-
-/// Each joint's nearest ancestor among the skin's joints (its ordinal).
-fn skin_parents(joints: &[usize], parent: &[Option<usize>]) -> Vec<Option<usize>> {
-    joints
-        .iter()
-        .map(|&node| {
-            let mut a = parent.get(node).copied().flatten();
-            let mut steps = 0;
-            while let Some(n) = a {
-                if let Some(k) = joints.iter().position(|&j| j == n) {
-                    return Some(k);
-                }
-                a = parent.get(n).copied().flatten();
-                steps += 1;
-                if steps > parent.len() {
-                    break;
-                }
-            }
-            None
-        })
-        .collect()
 }
 
 /// The kept ordinals, each after its skin-parent, otherwise in the file's order.

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::json;
 
-use super::{Repair, RepairKind, parents, skin_joints, skinned_primitives};
+use super::{Repair, RepairKind, parents, skin_joints, skin_parents, skinned_primitives};
 use crate::import::document::Document;
 
 /// Weight sums further than this from one are not normalised (the importer's tolerance).
@@ -233,17 +233,8 @@ fn largest_change(before: &Influences, after: &Influences) -> f32 {
 
 /// The ordinal of the skin's first joint that has no ancestor among its joints.
 fn root_ordinal(joints: &[usize], parent: &[Option<usize>]) -> u16 {
-    let is_root = |&node: &usize| {
-        let mut a = parent.get(node).copied().flatten();
-        while let Some(n) = a {
-            if joints.contains(&n) {
-                return false;
-            }
-            a = parent.get(n).copied().flatten();
-        }
-        true
-    };
-    joints.iter().position(is_root).unwrap_or(0) as u16
+    let skin_parent = skin_parents(joints, parent);
+    skin_parent.iter().position(Option::is_none).unwrap_or(0) as u16
 }
 
 #[cfg(test)]
