@@ -133,7 +133,9 @@ pub use pose::{
     local_to_model, local_to_model_and_palette, skin_normal, skin_position, vertex_skin_matrix,
 };
 pub use retarget::{
-    JointMatch, Retarget, RetargetError, RetargetScratch, canonical_name, match_joints,
+    BodyChain, JointMap, JointMatch, MatchKind, Retarget, RetargetError, RetargetScratch,
+    RetargetSettings, RootTravel, body_chains, body_parts, canonical_name, canonical_names,
+    match_joints, shape_roles,
 };
 pub use root_motion::{
     Displacement, Placement, RootFrame, clip_displacement, default_root_joint, from_yaw,

@@ -3,14 +3,26 @@
 //! map), rotations carried as world-space deltas from each skeleton's rest pose after aligning
 //! the bones' rest directions (so a T-pose source drives an A-pose character with its bones
 //! pointing where the source's point), the hips' travel scaled by the ratio of hip heights.
-//! Unmatched joints keep their rest pose.
+//! Unmatched joints keep their rest pose. A per-chain offset turns the retarget pose, and arms
+//! and legs can retarget as IK chains (`limbs`).
+
+mod limbs;
+mod map;
+mod names;
+mod settings;
+mod shape;
 
 use glam::{Quat, Vec3};
 
 use super::{
     Channel, Clip, ClipCursor, ClipError, Interpolation, JointTrack, LocalPose, ModelPose,
-    PoseError, Skeleton, Track, TrackError, check_len, local_to_model, sample_clip,
+    PoseError, Skeleton, Track, TrackError, check_len, local_to_model, sample_clip, solve_two_bone,
 };
+use limbs::{GroundFrame, Limb};
+pub use map::{JointMap, MatchKind, body_parts};
+pub use names::{canonical_name, canonical_names};
+pub use settings::{BodyChain, RetargetSettings, RootTravel, body_chains};
+pub use shape::shape_roles;
 
 /// Why a clip was not retargeted.
 #[derive(Debug, thiserror::Error)]
@@ -23,107 +35,17 @@ pub enum RetargetError {
     Clip(#[from] ClipError),
 }
 
-/// A joint name brought to one spelling for matching: without a namespace (`mixamorig:Hips`,
-/// `Armature|Hips`), lower case, its side as a `left ` / `right ` prefix (`LeftArm`, `arm.L`,
-/// `upperarm_l`, `L_arm`, `LHipJoint`), then the body part by its usual synonyms.
-pub fn canonical_name(name: &str) -> String {
-    let base = name
-        .rsplit([':', '|'])
-        .next()
-        .unwrap_or(name)
-        .trim()
-        .to_ascii_lowercase();
-    let (side, rest) = side_of(&base);
-    let part: String = rest.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-    let part = SYNONYMS
-        .iter()
-        .find(|(names, _)| names.contains(&part.as_str()))
-        .map_or(part.clone(), |(_, canonical)| canonical.to_string());
-    match side {
-        Some(s) => format!("{s} {part}"),
-        None => part,
-    }
-}
-
-/// Body parts by their names in the common conventions, and the one name each is matched by.
-const SYNONYMS: &[(&[&str], &str)] = &[
-    (&["hips", "pelvis", "hip", "root"], "hips"),
-    (&["spine", "spine01", "lowerback", "spinelower"], "spine"),
-    (&["spine1", "spine02", "chest", "spinemid"], "spine1"),
-    (&["spine2", "spine03", "upperchest", "spineupper"], "spine2"),
-    (&["neck", "neck01"], "neck"),
-    (&["head"], "head"),
-    (&["shoulder", "clavicle", "collar"], "shoulder"),
-    (&["arm", "upperarm", "humerus"], "upperarm"),
-    (&["forearm", "lowerarm", "elbow"], "forearm"),
-    (&["hand", "wrist"], "hand"),
-    (&["upleg", "thigh", "upperleg", "femur"], "thigh"),
-    (&["leg", "shin", "calf", "lowerleg", "knee"], "shin"),
-    (&["foot", "ankle"], "foot"),
-    (&["toebase", "toe", "toes", "ball"], "toe"),
-];
-
-/// The side a (lower-case) name says, and the name without it.
-fn side_of(name: &str) -> (Option<&'static str>, String) {
-    let sides = [("left", "left"), ("right", "right")];
-    for (word, side) in sides {
-        if let Some(rest) = name.strip_prefix(word) {
-            return (Some(side), rest.to_string());
-        }
-        if let Some(rest) = name.strip_suffix(word) {
-            return (Some(side), rest.to_string());
-        }
-    }
-    let short = [("l", "left"), ("r", "right")];
-    for (letter, side) in short {
-        for sep in ['_', '.', ' ', '-'] {
-            if let Some(rest) = name.strip_suffix(&format!("{sep}{letter}")) {
-                return (Some(side), rest.to_string());
-            }
-            if let Some(rest) = name.strip_prefix(&format!("{letter}{sep}")) {
-                return (Some(side), rest.to_string());
-            }
-        }
-        // CMU's `LHipJoint`, `RThumb`: a capital side letter before a capitalised part (the name
-        // is lower case by now, so only the known parts count).
-        if let Some(rest) = name.strip_prefix(letter)
-            && SYNONYMS
-                .iter()
-                .any(|(names, _)| names.contains(&rest.trim_matches('_')))
-        {
-            return (Some(side), rest.to_string());
-        }
-    }
-    (None, name.to_string())
-}
-
-/// For each target joint, the source joint it takes its motion from: the same canonical name
-/// (`canonical_name`), the first such source joint in skeleton order; or, through `map`
-/// (source name, target name), the named one.
+/// For each target joint, the source joint it takes its motion from: auto-mapping's
+/// (`JointMap::auto`), or through `map` (source name, target name) the named ones only.
 pub fn match_joints(
     source: &Skeleton,
     target: &Skeleton,
     map: Option<&[(String, String)]>,
 ) -> Vec<Option<usize>> {
-    if let Some(map) = map {
-        return (0..target.joint_count())
-            .map(|t| {
-                let name = &target.names()[t];
-                map.iter()
-                    .find(|(_, to)| to == name)
-                    .and_then(|(from, _)| source.find(from))
-            })
-            .collect();
+    match map {
+        Some(pairs) => JointMap::from_pairs(source, target, pairs).indices(),
+        None => JointMap::auto(source, target).indices(),
     }
-    let source_names: Vec<String> = source.names().iter().map(|n| canonical_name(n)).collect();
-    target
-        .names()
-        .iter()
-        .map(|n| {
-            let canonical = canonical_name(n);
-            source_names.iter().position(|s| *s == canonical)
-        })
-        .collect()
 }
 
 /// What a retarget matched: each target joint that takes motion with its source joint, the
@@ -203,10 +125,12 @@ impl JointMatch {
     }
 }
 
-/// `Retarget::frame`'s working buffers: the source's model pose, the target's world rotations.
+/// `Retarget::frame`'s working buffers: the source's model pose, the target's world rotations
+/// and (for IK limbs) its model pose.
 pub struct RetargetScratch {
     model: ModelPose,
     world: Vec<Quat>,
+    target_model: ModelPose,
 }
 
 impl RetargetScratch {
@@ -214,6 +138,7 @@ impl RetargetScratch {
         Self {
             model: ModelPose::new(source),
             world: vec![Quat::IDENTITY; target.joint_count()],
+            target_model: ModelPose::new(target),
         }
     }
 }
@@ -223,16 +148,31 @@ pub struct Retarget {
     source_of: Vec<Option<usize>>,
     source_rest: ModelPose,
     target_rest: ModelPose,
-    /// Per target joint: the world rotation taking its rest bone direction onto its source's.
+    /// Per target joint: the world rotation taking its rest bone direction onto its source's,
+    /// then its chain's offset (the retarget pose).
     align: Vec<Quat>,
     /// The hips: (source, target) and the ratio of their rest heights.
     hips: Option<(usize, usize, f32)>,
+    settings: RetargetSettings,
+    /// The limbs solved by IK (none unless `settings.ik_limbs`).
+    limbs: Vec<Limb>,
 }
 
 impl Retarget {
     /// Prepares retargeting from `source` to `target` with the joint matching `source_of` (per
-    /// target joint, see `match_joints`).
+    /// target joint, see `match_joints`) and the default settings.
     pub fn new(source: &Skeleton, target: &Skeleton, source_of: Vec<Option<usize>>) -> Self {
+        Self::with(source, target, source_of, RetargetSettings::default())
+    }
+
+    /// Prepares retargeting with `settings`: the chains' offsets, what translations carry over,
+    /// IK limbs.
+    pub fn with(
+        source: &Skeleton,
+        target: &Skeleton,
+        source_of: Vec<Option<usize>>,
+        settings: RetargetSettings,
+    ) -> Self {
         let rest_model = |s: &Skeleton| {
             let mut model = ModelPose::new(s);
             let _ = local_to_model(s, &LocalPose::rest(s), &mut model);
@@ -260,6 +200,7 @@ impl Retarget {
                 .and_then(|p| (at(m, j) - at(m, p)).try_normalize())
         };
         let source_child_matched = |c: usize| source_of.contains(&Some(c));
+        let chains = body_chains(target);
         let align = (0..target.joint_count())
             .map(|t| {
                 let Some(s) = source_of[t] else {
@@ -277,17 +218,18 @@ impl Retarget {
                         s,
                     )),
                 };
-                bones.map_or(Quat::IDENTITY, |(from, to)| {
+                let align = bones.map_or(Quat::IDENTITY, |(from, to)| {
                     Quat::from_rotation_arc(from, to)
-                })
+                });
+                let offset = chains[t].map_or(Quat::IDENTITY, |c| settings.offset(c));
+                offset * align
             })
             .collect();
-        // The hips: the source joint named so (in any convention), else the topmost matched
-        // one; and the target joint that takes its motion.
-        let source_hips = source
-            .names()
+        // The hips: the source joint named so (in any convention) or read so from the shape,
+        // else the topmost matched one; and the target joint that takes its motion.
+        let source_hips = body_parts(source)
             .iter()
-            .position(|n| canonical_name(n) == "hips")
+            .position(|p| p.as_deref() == Some("hips"))
             .filter(|s| source_of.contains(&Some(*s)))
             .or_else(|| source_of.iter().flatten().min().copied());
         let hips = source_hips
@@ -297,13 +239,36 @@ impl Retarget {
                 let ratio = if hs.abs() > 1e-6 { ht / hs } else { 1.0 };
                 (s, t, ratio)
             });
+        let limbs = if settings.ik_limbs {
+            limbs::find_limbs(target, &source_of, &source_rest, &target_rest)
+        } else {
+            Vec::new()
+        };
         Self {
             source_of,
             source_rest,
             target_rest,
             align,
             hips,
+            settings,
+            limbs,
         }
+    }
+
+    /// The settings this retarget was made with.
+    pub fn settings(&self) -> &RetargetSettings {
+        &self.settings
+    }
+
+    /// The limbs IK retargets, by their target end joints (hands and feet).
+    pub fn ik_limbs(&self) -> Vec<usize> {
+        self.limbs.iter().map(|l| l.target.end).collect()
+    }
+
+    /// The scale of the hips' travel: the settings' motion scale, else the hip heights' ratio.
+    pub fn travel_scale(&self) -> f32 {
+        let ratio = self.hips.map_or(1.0, |(_, _, r)| r);
+        self.settings.motion_scale.unwrap_or(ratio)
     }
 
     /// The matching this retarget was made with, by name.
@@ -322,14 +287,17 @@ impl Retarget {
         joints.filter_map(|(t, s)| s.map(|_| t)).collect()
     }
 
-    /// The target joint that takes the source's hips travel.
+    /// The target joint that takes the source's hips travel (none with rotations only).
     pub fn moved(&self) -> Option<usize> {
-        self.hips.map(|(_, t, _)| t)
+        self.hips
+            .filter(|_| !self.settings.rotation_only)
+            .map(|(_, t, _)| t)
     }
 
     /// One source pose (`source_local`, on `source`) retargeted into `out` (on `target`): each
-    /// matched joint's local rotation, and the hips' translation. Other joints are left as they
-    /// are. `scratch` is sized by `RetargetScratch::new`; nothing allocates.
+    /// matched joint's local rotation, and the hips' translation; with IK limbs, arms and legs
+    /// solved toward their goals. Other joints are left as they are. `scratch` is sized by
+    /// `RetargetScratch::new`; nothing allocates.
     pub fn frame(
         &self,
         (source, source_local): (&Skeleton, &LocalPose),
@@ -342,10 +310,6 @@ impl Retarget {
         check_len("retarget scratch", n, scratch.world.len())?;
         let model = &mut scratch.model;
         local_to_model(source, source_local, model)?;
-        let rotation_of = |m: &ModelPose, j: usize| {
-            let (_, rotation, _) = m.as_slice()[j].to_scale_rotation_translation();
-            rotation
-        };
         let world = &mut scratch.world;
         let locals = out.as_mut_slice();
         for j in 0..n {
@@ -353,8 +317,9 @@ impl Retarget {
             let rest_local = target.rest()[j].rotation;
             world[j] = match self.source_of[j] {
                 Some(s) => {
-                    let delta = rotation_of(model, s) * rotation_of(&self.source_rest, s).inverse();
-                    (delta * self.align[j] * rotation_of(&self.target_rest, j)).normalize()
+                    let delta =
+                        limbs::rotation(model, s) * limbs::rotation(&self.source_rest, s).inverse();
+                    (delta * self.align[j] * limbs::rotation(&self.target_rest, j)).normalize()
                 }
                 None => parent * rest_local,
             };
@@ -362,15 +327,59 @@ impl Retarget {
                 locals[j].rotation = (parent.inverse() * world[j]).normalize();
             }
         }
-        if let Some((s, t_hips, ratio)) = self.hips {
+        let mut ground = None;
+        if let Some((s, t_hips, _)) = self.hips {
             let travel = Vec3::from(model.as_slice()[s].translation)
                 - Vec3::from(self.source_rest.as_slice()[s].translation);
-            let at = Vec3::from(self.target_rest.as_slice()[t_hips].translation) + travel * ratio;
-            // Into the hips' parent space (at rest: its parents are unmatched or still).
+            let kept = self.settings.root_motion.factor();
+            let removed = travel.with_y(0.0) * (1.0 - kept);
+            let scale = self.travel_scale();
+            ground = Some(GroundFrame {
+                source_hips_rest: Vec3::from(self.source_rest.as_slice()[s].translation),
+                target_hips_rest: Vec3::from(self.target_rest.as_slice()[t_hips].translation),
+                scale,
+                removed,
+            });
+            if !self.settings.rotation_only {
+                let at = Vec3::from(self.target_rest.as_slice()[t_hips].translation)
+                    + (travel - removed) * scale;
+                // Into the hips' parent space (at rest: its parents are unmatched or still).
+                let parent = target
+                    .parent(t_hips)
+                    .map_or(glam::Affine3A::IDENTITY, |p| self.target_rest.as_slice()[p]);
+                locals[t_hips].translation = parent.inverse().transform_point3(at);
+            }
+        }
+        if self.limbs.is_empty() {
+            return Ok(());
+        }
+        // IK limbs: solve each toward its goal on the rotation retarget's pose (the limbs are
+        // apart: one solve moves no other limb), then give each end back its world rotation.
+        let target_model = &mut scratch.target_model;
+        local_to_model(target, out, target_model)?;
+        if self.settings.rotation_only {
+            ground = None;
+        }
+        for limb in &self.limbs {
+            let (goal, pole) = limbs::goal(limb, model, target_model, ground.as_ref());
+            solve_two_bone(
+                target,
+                limb.target,
+                goal,
+                pole,
+                limbs::SOLVE,
+                target_model,
+                out,
+            )?;
+        }
+        local_to_model(target, out, target_model)?;
+        let locals = out.as_mut_slice();
+        for limb in &self.limbs {
+            let end = limb.target.end;
             let parent = target
-                .parent(t_hips)
-                .map_or(glam::Affine3A::IDENTITY, |p| self.target_rest.as_slice()[p]);
-            locals[t_hips].translation = parent.inverse().transform_point3(at);
+                .parent(end)
+                .map_or(Quat::IDENTITY, |p| limbs::rotation(target_model, p));
+            locals[end].rotation = (parent.inverse() * world[end]).normalize();
         }
         Ok(())
     }
@@ -418,7 +427,7 @@ impl Retarget {
                 channel: Channel::Rotation(track),
             });
         }
-        if let (Some((_, joint, _)), false) = (self.hips, hips.is_empty()) {
+        if let (Some(joint), false) = (self.moved(), hips.is_empty()) {
             let track = Track::new(times.to_vec(), hips, Interpolation::Linear)?;
             tracks.push(JointTrack {
                 joint,
