@@ -536,15 +536,16 @@ fn a_travelling_render_draws_the_grid_under_the_character_and_its_trail() {
 
 #[test]
 fn a_partial_retarget_says_what_it_matched() {
-    // The built-in walk as a BVH with the legs' joints renamed past matching: they keep their
-    // own motion, and the user is told which.
+    // The built-in walk as a BVH with the forearms' twist joints renamed past matching (no
+    // name, convention or body part reads them): they keep their own motion, and the user is
+    // told which.
     let c = skinscope::builtin::character().unwrap();
     let walk = c.clips.iter().find(|k| k.clip.name() == "walk").unwrap();
     let dir = temp_dir("in-use-partial-retarget");
     let take = dir.join("renamed.bvh");
     let text = common::bvh_of(&c, &walk.clip)
-        .replace("thigh_l", "zz_blob_one")
-        .replace("shin_l", "zz_blob_two");
+        .replace("forearm_twist_l", "zz_blob_one")
+        .replace("forearm_twist_r", "zz_blob_two");
     std::fs::write(&take, text).unwrap();
     let take = take.to_str().unwrap();
     // Added to a pose: a line on stderr naming the joints left out.
@@ -552,14 +553,19 @@ fn a_partial_retarget_says_what_it_matched() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("renamed.bvh: "), "{err}");
     assert!(
-        err.contains("joints matched; not matched (they keep their own motion): thigh_l, shin_l"),
+        err.contains(
+            "joints matched; not matched (they keep their own motion): forearm_twist_l, forearm_twist_r"
+        ),
         "{err}"
     );
     // inspect --clips-from: every pair, the unmatched and the unused, in text and JSON.
     let (code, out, err) = skinscope(&["inspect", "--clips-from", take]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("  pelvis <- pelvis"), "{out}");
-    assert!(out.contains("not matched: thigh_l, shin_l"), "{out}");
+    assert!(
+        out.contains("not matched: forearm_twist_l, forearm_twist_r"),
+        "{out}"
+    );
     assert!(
         out.contains("source joints unused: zz_blob_one, zz_blob_two"),
         "{out}"
@@ -570,7 +576,7 @@ fn a_partial_retarget_says_what_it_matched() {
     let section = &json["retarget"][0];
     assert_eq!(
         section["unmatched"],
-        serde_json::json!(["thigh_l", "shin_l"])
+        serde_json::json!(["forearm_twist_l", "forearm_twist_r"])
     );
     assert!(
         section["matched"]

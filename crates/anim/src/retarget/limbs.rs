@@ -132,6 +132,32 @@ pub(super) fn goal(
     (goal, pole)
 }
 
+/// How far the hips must come down for `limb` (a leg) to reach its goal: none when it reaches
+/// (to within a thousandth of its length), else the drop that brings the goal within reach
+/// (straight down from where it is when the goal is too far across the ground for any drop).
+pub(super) fn hips_drop(
+    limb: &Limb,
+    source: &ModelPose,
+    target: &ModelPose,
+    ground: &GroundFrame,
+) -> f32 {
+    let at = |j: usize| Vec3::from(target.as_slice()[j].translation);
+    let (goal, _) = goal(limb, source, target, Some(ground));
+    let (a, b, c) = (
+        at(limb.target.upper),
+        at(limb.target.middle),
+        at(limb.target.end),
+    );
+    let length = (a.distance(b) + b.distance(c)) * 0.999;
+    let v = goal - a;
+    if v.length() <= length {
+        return 0.0;
+    }
+    let across = v.with_y(0.0).length_squared();
+    let down = (length * length - across).max(0.0).sqrt();
+    (-down - v.y).max(0.0)
+}
+
 /// The rotation of `model`'s joint `j`.
 pub(super) fn rotation(model: &ModelPose, j: usize) -> Quat {
     let (_, r, _) = model.as_slice()[j].to_scale_rotation_translation();

@@ -360,6 +360,22 @@ impl Retarget {
         if self.settings.rotation_only {
             ground = None;
         }
+        // A foot the longer or shorter leg cannot reach from where the hips are (a source leg
+        // held straight, scaled off by the pelvis the legs do not scale) lowers the hips until
+        // it can: the feet stay planted and the leg straightens, as the source's does.
+        if let (Some(g), Some((_, t_hips, _))) = (&ground, self.hips) {
+            let drop = (self.limbs.iter().filter(|l| l.leg))
+                .map(|l| limbs::hips_drop(l, model, target_model, g))
+                .fold(0.0f32, f32::max);
+            if drop > 0.0 {
+                let parent = target
+                    .parent(t_hips)
+                    .map_or(glam::Affine3A::IDENTITY, |p| target_model.as_slice()[p]);
+                let by = parent.inverse().transform_vector3(Vec3::NEG_Y * drop);
+                out.as_mut_slice()[t_hips].translation += by;
+                local_to_model(target, out, target_model)?;
+            }
+        }
         for limb in &self.limbs {
             let (goal, pole) = limbs::goal(limb, model, target_model, ground.as_ref());
             solve_two_bone(

@@ -228,11 +228,22 @@ pub fn foot_slide(
     legs: &[Chain],
     root: Option<RootMotion>,
 ) -> Vec<FootSlide> {
-    let windows = contact_windows(c, clip, legs);
+    foot_slide_during(c, clip, legs, root, &contact_windows(c, clip, legs))
+}
+
+/// `foot_slide` over given contact windows (per leg, clip seconds): a retargeted clip measured
+/// while its source's feet are planted, whatever its own ankles' heights say.
+pub fn foot_slide_during(
+    c: &Character,
+    clip: usize,
+    legs: &[Chain],
+    root: Option<RootMotion>,
+    windows: &[Vec<(f32, f32)>],
+) -> Vec<FootSlide> {
     let (times, ankles) = ankle_track(c, clip, legs, root);
     legs.iter()
         .zip(&ankles)
-        .zip(&windows)
+        .zip(windows)
         .map(|((leg, track), windows)| {
             let (mut worst, mut sum, mut n, mut planted) = (0.0f32, 0.0f32, 0usize, 0usize);
             let (mut travelled, mut spent) = (0.0f32, 0.0f32);

@@ -41,8 +41,8 @@ pub use drivers::{
 pub use evaluate::{CharacterPose, IDENTITY_ENTRY};
 pub use ik::{MAX_LEGS, apply_feet, apply_reach, foot_targets};
 pub use legs::{
-    EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide, in_contact,
-    planted_feet_travel,
+    EXAMINE_HZ, FootSlide, common_ancestor, contact_windows, find_legs, foot_slide,
+    foot_slide_during, in_contact, planted_feet_travel,
 };
 pub use ml::MlCorrective;
 pub use ml_model::{
