@@ -90,6 +90,7 @@ fn run() -> ExitCode {
             };
         }
         Some(Command::Fix(args)) => return cli::fix::run(&args),
+        Some(Command::Retarget(args)) => return cli::retarget::run(&args),
         Some(Command::Diff(args)) => return cli::diff::run(&args),
         Some(Command::Render(args)) => match cli::render_or_record(&args) {
             Ok(true) => Ok(()),

@@ -100,7 +100,7 @@ impl MocapListener {
         address: &str,
         skeleton: &Path,
         character: &Character,
-        map: Option<&[(String, String)]>,
+        map: Option<&crate::import::RetargetPlan>,
     ) -> Result<Self, MocapError> {
         let address = loopback_address(address)?;
         let hierarchy = bvh::load(skeleton)?;

@@ -115,6 +115,8 @@ pub struct PoseArgs {
     #[arg(long)]
     pub retarget_map: Option<PathBuf>,
     #[command(flatten)]
+    pub retarget: super::retarget::RetargetArgs,
+    #[command(flatten)]
     pub mocap: super::mocap::MocapArgs,
     #[command(flatten)]
     pub physics: super::physics::PhysicsArgs,
@@ -328,8 +330,8 @@ impl PoseArgs {
             }
         }
         let map = self.retarget_map()?;
-        add_clips_from(&mut character, &self.clips_from, map.as_deref())?;
-        self.mocap.add_take(&mut character, map.as_deref())?;
+        add_clips_from(&mut character, &self.clips_from, map.as_ref())?;
+        self.mocap.add_take(&mut character, map.as_ref())?;
         if self.compressed {
             let settings = skinscope::pose::compression_settings(&character, None);
             skinscope::pose::compress_clips(&mut character, &settings);
@@ -360,9 +362,17 @@ impl PoseArgs {
             .map_err(|e| format!("--drivers {}: {e}", path.display()))
     }
 
-    /// `--retarget-map`'s pairs, read.
-    fn retarget_map(&self) -> Result<Option<Vec<(String, String)>>, String> {
-        read_retarget_map(self.retarget_map.as_deref())
+    /// `--retarget-map`, read, with the `--retarget-*` settings over it (none: auto-mapping
+    /// and the defaults).
+    fn retarget_map(&self) -> Result<Option<skinscope::import::RetargetPlan>, String> {
+        let plan = read_retarget_map(self.retarget_map.as_deref())?;
+        let r = &self.retarget;
+        if !r.given() {
+            return Ok(plan);
+        }
+        let mut plan = plan.unwrap_or_default();
+        r.apply(&mut plan.settings)?;
+        Ok(Some(plan))
     }
 
     /// Whether the options play the state machine: `--graph` or `--param`, or `--simulate`
@@ -485,7 +495,7 @@ impl PoseArgs {
         }
         let run = self.run(c, &mut performer, &mut inputs)?;
         let map = self.retarget_map()?;
-        let listener = self.mocap.listener(c, map.as_deref())?;
+        let listener = self.mocap.listener(c, map.as_ref())?;
         let mut impulses = self.physics.impulses(c)?;
         impulses.sort_by(|a, b| a.at_secs.total_cmp(&b.at_secs));
         Ok(Performance {

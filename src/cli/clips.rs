@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use skinscope::character::Character;
 use skinscope::import;
 
-/// A `--retarget-map` file's pairs, read (none without one).
+/// A `--retarget-map` file, read (none without one).
 pub fn read_retarget_map(
     path: Option<&std::path::Path>,
-) -> Result<Option<Vec<(String, String)>>, String> {
+) -> Result<Option<import::RetargetPlan>, String> {
     path.map(|p| import::read_map(p).map_err(|e| format!("--retarget-map {e}")))
         .transpose()
 }
@@ -18,7 +18,7 @@ pub fn read_retarget_map(
 pub fn add_clips_from(
     character: &mut Character,
     files: &[PathBuf],
-    map: Option<&[(String, String)]>,
+    map: Option<&import::RetargetPlan>,
 ) -> Result<(), String> {
     for file in files {
         let (clips, matched) =

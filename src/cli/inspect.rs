@@ -45,7 +45,7 @@ pub fn run(
                     };
                     for source in clips_from {
                         let reach = super::reach();
-                        match import::joint_match(source, &character, map.as_deref(), &reach) {
+                        match import::joint_match(source, &character, map.as_ref(), &reach) {
                             Ok(m) => report.retarget.push(
                                 skinscope::debug::inspect::RetargetSection::of(
                                     &source.display().to_string(),

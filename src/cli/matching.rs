@@ -324,7 +324,7 @@ pub fn match_db(args: &MatchDbArgs) -> Result<(), String> {
     }
     .map_err(|e| e.to_string())?;
     let map = super::clips::read_retarget_map(args.retarget_map.as_deref())?;
-    super::clips::add_clips_from(&mut c, &args.clips_from, map.as_deref())?;
+    super::clips::add_clips_from(&mut c, &args.clips_from, map.as_ref())?;
     let db = args.db.build(&c)?;
     skinscope::files::write_bytes_whole(&args.out, &db.to_bytes(&c)).map_err(|e| e.to_string())?;
     let candidates: usize = db.index.ranges().iter().map(|r| r.len()).sum();

@@ -78,7 +78,7 @@ impl MocapArgs {
     pub fn add_take(
         &self,
         character: &mut Character,
-        map: Option<&[(String, String)]>,
+        map: Option<&skinscope::import::RetargetPlan>,
     ) -> Result<(), String> {
         if let Some(file) = self.mocap.as_deref().filter(|v| is_bvh(v)) {
             let (clips, matched) =
@@ -120,7 +120,7 @@ impl MocapArgs {
     pub fn listener(
         &self,
         c: &Character,
-        map: Option<&[(String, String)]>,
+        map: Option<&skinscope::import::RetargetPlan>,
     ) -> Result<Option<MocapListener>, String> {
         let (Some(address), Some(skeleton)) = (&self.mocap_listen, &self.mocap_skeleton) else {
             return Ok(None);

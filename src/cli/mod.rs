@@ -23,6 +23,7 @@ mod record;
 pub mod reference;
 pub mod render;
 pub mod report_format;
+pub mod retarget;
 #[cfg(test)]
 mod same_performance;
 mod sequence;
@@ -223,6 +224,8 @@ pub enum Command {
     /// clean for what was repaired, or when there is nothing to fix (then nothing is written);
     /// 1 when a repaired kind is still found; 2 when the file or the options are refused.
     Fix(fix::FixArgs),
+    /// Put clips from other files (BVH takes, glTF clips) on a character and write its file with them added as glTF animations, everything else kept
+    Retarget(retarget::RetargetCommand),
     /// Compare two versions of a character: joints added, removed, renamed or re-parented;
     /// rest-pose and inverse-bind changes per joint; weights (dominant joint changes, the
     /// largest weight change) where the meshes match; clips added, removed or changed (duration,

@@ -47,9 +47,15 @@ fn every_documented_format_example_is_read_by_its_parser() {
                 std::fs::create_dir_all(&dir).unwrap();
                 let path = dir.join("map.json");
                 std::fs::write(&path, json).unwrap();
-                let map = skinscope::import::read_map(&path).unwrap();
-                assert!(map.contains(&("mixamorig:Hips".to_string(), "pelvis".to_string())));
-                assert_eq!(map.len(), 3);
+                let plan = skinscope::import::read_map(&path).unwrap();
+                let pairs = plan.pairs().unwrap();
+                assert!(pairs.contains(&("mixamorig:Hips".to_string(), "pelvis".to_string())));
+                assert_eq!(pairs.len(), 3);
+                // The saved form's settings, where the example gives them.
+                if json.contains("ik_limbs") {
+                    assert!(plan.settings.ik_limbs);
+                    assert_ne!(plan.settings, Default::default());
+                }
                 std::fs::remove_dir_all(&dir).unwrap();
             }
             other => panic!("no parser for {other}"),

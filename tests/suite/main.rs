@@ -51,6 +51,7 @@ mod recipes;
 mod record;
 mod render;
 mod retarget;
+mod retarget_export;
 mod retarget_limbs;
 mod retarget_map;
 mod rewind;

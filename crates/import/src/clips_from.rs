@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::anim::{Clip, Retarget, Skeleton, match_joints};
 use crate::character::{Character, ClipData};
+use crate::retarget_plan::RetargetPlan;
 
 /// The most samples a retargeted clip is keyed at (ten minutes at 60 Hz).
 const MAX_SAMPLES: usize = 36_000;
@@ -50,16 +51,19 @@ fn remedy(mapped: bool) -> &'static str {
     }
 }
 
-/// `source` (the skeleton of `file`) retargeted onto `character`: its joints matched by name
-/// across the conventions, or through `map`; refused when none matches.
+/// `source` (the skeleton of `file`) retargeted onto `character`: its joints auto-mapped
+/// (`JointMap::auto`), or through the plan's pairs, with the plan's settings; refused when none
+/// matches.
 pub fn retarget_onto(
     source: &Skeleton,
     character: &Character,
-    map: Option<&[(String, String)]>,
+    plan: Option<&RetargetPlan>,
     file: &Path,
 ) -> Result<Retarget, NoMatch> {
+    let map = plan.and_then(RetargetPlan::pairs);
     let source_of = match_joints(source, &character.skeleton, map);
-    let retarget = Retarget::new(source, &character.skeleton, source_of);
+    let settings = plan.map(|p| p.settings.clone()).unwrap_or_default();
+    let retarget = Retarget::with(source, &character.skeleton, source_of, settings);
     if retarget.matched() == 0 {
         return Err(NoMatch {
             file: file.to_path_buf(),
@@ -70,44 +74,31 @@ pub fn retarget_onto(
     Ok(retarget)
 }
 
-/// A retarget map file: a JSON object of source joint name -> target joint name.
-pub fn read_map(path: &Path) -> Result<Vec<(String, String)>, ClipsFromError> {
-    let fail = |message: String| ClipsFromError::Map {
+/// A retarget map file (`RetargetPlan::read`).
+pub fn read_map(path: &Path) -> Result<RetargetPlan, ClipsFromError> {
+    RetargetPlan::read(path).map_err(|message| ClipsFromError::Map {
         file: path.to_path_buf(),
-        message,
-    };
-    let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
-        .map_err(|e| fail(e.to_string()))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| fail(format!("not JSON: {e}")))?;
-    let object = value.as_object().ok_or_else(|| {
-        fail("a retarget map is an object of source -> target joint names".into())
-    })?;
-    object
-        .iter()
-        .map(|(from, to)| match to.as_str() {
-            Some(to) => Ok((from.clone(), to.to_owned())),
-            None => Err(fail(format!(
-                "/{}: the target joint is a name (a string)",
-                from.replace('~', "~0").replace('/', "~1")
-            ))),
-        })
-        .collect()
+        message: message
+            .strip_prefix(&format!("{}: ", path.display()))
+            .unwrap_or(&message)
+            .to_string(),
+    })
 }
 
 /// The clips of `path` (a `.bvh`, or a glTF/GLB) retargeted onto `character`, named as in the
-/// file (a BVH's after its file's stem); a name the character has already gets the file's
+/// file (a BVH's after its file's stem), keyed at the source's rate (a BVH's frames, a glTF
+/// clip's keys); a name the character has already gets the file's
 /// name after it. A glTF's URIs are read within `reach`, as `load_with`'s. With them, which of
 /// the character's joints the file drives (`JointMatch`: a partial match leaves the others
 /// with their own motion).
 pub fn clips_from(
     path: &Path,
     character: &Character,
-    map: Option<&[(String, String)]>,
+    plan: Option<&RetargetPlan>,
     reach: &super::Reach,
 ) -> Result<(Vec<ClipData>, crate::anim::JointMatch), ClipsFromError> {
     let (skeleton, clips) = source_of(path, reach)?;
-    let retarget = retarget_onto(&skeleton, character, map, path)?;
+    let retarget = retarget_onto(&skeleton, character, plan, path)?;
     let matched = retarget.joint_match(&skeleton, &character.skeleton);
     let file = path
         .file_name()
@@ -147,11 +138,28 @@ fn dedup(mut times: Vec<f32>) -> Vec<f32> {
     times
 }
 
+/// The source's own rate: every key time of `clip` when its tracks are all LINEAR or STEP (a
+/// cubic spline between keys is sampled at `SAMPLE_HZ` instead), at most `MAX_SAMPLES`.
+fn key_times(clip: &Clip) -> Option<Vec<f32>> {
+    let mut times = Vec::new();
+    for jt in clip.tracks() {
+        if jt.channel.interpolation() == crate::anim::Interpolation::CubicSpline {
+            return None;
+        }
+        times.extend_from_slice(jt.channel.times());
+    }
+    times.push(0.0);
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    (times.len() <= MAX_SAMPLES).then_some(times)
+}
+
 /// A clip and the times it is sampled at.
 type TimedClip = (Clip, Vec<f32>);
 
 /// A source file's skeleton and clips, each with the times it is sampled at: a `.bvh` (one clip,
-/// at its frames), or a glTF/GLB read within `reach` (each clip at 30 Hz and its ends).
+/// at its frames), or a glTF/GLB read within `reach` (each clip at its keys, or at 60 Hz when
+/// it has cubic splines).
 fn source_of(
     path: &Path,
     reach: &super::Reach,
@@ -175,11 +183,13 @@ fn source_of(
             .clips
             .into_iter()
             .map(|k| {
-                let d = k.clip.duration_secs();
-                let samples = ((d * SAMPLE_HZ).ceil() as usize + 1).clamp(1, MAX_SAMPLES);
-                let times = (0..samples)
-                    .map(|s| (s as f32 / SAMPLE_HZ).min(d))
-                    .collect::<Vec<f32>>();
+                let times = key_times(&k.clip).unwrap_or_else(|| {
+                    let d = k.clip.duration_secs();
+                    let samples = ((d * SAMPLE_HZ).ceil() as usize + 1).clamp(1, MAX_SAMPLES);
+                    (0..samples)
+                        .map(|s| (s as f32 / SAMPLE_HZ).min(d))
+                        .collect::<Vec<f32>>()
+                });
                 (k.clip, dedup(times))
             })
             .collect();
@@ -192,10 +202,11 @@ fn source_of(
 pub fn joint_match(
     path: &Path,
     character: &Character,
-    map: Option<&[(String, String)]>,
+    plan: Option<&RetargetPlan>,
     reach: &super::Reach,
 ) -> Result<crate::anim::JointMatch, ClipsFromError> {
     let (skeleton, _) = source_of(path, reach)?;
+    let map = plan.and_then(RetargetPlan::pairs);
     let source_of = match_joints(&skeleton, &character.skeleton, map);
     Ok(crate::anim::JointMatch::of(
         &skeleton,

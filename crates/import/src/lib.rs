@@ -44,6 +44,8 @@ mod meshes;
 #[cfg(feature = "meshopt")]
 mod meshopt_codec;
 mod problem;
+mod retarget_out;
+mod retarget_plan;
 mod skeleton_only;
 mod skins;
 pub use skins::JOINTS_REORDERED;
@@ -58,6 +60,8 @@ use accessor::NoData;
 pub use clips_from::{ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
+pub use retarget_out::{AddedFrom, add_retargeted, push_animation, retargeted_path};
+pub use retarget_plan::RetargetPlan;
 use uri::UriBase;
 pub use uri::{Reach, WIDER_REACH};
 

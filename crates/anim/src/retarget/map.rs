@@ -38,6 +38,9 @@ impl MatchKind {
     }
 }
 
+/// Whether source joint `s` and target joint `t` match at one stage of auto-mapping.
+type Same<'a> = dyn Fn(usize, usize) -> bool + 'a;
+
 /// For each target joint, its source joint and how it was matched.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JointMap {
@@ -51,7 +54,7 @@ impl JointMap {
         let (sp, tp) = (body_parts_of(source, &sc), body_parts_of(target, &tc));
         let mut source_of: Vec<Option<(usize, MatchKind)>> = vec![None; target.joint_count()];
         let mut taken = vec![false; source.joint_count()];
-        let stages: [(MatchKind, &dyn Fn(usize, usize) -> bool); 4] = [
+        let stages: [(MatchKind, &Same); 4] = [
             // The same name meaning the same part (a metarig's `spine` is VRM's `hips`).
             (MatchKind::Exact, &|s, t| {
                 source.names()[s] == target.names()[t] && sc[s] == tc[t]
@@ -63,8 +66,8 @@ impl JointMap {
             }),
         ];
         for (kind, same) in stages {
-            for t in 0..target.joint_count() {
-                if source_of[t].is_some() {
+            for (t, slot) in source_of.iter_mut().enumerate() {
+                if slot.is_some() {
                     continue;
                 }
                 // The exact name and the conventions may share a source joint (two targets
@@ -73,7 +76,7 @@ impl JointMap {
                 if let Some(s) =
                     (0..source.joint_count()).find(|&s| (strict || !taken[s]) && same(s, t))
                 {
-                    source_of[t] = Some((s, kind));
+                    *slot = Some((s, kind));
                     taken[s] = true;
                 }
             }

@@ -1,0 +1,191 @@
+//! `skinscope retarget`: clips from a BVH take and another glTF put on a character in another
+//! naming convention and rest pose, written into its file as glTF animations that the Khronos
+//! validator accepts and that play as the live retarget does.
+
+use crate::common::{self, skinscope};
+use crate::retarget_map::cesium_copy;
+use glam::Vec3;
+use skinscope::anim::{ClipCursor, LocalPose, ModelPose, local_to_model, sample_clip};
+use skinscope::character::Character;
+use skinscope::import::{self, RetargetPlan};
+
+/// Every joint's model-space position, `c` playing its clip `clip` at `t`.
+fn positions(c: &Character, clip: usize, t: f32) -> Vec<Vec3> {
+    let clip = &c.clips[clip].clip;
+    let mut local = LocalPose::rest(&c.skeleton);
+    let mut cursor = ClipCursor::new(clip);
+    sample_clip(&c.skeleton, clip, t, &mut cursor, &mut local).unwrap();
+    let mut model = ModelPose::new(&c.skeleton);
+    local_to_model(&c.skeleton, &local, &mut model).unwrap();
+    model
+        .as_slice()
+        .iter()
+        .map(|m| Vec3::from(m.translation))
+        .collect()
+}
+
+#[test]
+fn a_batch_of_takes_written_into_the_character_plays_as_the_live_retarget() {
+    let dir = common::temp_dir("retarget-export");
+    let builtin = skinscope::builtin::character().unwrap();
+    let walk = common::walk_bvh(&builtin, "retarget-export-walk");
+    let other = cesium_copy("mixamo", false, &dir);
+    let to = cesium_copy("unreal", true, &dir);
+    let out = dir.join("out.glb");
+    let (code, text, err) = skinscope(&[
+        "retarget",
+        "--from",
+        walk.to_str().unwrap(),
+        "--from",
+        other.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--ik-limbs",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    println!("{text}");
+    assert!(text.contains("added clip"), "{text}");
+    // The Khronos validator finds no error in it.
+    let issues = common::validate(&out);
+    assert_eq!(issues["numErrors"], 0, "{issues:#}");
+    // Everything of the file is kept: its nodes, meshes, skins and its own clip.
+    let (before, after) = (
+        common::RawGltf::read_glb(&to),
+        common::RawGltf::read_glb(&out),
+    );
+    for key in ["nodes", "meshes", "skins", "materials", "scenes"] {
+        assert_eq!(before.json[key], after.json[key], "{key}");
+    }
+    let target = import::load(&to).unwrap();
+    let written = import::load(&out).unwrap();
+    assert_eq!(written.clips.len(), target.clips.len() + 2);
+    // Each added clip poses every joint as the live retarget does (`--clips-from`, with the same
+    // settings), at its keys and between them.
+    let height = skinscope::pose::character_height(&target);
+    let mut plan = RetargetPlan::default();
+    plan.settings.ik_limbs = true;
+    let reach = import::Reach::default();
+    let mut live = target.clone();
+    for source in [&walk, &other] {
+        let (clips, _) = import::clips_from(source, &live, Some(&plan), &reach).unwrap();
+        live.clips.extend(clips);
+    }
+    for k in target.clips.len()..live.clips.len() {
+        let name = live.clips[k].clip.name();
+        let w = written
+            .clips
+            .iter()
+            .position(|c| c.clip.name() == name)
+            .unwrap();
+        let d = live.clips[k].clip.duration_secs();
+        let mut worst = 0.0f32;
+        for s in 0..=97 {
+            let t = d * s as f32 / 97.0;
+            let (a, b) = (positions(&live, k, t), positions(&written, w, t));
+            for (p, q) in a.iter().zip(&b) {
+                worst = worst.max(p.distance(*q));
+            }
+        }
+        println!("{name}: worst joint {:.2e} of the height", worst / height);
+        assert!(worst <= 1e-4 * height, "{name}: {worst}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn retarget_refuses_what_it_cannot_write_and_names_it() {
+    let dir = common::temp_dir("retarget-refusals");
+    let to = cesium_copy("unreal", false, &dir);
+    let missing = dir.join("missing.bvh");
+    let out = dir.join("out.glb");
+    let (code, _, err) = skinscope(&[
+        "retarget",
+        "--from",
+        missing.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.bvh"), "{err}");
+    assert!(!out.exists());
+    // Not a .glb to write.
+    let (code, _, err) = skinscope(&[
+        "retarget",
+        "--from",
+        to.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+        "--out",
+        dir.join("out.gltf").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("written as .glb"), "{err}");
+    // A map with a wrong setting: its pointer.
+    let map = dir.join("map.json");
+    std::fs::write(&map, r#"{"offsets": {"tail": [0, 0, 10]}}"#).unwrap();
+    let (code, _, err) = skinscope(&[
+        "retarget",
+        "--from",
+        to.to_str().unwrap(),
+        "--to",
+        to.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--map",
+        map.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("map.json: /offsets/tail: not a chain"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_map_file_round_trips_with_its_settings() {
+    let mut plan = RetargetPlan {
+        pairs: Some(vec![("mixamorig:Hips".into(), "pelvis".into())]),
+        ..Default::default()
+    };
+    plan.settings.offsets[skinscope::anim::BodyChain::LeftArm.index()] = Vec3::new(0.0, 0.0, -12.5);
+    plan.settings.ik_limbs = true;
+    plan.settings.root_motion = skinscope::anim::RootTravel::Remove;
+    plan.settings.motion_scale = Some(0.01);
+    let text = plan.to_json();
+    assert_eq!(RetargetPlan::parse(&text).unwrap(), plan, "{text}");
+    // The plain form: pairs only.
+    let plain = RetargetPlan::parse(r#"{"Hips": "pelvis"}"#).unwrap();
+    assert_eq!(
+        plain.pairs(),
+        Some(&[("Hips".to_string(), "pelvis".to_string())][..])
+    );
+    assert_eq!(plain.settings, Default::default());
+    for (bad, says) in [
+        (
+            r#"{"joints": {"Hips": 3}}"#,
+            "/joints/Hips: the target joint is a name",
+        ),
+        (
+            r#"{"root_motion": "drift"}"#,
+            "/root_motion: \"keep\", \"remove\" or a factor",
+        ),
+        (r#"{"motion_scale": -1}"#, "/motion_scale: a scale above 0"),
+        (
+            r#"{"offsets": {"left_leg": [1, 2]}}"#,
+            "/offsets/left_leg: three angles",
+        ),
+        (
+            r#"{"ik_limbs": true, "ik": true}"#,
+            "/ik: \"ik\" is not a key",
+        ),
+    ] {
+        let e = RetargetPlan::parse(bad).unwrap_err();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
