@@ -130,6 +130,7 @@ fn run() -> ExitCode {
             environment_view: cli.environment.view(),
             environment: cli.environment.environment,
             replay: cli.replay,
+            retarget: cli.retarget_from.map(|s| (s, cli.retarget_map)),
         })
         .map_err(|e| e.to_string()),
     };

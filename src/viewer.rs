@@ -33,6 +33,7 @@ mod over_time;
 mod physics;
 pub mod record;
 pub mod repair;
+pub mod retarget;
 mod shown;
 
 pub use controls::{
@@ -85,6 +86,9 @@ pub enum UiCommand {
     OpenScene(usize),
     /// Check the skinning, fix a finding (previewed), revert, or save the repaired file.
     Repair(repair::RepairCommand),
+    /// Open a source beside the character, change its map, apply it, save the map or the
+    /// character with the clips.
+    Retarget(retarget::RetargetCommand),
     /// Ask the window for a file dialog.
     BrowseForFile,
     /// Ask the window for a file dialog choosing a file to add clips from.
@@ -179,6 +183,8 @@ pub struct Viewer {
     pub load_error: Option<String>,
     /// The panel's check and fix: the last check, the repaired file previewed.
     pub repair: repair::RepairState,
+    /// The panel's retargeting: the source beside the character, its map and settings.
+    pub retarget: retarget::RetargetState,
     pub recent: Vec<PathBuf>,
     /// How far a model's URIs may reach unless `allow_outside` (`--asset-root`, or the model's
     /// own folder).
@@ -234,6 +240,7 @@ impl Viewer {
             event_log: VecDeque::new(),
             load_error: None,
             repair: Default::default(),
+            retarget: Default::default(),
             recent: Vec::new(),
             asset_reach: crate::import::Reach::ModelFolder,
             allow_outside: false,
@@ -344,6 +351,7 @@ impl Viewer {
             UiCommand::Ml(m) => self.ml_command(m),
             UiCommand::Record(r) => self.record_command(r),
             UiCommand::Repair(r) => self.repair_command(r),
+            UiCommand::Retarget(r) => self.retarget_command(r),
             UiCommand::Environment(e) => self.environment_command(e),
             UiCommand::OpenScene(scene) => {
                 if let Err(e) = self.open_scene(scene) {

@@ -55,6 +55,9 @@ _skinscope() {
             skinscope,render)
                 cmd="skinscope__subcmd__render"
                 ;;
+            skinscope,retarget)
+                cmd="skinscope__subcmd__retarget"
+                ;;
             skinscope,train-deformer)
                 cmd="skinscope__subcmd__train__subcmd__deformer"
                 ;;
@@ -97,6 +100,9 @@ _skinscope() {
             skinscope__subcmd__help,render)
                 cmd="skinscope__subcmd__help__subcmd__render"
                 ;;
+            skinscope__subcmd__help,retarget)
+                cmd="skinscope__subcmd__help__subcmd__retarget"
+                ;;
             skinscope__subcmd__help,train-deformer)
                 cmd="skinscope__subcmd__help__subcmd__train__subcmd__deformer"
                 ;;
@@ -107,7 +113,7 @@ _skinscope() {
 
     case "${cmd}" in
         skinscope)
-            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --environment --environment-rotation --environment-intensity --background-shows --replay --asset-root --help --version inspect render check fix diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="-h -V --frames --screenshot --window-size --no-panel --open-section --mocap-listen --mocap-skeleton --retarget-from --retarget-map --environment --environment-rotation --environment-intensity --background-shows --replay --asset-root --help --version inspect render check fix retarget diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -126,7 +132,7 @@ _skinscope() {
                     return 0
                     ;;
                 --open-section)
-                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot over-time motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug check skeleton stats events problems" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "file playback blend external layers state-machine plot over-time motion matching drivers muscles ml physics view environment record per-joint ddm morphs debug check retarget skeleton stats events problems" -- "${cur}"))
                     return 0
                     ;;
                 --mocap-listen)
@@ -134,6 +140,14 @@ _skinscope() {
                     return 0
                     ;;
                 --mocap-skeleton)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-map)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -169,7 +183,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__check)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --format --foot-slide --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --retarget-ik-limbs --retarget-rotation-only --retarget-root-motion --retarget-motion-scale --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --json --format --foot-slide --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -248,6 +262,14 @@ _skinscope() {
                     return 0
                     ;;
                 --retarget-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-root-motion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-motion-scale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -497,7 +519,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__help)
-            opts="inspect render check fix diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
+            opts="inspect render check fix retarget diff palette pose match-db train-deformer gpu-info generate-builtin completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -692,6 +714,20 @@ _skinscope() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        skinscope__subcmd__help__subcmd__retarget)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         skinscope__subcmd__help__subcmd__train__subcmd__deformer)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -821,7 +857,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__palette)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --json --stage --motion-path --from --to --step --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --retarget-ik-limbs --retarget-rotation-only --retarget-root-motion --retarget-motion-scale --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --json --stage --motion-path --from --to --step --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -900,6 +936,14 @@ _skinscope() {
                     return 0
                     ;;
                 --retarget-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-root-motion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-motion-scale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1023,7 +1067,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__pose)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --out --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --retarget-ik-limbs --retarget-rotation-only --retarget-root-motion --retarget-motion-scale --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --skin-on --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --out --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1102,6 +1146,14 @@ _skinscope() {
                     return 0
                     ;;
                 --retarget-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-root-motion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-motion-scale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1237,7 +1289,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__render)
-            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --golden --tolerance --to --from --fps --turntable --gif-palette --size --wireframe --bones --axes-of --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
+            opts="-h --clip --time --speed --once --blend --palette --morph --scene --compressed --layer --additive --transition --graph --param --simulate --root-motion --drive-speed --root-motion-joint --ik --clips-from --retarget-map --retarget-ik-limbs --retarget-rotation-only --retarget-root-motion --retarget-motion-scale --mocap --mocap-listen --mocap-skeleton --mocap-blend-back --mocap-wait --physics --physics-weight --physics-stiffness --impulse --motion-matching --path --motion-db --match-clips --match-weight --match-joints --match-report --muscles --ml-deformer --drivers --dqs-joints --replay --frame --ground --out --golden --tolerance --to --from --fps --turntable --gif-palette --size --wireframe --bones --axes-of --bind-axes --stage-ghosts --motion-path --onion --path-step --shadows --background --environment --environment-rotation --environment-intensity --background-shows --camera --eye --target --fov-y --near --far --silhouette --color-by --color-range --no-legend --crowd --crowd-lod --compare --tone-map --exposure --skinning --ddm-iterations --ddm-lambda --ddm-kappa --ddm-alpha --ddm-cap --skin-pass --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1316,6 +1368,14 @@ _skinscope() {
                     return 0
                     ;;
                 --retarget-map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-root-motion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retarget-motion-scale)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1561,6 +1621,48 @@ _skinscope() {
                     ;;
                 --skin-pass)
                     COMPREPLY=($(compgen -W "auto vertex compute" -- "${cur}"))
+                    return 0
+                    ;;
+                --asset-root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        skinscope__subcmd__retarget)
+            opts="-h --from --to --out --map --ik-limbs --rotation-only --root-motion --motion-scale --json --asset-root --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --map)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root-motion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --motion-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --asset-root)

@@ -66,6 +66,9 @@ pub struct AppOptions {
     pub environment_view: crate::environment::EnvironmentView,
     /// A history saved by the window to replay at start (`--replay`), on `file`'s model.
     pub replay: Option<PathBuf>,
+    /// A retarget source to open beside the character at start (`--retarget-from`), with a map
+    /// file (`--retarget-map`) read over its auto-mapping.
+    pub retarget: Option<(PathBuf, Option<PathBuf>)>,
 }
 
 /// What the renderer draws, from the panel's toggles. A selected joint is marked even with the
@@ -103,6 +106,8 @@ pub enum AppError {
     Environment(String),
     #[error("--replay {0}")]
     Replay(String),
+    #[error("--retarget-from {0}")]
+    Retarget(String),
     #[error("cannot open a window: {0}")]
     Window(String),
     #[error("cannot draw into the window: {0}")]
@@ -153,6 +158,17 @@ pub fn run(options: AppOptions) -> Result<(), AppError> {
     if let Some(path) = &options.replay {
         // Asked for on the command line: a history that does not fit the model stops the start.
         viewer.replay(path).map_err(AppError::Replay)?;
+    }
+    if let Some((source, map)) = &options.retarget {
+        // Asked for on the command line: a source or map that does not read stops the start.
+        viewer
+            .open_retarget(source, map.as_deref())
+            .map_err(AppError::Retarget)?;
+        if options.open_section.is_none() {
+            viewer.controls.view.open_section = Some(crate::viewer::OpenSection::new(
+                crate::viewer::PanelSection::Retarget,
+            ));
+        }
     }
     if let Some((address, skeleton)) = &options.mocap {
         // Asked for on the command line: a stream that cannot be listened to stops the start.

@@ -73,6 +73,14 @@ pub struct Cli {
     /// The BVH whose hierarchy --mocap-listen's motion lines follow.
     #[arg(long, requires = "mocap_listen")]
     pub mocap_skeleton: Option<PathBuf>,
+    /// Open the panel's Retarget section with this source beside the character (a .bvh take, or
+    /// a glTF/GLB whose clips are retargeted), its joints auto-mapped (or through
+    /// --retarget-map).
+    #[arg(long)]
+    pub retarget_from: Option<PathBuf>,
+    /// The retarget map read over --retarget-from's auto-mapping.
+    #[arg(long, requires = "retarget_from")]
+    pub retarget_map: Option<PathBuf>,
     #[command(flatten)]
     pub environment: environment::EnvironmentArgs,
     /// Replay a history the window saved ("Save history..." in the Over time section), on the

@@ -22,6 +22,7 @@ mod physics;
 mod playback;
 mod record;
 mod repair;
+mod retarget;
 mod skinning;
 mod view;
 
@@ -233,6 +234,8 @@ pub fn panel(
     debug_section(ui, controls, shown);
     at(ui, PanelSection::Check);
     repair::check_section(ui, controls, shown, commands);
+    at(ui, PanelSection::Retarget);
+    retarget::retarget_section(ui, controls, shown, commands);
     ui.separator();
     at(ui, PanelSection::Skeleton);
     joints_section(ui, controls, shown);

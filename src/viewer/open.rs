@@ -109,6 +109,7 @@ impl Viewer {
         self.event_log.clear();
         self.load_error = None;
         self.repair = Default::default();
+        self.retarget = Default::default();
         self.generation += 1;
         self.window_requests.push(WindowRequest::ResetCamera);
     }

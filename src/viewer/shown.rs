@@ -144,6 +144,9 @@ pub struct Shown<'a> {
     pub repair: &'a crate::viewer::repair::RepairState,
     /// Where a repaired file is saved by default.
     pub repaired_path: Option<std::path::PathBuf>,
+    /// The panel's retargeting, and where the character with its clips is saved by default.
+    pub retarget: &'a crate::viewer::retarget::RetargetState,
+    pub retargeted_path: Option<std::path::PathBuf>,
     /// The environment's file (`None`: the generated sky) and why the last one did not load.
     pub environment: (Option<&'a std::path::Path>, Option<&'a str>),
     /// The frames kept for rewinding, the one shown, and how the last save or replay went.
@@ -210,6 +213,8 @@ impl Viewer {
             },
             repair: &self.repair,
             repaired_path: self.repaired_path(),
+            retarget: &self.retarget,
+            retargeted_path: self.retargeted_path(),
             recording: (
                 self.recording
                     .as_ref()

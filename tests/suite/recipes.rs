@@ -110,9 +110,16 @@ fn the_recipes_commands_run_as_written() {
                 .unwrap_or_else(|e| panic!("`{command}`: not JSON ({e}): {stdout}"));
             assert!(json.is_object(), "`{command}`: {json}");
         }
-        // What it writes is there and reads as its format.
+        // What it writes is there and reads as its format: a character with clips added, or
+        // an image.
         if let Some(at) = args.iter().position(|a| a == "--out") {
             let path = dir.join(&args[at + 1]);
+            if path.extension().is_some_and(|e| e == "glb") {
+                let written = skinscope::import::load(&path)
+                    .unwrap_or_else(|e| panic!("`{command}` wrote no character: {e}"));
+                assert_eq!(written.clips.len(), c.clips.len() + 1, "`{command}`");
+                continue;
+            }
             let (width, height) = image_size(&path).unwrap_or_else(|e| {
                 panic!("`{command}` wrote no image at {}: {e}", path.display())
             });
@@ -232,4 +239,94 @@ fn the_ci_recipe_checks_diffs_and_compares_a_folder_of_assets() {
         "{}",
         read("render-fox.txt")
     );
+}
+
+/// The retarget recipe's pictures are the window's and `render`'s own: CesiumMan opened beside the built-in
+/// character in the Retarget section (`SKINSCOPE_BLESS=1` writes it).
+#[test]
+fn the_retarget_recipe_picture_is_what_the_window_draws() {
+    let (display, _xvfb) = common::display();
+    let out = common::temp_dir("recipe-retarget").join("shot.png");
+    // Run in CesiumMan's folder, so that the source field shows its name alone.
+    let folder = common::shared("CesiumMan");
+    let args = [
+        "--frames",
+        "4",
+        "--window-size",
+        "960x760",
+        "--retarget-from",
+        "CesiumMan.glb",
+    ];
+    let result = common::window_screenshot(&display, &args, &out)
+        .current_dir(folder)
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("skinscope-guide-no-config"),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let shot = image::open(&out).unwrap().to_rgb8();
+    // The panel and the character's upper half: the statistics below change from run to run.
+    let shot = image::imageops::crop_imm(&shot, 0, 0, 960, 600).to_image();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images/recipes/retarget-map.png");
+    if std::env::var_os("SKINSCOPE_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        shot.save(&path).unwrap();
+    }
+    let kept = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (SKINSCOPE_BLESS=1 writes it)", path.display()))
+        .to_rgb8();
+    assert_eq!(kept.dimensions(), shot.dimensions());
+    let differ = kept
+        .pixels()
+        .zip(shot.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 40))
+        .count();
+    let share = differ as f64 / (960.0 * 600.0);
+    assert!(
+        share < 0.02,
+        "{:.1}% of pixels differ (SKINSCOPE_BLESS=1 rewrites it)",
+        share * 100.0
+    );
+    // The second picture: CesiumMan's walk on the built-in character, IK limbs, as `render`
+    // draws it (held to it by `render --golden`).
+    let golden = path.with_file_name("retarget-result.png");
+    let drawn = out.with_file_name("result.png");
+    let mut args = vec![
+        "render",
+        "--clips-from",
+        "CesiumMan.glb",
+        "--retarget-ik-limbs",
+        "--clip",
+        "animation 0",
+        "--time",
+        "0.6",
+        "--size",
+        "480x400",
+        "--out",
+        drawn.to_str().unwrap(),
+    ];
+    let bless = std::env::var_os("SKINSCOPE_BLESS").is_some();
+    if !bless {
+        args.extend(["--golden", golden.to_str().unwrap()]);
+    }
+    let result = Command::new(env!("CARGO_BIN_EXE_skinscope"))
+        .args(&args)
+        .current_dir(common::shared("CesiumMan"))
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    if bless {
+        std::fs::copy(&drawn, &golden).unwrap();
+    }
+    std::fs::remove_dir_all(out.parent().unwrap()).ok();
 }

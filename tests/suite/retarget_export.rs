@@ -189,3 +189,72 @@ fn a_map_file_round_trips_with_its_settings() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+#[test]
+fn the_panel_maps_fixes_a_pair_applies_and_saves_the_character_with_its_clips() {
+    use egui_kittest::kittest::Queryable;
+    use skinscope::viewer::retarget::RetargetCommand;
+    use skinscope::viewer::{UiCommand, Viewer};
+    let dir = common::temp_dir("retarget-panel");
+    let source = cesium_copy("mixamo", false, &dir);
+    let to = cesium_copy("unknown", true, &dir);
+    let character = import::load(&to).unwrap();
+    let mut h = common::window_frames(Viewer::new(character, Some(to.clone())), (1100.0, 4000.0));
+    h.run();
+    h.get_by_label("Retarget...").click();
+    h.run();
+    h.state_mut().controls.retarget_source = source.display().to_string();
+    h.get_by_label("Open source").click();
+    h.run();
+    let state = &h.state().retarget;
+    let src = state.source.as_ref().unwrap();
+    // Every body part auto-mapped, by the skeleton's shape (the target's names say nothing).
+    let (t, s) = (&h.state().character.skeleton, &src.skeleton);
+    let head = t.find("Bone.004").unwrap();
+    assert_eq!(
+        src.map.source_of[head],
+        Some((
+            s.find("mixamorig:Head").unwrap(),
+            skinscope::anim::MatchKind::Hierarchy
+        ))
+    );
+    // How each was matched is shown beside it.
+    assert!(h.query_all_by_label("by position in the hierarchy").count() >= 19);
+    // A pair changed by hand (as its drop-down does), then applied: the clip plays.
+    let neck = s.find("mixamorig:Neck").unwrap();
+    h.state_mut()
+        .apply(UiCommand::Retarget(RetargetCommand::Pair(head, Some(neck))));
+    h.run();
+    assert_eq!(h.query_all_by_label("by hand").count(), 1);
+    let clips = h.state().character.clips.len();
+    h.get_by_label("Apply: add its clips").click();
+    h.run();
+    assert_eq!(
+        h.state().character.clips.len(),
+        clips + 1,
+        "{:?}",
+        h.state().retarget.said
+    );
+    // The map saved and read back; the character saved with the clip, valid glTF.
+    let map = dir.join("map.json");
+    h.state_mut().controls.retarget_map_path = map.display().to_string();
+    h.get_by_label("Save map").click();
+    h.run();
+    let plan = RetargetPlan::read(&map).unwrap();
+    assert!(
+        plan.pairs()
+            .unwrap()
+            .contains(&("mixamorig:Neck".into(), "Bone.004".into()))
+    );
+    h.get_by_label("Save character with these clips").click();
+    h.run();
+    let saved = dir.join("cesium-unknown-a-pose-retargeted.glb");
+    assert_eq!(
+        import::load(&saved).unwrap().clips.len(),
+        clips + 1,
+        "{:?}",
+        h.state().retarget.said
+    );
+    assert_eq!(common::validate(&saved)["numErrors"], 0);
+    std::fs::remove_dir_all(dir).ok();
+}

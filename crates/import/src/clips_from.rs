@@ -197,6 +197,12 @@ fn source_of(
     })
 }
 
+/// The skeleton of a source file (a `.bvh`, or a glTF/GLB read within `reach`): what a retarget
+/// map pairs the character's joints with.
+pub fn source_skeleton(path: &Path, reach: &super::Reach) -> Result<Skeleton, ClipsFromError> {
+    source_of(path, reach).map(|(skeleton, _)| skeleton)
+}
+
 /// Which of `character`'s joints the skeleton of `path` would drive (`clips_from`'s matching,
 /// by name across the conventions or through `map`), by name.
 pub fn joint_match(

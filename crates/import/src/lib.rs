@@ -57,7 +57,9 @@ use skinscope_core::{basis, character, contain, files, pose};
 use std::path::Path;
 
 use accessor::NoData;
-pub use clips_from::{ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto};
+pub use clips_from::{
+    ClipsFromError, NoMatch, clips_from, joint_match, read_map, retarget_onto, source_skeleton,
+};
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
 pub use retarget_out::{AddedFrom, add_retargeted, push_animation, retargeted_path};

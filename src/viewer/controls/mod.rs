@@ -43,6 +43,12 @@ pub struct Controls {
     pub path: String,
     /// Where the check and fix section saves a repaired file.
     pub repair_path: String,
+    /// The panel's retargeting: the source's path, the map file's, where the character is
+    /// saved, and whether the retarget pose is drawn over the source.
+    pub retarget_source: String,
+    pub retarget_map_path: String,
+    pub retarget_save_path: String,
+    pub retarget_overlay: bool,
     /// The Record section's settings.
     pub record: super::record::RecordControls,
 }
@@ -75,6 +81,10 @@ impl Controls {
             selected_joint: None,
             path: String::new(),
             repair_path: String::new(),
+            retarget_source: String::new(),
+            retarget_map_path: String::new(),
+            retarget_save_path: String::new(),
+            retarget_overlay: false,
             record: Default::default(),
         }
     }

@@ -161,6 +161,8 @@ pub enum PanelSection {
     Debug,
     /// The skinning lint on the character shown, with a Fix beside what can be repaired.
     Check,
+    /// Retargeting: a source beside the character, its joint map, settings and exports.
+    Retarget,
     /// The skeleton's joints.
     Skeleton,
     /// The frame's statistics.
