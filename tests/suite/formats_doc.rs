@@ -21,7 +21,12 @@ fn every_documented_format_example_is_read_by_its_parser() {
     let c = skinscope::builtin::character().unwrap();
     let found = examples();
     let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["graph", "ground", "drivers", "muscles", "retarget"]);
+    assert_eq!(
+        names,
+        [
+            "graph", "ground", "drivers", "muscles", "retarget", "retarget"
+        ]
+    );
     for (name, json) in &found {
         match name.as_str() {
             "graph" => {
