@@ -1635,7 +1635,7 @@ _skinscope() {
             return 0
             ;;
         skinscope__subcmd__retarget)
-            opts="-h --from --to --out --map --ik-limbs --rotation-only --root-motion --motion-scale --json --asset-root --help"
+            opts="-h --from --to --out --map --ik-limbs --rotation-only --root-motion --motion-scale --reduce --tolerance --json --asset-root --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1662,6 +1662,10 @@ _skinscope() {
                     return 0
                     ;;
                 --motion-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -304,9 +304,11 @@ complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l out -d 
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l map -d 'A retarget map (the `--retarget-map` format; the window\'s Save map writes one): the joints paired and the settings. Without one, joints are auto-mapped' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l root-motion -d 'The hips\' travel across the ground: keep, remove (in place) or a factor' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l motion-scale -d 'The hips\' travel multiplied by this (default: the ratio of the hip heights)' -r
+complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l tolerance -d 'The bound of --reduce, in the file\'s units' -r
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l asset-root -d 'The folder tree a model\'s buffers and images may come from (default: the model\'s own folder and those under it): name the root of an exported asset tree whose textures sit in a sibling folder (`../textures/a.png`). Every model the command reads, and the --clips-from files, are held to it' -r -F
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l ik-limbs -d 'Arms and legs as IK chains: the feet keep their contacts on legs of other proportions'
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l rotation-only -d 'Rotations only: every translation, the hips\' included, stays the character\'s rest'
+complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l reduce -d 'Drop the keys that interpolation reproduces within the compression error bound (1e-4 of the character\'s height at each joint\'s skin reach, as `inspect --compression` measures), instead of keying at the source\'s rate'
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -l json -d 'One JSON document instead of text'
 complete -c skinscope -n "__fish_skinscope_using_subcommand retarget" -s h -l help -d 'Print help'
 complete -c skinscope -n "__fish_skinscope_using_subcommand diff" -l format -d 'How to write the report: text, json, junit (JUnit XML, one test case per compared part) or sarif (SARIF 2.1.0, one result per difference)' -r -f -a "text\t''

@@ -119,6 +119,14 @@ pub struct RetargetCommand {
     /// The hips' travel multiplied by this (default: the ratio of the hip heights).
     #[arg(long, value_parser = parse_scale)]
     pub motion_scale: Option<f32>,
+    /// Drop the keys that interpolation reproduces within the compression error bound (1e-4
+    /// of the character's height at each joint's skin reach, as `inspect --compression`
+    /// measures), instead of keying at the source's rate.
+    #[arg(long)]
+    pub reduce: bool,
+    /// The bound of --reduce, in the file's units.
+    #[arg(long, requires = "reduce", value_parser = parse_scale)]
+    pub tolerance: Option<f32>,
     /// One JSON document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -168,11 +176,17 @@ fn retarget(args: &RetargetCommand) -> Result<serde_json::Value, String> {
     );
     let mut document = Document::open(&args.to, &super::reach())
         .map_err(|e| super::with_reach_remedy(e).to_string())?;
+    let keys = if args.reduce {
+        import::Keys::Reduced(args.tolerance)
+    } else {
+        import::Keys::SourceRate
+    };
     let added = import::add_retargeted(
         &mut document,
         &character,
         &args.from,
         Some(&plan),
+        keys,
         &super::reach(),
     )
     .map_err(|e| super::reach_remedy(&e.to_string()))?;
@@ -195,7 +209,7 @@ fn retarget(args: &RetargetCommand) -> Result<serde_json::Value, String> {
         "ik_limbs": plan.settings.ik_limbs,
         "sources": added.iter().map(|a| serde_json::json!({
             "file": a.file.display().to_string(),
-            "clips": a.clips.iter().map(|(name, keys)| serde_json::json!({"name": name, "keys": keys})).collect::<Vec<_>>(),
+            "clips": a.clips.iter().map(|c| serde_json::json!({"name": c.name, "keys": c.keys, "error": c.error})).collect::<Vec<_>>(),
             "joints_matched": a.matched,
             "not_matched": a.unmatched,
         })).collect::<Vec<_>>(),
@@ -218,7 +232,11 @@ fn text(report: &serde_json::Value) -> String {
             );
         }
         for c in s["clips"].as_array().into_iter().flatten() {
-            t += &format!("    added clip {} ({} keys)\n", c["name"], c["keys"]);
+            t += &format!("    added clip {} ({} keys", c["name"], c["keys"]);
+            if let Some(e) = c["error"].as_f64() {
+                t += &format!(", reduced: largest error {e:.2e}");
+            }
+            t += ")\n";
         }
     }
     t.trim_end().to_string()

@@ -171,6 +171,7 @@ impl Viewer {
                 &base,
                 std::slice::from_ref(path),
                 Some(plan),
+                import::Keys::SourceRate,
                 &self.reach(),
             )
             .map_err(|e| e.to_string())?;

@@ -258,3 +258,72 @@ fn the_panel_maps_fixes_a_pair_applies_and_saves_the_character_with_its_clips() 
     assert_eq!(common::validate(&saved)["numErrors"], 0);
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn reduced_keys_stay_within_the_compression_bound() {
+    let dir = common::temp_dir("retarget-reduce");
+    let builtin = skinscope::builtin::character().unwrap();
+    let walk = common::walk_bvh(&builtin, "retarget-reduce-walk");
+    let to = cesium_copy("vrm", true, &dir);
+    let (full, reduced) = (dir.join("full.glb"), dir.join("reduced.glb"));
+    for (out, extra) in [(&full, None), (&reduced, Some("--reduce"))] {
+        let mut args = vec![
+            "retarget",
+            "--from",
+            walk.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend(extra);
+        let (code, text, err) = skinscope(&args);
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let clip = &report["sources"][0]["clips"][0];
+        println!(
+            "{}: {} keys, error {}",
+            out.display(),
+            clip["keys"],
+            clip["error"]
+        );
+    }
+    assert_eq!(common::validate(&reduced)["numErrors"], 0);
+    let target = import::load(&to).unwrap();
+    let (a, b) = (
+        import::load(&full).unwrap(),
+        import::load(&reduced).unwrap(),
+    );
+    let k = target.clips.len();
+    let keys = |c: &Character| -> usize {
+        c.clips[k]
+            .clip
+            .tracks()
+            .iter()
+            .map(|t| t.channel.times().len())
+            .sum()
+    };
+    // Fewer keys (a 30 Hz walk keeps most of them at so tight a bound: 337 of 465), and every
+    // joint and virtual vertex where the full clip puts it, within the bound (1e-4 of the
+    // height at the skin's reach).
+    assert!(
+        keys(&b) * 10 < keys(&a) * 8,
+        "{} of {} keys",
+        keys(&b),
+        keys(&a)
+    );
+    let settings = skinscope::pose::compression_settings(&target, None);
+    let error = skinscope::anim::measure_clip_error(
+        &target.skeleton,
+        &a.clips[k].clip,
+        &b.clips[k].clip,
+        &settings.distances,
+    );
+    assert!(
+        error <= settings.tolerance,
+        "{error} over {}",
+        settings.tolerance
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -50,8 +50,8 @@ use super::compressed::{
 use super::quantize::{Quantized, Range, fewest_bits, pack_segments};
 use super::sample::sample_track;
 use super::{
-    Channel, Clip, Interpolation, LocalPose, ModelPose, Property, Skeleton, Track, local_to_model,
-    slerp_shortest,
+    Channel, Clip, Interpolation, JointTrack, LocalPose, ModelPose, Property, Skeleton, Track,
+    local_to_model, slerp_shortest,
 };
 
 /// What a compression must hold to.
@@ -711,4 +711,115 @@ pub fn compress_clip(
         settings: settings.clone(),
     };
     (compressed, report)
+}
+
+/// `clip` with the keys dropped that its neighbours' interpolation reproduces within `settings`
+/// (float keys, no quantization: a clip to write out, as glTF keeps it). Each LINEAR or STEP
+/// track is reduced on its own (`reduce`) at one share of the tolerance at its joint's reach;
+/// a track's own error seldom adds up along the chain to the whole tolerance, so the share is
+/// searched: doubled from the tolerance while the measured error (`measure_clip_error`) holds,
+/// or shrunk by `SHRINK` until it does; the clip with the fewest keys within the tolerance is
+/// kept. Cubic-spline tracks are kept whole. Returns the reduced clip and its measured error.
+pub fn reduce_clip(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    settings: &CompressionSettings,
+) -> (Clip, f32) {
+    let reach = reach(skeleton, &settings.distances);
+    let attempt = |share: f32| {
+        let tracks: Vec<JointTrack> = (clip.tracks().iter())
+            .map(|jt| reduce_track(jt, share, &reach))
+            .collect();
+        let reduced = Clip::new(
+            clip.name(),
+            clip.joint_count(),
+            tracks,
+            clip.events().to_vec(),
+        )
+        .ok()?;
+        let error = super::measure_clip_error(skeleton, clip, &reduced, &settings.distances);
+        (error <= settings.tolerance).then_some((reduced, error))
+    };
+    let keys = |c: &Clip| -> usize { c.tracks().iter().map(|t| t.channel.times().len()).sum() };
+    let mut share = settings.tolerance;
+    let mut best: Option<(Clip, f32)> = None;
+    for _ in 0..20 {
+        match attempt(share) {
+            Some(found) => {
+                if best
+                    .as_ref()
+                    .is_some_and(|(b, _)| keys(b) <= keys(&found.0))
+                {
+                    break;
+                }
+                best = Some(found);
+                share *= 2.0;
+            }
+            None if best.is_some() => break,
+            None => share *= SHRINK,
+        }
+    }
+    best.unwrap_or_else(|| (clip.clone(), 0.0))
+}
+
+/// One track with the keys `reduce` drops at `tolerance` (model-space, at the joint's reach).
+fn reduce_track(jt: &JointTrack, tolerance: f32, reach: &Reach) -> JointTrack {
+    let j = jt.joint;
+    let interpolation = jt.channel.interpolation();
+    if interpolation == Interpolation::CubicSpline {
+        return jt.clone();
+    }
+    let step = interpolation == Interpolation::Step;
+    let lever = reach.reach[j].max(f32::MIN_POSITIVE);
+    let times = jt.channel.times();
+    let pick = |keys: TrackKeys| reduce(times, std::slice::from_ref(&keys), step);
+    let channel = match &jt.channel {
+        Channel::Rotation(track) => {
+            let kept = pick(TrackKeys::Rotation {
+                joint: j as u32,
+                values: track.values().to_vec(),
+                tolerance: tolerance / lever,
+                lever,
+            });
+            Track::new(
+                kept.iter().map(|&k| times[k]).collect(),
+                kept.iter().map(|&k| track.values()[k]).collect(),
+                interpolation,
+            )
+            .map(Channel::Rotation)
+        }
+        Channel::Translation(track) | Channel::Scale(track) => {
+            let scale = jt.channel.property() == Property::Scale;
+            let gain = if scale {
+                lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
+            } else {
+                reach.parent_scale[j]
+            }
+            .max(f32::MIN_POSITIVE);
+            let kept = pick(TrackKeys::Vector {
+                joint: j as u32,
+                scale,
+                values: track.values().to_vec(),
+                tolerance: tolerance / gain,
+                gain,
+            });
+            let values = kept.iter().map(|&k| track.values()[k]).collect();
+            Track::new(
+                kept.iter().map(|&k| times[k]).collect(),
+                values,
+                interpolation,
+            )
+            .map(|t| {
+                if scale {
+                    Channel::Scale(t)
+                } else {
+                    Channel::Translation(t)
+                }
+            })
+        }
+    };
+    match channel {
+        Ok(channel) => JointTrack { joint: j, channel },
+        Err(_) => jt.clone(),
+    }
 }

@@ -55,16 +55,40 @@ pub fn measure_error(
     compressed: &CompressedClip,
     distances: &[f32],
 ) -> f32 {
-    let mut raw_cursor = ClipCursor::new(clip);
     let mut cursor = ClipCursor::for_compressed(compressed);
+    measure_against(skeleton, clip, distances, &mut |t, out| {
+        super::sample_compressed(skeleton, compressed, t, &mut cursor, out)
+    })
+}
+
+/// `measure_error` between two clips: `clip` and `other` (a reduced copy of it).
+pub fn measure_clip_error(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    other: &Clip,
+    distances: &[f32],
+) -> f32 {
+    let mut cursor = ClipCursor::new(other);
+    measure_against(skeleton, clip, distances, &mut |t, out| {
+        sample_clip(skeleton, other, t, &mut cursor, out)
+    })
+}
+
+/// The largest virtual-vertex distance between `clip` and what `other` samples at each of
+/// `clip`'s measuring times.
+fn measure_against(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    distances: &[f32],
+    other: &mut dyn FnMut(f32, &mut LocalPose) -> Result<(), super::PoseError>,
+) -> f32 {
+    let mut raw_cursor = ClipCursor::new(clip);
     let (mut raw, mut packed) = (LocalPose::rest(skeleton), LocalPose::rest(skeleton));
     let (mut raw_model, mut packed_model) = (ModelPose::new(skeleton), ModelPose::new(skeleton));
     let mut worst: f32 = 0.0;
     for t in measure_times(clip) {
         let sampled = sample_clip(skeleton, clip, t, &mut raw_cursor, &mut raw)
-            .and_then(|_| {
-                super::sample_compressed(skeleton, compressed, t, &mut cursor, &mut packed)
-            })
+            .and_then(|_| other(t, &mut packed))
             .and_then(|_| local_to_model(skeleton, &raw, &mut raw_model))
             .and_then(|_| local_to_model(skeleton, &packed, &mut packed_model));
         if sampled.is_err() {

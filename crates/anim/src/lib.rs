@@ -99,8 +99,8 @@ pub use clip::{
     Channel, Clip, ClipError, ClipEvent, Interpolation, JointTrack, MIN_CLIP_SECS, Property, Track,
     TrackError, TrackValue,
 };
-pub use compress::{CompressionReport, CompressionSettings, compress_clip};
-pub use compress_error::{measure_error, raw_bytes};
+pub use compress::{CompressionReport, CompressionSettings, compress_clip, reduce_clip};
+pub use compress_error::{measure_clip_error, measure_error, raw_bytes};
 pub use compressed::CompressedClip;
 pub use cursor::{
     ClipCursor, resample_clip, sample_clip, sample_clip_over, sample_compressed,

@@ -62,7 +62,9 @@ pub use clips_from::{
 };
 use problem::Problems;
 pub use problem::{ImportError, json_pointer};
-pub use retarget_out::{AddedFrom, add_retargeted, push_animation, retargeted_path};
+pub use retarget_out::{
+    AddedClip, AddedFrom, Keys, add_retargeted, push_animation, retargeted_path,
+};
 pub use retarget_plan::RetargetPlan;
 use uri::UriBase;
 pub use uri::{Reach, WIDER_REACH};

@@ -16,42 +16,76 @@ use crate::retarget_plan::RetargetPlan;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AddedFrom {
     pub file: PathBuf,
-    /// The clips added, by the names they have in the file, with their key counts.
-    pub clips: Vec<(String, usize)>,
+    /// The clips added.
+    pub clips: Vec<AddedClip>,
     /// Which of the character's joints the source drives.
     pub matched: usize,
     pub unmatched: Vec<String>,
 }
 
+/// One clip added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AddedClip {
+    /// Its name in the file.
+    pub name: String,
+    /// Keys written, over every track.
+    pub keys: usize,
+    /// With the keys reduced: the largest virtual-vertex error measured against the clip keyed
+    /// at the source's rate, in the file's units.
+    pub error: Option<f32>,
+}
+
+/// How the added clips are keyed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Keys {
+    /// At the source's rate (a BVH's frames, a glTF clip's keys).
+    #[default]
+    SourceRate,
+    /// With the keys dropped that interpolation reproduces within the compression error bound
+    /// (`pose::compression_settings`: 1e-4 of the character's height by default, at each
+    /// joint's skin reach), or within this bound in the file's units.
+    Reduced(Option<f32>),
+}
+
 /// Adds every clip of `sources` (BVH, glTF or GLB files, read within `reach`), retargeted onto
-/// `character` (the file `document` holds) through `plan`, to `document` as animations. A
-/// name taken already (by the file or an earlier source) gets its file's name after it.
+/// `character` (the file `document` holds) through `plan`, to `document` as animations keyed as
+/// `keys` says. A name taken already (by the file or an earlier source) gets its file's name
+/// after it.
 pub fn add_retargeted(
     document: &mut Document,
     character: &Character,
     sources: &[PathBuf],
     plan: Option<&RetargetPlan>,
+    keys: Keys,
     reach: &crate::Reach,
 ) -> Result<Vec<AddedFrom>, ClipsFromError> {
+    let bound = match keys {
+        Keys::SourceRate => None,
+        Keys::Reduced(tolerance) => Some(crate::pose::compression_settings(character, tolerance)),
+    };
     let mut growing = character.clone();
     let mut added = Vec::new();
     for file in sources {
         let (clips, matched): (_, JointMatch) = clips_from(file, &growing, plan, reach)?;
         let mut names = Vec::new();
         for data in &clips {
-            let clip = without_still_tracks(&data.clip, &character.skeleton);
+            let mut clip = without_still_tracks(&data.clip, &character.skeleton);
+            let mut error = None;
+            if let Some(settings) = &bound {
+                let (reduced, e) = crate::anim::reduce_clip(&character.skeleton, &clip, settings);
+                (clip, error) = (reduced, Some(e));
+            }
             for track in clip.tracks() {
                 let node = character.node_of_skeleton_joint[track.joint];
                 matrix_to_trs(document, node);
             }
             push_animation(document, &clip, &character.node_of_skeleton_joint);
-            let keys = data
-                .clip
-                .tracks()
-                .iter()
-                .map(|t| t.channel.times().len())
-                .max();
-            names.push((data.clip.name().to_string(), keys.unwrap_or(0)));
+            let keys = clip.tracks().iter().map(|t| t.channel.times().len()).sum();
+            names.push(AddedClip {
+                name: data.clip.name().to_string(),
+                keys,
+                error,
+            });
         }
         growing.clips.extend(clips);
         added.push(AddedFrom {
