@@ -43,6 +43,9 @@ pub struct RetargetSection {
     pub file: String,
     /// (character joint, source joint).
     pub matched: Vec<(String, String)>,
+    /// How each pair was found: exact name, convention table, fuzzy, by position in the
+    /// hierarchy, by hand.
+    pub how: Vec<&'static str>,
     /// The character's joints the file does not drive.
     pub unmatched: Vec<String>,
     /// The file's joints that drive nothing.
@@ -54,6 +57,7 @@ impl RetargetSection {
         Self {
             file: file.to_string(),
             matched: m.matched,
+            how: m.how,
             unmatched: m.unmatched,
             unused: m.unused,
         }
@@ -62,6 +66,7 @@ impl RetargetSection {
     fn to_text(&self) -> String {
         let m = crate::anim::JointMatch {
             matched: self.matched.clone(),
+            how: self.how.clone(),
             unmatched: self.unmatched.clone(),
             unused: self.unused.clone(),
         };

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::anim::{Clip, Retarget, Skeleton, match_joints};
+use crate::anim::{Clip, JointMap, Retarget, Skeleton, match_joints};
 use crate::character::{Character, ClipData};
 use crate::retarget_plan::RetargetPlan;
 
@@ -203,8 +203,8 @@ pub fn source_skeleton(path: &Path, reach: &super::Reach) -> Result<Skeleton, Cl
     source_of(path, reach).map(|(skeleton, _)| skeleton)
 }
 
-/// Which of `character`'s joints the skeleton of `path` would drive (`clips_from`'s matching,
-/// by name across the conventions or through `map`), by name.
+/// Which of `character`'s joints the skeleton of `path` would drive (`clips_from`'s matching:
+/// auto-mapped, or through the plan's pairs), by name, with how each pair was found.
 pub fn joint_match(
     path: &Path,
     character: &Character,
@@ -212,11 +212,13 @@ pub fn joint_match(
     reach: &super::Reach,
 ) -> Result<crate::anim::JointMatch, ClipsFromError> {
     let (skeleton, _) = source_of(path, reach)?;
-    let map = plan.and_then(RetargetPlan::pairs);
-    let source_of = match_joints(&skeleton, &character.skeleton, map);
-    Ok(crate::anim::JointMatch::of(
+    let map = match plan.and_then(RetargetPlan::pairs) {
+        Some(pairs) => JointMap::from_pairs(&skeleton, &character.skeleton, pairs),
+        None => JointMap::auto(&skeleton, &character.skeleton),
+    };
+    Ok(crate::anim::JointMatch::of_map(
         &skeleton,
         &character.skeleton,
-        &source_of,
+        &map,
     ))
 }

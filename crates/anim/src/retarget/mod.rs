@@ -57,6 +57,8 @@ pub fn match_joints(
 pub struct JointMatch {
     /// (target joint, source joint), in the target's joint order.
     pub matched: Vec<(String, String)>,
+    /// How each pair of `matched` was found (`MatchKind::label`), where it is known.
+    pub how: Vec<&'static str>,
     pub unmatched: Vec<String>,
     pub unused: Vec<String>,
 }
@@ -87,6 +89,18 @@ impl JointMatch {
         out
     }
 
+    /// `of` a joint map, with how each pair was found.
+    pub fn of_map(source: &Skeleton, target: &Skeleton, map: &JointMap) -> Self {
+        let mut out = Self::of(source, target, &map.indices());
+        out.how = map
+            .source_of
+            .iter()
+            .flatten()
+            .map(|(_, k)| k.label())
+            .collect();
+        out
+    }
+
     /// One line: how many of the target's joints matched, and the unmatched ones by name (the
     /// first 12).
     pub fn summary(&self) -> String {
@@ -109,8 +123,11 @@ impl JointMatch {
     /// The whole match as text: a line per matched joint, then the unmatched and unused ones.
     pub fn to_text(&self) -> String {
         let mut out = format!("{}\n", self.summary());
-        for (target, source) in &self.matched {
-            out.push_str(&format!("  {target} <- {source}\n"));
+        for (k, (target, source)) in self.matched.iter().enumerate() {
+            match self.how.get(k) {
+                Some(how) => out.push_str(&format!("  {target} <- {source} ({how})\n")),
+                None => out.push_str(&format!("  {target} <- {source}\n")),
+            }
         }
         if !self.unmatched.is_empty() {
             out.push_str(&format!("  not matched: {}\n", self.unmatched.join(", ")));
