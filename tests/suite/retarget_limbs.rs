@@ -141,3 +141,90 @@ fn ik_limbs_keep_planted_feet_on_longer_and_shorter_legs() {
         }
     }
 }
+
+/// The hips' model-space position, `c` playing its clip `clip` at `t`.
+fn hips_at(c: &Character, clip: &skinscope::anim::Clip, t: f32) -> glam::Vec3 {
+    let s = &c.skeleton;
+    let mut local = skinscope::anim::LocalPose::rest(s);
+    let mut cursor = skinscope::anim::ClipCursor::new(clip);
+    skinscope::anim::sample_clip(s, clip, t, &mut cursor, &mut local).unwrap();
+    let mut model = skinscope::anim::ModelPose::new(s);
+    skinscope::anim::local_to_model(s, &local, &mut model).unwrap();
+    model.as_slice()[s.find("pelvis").unwrap()]
+        .translation
+        .into()
+}
+
+#[test]
+fn root_motion_kept_scaled_or_removed_rotations_only_and_the_motion_s_scale() {
+    use skinscope::anim::RootTravel;
+    let source = skinscope::builtin::character().unwrap();
+    let clip = source
+        .clips
+        .iter()
+        .position(|k| k.clip.name() == "walk_fast")
+        .unwrap();
+    let take = &source.clips[clip].clip;
+    let end = take.duration_secs();
+    // The source's own travel over the clip, and its hips' bob.
+    let travel = hips_at(&source, take, end) - hips_at(&source, take, 0.0);
+    assert!(travel.with_y(0.0).length() > 0.5, "{travel}");
+    let moved = |settings: RetargetSettings| {
+        let c = with_take(&source, clip, &source, settings);
+        let a = hips_at(&c, &c.clips[0].clip, 0.0);
+        let b = hips_at(&c, &c.clips[0].clip, end);
+        let mid = hips_at(&c, &c.clips[0].clip, end * 0.3);
+        (b - a, mid)
+    };
+    let (kept, kept_mid) = moved(RetargetSettings::default());
+    assert!((kept - travel).length() < 1e-4, "{kept} against {travel}");
+    // Removed: no travel across the ground; the height and its bob are kept.
+    let (removed, removed_mid) = moved(RetargetSettings {
+        root_motion: RootTravel::Remove,
+        ..Default::default()
+    });
+    assert!(removed.with_y(0.0).length() < 1e-4, "{removed}");
+    assert!((removed_mid.y - kept_mid.y).abs() < 1e-5);
+    // Scaled by a half across the ground.
+    let (half, _) = moved(RetargetSettings {
+        root_motion: RootTravel::Scale(0.5),
+        ..Default::default()
+    });
+    assert!(
+        (half.with_y(0.0) - kept.with_y(0.0) * 0.5).length() < 1e-4,
+        "{half}"
+    );
+    // The motion's scale: the whole travel, height included, twice.
+    let (double, double_mid) = moved(RetargetSettings {
+        motion_scale: Some(2.0),
+        ..Default::default()
+    });
+    assert!((double - kept * 2.0).length() < 1e-4, "{double}");
+    let rest = {
+        let mut m = skinscope::anim::ModelPose::new(&source.skeleton);
+        let l = skinscope::anim::LocalPose::rest(&source.skeleton);
+        skinscope::anim::local_to_model(&source.skeleton, &l, &mut m).unwrap();
+        glam::Vec3::from(m.as_slice()[source.skeleton.find("pelvis").unwrap()].translation)
+    };
+    assert!(((double_mid.y - rest.y) - 2.0 * (kept_mid.y - rest.y)).abs() < 1e-4);
+    // Rotations only: the hips stay at their rest place.
+    let c = with_take(
+        &source,
+        clip,
+        &source,
+        RetargetSettings {
+            rotation_only: true,
+            ..Default::default()
+        },
+    );
+    for t in [0.0, end * 0.3, end] {
+        assert!(hips_at(&c, &c.clips[0].clip, t).distance(rest) < 1e-5);
+    }
+    assert!(
+        c.clips[0]
+            .clip
+            .tracks()
+            .iter()
+            .all(|t| !matches!(t.channel, skinscope::anim::Channel::Translation(_)))
+    );
+}
