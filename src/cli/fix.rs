@@ -20,7 +20,7 @@ pub struct FixArgs {
     /// The .gltf or .glb file to repair.
     pub file: PathBuf,
     /// Where to write the repaired file: a .glb (its buffers and images carried inside).
-    #[arg(long, value_parser = parse_glb_path)]
+    #[arg(long, value_parser = super::values::parse_glb_path)]
     pub out: PathBuf,
     /// The most influences a vertex keeps (the largest; the rest dropped and the weights
     /// normalised again): 1 to 8.
@@ -33,14 +33,6 @@ pub struct FixArgs {
     /// One JSON document instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_glb_path(s: &str) -> Result<PathBuf, String> {
-    let path = PathBuf::from(s);
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("glb") => Ok(path),
-        _ => Err(format!("{s:?}: the repaired file is written as .glb")),
-    }
 }
 
 pub fn run(args: &FixArgs) -> ExitCode {

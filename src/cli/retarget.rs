@@ -101,7 +101,7 @@ pub struct RetargetCommand {
     pub to: PathBuf,
     /// Where to write the character with the clips added: a .glb (its buffers and images
     /// carried inside).
-    #[arg(long, value_parser = parse_glb_path)]
+    #[arg(long, value_parser = super::values::parse_glb_path)]
     pub out: PathBuf,
     /// A retarget map (the `--retarget-map` format; the window's Save map writes one): the
     /// joints paired and the settings. Without one, joints are auto-mapped.
@@ -130,14 +130,6 @@ pub struct RetargetCommand {
     /// One JSON document instead of text.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_glb_path(s: &str) -> Result<PathBuf, String> {
-    let path = PathBuf::from(s);
-    match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("glb") => Ok(path),
-        _ => Err(format!("{s:?}: the character is written as .glb")),
-    }
 }
 
 pub fn run(args: &RetargetCommand) -> ExitCode {

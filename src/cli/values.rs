@@ -189,6 +189,15 @@ pub fn parse_finite(s: &str) -> Result<f32, String> {
     }
 }
 
+/// A path to write a character to: a `.glb` (its buffers and images carried inside).
+pub fn parse_glb_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("glb") => Ok(path),
+        _ => Err(format!("{s:?}: the character is written as .glb")),
+    }
+}
+
 /// An image path to write (`render --out`, `--screenshot`): `.png`, `.jpg` or `.jpeg`.
 pub fn parse_image_path(s: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(s);

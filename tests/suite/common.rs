@@ -313,3 +313,29 @@ pub fn window_screenshot(display: &str, args: &[&str], out: &std::path::Path) ->
         .env_remove("WAYLAND_DISPLAY");
     command
 }
+
+/// `skeleton`'s rest pose in model space.
+pub fn rest_model(skeleton: &skinscope::anim::Skeleton) -> skinscope::anim::ModelPose {
+    let mut model = skinscope::anim::ModelPose::new(skeleton);
+    let rest = skinscope::anim::LocalPose::rest(skeleton);
+    skinscope::anim::local_to_model(skeleton, &rest, &mut model).unwrap();
+    model
+}
+
+/// Every joint's model-space position, `skeleton` playing `clip` at `t`.
+pub fn joint_positions(
+    skeleton: &skinscope::anim::Skeleton,
+    clip: &skinscope::anim::Clip,
+    t: f32,
+) -> Vec<glam::Vec3> {
+    let mut local = skinscope::anim::LocalPose::rest(skeleton);
+    let mut cursor = skinscope::anim::ClipCursor::new(clip);
+    skinscope::anim::sample_clip(skeleton, clip, t, &mut cursor, &mut local).unwrap();
+    let mut model = skinscope::anim::ModelPose::new(skeleton);
+    skinscope::anim::local_to_model(skeleton, &local, &mut model).unwrap();
+    model
+        .as_slice()
+        .iter()
+        .map(|m| glam::Vec3::from(m.translation))
+        .collect()
+}

@@ -6,8 +6,8 @@ use crate::common;
 
 use glam::{Quat, Vec3};
 use skinscope::anim::{
-    Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose, Retarget, Skeleton,
-    Track, Transform, canonical_name, local_to_model, match_joints, sample_clip,
+    Channel, Clip, Interpolation, JointTrack, Retarget, Skeleton, Track, Transform, canonical_name,
+    match_joints,
 };
 
 #[test]
@@ -41,20 +41,6 @@ fn walk_of(c: &skinscope::character::Character) -> Clip {
     walk.unwrap().clip.clone()
 }
 
-/// Every joint's model-space position under `clip` at `t`.
-fn positions(skeleton: &Skeleton, clip: &Clip, t: f32) -> Vec<Vec3> {
-    let mut local = LocalPose::rest(skeleton);
-    let mut model = ModelPose::new(skeleton);
-    let mut cursor = ClipCursor::new(clip);
-    sample_clip(skeleton, clip, t, &mut cursor, &mut local).unwrap();
-    local_to_model(skeleton, &local, &mut model).unwrap();
-    model
-        .as_slice()
-        .iter()
-        .map(|m| Vec3::from(m.translation))
-        .collect()
-}
-
 #[test]
 fn a_clip_onto_a_renamed_copy_of_its_skeleton_is_unchanged() {
     let c = skinscope::builtin::character().unwrap();
@@ -76,7 +62,10 @@ fn a_clip_onto_a_renamed_copy_of_its_skeleton_is_unchanged() {
         .unwrap();
     let height = skinscope::pose::character_height(&c);
     for &t in &times {
-        let (want, got) = (positions(source, walk, t), positions(&target, &moved, t));
+        let (want, got) = (
+            common::joint_positions(source, walk, t),
+            common::joint_positions(&target, &moved, t),
+        );
         for (j, (a, b)) in want.iter().zip(&got).enumerate() {
             assert!(
                 (*a - *b).length() < 1e-6 * height,
@@ -153,7 +142,10 @@ fn a_t_pose_source_drives_an_a_pose_target_bone_for_bone() {
         .unwrap();
     let mut worst = 0.0f32;
     for &t in &times {
-        let (s, g) = (positions(&source, &clip, t), positions(&target, &moved, t));
+        let (s, g) = (
+            common::joint_positions(&source, &clip, t),
+            common::joint_positions(&target, &moved, t),
+        );
         for bone in [(1, 2), (2, 3)] {
             let want = (s[bone.1] - s[bone.0]).normalize();
             let got = (g[bone.1] - g[bone.0]).normalize();
@@ -164,12 +156,12 @@ fn a_t_pose_source_drives_an_a_pose_target_bone_for_bone() {
     // Without the alignment the target's arm would hang 45 degrees below the source's: the
     // retargeted clip is not the source's rotations copied.
     let (s, g) = (
-        positions(&source, &clip, 0.0),
-        positions(&target, &moved, 0.0),
+        common::joint_positions(&source, &clip, 0.0),
+        common::joint_positions(&target, &moved, 0.0),
     );
     assert!(((g[2] - g[1]).normalize() - (s[2] - s[1]).normalize()).length() < 1e-3);
     let copied = Clip::new("copied", 4, clip.tracks().to_vec(), Vec::new()).unwrap();
-    let c = positions(&target, &copied, 0.0);
+    let c = common::joint_positions(&target, &copied, 0.0);
     assert!(
         (c[2] - c[1])
             .normalize()

@@ -5,23 +5,12 @@
 use crate::common::{self, skinscope};
 use crate::retarget_map::cesium_copy;
 use glam::Vec3;
-use skinscope::anim::{ClipCursor, LocalPose, ModelPose, local_to_model, sample_clip};
 use skinscope::character::Character;
 use skinscope::import::{self, RetargetPlan};
 
 /// Every joint's model-space position, `c` playing its clip `clip` at `t`.
 fn positions(c: &Character, clip: usize, t: f32) -> Vec<Vec3> {
-    let clip = &c.clips[clip].clip;
-    let mut local = LocalPose::rest(&c.skeleton);
-    let mut cursor = ClipCursor::new(clip);
-    sample_clip(&c.skeleton, clip, t, &mut cursor, &mut local).unwrap();
-    let mut model = ModelPose::new(&c.skeleton);
-    local_to_model(&c.skeleton, &local, &mut model).unwrap();
-    model
-        .as_slice()
-        .iter()
-        .map(|m| Vec3::from(m.translation))
-        .collect()
+    common::joint_positions(&c.skeleton, &c.clips[clip].clip, t)
 }
 
 #[test]

@@ -12,11 +12,7 @@ use skinscope::pose::{
 /// raised to keep the feet on the ground.
 fn long_legged(c: &Character, k: f32) -> Character {
     let s = &c.skeleton;
-    let rest_model = {
-        let mut m = skinscope::anim::ModelPose::new(s);
-        skinscope::anim::local_to_model(s, &skinscope::anim::LocalPose::rest(s), &mut m).unwrap();
-        m
-    };
+    let rest_model = crate::common::rest_model(s);
     let y = |n: &str| rest_model.as_slice()[s.find(n).unwrap()].translation.y;
     let drop = y("thigh_l") - y("foot_l");
     let mut rest: Vec<Transform> = s.rest().to_vec();
@@ -200,12 +196,10 @@ fn root_motion_kept_scaled_or_removed_rotations_only_and_the_motion_s_scale() {
         ..Default::default()
     });
     assert!((double - kept * 2.0).length() < 1e-4, "{double}");
-    let rest = {
-        let mut m = skinscope::anim::ModelPose::new(&source.skeleton);
-        let l = skinscope::anim::LocalPose::rest(&source.skeleton);
-        skinscope::anim::local_to_model(&source.skeleton, &l, &mut m).unwrap();
-        glam::Vec3::from(m.as_slice()[source.skeleton.find("pelvis").unwrap()].translation)
-    };
+    let pelvis = source.skeleton.find("pelvis").unwrap();
+    let rest = glam::Vec3::from(
+        crate::common::rest_model(&source.skeleton).as_slice()[pelvis].translation,
+    );
     assert!(((double_mid.y - rest.y) - 2.0 * (kept_mid.y - rest.y)).abs() < 1e-4);
     // Rotations only: the hips stay at their rest place.
     let c = with_take(

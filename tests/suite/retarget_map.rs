@@ -179,7 +179,7 @@ pub fn cesium_copy(convention: &str, reposed: bool, dir: &std::path::Path) -> Pa
     let path = common::shared("CesiumMan/CesiumMan.glb");
     let c = skinscope::import::load(&path).unwrap();
     let mut raw = RawGltf::read_glb(&path);
-    let rest = rest_model(&c.skeleton);
+    let rest = common::rest_model(&c.skeleton);
     for (k, (name, part)) in CESIUM_PARTS.iter().enumerate() {
         let j = c.skeleton.find(name).unwrap();
         let node = c.node_of_skeleton_joint[j];
@@ -203,13 +203,6 @@ pub fn cesium_copy(convention: &str, reposed: bool, dir: &std::path::Path) -> Pa
     ));
     std::fs::write(&out, raw.to_glb()).unwrap();
     out
-}
-
-/// `skeleton`'s rest pose in model space.
-fn rest_model(skeleton: &skinscope::anim::Skeleton) -> ModelPose {
-    let mut model = ModelPose::new(skeleton);
-    local_to_model(skeleton, &LocalPose::rest(skeleton), &mut model).unwrap();
-    model
 }
 
 /// Each CesiumMan part's joint in `c` (a copy), by the copy's names.
@@ -415,7 +408,7 @@ fn a_chain_offset_turns_the_whole_chain_in_the_retarget_pose() {
     );
     // The retarget pose of a skeleton onto itself is its rest; the offset turns the arm about
     // the shoulder by 30 degrees about -Z, elbow and hand alike, and nothing else.
-    let rest = rest_model(s);
+    let rest = common::rest_model(s);
     for (k, p) in plain.iter().enumerate() {
         let at = Vec3::from(rest.as_slice()[k].translation);
         assert!(p.distance(at) < 1e-4, "{}", s.names()[k]);
