@@ -422,3 +422,55 @@ fn a_chain_offset_turns_the_whole_chain_in_the_retarget_pose() {
         assert!(turned[k].distance(plain[k]) < 1e-5, "{}", s.names()[k]);
     }
 }
+
+#[test]
+fn a_skeleton_of_many_thousand_joints_maps_without_hanging() {
+    use skinscope::anim::{Skeleton, Transform};
+    // Two of 40,000 joints: a hips, two legs and a spine of 13,000 joints each, every joint of
+    // a chain named alike (the worst case for lookups by name). Quadratic matching would pair
+    // 1.6e9 joints; a limit of a minute only catches a hang.
+    let chain = |names: [&str; 3]| {
+        let mut n = vec!["hips".to_string()];
+        let mut parents = vec![None];
+        let mut rest = vec![Transform::IDENTITY];
+        let steps = [
+            glam::Vec3::new(0.1, -1e-4, 0.0),
+            glam::Vec3::new(-0.1, -1e-4, 0.0),
+            glam::Vec3::new(0.0, 1e-4, 0.0),
+        ];
+        for (name, step) in names.iter().zip(steps) {
+            for i in 0..13_000 {
+                n.push(name.to_string());
+                parents.push(Some(if i == 0 { 0 } else { n.len() - 2 }));
+                let mut t = Transform::IDENTITY;
+                t.translation = if i == 0 { step * 1000.0 } else { step };
+                rest.push(t);
+            }
+        }
+        Skeleton::new(n, parents, rest).unwrap()
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let source = chain(["LeftUpLeg", "RightUpLeg", "Spine"]);
+        let target = chain(["thigh_l", "thigh_r", "bone"]);
+        let map = JointMap::auto(&source, &target);
+        let retarget = Retarget::new(&source, &target, map.indices());
+        let mut scratch = RetargetScratch::new(&source, &target);
+        let mut out = LocalPose::rest(&target);
+        retarget
+            .frame(
+                (&source, &LocalPose::rest(&source)),
+                &target,
+                &mut scratch,
+                &mut out,
+            )
+            .unwrap();
+        tx.send(map.source_of.iter().flatten().count()).unwrap();
+    });
+    let matched = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("auto-mapping 40,000 joints still running after a minute");
+    // Every joint: the hips; both legs by the convention table (the joints of a name share its
+    // first source joint); the spine's `bone`s, which name no part, by the shape, end to end.
+    assert_eq!(matched, 1 + 3 * 13_000);
+}

@@ -5,6 +5,8 @@
 //! (`shape_roles`). The spine chains are matched end to end whatever their lengths (a 3-joint
 //! spine onto a 5-joint one). A map given by hand overrides all of it.
 
+use std::collections::HashMap;
+
 use super::Skeleton;
 use super::names::{SYNONYMS, canonical_names, edit_distance, loose};
 use super::shape::shape_roles;
@@ -38,8 +40,8 @@ impl MatchKind {
     }
 }
 
-/// Whether source joint `s` and target joint `t` match at one stage of auto-mapping.
-type Same<'a> = dyn Fn(usize, usize) -> bool + 'a;
+/// A joint's key at one stage of auto-mapping (none: it takes no part in it).
+type Key<'a> = dyn Fn(usize) -> Option<String> + 'a;
 
 /// For each target joint, its source joint and how it was matched.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,30 +56,80 @@ impl JointMap {
         let (sp, tp) = (body_parts_of(source, &sc), body_parts_of(target, &tc));
         let mut source_of: Vec<Option<(usize, MatchKind)>> = vec![None; target.joint_count()];
         let mut taken = vec![false; source.joint_count()];
-        let stages: [(MatchKind, &Same); 4] = [
+        let (sl, tl): (Vec<String>, Vec<String>) = (
+            sc.iter().map(|c| loose(c)).collect(),
+            tc.iter().map(|c| loose(c)).collect(),
+        );
+        // Each stage pairs the joints whose keys are equal (looked up, not searched: a
+        // skeleton of many thousand joints maps in linear time).
+        let stages: [(MatchKind, &Key, &Key); 4] = [
             // The same name meaning the same part (a metarig's `spine` is VRM's `hips`).
-            (MatchKind::Exact, &|s, t| {
-                source.names()[s] == target.names()[t] && sc[s] == tc[t]
+            (
+                MatchKind::Exact,
+                &|s| Some(format!("{}\0{}", source.names()[s], sc[s])),
+                &|t| Some(format!("{}\0{}", target.names()[t], tc[t])),
+            ),
+            (MatchKind::Convention, &|s| Some(sc[s].clone()), &|t| {
+                Some(tc[t].clone())
             }),
-            (MatchKind::Convention, &|s, t| sc[s] == tc[t]),
-            (MatchKind::Fuzzy, &|s, t| fuzzy(&sc[s], &tc[t])),
-            (MatchKind::Hierarchy, &|s, t| {
-                sp[s].is_some() && sp[s] == tp[t] && !is_spine(sp[s].as_deref())
-            }),
+            (
+                MatchKind::Fuzzy,
+                &|s| Some(sl[s].clone()).filter(|k| !k.is_empty()),
+                &|t| Some(tl[t].clone()).filter(|k| !k.is_empty()),
+            ),
+            (
+                MatchKind::Hierarchy,
+                &|s| sp[s].clone().filter(|p| !is_spine(Some(p))),
+                &|t| tp[t].clone().filter(|p| !is_spine(Some(p))),
+            ),
         ];
-        for (kind, same) in stages {
-            for (t, slot) in source_of.iter_mut().enumerate() {
-                if slot.is_some() {
-                    continue;
+        for (kind, source_key, target_key) in stages {
+            // The exact name and the conventions may share a source joint (two targets named
+            // alike); the looser readings take only joints still free.
+            let strict = matches!(kind, MatchKind::Exact | MatchKind::Convention);
+            let mut by_key: HashMap<String, (Vec<usize>, usize)> = HashMap::new();
+            for s in 0..source.joint_count() {
+                if let Some(k) = source_key(s) {
+                    by_key.entry(k).or_default().0.push(s);
                 }
-                // The exact name and the conventions may share a source joint (two targets
-                // named alike); the looser readings take only joints still free.
-                let strict = matches!(kind, MatchKind::Exact | MatchKind::Convention);
-                if let Some(s) =
-                    (0..source.joint_count()).find(|&s| (strict || !taken[s]) && same(s, t))
-                {
+            }
+            for (t, slot) in source_of.iter_mut().enumerate() {
+                let Some(entry) = slot.is_none().then(|| target_key(t)).flatten() else {
+                    continue;
+                };
+                let Some((list, next)) = by_key.get_mut(&entry) else {
+                    continue;
+                };
+                if !strict {
+                    while list.get(*next).is_some_and(|&s| taken[s]) {
+                        *next += 1;
+                    }
+                }
+                let found = if strict {
+                    list.first()
+                } else {
+                    list.get(*next)
+                };
+                if let Some(&s) = found {
                     *slot = Some((s, kind));
                     taken[s] = true;
+                }
+            }
+            // A part misspelt by a letter (`LeftForArm`): pair by pair, on skeletons small
+            // enough for it.
+            if kind == MatchKind::Fuzzy
+                && source.joint_count() * target.joint_count() <= MISSPELT_PAIRS
+            {
+                for (t, slot) in source_of.iter_mut().enumerate() {
+                    if slot.is_some() {
+                        continue;
+                    }
+                    if let Some(s) =
+                        (0..source.joint_count()).find(|&s| !taken[s] && misspelt(&sl[s], &tl[t]))
+                    {
+                        *slot = Some((s, kind));
+                        taken[s] = true;
+                    }
                 }
             }
         }
@@ -115,13 +167,19 @@ impl JointMap {
     /// A pair auto-mapping finds too keeps auto-mapping's kind; the others are by hand.
     pub fn from_pairs(source: &Skeleton, target: &Skeleton, pairs: &[(String, String)]) -> Self {
         let auto = Self::auto(source, target);
+        // The first pair naming each target joint; the first source joint of each name.
+        let mut from_of: HashMap<&str, &str> = HashMap::new();
+        for (from, to) in pairs {
+            from_of.entry(to.as_str()).or_insert(from.as_str());
+        }
+        let mut index_of: HashMap<&str, usize> = HashMap::new();
+        for (s, name) in source.names().iter().enumerate() {
+            index_of.entry(name.as_str()).or_insert(s);
+        }
         let source_of = (0..target.joint_count())
             .map(|t| {
-                let name = &target.names()[t];
-                let s = pairs
-                    .iter()
-                    .find(|(_, to)| to == name)
-                    .and_then(|(from, _)| source.find(from))?;
+                let name = target.names()[t].as_str();
+                let s = *from_of.get(name).and_then(|from| index_of.get(from))?;
                 Some(match auto.source_of[t] {
                     Some((a, kind)) if a == s => (s, kind),
                     _ => (s, MatchKind::Hand),
@@ -160,19 +218,21 @@ fn is_spine(part: Option<&str>) -> bool {
     part.is_some_and(|p| p.starts_with("spine"))
 }
 
-/// Whether two canonical names read alike loosely: the same part without noise words and
-/// numbers, or (on the same side) parts one edit apart of five letters or more.
-fn fuzzy(a: &str, b: &str) -> bool {
-    let (la, lb) = (loose(a), loose(b));
-    if la == lb && !la.is_empty() {
-        return true;
-    }
+/// The most (source, target) pairs the misspelling pass compares.
+const MISSPELT_PAIRS: usize = 250_000;
+
+/// Whether two loose names (`loose`) are one part misspelt: on the same side, parts one edit
+/// apart of five letters or more.
+fn misspelt(a: &str, b: &str) -> bool {
     let split = |c: &str| match c.split_once(' ') {
         Some((s @ ("left" | "right"), p)) => (Some(s.to_string()), p.to_string()),
         _ => (None, c.to_string()),
     };
-    let ((sa, pa), (sb, pb)) = (split(&la), split(&lb));
-    sa == sb && pa.len().min(pb.len()) >= 5 && edit_distance(&pa, &pb) <= 1
+    let ((sa, pa), (sb, pb)) = (split(a), split(b));
+    sa == sb
+        && pa.len().min(pb.len()) >= 5
+        && pa.len().abs_diff(pb.len()) <= 1
+        && edit_distance(&pa, &pb) <= 1
 }
 
 /// Whether a canonical name is a body part the conventions know (`left thigh`, `spine1`).

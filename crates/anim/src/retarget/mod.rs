@@ -82,8 +82,12 @@ impl JointMatch {
                 None => {}
             }
         }
+        let mut used = vec![false; source.joint_count()];
+        for s in source_of.iter().flatten() {
+            used[*s] = true;
+        }
         out.unused = (0..source.joint_count())
-            .filter(|s| !source_of.contains(&Some(*s)))
+            .filter(|&s| !used[s])
             .map(|s| source.names()[s].clone())
             .collect();
         out
@@ -198,17 +202,18 @@ impl Retarget {
         let (source_rest, target_rest) = (rest_model(source), rest_model(target));
         let at = |m: &ModelPose, j: usize| Vec3::from(m.as_slice()[j].translation);
         // A joint's bone runs to its first child that is matched too (else its first child).
-        let bone = |s: &Skeleton, m: &ModelPose, j: usize, pick: &dyn Fn(usize) -> bool| {
-            let children: Vec<usize> = (0..s.joint_count())
-                .filter(|&c| s.parent(c) == Some(j))
-                .collect();
-            let child = children
-                .iter()
-                .copied()
-                .find(|&c| pick(c))
-                .or(children.first().copied())?;
-            (at(m, child) - at(m, j)).try_normalize()
-        };
+        let (source_children, target_children) =
+            (shape::children_of(source), shape::children_of(target));
+        let bone =
+            |children: &[Vec<usize>], m: &ModelPose, j: usize, pick: &dyn Fn(usize) -> bool| {
+                let children = &children[j];
+                let child = children
+                    .iter()
+                    .copied()
+                    .find(|&c| pick(c))
+                    .or(children.first().copied())?;
+                (at(m, child) - at(m, j)).try_normalize()
+            };
         // A joint with no bone of its own (a hand, a foot or a head without a child joint; a BVH
         // End Site is a child on the source side only) continues its parent's: the direction
         // from its parent to it, taken on both sides so the two agree.
@@ -216,7 +221,11 @@ impl Retarget {
             s.parent(j)
                 .and_then(|p| (at(m, j) - at(m, p)).try_normalize())
         };
-        let source_child_matched = |c: usize| source_of.contains(&Some(c));
+        let mut source_matched = vec![false; source.joint_count()];
+        for s in source_of.iter().flatten() {
+            source_matched[*s] = true;
+        }
+        let source_child_matched = |c: usize| source_matched[c];
         let chains = body_chains(target);
         let align = (0..target.joint_count())
             .map(|t| {
@@ -225,8 +234,8 @@ impl Retarget {
                 };
                 let target_pick = |c: usize| source_of[c].is_some();
                 let bones = match (
-                    bone(target, &target_rest, t, &target_pick),
-                    bone(source, &source_rest, s, &source_child_matched),
+                    bone(&target_children, &target_rest, t, &target_pick),
+                    bone(&source_children, &source_rest, s, &source_child_matched),
                 ) {
                     (Some(from), Some(to)) => Some((from, to)),
                     _ => from_parent(target, &target_rest, t).zip(from_parent(

@@ -16,9 +16,7 @@ pub fn shape_roles(skeleton: &Skeleton) -> Vec<Option<String>> {
     let n = skeleton.joint_count();
     let mut roles = vec![None; n];
     let pos = rest_positions(skeleton);
-    let children: Vec<Vec<usize>> = (0..n)
-        .map(|j| (0..n).filter(|&c| skeleton.parent(c) == Some(j)).collect())
-        .collect();
+    let children = children_of(skeleton);
     // Each joint's subtree: its lowest and highest point (parents come first: fold from the end).
     let (mut low, mut high) = (
         pos.iter().map(|p| p.y).collect::<Vec<_>>(),
@@ -112,16 +110,18 @@ pub fn shape_roles(skeleton: &Skeleton) -> Vec<Option<String>> {
         }
     }
     // The spine: up from the hips to the first joint that branches with an arm among its
-    // branches (the chest).
-    let sideways = |j: usize, c: usize| {
-        let mut far = 0.0f32;
-        let mut stack = vec![c];
-        while let Some(k) = stack.pop() {
-            far = far.max((pos[k] - pos[j]).dot(left).abs());
-            stack.extend(&children[k]);
+    // branches (the chest). A branch reaches sideways when its subtree spreads a fifth of the
+    // height to the left or right of where it leaves.
+    let across: Vec<f32> = pos.iter().map(|p| p.dot(left)).collect();
+    let (mut least, mut most) = (across.clone(), across.clone());
+    for j in (0..n).rev() {
+        if let Some(p) = skeleton.parent(j) {
+            least[p] = least[p].min(least[j]);
+            most[p] = most[p].max(most[j]);
         }
-        far > 0.2 * height
-    };
+    }
+    let sideways =
+        |j: usize, c: usize| (most[c] - across[j]).max(across[j] - least[c]) > 0.2 * height;
     let Some(&first) = children[hips]
         .iter()
         .filter(|&&c| up(hips, c))
@@ -184,6 +184,17 @@ pub fn shape_roles(skeleton: &Skeleton) -> Vec<Option<String>> {
         }
     }
     roles
+}
+
+/// Each joint's children, in joint order.
+pub(super) fn children_of(skeleton: &Skeleton) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); skeleton.joint_count()];
+    for j in 0..skeleton.joint_count() {
+        if let Some(p) = skeleton.parent(j) {
+            children[p].push(j);
+        }
+    }
+    children
 }
 
 /// Names joint `j` `side part`, unless a reading named it already.
