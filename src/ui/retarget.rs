@@ -23,6 +23,18 @@ pub(super) fn retarget_section(
     egui::CollapsingHeader::new("Retarget...")
         .default_open(controls.view.opens(PanelSection::Retarget))
         .show(ui, |ui| {
+            if cfg!(target_arch = "wasm32") {
+                // A page opens only the files given to it: "Add clips from..." retargets a
+                // take auto-mapped; the map and its export need the desktop viewer.
+                ui.label(
+                    RichText::new(
+                        "the map view and its export need the desktop viewer or `skinscope \
+                         retarget`; here \"Add clips from...\" adds a take auto-mapped",
+                    )
+                    .weak(),
+                );
+                return;
+            }
             ui.horizontal(|ui| {
                 let label = ui.label("source");
                 ui.add(
