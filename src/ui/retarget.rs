@@ -302,7 +302,8 @@ fn settings(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
             (1, _) => RootTravel::Remove,
             (_, RootTravel::Scale(k)) => {
                 let mut k = k;
-                ui.add(egui::DragValue::new(&mut k).range(0.0..=10.0).speed(0.01));
+                ui.add(egui::DragValue::new(&mut k).range(0.0..=10.0).speed(0.01))
+                    .labelled_by(label.id);
                 RootTravel::Scale(k)
             }
             _ => RootTravel::Scale(1.0),
@@ -310,7 +311,7 @@ fn settings(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
     });
     ui.horizontal(|ui| {
         let mut auto = s.motion_scale.is_none();
-        ui.checkbox(&mut auto, "motion scale from the hip heights");
+        let label = ui.checkbox(&mut auto, "motion scale from the hip heights");
         s.motion_scale = match (auto, s.motion_scale) {
             (true, _) => None,
             (false, Some(k)) => {
@@ -319,7 +320,8 @@ fn settings(ui: &mut Ui, shown: &Shown<'_>, commands: &mut Vec<UiCommand>) {
                     egui::DragValue::new(&mut k)
                         .range(0.001..=1000.0)
                         .speed(0.01),
-                );
+                )
+                .labelled_by(label.id);
                 Some(k)
             }
             (false, None) => Some(1.0),

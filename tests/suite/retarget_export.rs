@@ -224,6 +224,23 @@ fn the_panel_maps_fixes_a_pair_applies_and_saves_the_character_with_its_clips() 
         "{:?}",
         h.state().retarget.said
     );
+    // The settings' controls: the chain offsets, the overlay, a root-motion factor and a motion
+    // scale of one's own (every control labelled, as the harness checks each frame).
+    for label in [
+        "Retarget pose: chain offsets (degrees about X, Y, Z)",
+        "retarget pose over the source",
+        "motion scale from the hip heights",
+    ] {
+        h.get_by_label(label).click();
+        h.run();
+    }
+    let mut settings = h.state().retarget.settings.clone();
+    assert_eq!(settings.motion_scale, Some(1.0));
+    settings.root_motion = skinscope::anim::RootTravel::Scale(0.5);
+    h.state_mut()
+        .apply(UiCommand::Retarget(RetargetCommand::Settings(settings)));
+    h.run();
+    assert!(h.state().controls.retarget_overlay);
     // The map saved and read back; the character saved with the clip, valid glTF.
     let map = dir.join("map.json");
     h.state_mut().controls.retarget_map_path = map.display().to_string();

@@ -474,3 +474,88 @@ fn a_skeleton_of_many_thousand_joints_maps_without_hanging() {
     // first source joint); the spine's `bone`s, which name no part, by the shape, end to end.
     assert_eq!(matched, 1 + 3 * 13_000);
 }
+
+/// A chain of joints named `names`, each a step up from its parent: only the names count here.
+fn named(names: &[&str]) -> skinscope::anim::Skeleton {
+    let parents = (0..names.len()).map(|k| k.checked_sub(1)).collect();
+    let mut step = skinscope::anim::Transform::IDENTITY;
+    step.translation = Vec3::Y * 0.1;
+    let rest = vec![step; names.len()];
+    skinscope::anim::Skeleton::new(names.iter().map(|n| n.to_string()).collect(), parents, rest)
+        .unwrap()
+}
+
+#[test]
+fn a_skeleton_s_convention_reads_its_names() {
+    use skinscope::anim::canonical_names;
+    // Biovision-style BVH (Truebones' older takes): with collars, `Shoulder` is the upper arm
+    // and `Hip` the thigh.
+    let biovision = named(&[
+        "Hips",
+        "LeftHip",
+        "LeftKnee",
+        "LeftAnkle",
+        "Chest",
+        "LeftCollar",
+        "LeftShoulder",
+        "LeftElbow",
+        "LeftWrist",
+    ]);
+    assert_eq!(
+        canonical_names(&biovision),
+        [
+            "hips",
+            "left thigh",
+            "left shin",
+            "left foot",
+            "spine1",
+            "left shoulder",
+            "left upperarm",
+            "left forearm",
+            "left hand"
+        ]
+    );
+    // Without collars, Mixamo's `LeftShoulder` is the clavicle.
+    let mixamo = named(&["mixamorig:LeftShoulder", "mixamorig:LeftArm"]);
+    assert_eq!(canonical_names(&mixamo), ["left shoulder", "left upperarm"]);
+    // A Blender metarig's spine chain: `spine` is the hips, `spine.006` the head.
+    let metarig = named(&[
+        "spine",
+        "spine.001",
+        "spine.002",
+        "spine.003",
+        "spine.004",
+        "spine.005",
+        "spine.006",
+    ]);
+    assert_eq!(
+        canonical_names(&metarig),
+        ["hips", "spine", "spine1", "spine2", "neck", "neck1", "head"]
+    );
+    // Mixamo's `Spine` alone is the spine; CMU's `LowerBack` is too (the spine chain is
+    // matched end to end).
+    assert_eq!(
+        canonical_names(&named(&["Hips", "Spine"])),
+        ["hips", "spine"]
+    );
+    assert_eq!(
+        canonical_names(&named(&["Hips", "LowerBack", "Spine", "Spine1"])),
+        ["hips", "spine", "spine", "spine1"]
+    );
+    // VRoid's and 3ds Max Biped's prefixes.
+    assert_eq!(
+        canonical_names(&named(&[
+            "J_Bip_C_Hips",
+            "J_Bip_L_UpperLeg",
+            "Bip01 R Calf",
+            "Bip01 L Toe0"
+        ])),
+        ["hips", "left thigh", "right shin", "left toe"]
+    );
+    // Noise words and a misspelt part pair loosely.
+    let loose = named(&["Hips_Jnt", "Left_Knee_Jnt", "LeftForArm"]);
+    let plain = named(&["pelvis", "calf_l", "lowerarm_l"]);
+    let map = JointMap::auto(&loose, &plain);
+    assert_eq!(map.source_of[1], Some((1, MatchKind::Fuzzy)));
+    assert_eq!(map.source_of[2], Some((2, MatchKind::Fuzzy)));
+}
