@@ -106,7 +106,7 @@ pub enum AppError {
     Environment(String),
     #[error("--replay {0}")]
     Replay(String),
-    #[error("--retarget-from {0}")]
+    #[error("{0}")]
     Retarget(String),
     #[error("cannot open a window: {0}")]
     Window(String),

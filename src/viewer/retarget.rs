@@ -83,9 +83,12 @@ impl Viewer {
     /// Opens `source` beside the character (the Retarget section's Open source), then reads
     /// `map` over its auto-mapping; what was done is what the section says.
     pub fn open_retarget(&mut self, source: &Path, map: Option<&Path>) -> Result<(), String> {
-        let mut said = self.open_retarget_source(source)?;
+        let mut said =
+            (self.open_retarget_source(source)).map_err(|e| format!("--retarget-from {e}"))?;
         if let Some(map) = map {
-            said = self.load_retarget_map(map)?;
+            said = self
+                .load_retarget_map(map)
+                .map_err(|e| format!("--retarget-map {e}"))?;
         }
         self.controls.retarget_source = source.display().to_string();
         self.retarget.said = Some(said);

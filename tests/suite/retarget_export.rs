@@ -333,3 +333,43 @@ fn reduced_keys_stay_within_the_compression_bound() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn the_window_refuses_a_retarget_source_or_map_it_cannot_read_before_it_opens() {
+    let dir = common::temp_dir("retarget-window-refusals");
+    let map = dir.join("map.json");
+    std::fs::write(&map, r#"{"offsets": {"tail": [1, 2, 3]}}"#).unwrap();
+    let source = common::shared("CesiumMan/CesiumMan.glb");
+    let missing = dir.join("missing.bvh");
+    for (args, says) in [
+        (
+            vec!["--retarget-from", missing.to_str().unwrap()],
+            format!("--retarget-from {}", missing.display()),
+        ),
+        (
+            vec![
+                "--retarget-from",
+                source.to_str().unwrap(),
+                "--retarget-map",
+                map.to_str().unwrap(),
+            ],
+            format!(
+                "--retarget-map {}: /offsets/tail: not a chain",
+                map.display()
+            ),
+        ),
+    ] {
+        // Refused before a window is asked for: no display is needed to say so.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skinscope"))
+            .args(&args)
+            .args(["--frames", "1"])
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&says), "{err}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
