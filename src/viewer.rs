@@ -93,6 +93,8 @@ pub enum UiCommand {
     BrowseForFile,
     /// Ask the window for a file dialog choosing a file to add clips from.
     BrowseForClips,
+    /// The file dialog for a retarget source, opened beside the character when picked.
+    BrowseForRetargetSource,
     /// Play, or pause; at the end of a clip played once, Play starts it again.
     PlayPause,
     /// Move the playhead to this clip time (no events fire).
@@ -138,6 +140,8 @@ pub enum WindowRequest {
     BrowseForFile,
     /// Open a file dialog for a file to add clips from.
     BrowseForClips,
+    /// Open a file dialog for a retarget source (the Retarget section's Browse...).
+    BrowseForRetargetSource,
     /// Open a save dialog for a recording, which starts when a path is chosen.
     BrowseForRecording,
 }
@@ -382,6 +386,9 @@ impl Viewer {
             UiCommand::ResetCamera => self.window_requests.push(WindowRequest::ResetCamera),
             UiCommand::BrowseForFile => self.window_requests.push(WindowRequest::BrowseForFile),
             UiCommand::BrowseForClips => self.window_requests.push(WindowRequest::BrowseForClips),
+            UiCommand::BrowseForRetargetSource => {
+                (self.window_requests).push(WindowRequest::BrowseForRetargetSource)
+            }
         }
     }
 

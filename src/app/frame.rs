@@ -128,6 +128,7 @@ impl App {
             match request {
                 WindowRequest::BrowseForFile => self.browse(DialogFor::Open),
                 WindowRequest::BrowseForClips => self.browse(DialogFor::Clips),
+                WindowRequest::BrowseForRetargetSource => self.browse(DialogFor::RetargetSource),
                 WindowRequest::BrowseForRecording => self.browse(DialogFor::Recording),
                 camera => self.camera_requests.push(camera),
             }
@@ -176,6 +177,11 @@ impl App {
                         if let Err(e) = self.viewer.add_clips(&path) {
                             self.viewer.load_error = Some(e.to_string());
                         }
+                    }
+                    Some(path) if self.dialog_for == DialogFor::RetargetSource => {
+                        self.viewer.controls.retarget_source = path.display().to_string();
+                        let open = crate::viewer::retarget::RetargetCommand::Open(path);
+                        self.viewer.apply(crate::viewer::UiCommand::Retarget(open));
                     }
                     Some(path) if self.dialog_for == DialogFor::Recording => {
                         self.viewer.apply(RecordCommand::Start(path).into());

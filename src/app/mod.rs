@@ -312,6 +312,8 @@ pub fn file_dialog_problem(session_bus: Option<&std::ffi::OsStr>) -> Option<Stri
 enum DialogFor {
     Open,
     Clips,
+    /// A source for the Retarget section.
+    RetargetSource,
     /// A save dialog: the recording starts at the chosen path.
     Recording,
 }
@@ -343,6 +345,11 @@ impl App {
                     "BVH or glTF",
                     &["bvh", "gltf", "glb"],
                 ),
+                DialogFor::RetargetSource => (
+                    "Retarget from a file",
+                    "BVH or glTF",
+                    &["bvh", "gltf", "glb"],
+                ),
                 DialogFor::Open => (
                     "Open a glTF character",
                     "glTF or BVH",
@@ -359,7 +366,9 @@ impl App {
                 .add_filter(name, extensions);
             let picked = match dialog_for {
                 DialogFor::Recording => dialog.set_file_name("skinscope.gif").save_file(),
-                DialogFor::Open | DialogFor::Clips => dialog.pick_file(),
+                DialogFor::Open | DialogFor::Clips | DialogFor::RetargetSource => {
+                    dialog.pick_file()
+                }
             };
             let _ = sender.send(picked);
         });

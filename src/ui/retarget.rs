@@ -48,6 +48,13 @@ pub(super) fn retarget_section(
                     let path = controls.retarget_source.trim().into();
                     commands.push(UiCommand::Retarget(RetargetCommand::Open(path)));
                 }
+                if ui
+                    .button("Browse...")
+                    .on_hover_text("choose a .bvh take or a glTF to retarget from")
+                    .clicked()
+                {
+                    commands.push(UiCommand::BrowseForRetargetSource);
+                }
             });
             let state = shown.retarget;
             if let Some(source) = &state.source {

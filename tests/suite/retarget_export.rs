@@ -192,6 +192,13 @@ fn the_panel_maps_fixes_a_pair_applies_and_saves_the_character_with_its_clips() 
     h.run();
     h.get_by_label("Retarget...").click();
     h.run();
+    // Browse... (the section's, below the File section's) asks the window for its file dialog.
+    h.get_all_by_label("Browse...").last().unwrap().click();
+    h.run();
+    assert!(
+        (h.state().window_requests)
+            .contains(&skinscope::viewer::WindowRequest::BrowseForRetargetSource)
+    );
     h.state_mut().controls.retarget_source = source.display().to_string();
     h.get_by_label("Open source").click();
     h.run();
