@@ -119,6 +119,14 @@ impl Viewer {
     /// after a load, keeping the controls.
     pub fn add_clips(&mut self, path: &Path) -> Result<usize, import::ClipsFromError> {
         let (clips, _) = import::clips_from(path, &self.character, None, &self.reach())?;
+        let added = self.take_clips(clips);
+        self.load_error = None;
+        Ok(added)
+    }
+
+    /// Adds `clips` to the character and plays the first of them; the players start afresh,
+    /// keeping the controls. Returns how many were added.
+    pub(super) fn take_clips(&mut self, clips: Vec<crate::character::ClipData>) -> usize {
         let (first, added) = (self.character.clips.len(), clips.len());
         self.character.clips.extend(clips);
         // A crowd is remade for the new clips.
@@ -127,8 +135,7 @@ impl Viewer {
             self.controls.playback.clip = first;
         }
         self.reset_players();
-        self.load_error = None;
-        Ok(added)
+        added
     }
 
     /// A pose-driver file read for this character, naming the file and the JSON pointer of a

@@ -139,13 +139,7 @@ impl Viewer {
         self.retarget
             .base_clips
             .get_or_insert(self.character.clips.len());
-        let (first, added) = (self.character.clips.len(), clips.len());
-        self.character.clips.extend(clips);
-        self.crowd = None;
-        if added > 0 {
-            self.controls.playback.clip = first;
-        }
-        self.reset_players();
+        let added = self.take_clips(clips);
         self.retarget.applied.push((path.clone(), plan));
         Ok(format!(
             "added {added} clips from {}; {}",

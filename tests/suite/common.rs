@@ -339,3 +339,52 @@ pub fn joint_positions(
         .map(|m| glam::Vec3::from(m.translation))
         .collect()
 }
+
+/// The window's last frame run with `args` on `display` (in `folder`, when given), read back:
+/// the user's recent files left out (a configuration folder of its own).
+pub fn window_picture(
+    display: &str,
+    args: &[&str],
+    folder: Option<&std::path::Path>,
+) -> image::RgbImage {
+    let out = std::env::temp_dir().join(format!(
+        "skinscope-picture-{}-{}.png",
+        std::process::id(),
+        std::thread::current()
+            .name()
+            .unwrap_or("main")
+            .replace("::", "-")
+    ));
+    let mut command = window_screenshot(display, args, &out);
+    if let Some(folder) = folder {
+        command.current_dir(folder);
+    }
+    let result = command
+        .env(
+            "XDG_CONFIG_HOME",
+            std::env::temp_dir().join("skinscope-guide-no-config"),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{args:?}: exit {:?}: {}",
+        result.status.code(),
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let picture = image::open(&out).unwrap().to_rgb8();
+    std::fs::remove_file(&out).ok();
+    picture
+}
+
+/// The share of pixels of `a` and `b` (of one size) where a channel moves by more than
+/// `tolerance`.
+pub fn differing_share(a: &image::RgbImage, b: &image::RgbImage, tolerance: u8) -> f64 {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let differ = a
+        .pixels()
+        .zip(b.pixels())
+        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > tolerance))
+        .count();
+    differ as f64 / f64::from(a.width() * a.height())
+}

@@ -46,10 +46,6 @@ fn folder() -> PathBuf {
 
 /// The window opened at `section`, its panel cropped out.
 fn panel_at(display: &str, section: &str) -> image::RgbImage {
-    let out = std::env::temp_dir().join(format!(
-        "skinscope-guide-{section}-{}.png",
-        std::process::id()
-    ));
     let args = [
         "--frames",
         "4",
@@ -58,38 +54,13 @@ fn panel_at(display: &str, section: &str) -> image::RgbImage {
         "--open-section",
         section,
     ];
-    let result = common::window_screenshot(display, &args, &out)
-        // The user's recent files are not the guide's.
-        .env(
-            "XDG_CONFIG_HOME",
-            std::env::temp_dir().join("skinscope-guide-no-config"),
-        )
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "--open-section {section}: exit {:?}: {}",
-        result.status.code(),
-        String::from_utf8_lossy(&result.stderr)
-    );
-    let img = image::open(&out).unwrap().to_rgb8();
-    std::fs::remove_file(&out).ok();
+    let img = common::window_picture(display, &args, None);
     image::imageops::crop_imm(&img, 0, 0, PANEL_WIDTH, img.height()).to_image()
 }
 
 /// The share of pixels of `a` and `b` (of one size) that differ beyond the tolerance.
 fn differing_share(a: &image::RgbImage, b: &image::RgbImage) -> f64 {
-    assert_eq!(a.dimensions(), b.dimensions());
-    let differ = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| {
-            p.0.iter()
-                .zip(q.0)
-                .any(|(x, y)| x.abs_diff(y) > PIXEL_TOLERANCE)
-        })
-        .count();
-    differ as f64 / (a.width() * a.height()) as f64
+    common::differing_share(a, b, PIXEL_TOLERANCE)
 }
 
 #[test]

@@ -257,20 +257,7 @@ fn the_retarget_recipe_picture_is_what_the_window_draws() {
         "--retarget-from",
         "CesiumMan.glb",
     ];
-    let result = common::window_screenshot(&display, &args, &out)
-        .current_dir(folder)
-        .env(
-            "XDG_CONFIG_HOME",
-            std::env::temp_dir().join("skinscope-guide-no-config"),
-        )
-        .output()
-        .unwrap();
-    assert!(
-        result.status.success(),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
-    let shot = image::open(&out).unwrap().to_rgb8();
+    let shot = common::window_picture(&display, &args, Some(&folder));
     // The panel and the character's upper half: the statistics below change from run to run.
     let shot = image::imageops::crop_imm(&shot, 0, 0, 960, 600).to_image();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images/recipes/retarget-map.png");
@@ -281,13 +268,7 @@ fn the_retarget_recipe_picture_is_what_the_window_draws() {
     let kept = image::open(&path)
         .unwrap_or_else(|e| panic!("{}: {e} (SKINSCOPE_BLESS=1 writes it)", path.display()))
         .to_rgb8();
-    assert_eq!(kept.dimensions(), shot.dimensions());
-    let differ = kept
-        .pixels()
-        .zip(shot.pixels())
-        .filter(|(p, q)| p.0.iter().zip(q.0).any(|(x, y)| x.abs_diff(y) > 40))
-        .count();
-    let share = differ as f64 / (960.0 * 600.0);
+    let share = common::differing_share(&kept, &shot, 40);
     assert!(
         share < 0.02,
         "{:.1}% of pixels differ (SKINSCOPE_BLESS=1 rewrites it)",

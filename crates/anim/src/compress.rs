@@ -112,6 +112,20 @@ struct Reach {
     own_scale: Vec<f32>,
 }
 
+impl Reach {
+    /// Model-space distance per unit of joint `j`'s translation (its parent's scale) or, for a
+    /// `scale` track, per unit of its scale (its reach over its own scale).
+    fn gain(&self, j: usize, scale: bool) -> f32 {
+        let reach = self.reach[j].max(f32::MIN_POSITIVE);
+        if scale {
+            reach / self.own_scale[j].max(f32::MIN_POSITIVE)
+        } else {
+            self.parent_scale[j]
+        }
+        .max(f32::MIN_POSITIVE)
+    }
+}
+
 fn max_scale(m: &Affine3A) -> f32 {
     let m = m.matrix3;
     m.x_axis
@@ -357,12 +371,7 @@ fn track_groups(
             Channel::Translation(track) | Channel::Scale(track) => {
                 let (times, values) = linear_keys(track, share.cubic_steps);
                 let scale = jt.channel.property() == Property::Scale;
-                let gain = if scale {
-                    lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
-                } else {
-                    reach.parent_scale[j]
-                }
-                .max(f32::MIN_POSITIVE);
+                let gain = reach.gain(j, scale);
                 let keys = TrackKeys::Vector {
                     joint: j as u32,
                     scale,
@@ -790,12 +799,7 @@ fn reduce_track(jt: &JointTrack, tolerance: f32, reach: &Reach) -> JointTrack {
         }
         Channel::Translation(track) | Channel::Scale(track) => {
             let scale = jt.channel.property() == Property::Scale;
-            let gain = if scale {
-                lever / reach.own_scale[j].max(f32::MIN_POSITIVE)
-            } else {
-                reach.parent_scale[j]
-            }
-            .max(f32::MIN_POSITIVE);
+            let gain = reach.gain(j, scale);
             let kept = pick(TrackKeys::Vector {
                 joint: j as u32,
                 scale,
