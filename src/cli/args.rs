@@ -371,7 +371,7 @@ impl PoseArgs {
             return Ok(plan);
         }
         let mut plan = plan.unwrap_or_default();
-        r.apply(&mut plan.settings)?;
+        r.apply(&mut plan.settings);
         Ok(Some(plan))
     }
 

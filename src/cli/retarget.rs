@@ -42,7 +42,7 @@ impl RetargetArgs {
     }
 
     /// Sets what was given over `settings`.
-    pub fn apply(&self, settings: &mut RetargetSettings) -> Result<(), String> {
+    pub fn apply(&self, settings: &mut RetargetSettings) {
         apply(
             settings,
             self.retarget_ik_limbs,
@@ -50,7 +50,6 @@ impl RetargetArgs {
             self.retarget_root_motion,
             self.retarget_motion_scale,
         );
-        Ok(())
     }
 }
 

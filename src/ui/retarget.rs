@@ -7,10 +7,7 @@
 use egui::{Color32, Pos2, RichText, Stroke, Ui, Vec2};
 use glam::Vec3;
 
-use crate::anim::{
-    BodyChain, LocalPose, ModelPose, Retarget, RetargetScratch, RootTravel, Skeleton,
-    local_to_model,
-};
+use crate::anim::{BodyChain, RootTravel, Skeleton};
 use crate::viewer::retarget::{RetargetCommand, RetargetSource};
 use crate::viewer::{Controls, PanelSection, Shown, UiCommand};
 
@@ -63,7 +60,7 @@ pub(super) fn retarget_section(
                     &mut controls.retarget_overlay,
                     "retarget pose over the source",
                 );
-                skeletons(ui, source, target, shown, controls.retarget_overlay);
+                skeletons(ui, source, target, controls.retarget_overlay);
                 map_table(ui, source, target, commands);
                 settings(ui, shown, commands);
                 actions(ui, controls, shown, commands);
@@ -80,45 +77,18 @@ fn colour(k: usize) -> Color32 {
     egui::ecolor::Hsva::new(hue, 0.75, 0.95, 1.0).into()
 }
 
-/// Every joint's model-space position of `local` on `skeleton`.
-fn positions(skeleton: &Skeleton, local: &LocalPose) -> Vec<Vec3> {
-    let mut model = ModelPose::new(skeleton);
-    let _ = local_to_model(skeleton, local, &mut model);
-    model
-        .as_slice()
-        .iter()
-        .map(|m| Vec3::from(m.translation))
-        .collect()
-}
-
 /// Both skeletons from the front, each scaled to the canvas's height: side by side at rest, or
 /// the character's retarget pose over the source's rest.
-fn skeletons(
-    ui: &mut Ui,
-    source: &RetargetSource,
-    target: &Skeleton,
-    shown: &Shown<'_>,
-    overlay: bool,
-) {
+fn skeletons(ui: &mut Ui, source: &RetargetSource, target: &Skeleton, overlay: bool) {
     let (response, painter) =
         ui.allocate_painter(Vec2::new(ui.available_width(), 220.0), egui::Sense::hover());
     let rect = response.rect;
     painter.rect_filled(rect, 4.0, Color32::from_gray(24));
-    let s_rest = positions(&source.skeleton, &LocalPose::rest(&source.skeleton));
+    let view = &source.view;
     let t_pose = if overlay {
-        let retarget = Retarget::with(
-            &source.skeleton,
-            target,
-            source.map.indices(),
-            shown.retarget.settings.clone(),
-        );
-        let mut scratch = RetargetScratch::new(&source.skeleton, target);
-        let mut out = LocalPose::rest(target);
-        let rest = LocalPose::rest(&source.skeleton);
-        let _ = retarget.frame((&source.skeleton, &rest), target, &mut scratch, &mut out);
-        positions(target, &out)
+        &view.retarget_pose
     } else {
-        positions(target, &LocalPose::rest(target))
+        &view.target_rest
     };
     let mut source_colour = vec![Color32::GRAY; source.skeleton.joint_count()];
     let mut target_colour = vec![Color32::GRAY; target.joint_count()];
@@ -143,12 +113,12 @@ fn skeletons(
     draw(
         &painter,
         &source.skeleton,
-        &s_rest,
+        &view.source_rest,
         &source_colour,
         left,
         overlay,
     );
-    draw(&painter, target, &t_pose, &target_colour, right, false);
+    draw(&painter, target, t_pose, &target_colour, right, false);
     let note = if overlay {
         "grey lines: the source at rest; colours: the character in its retarget pose"
     } else {
@@ -207,7 +177,7 @@ fn map_table(
     target: &Skeleton,
     commands: &mut Vec<UiCommand>,
 ) {
-    let parts = crate::anim::body_parts(target);
+    let parts = &source.view.target_parts;
     egui::ScrollArea::vertical()
         .max_height(220.0)
         .min_scrolled_height(220.0)

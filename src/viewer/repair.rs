@@ -145,7 +145,6 @@ impl Viewer {
     /// Where a repaired file is saved by default: beside the file, `-fixed` added to its stem.
     pub fn repaired_path(&self) -> Option<PathBuf> {
         let source = self.repair.preview.as_ref().map(|p| &p.source)?;
-        let stem = source.file_stem()?.to_str()?;
-        Some(source.with_file_name(format!("{stem}-fixed.glb")))
+        crate::import::glb::beside(source, "fixed")
     }
 }

@@ -7,7 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use super::Viewer;
-use crate::anim::{JointMap, RetargetSettings, Skeleton};
+use glam::Vec3;
+
+use crate::anim::{
+    JointMap, LocalPose, ModelPose, Retarget, RetargetScratch, RetargetSettings, Skeleton,
+    local_to_model,
+};
 use crate::import::{self, RetargetPlan};
 
 /// What the panel's retargeting holds.
@@ -29,6 +34,45 @@ pub struct RetargetSource {
     pub path: PathBuf,
     pub skeleton: Skeleton,
     pub map: JointMap,
+    /// What the section draws, worked out when the source, the map or the settings change.
+    pub view: RetargetView,
+}
+
+/// What the section draws of the two skeletons, in model space: the source at rest, the
+/// character at rest and in its retarget pose (the source's rest retargeted onto it), and the
+/// character's body parts (the rows its table lists).
+pub struct RetargetView {
+    pub source_rest: Vec<Vec3>,
+    pub target_rest: Vec<Vec3>,
+    pub retarget_pose: Vec<Vec3>,
+    pub target_parts: Vec<Option<String>>,
+}
+
+impl RetargetView {
+    fn of(
+        source: &Skeleton,
+        target: &Skeleton,
+        map: &JointMap,
+        settings: &RetargetSettings,
+    ) -> Self {
+        let positions = |s: &Skeleton, local: &LocalPose| {
+            let mut model = ModelPose::new(s);
+            let _ = local_to_model(s, local, &mut model);
+            let at = model.as_slice().iter().map(|m| Vec3::from(m.translation));
+            at.collect::<Vec<_>>()
+        };
+        let retarget = Retarget::with(source, target, map.indices(), settings.clone());
+        let mut scratch = RetargetScratch::new(source, target);
+        let mut posed = LocalPose::rest(target);
+        let rest = LocalPose::rest(source);
+        let _ = retarget.frame((source, &rest), target, &mut scratch, &mut posed);
+        Self {
+            source_rest: positions(source, &rest),
+            target_rest: positions(target, &LocalPose::rest(target)),
+            retarget_pose: positions(target, &posed),
+            target_parts: crate::anim::body_parts(target),
+        }
+    }
 }
 
 impl RetargetState {
@@ -66,10 +110,12 @@ impl Viewer {
                 if let Some(s) = &mut self.retarget.source {
                     s.map.set(target, source);
                 }
+                self.refresh_retarget_view();
                 return;
             }
             RetargetCommand::Settings(settings) => {
                 self.retarget.settings = settings;
+                self.refresh_retarget_view();
                 return;
             }
             RetargetCommand::SaveMap(path) => self.save_retarget_map(&path),
@@ -97,17 +143,28 @@ impl Viewer {
 
     fn open_retarget_source(&mut self, path: &Path) -> Result<String, String> {
         let skeleton = import::source_skeleton(path, &self.reach()).map_err(|e| e.to_string())?;
-        let map = JointMap::auto(&skeleton, &self.character.skeleton);
+        let target = &self.character.skeleton;
+        let map = JointMap::auto(&skeleton, target);
         let matched = map.source_of.iter().flatten().count();
+        let view = RetargetView::of(&skeleton, target, &map, &self.retarget.settings);
         self.retarget.source = Some(RetargetSource {
             path: path.to_path_buf(),
             skeleton,
             map,
+            view,
         });
         Ok(format!(
             "{}: {matched} of the character's joints auto-mapped",
             path.display()
         ))
+    }
+
+    /// The section's drawing worked out again for the map and settings as they are now.
+    fn refresh_retarget_view(&mut self) {
+        let settings = &self.retarget.settings;
+        if let Some(s) = &mut self.retarget.source {
+            s.view = RetargetView::of(&s.skeleton, &self.character.skeleton, &s.map, settings);
+        }
     }
 
     fn save_retarget_map(&self, path: &Path) -> Result<String, String> {
@@ -124,6 +181,7 @@ impl Viewer {
             source.map = JointMap::from_pairs(&source.skeleton, &self.character.skeleton, pairs);
         }
         self.retarget.settings = plan.settings;
+        self.refresh_retarget_view();
         Ok(format!("read {}", path.display()))
     }
 

@@ -74,15 +74,15 @@ pub fn retarget_onto(
     Ok(retarget)
 }
 
-/// A retarget map file (`RetargetPlan::read`).
+/// A retarget map file (`RetargetPlan::parse`), read within the JSON size cap.
 pub fn read_map(path: &Path) -> Result<RetargetPlan, ClipsFromError> {
-    RetargetPlan::read(path).map_err(|message| ClipsFromError::Map {
+    let fail = |message: String| ClipsFromError::Map {
         file: path.to_path_buf(),
-        message: message
-            .strip_prefix(&format!("{}: ", path.display()))
-            .unwrap_or(&message)
-            .to_string(),
-    })
+        message,
+    };
+    let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
+        .map_err(|e| fail(e.to_string()))?;
+    RetargetPlan::parse(&text).map_err(fail)
 }
 
 /// The clips of `path` (a `.bvh`, or a glTF/GLB) retargeted onto `character`, named as in the

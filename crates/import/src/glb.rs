@@ -1,5 +1,7 @@
 //! Writing GLB files: the built-in character's generator and the posed-mesh export.
 
+use std::path::{Path, PathBuf};
+
 use serde_json::{Value, json};
 
 /// A GLB container: the header, `json` as the JSON chunk (space-padded) and `bin` as the binary
@@ -113,4 +115,11 @@ impl GlbWriter {
         let view = self.view(&bytes, Some(34963));
         self.push("accessors", json!({"bufferView": view, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}))
     }
+}
+
+/// A GLB beside `source` named after it with `-suffix` added (`Fox.gltf` -> `Fox-fixed.glb`),
+/// where a rewritten file is saved by default.
+pub fn beside(source: &Path, suffix: &str) -> Option<PathBuf> {
+    let stem = source.file_stem()?.to_str()?;
+    Some(source.with_file_name(format!("{stem}-{suffix}.glb")))
 }

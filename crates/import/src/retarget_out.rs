@@ -210,6 +210,5 @@ pub fn push_animation(document: &mut Document, clip: &Clip, node_of_joint: &[usi
 
 /// Where a character with added clips is saved by default: beside it, `-retargeted` added.
 pub fn retargeted_path(source: &Path) -> Option<PathBuf> {
-    let stem = source.file_stem()?.to_str()?;
-    Some(source.with_file_name(format!("{stem}-retargeted.glb")))
+    crate::glb::beside(source, "retargeted")
 }

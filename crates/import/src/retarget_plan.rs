@@ -154,9 +154,7 @@ impl RetargetPlan {
 
     /// Reads a map file, naming it in an error.
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = crate::files::read_text_capped(path, crate::files::MAX_JSON_BYTES)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Self::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        crate::read_map(path).map_err(|e| e.to_string())
     }
 }
 

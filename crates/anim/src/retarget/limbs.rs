@@ -16,7 +16,6 @@
 use glam::{Quat, Vec3};
 
 use super::Skeleton;
-use super::map::body_parts;
 use crate::{Chain, ModelPose, TwoBoneSettings};
 
 /// One limb: its target chain, the source joints matched to it, and the ratio of their lengths.
@@ -37,14 +36,14 @@ pub(super) const SOLVE: TwoBoneSettings = TwoBoneSettings {
     soft: 0.0,
 };
 
-/// The target's arms and legs whose three joints are all matched.
+/// The target's arms and legs (by its body `parts`) whose three joints are all matched.
 pub(super) fn find_limbs(
     target: &Skeleton,
+    parts: &[Option<String>],
     source_of: &[Option<usize>],
     source_rest: &ModelPose,
     target_rest: &ModelPose,
 ) -> Vec<Limb> {
-    let parts = body_parts(target);
     let find = |part: String| {
         parts
             .iter()

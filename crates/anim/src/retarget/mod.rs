@@ -194,12 +194,10 @@ impl Retarget {
         source_of: Vec<Option<usize>>,
         settings: RetargetSettings,
     ) -> Self {
-        let rest_model = |s: &Skeleton| {
-            let mut model = ModelPose::new(s);
-            let _ = local_to_model(s, &LocalPose::rest(s), &mut model);
-            model
-        };
-        let (source_rest, target_rest) = (rest_model(source), rest_model(target));
+        let (source_rest, target_rest) = (shape::rest_model(source), shape::rest_model(target));
+        // The target's body parts, read once: its chains (for the offsets) and limbs come from
+        // them.
+        let target_parts = body_parts(target);
         let at = |m: &ModelPose, j: usize| Vec3::from(m.as_slice()[j].translation);
         // A joint's bone runs to its first child that is matched too (else its first child).
         let (source_children, target_children) =
@@ -226,7 +224,7 @@ impl Retarget {
             source_matched[*s] = true;
         }
         let source_child_matched = |c: usize| source_matched[c];
-        let chains = body_chains(target);
+        let chains = settings::chains_of(target, &target_parts);
         let align = (0..target.joint_count())
             .map(|t| {
                 let Some(s) = source_of[t] else {
@@ -266,7 +264,13 @@ impl Retarget {
                 (s, t, ratio)
             });
         let limbs = if settings.ik_limbs {
-            limbs::find_limbs(target, &source_of, &source_rest, &target_rest)
+            limbs::find_limbs(
+                target,
+                &target_parts,
+                &source_of,
+                &source_rest,
+                &target_rest,
+            )
         } else {
             Vec::new()
         };
@@ -279,16 +283,6 @@ impl Retarget {
             settings,
             limbs,
         }
-    }
-
-    /// The settings this retarget was made with.
-    pub fn settings(&self) -> &RetargetSettings {
-        &self.settings
-    }
-
-    /// The limbs IK retargets, by their target end joints (hands and feet).
-    pub fn ik_limbs(&self) -> Vec<usize> {
-        self.limbs.iter().map(|l| l.target.end).collect()
     }
 
     /// The scale of the hips' travel: the settings' motion scale, else the hip heights' ratio.

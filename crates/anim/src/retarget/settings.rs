@@ -72,7 +72,11 @@ impl BodyChain {
 
 /// Each joint's chain: its body part's, else its parent's (a finger is its arm's).
 pub fn body_chains(skeleton: &Skeleton) -> Vec<Option<BodyChain>> {
-    let parts = body_parts(skeleton);
+    chains_of(skeleton, &body_parts(skeleton))
+}
+
+/// `body_chains` from the skeleton's body parts (`body_parts`) already read.
+pub(super) fn chains_of(skeleton: &Skeleton, parts: &[Option<String>]) -> Vec<Option<BodyChain>> {
     let mut chains: Vec<Option<BodyChain>> = Vec::with_capacity(parts.len());
     for (j, part) in parts.iter().enumerate() {
         let own = part.as_deref().and_then(BodyChain::of_part);

@@ -204,11 +204,16 @@ fn set(roles: &mut [Option<String>], j: usize, side: &str, part: &str) {
     }
 }
 
-/// Every joint's model-space position at rest.
-pub(super) fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
+/// The skeleton's rest pose in model space (a skeleton's rest always composes).
+pub(super) fn rest_model(skeleton: &Skeleton) -> ModelPose {
     let mut model = ModelPose::new(skeleton);
     let _ = local_to_model(skeleton, &LocalPose::rest(skeleton), &mut model);
     model
+}
+
+/// Every joint's model-space position at rest.
+fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
+    rest_model(skeleton)
         .as_slice()
         .iter()
         .map(|m| Vec3::from(m.translation))
