@@ -8,31 +8,44 @@
 //!    their share of the tolerance at every source key (a greedy line fit). A joint's share comes
 //!    from its reach: a rotation error of `a` radians moves the farthest virtual vertex it carries
 //!    (its own, or a descendant's past that descendant, in the rest pose) by up to `reach * a`.
-//!    Tracks that hold still keep one key, tracks moving in a straight line two; the others are
-//!    clustered by the keys each would keep alone, and a cluster shares its reduced key times.
-//!    CUBICSPLINE tracks are first resampled as LINEAR keys (8 per source interval, twice as many
-//!    at each retry).
+//!    Tracks the rest pose reproduces within their share are not stored at all (ACL's default
+//!    tracks; sampling lays the rest pose down under the clip), tracks that hold still keep one
+//!    key, tracks moving in a straight line two; the others are clustered by the keys each would
+//!    keep alone, and a cluster shares its reduced key times. CUBICSPLINE tracks are first
+//!    resampled as LINEAR keys (8 per source interval, twice as many at each retry).
 //! 2. **Quantization** (ACL's variable bit rates): each track's keys as whole steps of its own
 //!    range, the widest component in the fewest of 3 to 19 bits whose error at the joint's reach
 //!    stays within the track's share, each other component in as many as keep its steps no
 //!    coarser (none when it holds still). Rotations are stored as x, y and z with w made positive
 //!    (w rebuilt from unit length), their ranges as 16-bit steps of [-1, 1] (of 1/32,767: 0 is
-//!    exact); a track that would need more than 19 bits keeps f32 keys. Each kind of a group's
-//!    tracks is packed whole and in ACL's segments of 16 and of 32 keys (balanced), each
-//!    segment over its own ranges and widths, and the fewest bytes kept; the whole clip is
-//!    compressed with and without segments and the smaller kept.
+//!    exact). A rotation track may be stored in a frame of its own, `left⁻¹ * key * right⁻¹`,
+//!    where that takes fewer bytes: relative to its mean, where w comes near 0 (a joint turned
+//!    half a turn from its parent, whose rebuilt w would take x, y and z's rounding out of all
+//!    proportion), or turned onto the principal axes of its motion about that mean (a joint
+//!    swinging about one axis then moves one component, and the others hold nearly still); a
+//!    track that would need more than 19 bits keeps f32 keys. Each kind of a group's tracks is
+//!    packed whole and in ACL's segments of 16 and of 32 keys (balanced), each segment over its
+//!    own ranges and widths, and the fewest bytes kept; the whole clip is compressed with and
+//!    without segments and the smaller kept.
+//!
+//!    Quantization may run in closed loop (`compensate`): in hierarchy order, each joint's keys
+//!    quantized towards what puts it where the raw clip does under its ancestors as they
+//!    decode, so a parent's rounding is taken back by its children and a rotation's error
+//!    reaches only as far as the next child that moves (`compensate::closed_levers`), not the
+//!    end of the chain.
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
 //!    exceeds the tolerance, the shares shrink by 0.7 and the clip is compressed again (at most 20
 //!    times); then three halvings (in ratio) between the last share over and the first within
-//!    look for a larger share that holds. This runs twice, with half the tolerance for key
-//!    reduction and with none (every key kept), and the smaller clip within the tolerance is
-//!    kept; the report gives its error.
+//!    look for a larger share that holds. This runs with half the tolerance for key reduction and
+//!    with none (every key kept), open and closed loop, with and without segments, and the
+//!    smallest clip within the tolerance is kept; the report gives its error.
 //!
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are; the
 //! grid may be a whole fraction of the shortest interval, as for a 120 Hz bake keyed at 24 Hz):
-//! nothing but the first frame when every frame is keyed (uniform sampling), else each in as
-//! many bits as the last frame needs. Without a grid they are f32 seconds.
+//! nothing but the first frame when every frame is keyed (uniform sampling), else a bit for each
+//! frame from the first to the last, set where a key is, or each in as many bits as the last frame
+//! needs, whichever is smaller. Without a grid they are f32 seconds.
 //!
 //! Each cluster's keys are stored key-major, like a raw clip's groups (runtime.rs). A sampling
 //! context (`ClipCursor::for_compressed`, `sample_compressed`) keeps each cluster's two rows
@@ -42,9 +55,10 @@
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use super::clip::next_key_source_id;
+use super::compensate::{Compensator, DecodedTrack, closed_levers};
 use super::compress_error::{measure_error, raw_bytes};
 use super::compressed::{
-    CompressedClip, CompressedGroup, RotationTracks, Segments, Times, VectorTracks,
+    CompressedClip, CompressedGroup, RotationTracks, Segments, Times, VectorTracks, frame_bytes,
     rotation_from_xyz,
 };
 use super::quantize::{Quantized, Range, fewest_bits, pack_segments};
@@ -108,11 +122,56 @@ impl CompressionReport {
 /// transform (to bring a model-space error into the joint's local units).
 struct Reach {
     reach: Vec<f32>,
+    /// How far a rotation's error reaches when the children take it back (closed-loop
+    /// quantization: `compensate::closed_levers`), where the clip is quantized so.
+    closed: Option<Vec<f32>>,
+    positions: Vec<Vec3>,
     parent_scale: Vec<f32>,
     own_scale: Vec<f32>,
 }
 
 impl Reach {
+    /// Model-space distance per radian of joint `j`'s rotation error, as its keys are
+    /// quantized.
+    fn lever(&self, j: usize) -> f32 {
+        let open = self.reach[j];
+        self.closed
+            .as_ref()
+            .map_or(open, |c| c[j].min(open))
+            .max(f32::MIN_POSITIVE)
+    }
+
+    /// `self` for closed-loop quantization of `clip`: its rotation tracks that move take back
+    /// their parents' rotation errors.
+    fn closed_for(&self, skeleton: &Skeleton, clip: &Clip, distances: &[f32]) -> Self {
+        let mut compensates = vec![false; skeleton.joint_count()];
+        for jt in clip.tracks() {
+            if let Channel::Rotation(track) = &jt.channel
+                && track.values().windows(2).any(|w| w[0] != w[1])
+                && let Some(c) = compensates.get_mut(jt.joint)
+            {
+                *c = true;
+            }
+        }
+        let parents: Vec<Option<usize>> = skeleton
+            .parents()
+            .iter()
+            .map(|p| p.map(usize::from))
+            .collect();
+        Self {
+            reach: self.reach.clone(),
+            closed: Some(closed_levers(
+                &parents,
+                &self.positions,
+                distances,
+                &compensates,
+            )),
+            positions: self.positions.clone(),
+            parent_scale: self.parent_scale.clone(),
+            own_scale: self.own_scale.clone(),
+        }
+    }
+
     /// Model-space distance per unit of joint `j`'s translation (its parent's scale) or, for a
     /// `scale` track, per unit of its scale (its reach over its own scale).
     fn gain(&self, j: usize, scale: bool) -> f32 {
@@ -157,6 +216,8 @@ fn reach(skeleton: &Skeleton, distances: &[f32]) -> Reach {
     let own_scale = m.iter().map(max_scale).collect();
     Reach {
         reach,
+        closed: None,
+        positions: m.iter().map(|a| Vec3::from(a.translation)).collect(),
         parent_scale,
         own_scale,
     }
@@ -192,6 +253,7 @@ fn linear_keys<T: super::Interpolate + super::TrackValue>(
 }
 
 /// One track's keys, ready for reduction: its values and its tolerance in its own units.
+#[derive(Clone)]
 enum TrackKeys {
     Vector {
         joint: u32,
@@ -211,6 +273,12 @@ enum TrackKeys {
 }
 
 impl TrackKeys {
+    fn joint(&self) -> usize {
+        match self {
+            TrackKeys::Vector { joint, .. } | TrackKeys::Rotation { joint, .. } => *joint as usize,
+        }
+    }
+
     /// Whether key `i` is within tolerance of the track interpolated from key `a` to key `b`
     /// at `u` (or held at `a` for STEP).
     fn fits(&self, a: usize, b: usize, i: usize, u: f32, step: bool) -> bool {
@@ -235,6 +303,27 @@ impl TrackKeys {
                 };
                 rotation_error(values[i], at) <= *tolerance
             }
+        }
+    }
+}
+
+impl TrackKeys {
+    /// Whether every key lies within `limit` (a model-space distance at the joint's reach) of
+    /// the joint's rest value for this property: a track the rest pose reproduces.
+    fn rests_at(&self, rest: &super::Transform, limit: f32) -> bool {
+        match self {
+            TrackKeys::Vector {
+                scale,
+                values,
+                gain,
+                ..
+            } => {
+                let at = if *scale { rest.scale } else { rest.translation };
+                values.iter().all(|v| v.distance(at) * gain <= limit)
+            }
+            TrackKeys::Rotation { values, lever, .. } => values
+                .iter()
+                .all(|&q| rotation_error(q, rest.rotation) * lever <= limit),
         }
     }
 }
@@ -328,10 +417,11 @@ fn frame_grid(clip: &Clip) -> Option<f32> {
     })
 }
 
-/// The frame `t` falls on with frames `step` seconds apart, if it lies on one (to 8 ulps).
+/// The frame `t` falls on with frames `step` seconds apart, if it lies on one (to 8 ulps, or a
+/// hundred-thousandth of a frame: exporters' `frame / rate` in f32 can miss by a few more ulps than 8).
 fn frame_of(t: f32, step: f32) -> Option<u16> {
     let k = (t / step).round();
-    let exact = (k * step - t).abs() <= 8.0 * f32::EPSILON * t.abs().max(step);
+    let exact = (k * step - t).abs() <= (8.0 * f32::EPSILON * t.abs().max(step)).max(1e-5 * step);
     (exact && (0.0..=f32::from(u16::MAX)).contains(&k)).then_some(k as u16)
 }
 
@@ -356,15 +446,17 @@ fn track_groups(
     for jt in clip.tracks() {
         let j = jt.joint;
         let step = jt.channel.interpolation() == Interpolation::Step;
-        let lever = reach.reach[j].max(f32::MIN_POSITIVE);
+        let open = reach.reach[j].max(f32::MIN_POSITIVE);
         let (times, keys) = match &jt.channel {
             Channel::Rotation(track) => {
                 let (times, values) = linear_keys(track, share.cubic_steps);
+                // Keys are dropped at the whole reach (children take back a parent's rounding
+                // at their keys, not between them), and quantized at the lever.
                 let keys = TrackKeys::Rotation {
                     joint: j as u32,
                     values,
-                    tolerance: share.tolerance / lever,
-                    lever,
+                    tolerance: share.tolerance / open,
+                    lever: reach.lever(j),
                 };
                 (times, keys)
             }
@@ -399,11 +491,14 @@ fn track_groups(
 struct KindKeys {
     joints: Vec<u32>,
     packed: Segments,
+    /// The frames of the packed tracks stored in one (the last packed ones).
+    frames: Vec<Frame>,
     f_rows: Vec<Vec4>,
 }
 
-/// A track's keys: quantized segments, or floats (unit quaternions for rotations).
-type TrackPacking = Result<Vec<Quantized>, Vec<Vec4>>;
+/// A track's keys: quantized segments (with the frame rotations are stored in, where one is),
+/// or floats (unit quaternions for rotations).
+type TrackPacking = Result<(Vec<Quantized>, Option<Frame>), Vec<Vec4>>;
 
 /// Rows a segment may take in a group of `n` keys: all of them, and ACL's 32 and 16 keys a
 /// segment, balanced (as many segments as those take, of equal length) where they split it.
@@ -419,116 +514,303 @@ fn segment_lengths(n: usize) -> Vec<usize> {
     lengths
 }
 
-/// The kept keys of one kind's `tracks`, in segments of `rows` rows: each track in the fewest
-/// bits per segment whose quantization error at the joint's reach stays within `budget` (if
-/// that saves bytes), else as floats.
+/// The smallest `w` (made positive) of unit rotations under which x, y and z alone are stored
+/// as they are: below it w, rebuilt from unit length, takes x, y and z's rounding out of all
+/// proportion (w's error is theirs over w), and the track is tried relative to its mean.
+const WELL_CONDITIONED_W: f32 = 0.7;
+
+/// A rotation track's kept keys `unit` (unit, w made positive) in the fewest bits per segment
+/// whose error at `lever` stays within `budget`, in `frame` where one is given (each key
+/// stored as `left⁻¹ * key * right⁻¹`, decoded as `left * stored * right`).
+fn rotation_bits(
+    unit: &[Vec4],
+    (rows, range): (usize, Range),
+    frame: Option<Frame>,
+    (lever, budget): (f32, f32),
+) -> Option<Vec<Quantized>> {
+    let stored: Vec<Vec4> = match frame {
+        Some((l, r)) => (unit.iter())
+            .map(|&q| {
+                let d = Vec4::from(l.inverse() * Quat::from_vec4(q) * r.inverse());
+                if d.w < 0.0 { -d } else { d }
+            })
+            .collect(),
+        None => unit.to_vec(),
+    };
+    let xyz: Vec<Vec3> = stored.iter().map(|q| q.truncate()).collect();
+    let fits = |q: &Quantized, first: usize| {
+        let segment = unit[first..].iter().take(q.len());
+        segment.enumerate().all(|(k, &want)| {
+            let got = Quat::from_vec4(rotation_from_xyz(q.value(k)));
+            let got = frame.map_or(got, |(l, r)| l * got * r);
+            rotation_error(Quat::from_vec4(want), got) * lever <= budget
+        })
+    };
+    fewest_bits(&xyz, rows, (range, 16), fits)
+}
+
+/// A rotation track's frame: keys stored as `left⁻¹ * key * right⁻¹`, decoded as
+/// `left * stored * right`.
+type Frame = (Quat, Quat);
+
+/// The frame in which a track's keys turn about x first, then y: `left` its mean times the
+/// rotation `a` onto the principal axes of the keys' x, y and z relative to the mean, `right`
+/// `a⁻¹` (conjugating by `a` turns each key's axis into those axes).
+fn aligned_frame(unit: &[Vec4]) -> Frame {
+    let mean = stored_mean(unit);
+    let v: Vec<Vec3> = (unit.iter())
+        .map(|&q| {
+            let d = mean.inverse() * Quat::from_vec4(q);
+            let d = if d.w < 0.0 { -d } else { d };
+            Vec3::new(d.x, d.y, d.z)
+        })
+        .collect();
+    let centre = v.iter().fold(Vec3::ZERO, |a, &b| a + b) / v.len().max(1) as f32;
+    let mut c = glam::Mat3::ZERO;
+    for &x in &v {
+        let d = x - centre;
+        c += glam::Mat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    let power = |m: glam::Mat3, start: Vec3| {
+        let mut e = start;
+        for _ in 0..40 {
+            e = (m * e).try_normalize().unwrap_or(e);
+        }
+        e
+    };
+    let e1 = power(c, Vec3::new(1.0, 0.7, 0.3).normalize())
+        .try_normalize()
+        .unwrap_or(Vec3::X);
+    let lambda = e1.dot(c * e1);
+    let deflated = c - glam::Mat3::from_cols(e1 * e1.x, e1 * e1.y, e1 * e1.z) * lambda;
+    let seed = e1.any_orthonormal_vector();
+    let e2 = power(deflated, seed);
+    let e2 = (e2 - e1 * e1.dot(e2)).try_normalize().unwrap_or(seed);
+    let e3 = e1.cross(e2);
+    let a = Quat::from_mat3(&glam::Mat3::from_cols(e1, e2, e3)).normalize();
+    (stored_rotation(mean * a), stored_rotation(a.inverse()))
+}
+
+/// Bytes a rotation track's quantized segments take (ranges, later segments' widths and
+/// keys), and its frame if it has one.
+fn rotation_bytes(segments: &[Quantized], range: Range, frame: Option<Frame>) -> usize {
+    let bits: usize = (segments.iter().enumerate())
+        .map(|(s, q)| {
+            8 * (range.bytes() + super::compressed::segment_widths_bytes(s))
+                + q.key_bits() * q.len()
+        })
+        .sum();
+    bits.div_ceil(8) + frame.map_or(0, |f| frame_bytes(&[f]))
+}
+
+/// One track's kept keys in segments of `rows` rows: in the fewest bits per segment whose
+/// quantization error at the joint's reach stays within `budget` (if that saves bytes), else as
+/// floats.
+fn track_packing(
+    track: &TrackKeys,
+    kept: &[usize],
+    (rows, range): (usize, Range),
+    budget: f32,
+) -> (u32, TrackPacking) {
+    match track {
+        TrackKeys::Vector {
+            joint,
+            values,
+            gain,
+            ..
+        } => {
+            let kept: Vec<Vec3> = kept.iter().map(|&i| values[i]).collect();
+            // Half a step per component at the joint's gain.
+            let keys = fewest_bits(&kept, rows, (range, 12), |q, _| {
+                (q.step * 0.5).length() * gain <= budget
+            })
+            .map(|q| (q, None))
+            .ok_or_else(|| kept.iter().map(|v| v.extend(0.0)).collect());
+            (*joint, keys)
+        }
+        TrackKeys::Rotation {
+            joint,
+            values,
+            lever,
+            ..
+        } => {
+            // Unit, w made positive (q and -q are one rotation).
+            let unit: Vec<Vec4> = kept
+                .iter()
+                .map(|&i| {
+                    let q = Vec4::from(values[i].normalize());
+                    if q.w < 0.0 { -q } else { q }
+                })
+                .collect();
+            // As they are; relative to their mean where w comes near 0 (a joint turned far from
+            // its parent); turned onto the principal axes of their motion. The fewest bytes win.
+            let mut frames = vec![None];
+            if unit.iter().any(|q| q.w < WELL_CONDITIONED_W) {
+                frames.push(Some((stored_mean(&unit), Quat::IDENTITY)));
+            }
+            if unit.len() > 2 {
+                frames.push(Some(aligned_frame(&unit)));
+            }
+            let best = (frames.into_iter())
+                .filter_map(|frame| {
+                    rotation_bits(&unit, (rows, range), frame, (*lever, budget)).map(|q| (q, frame))
+                })
+                .min_by_key(|(q, frame)| rotation_bytes(q, range, *frame));
+            // Float keys stored unit, as the sampler's arcs need (`Clip::new` refuses zero
+            // ones).
+            (*joint, best.ok_or(unit))
+        }
+    }
+}
+
+/// A track's kept keys as they decode from `packing`: x, y and z of
+/// translations and scales, rotations as quaternions.
+fn decode_packing(packing: &TrackPacking, rotation: bool) -> Vec<Vec4> {
+    match packing {
+        Ok((segments, frame)) => (segments.iter())
+            .flat_map(|q| (0..q.len()).map(move |k| q.value(k)))
+            .map(|v| {
+                if rotation {
+                    let q = Quat::from_vec4(rotation_from_xyz(v));
+                    Vec4::from(frame.map_or(q, |(l, r)| l * q * r))
+                } else {
+                    v.extend(0.0)
+                }
+            })
+            .collect(),
+        Err(floats) => floats.clone(),
+    }
+}
+
+/// The kept keys of one kind's `tracks`, in segments of `rows` rows (`track_packing`).
 fn kind_keys(
     tracks: &[&TrackKeys],
     kept: &[usize],
     (rows, range): (usize, Range),
     budget: f32,
 ) -> KindKeys {
-    let mut list: Vec<(u32, TrackPacking)> = (tracks.iter())
-        .map(|track| match track {
-            TrackKeys::Vector {
-                joint,
-                values,
-                gain,
-                ..
-            } => {
-                let kept: Vec<Vec3> = kept.iter().map(|&i| values[i]).collect();
-                // Half a step per component at the joint's gain.
-                let keys = fewest_bits(&kept, rows, (range, 12), |q, _| {
-                    (q.step * 0.5).length() * gain <= budget
-                })
-                .ok_or_else(|| kept.iter().map(|v| v.extend(0.0)).collect());
-                (*joint, keys)
-            }
-            TrackKeys::Rotation {
-                joint,
-                values,
-                lever,
-                ..
-            } => {
-                // Unit, w made positive (q and -q are one rotation).
-                let unit: Vec<Vec4> = kept
-                    .iter()
-                    .map(|&i| {
-                        let q = Vec4::from(values[i].normalize());
-                        if q.w < 0.0 { -q } else { q }
-                    })
-                    .collect();
-                let xyz: Vec<Vec3> = unit.iter().map(|q| q.truncate()).collect();
-                let fits = |q: &Quantized, first: usize| {
-                    let segment = unit[first..].iter().take(q.len());
-                    segment.enumerate().all(|(k, &want)| {
-                        let got = rotation_from_xyz(q.value(k));
-                        rotation_error(Quat::from_vec4(want), Quat::from_vec4(got)) * lever
-                            <= budget
-                    })
-                };
-                // Float keys stored unit, as the sampler's arcs need (`Clip::new` refuses zero
-                // ones).
-                let keys = fewest_bits(&xyz, rows, (range, 16), fits).ok_or(unit);
-                (*joint, keys)
-            }
-        })
+    let list = (tracks.iter())
+        .map(|track| track_packing(track, kept, (rows, range), budget))
         .collect();
-    // Packed tracks first, then the float ones, each kind's rows key-major.
-    list.sort_by_key(|(_, k)| k.is_err());
+    assemble(list, kept.len(), (rows, range))
+}
+
+/// One kind's tracks of a group from their packings: packed tracks first (those without a
+/// frame, then those with one), then the float ones, each kind's rows key-major.
+fn assemble(
+    mut list: Vec<(u32, TrackPacking)>,
+    n: usize,
+    (rows, range): (usize, Range),
+) -> KindKeys {
+    list.sort_by_key(|(_, k)| match k {
+        Ok((_, None)) => 0,
+        Ok((_, Some(_))) => 1,
+        Err(_) => 2,
+    });
     let joints: Vec<u32> = list.iter().map(|(j, _)| *j).collect();
     let (packed, floats): (Vec<_>, Vec<_>) =
         list.into_iter().map(|(_, k)| k).partition(Result::is_ok);
-    let packed: Vec<Vec<Quantized>> = packed.into_iter().filter_map(Result::ok).collect();
+    let packed: Vec<(Vec<Quantized>, Option<Frame>)> =
+        packed.into_iter().filter_map(Result::ok).collect();
+    let frames = packed.iter().filter_map(|(_, f)| *f).collect();
+    let packed: Vec<Vec<Quantized>> = packed.into_iter().map(|(q, _)| q).collect();
     let floats: Vec<Vec<Vec4>> = floats.into_iter().filter_map(Result::err).collect();
-    let f_rows = (0..kept.len())
+    let f_rows = (0..n)
         .flat_map(|row| floats.iter().map(move |f| f[row]))
         .collect();
     KindKeys {
         joints,
         packed: pack_segments(&packed, rows, range),
+        frames,
         f_rows,
     }
 }
 
-/// A group's kept keys, each kind (translations, scales, rotations) in the segment length
-/// (`segment_lengths`, with `segments`) that stores it in the fewest bytes.
-fn pack_group(
-    times: &[f32],
-    step: bool,
-    tracks: &[TrackKeys],
-    kept: &[usize],
-    frame_secs: Option<f32>,
-    (budget, segments): (f32, bool),
-) -> CompressedGroup {
+/// A rotation track's mean, as a frame stores it: its keys' mean (each in the first key's
+/// hemisphere), `stored_rotation`.
+fn stored_mean(unit: &[Vec4]) -> Quat {
+    let first = unit.first().copied().unwrap_or(Vec4::W);
+    let sum = unit.iter().fold(Vec4::ZERO, |acc, &q| {
+        acc + if q.dot(first) < 0.0 { -q } else { q }
+    });
+    stored_rotation(Quat::from_vec4(sum.try_normalize().unwrap_or(first)))
+}
+
+/// `q` as a frame stores it (`FRAME_ROTATION_BYTES`): x, y and z with w made positive, in 16-bit
+/// steps of [-1, 1], and w rebuilt from unit length, so that compressing and decoding use the
+/// same rotation.
+fn stored_rotation(q: Quat) -> Quat {
+    let v = Vec4::from(q);
+    let v = if v.w < 0.0 { -v } else { v };
+    let xyz = (v.truncate() * 32767.0).round() / 32767.0;
+    Quat::from_vec4(rotation_from_xyz(xyz))
+}
+
+/// A group's key times as stored: frame numbers on the clip's grid, else seconds.
+fn group_times(times: &[f32], kept: &[usize], frame_secs: Option<f32>) -> Times {
     let frames: Option<Vec<u16>> =
         frame_secs.and_then(|f| kept.iter().map(|&i| frame_of(times[i], f)).collect());
-    let times = match frames {
+    match frames {
         Some(frames) => Times::frames(&frames),
         None => Times::Seconds(kept.iter().map(|&i| times[i]).collect()),
-    };
-    let n = kept.len();
-    let kind_of = |t: &TrackKeys| match t {
+    }
+}
+
+/// A track's kind: translations 0, scales 1, rotations 2 (`compensate::property_index`).
+fn kind_of(t: &TrackKeys) -> usize {
+    match t {
         TrackKeys::Vector { scale, .. } => usize::from(*scale),
         TrackKeys::Rotation { .. } => 2,
-    };
-    let [translations, scales, rotations] = [0, 1, 2].map(|kind| {
-        let of_kind: Vec<&TrackKeys> = tracks.iter().filter(|t| kind_of(t) == kind).collect();
-        let (range, float_bytes) = if kind == 2 {
-            (Range::Unit16, 16)
-        } else {
-            (Range::Float, 12)
-        };
+    }
+}
+
+/// How a kind's ranges are stored, and the bytes of one of its keys as floats.
+fn kind_range(kind: usize) -> (Range, usize) {
+    if kind == 2 {
+        (Range::Unit16, 16)
+    } else {
+        (Range::Float, 12)
+    }
+}
+
+/// A group's kept keys, each kind (translations, scales, rotations) in the segment length
+/// (`segment_lengths`, with `segments`) that stores it in the fewest bytes; and those lengths.
+fn pack_group(
+    plan: &Plan,
+    frame_secs: Option<f32>,
+    (budget, segments): (f32, bool),
+) -> (CompressedGroup, [usize; 3]) {
+    let n = plan.kept.len();
+    let mut chosen = [n.max(1); 3];
+    let kinds = [0, 1, 2].map(|kind| {
+        let of_kind: Vec<&TrackKeys> = (plan.tracks.iter())
+            .filter(|t| kind_of(t) == kind)
+            .collect();
+        let (range, float_bytes) = kind_range(kind);
         let lengths = if segments {
             segment_lengths(n)
         } else {
             vec![n.max(1)]
         };
-        (lengths.into_iter())
-            .map(|rows| kind_keys(&of_kind, kept, (rows, range), budget))
-            .min_by_key(|k| k.packed.bytes(n) + k.f_rows.len() * float_bytes)
-            .unwrap_or_default()
+        let best = (lengths.into_iter())
+            .map(|rows| (rows, kind_keys(&of_kind, &plan.kept, (rows, range), budget)))
+            .min_by_key(|(_, k)| {
+                k.packed.bytes(n) + frame_bytes(&k.frames) + k.f_rows.len() * float_bytes
+            });
+        match best {
+            Some((rows, keys)) => {
+                chosen[kind] = rows;
+                keys
+            }
+            None => KindKeys::default(),
+        }
     });
+    let times = group_times(&plan.times, &plan.kept, frame_secs);
+    (group_from(times, plan.step, kinds), chosen)
+}
+
+fn group_from(times: Times, step: bool, kinds: [KindKeys; 3]) -> CompressedGroup {
+    let [translations, scales, rotations] = kinds;
     let vectors = |k: KindKeys| VectorTracks {
         joints: k.joints,
         packed: k.packed,
@@ -539,29 +821,34 @@ fn pack_group(
         step,
         translations: vectors(translations),
         scales: vectors(scales),
-        rotations: RotationTracks {
-            joints: rotations.joints,
-            packed: rotations.packed,
-            f_rows: rotations.f_rows.into_iter().map(Quat::from_vec4).collect(),
-        },
+        rotations: RotationTracks::new(
+            rotations.joints,
+            (rotations.packed, rotations.frames),
+            rotations.f_rows.into_iter().map(Quat::from_vec4).collect(),
+        ),
     }
 }
 
-fn compress_with_share(
-    clip: &Clip,
-    share: Budget,
-    reach: &Reach,
-    segments: bool,
-) -> CompressedClip {
-    let frame_secs = frame_grid(clip);
-    let mut groups = Vec::new();
+/// Tracks that share their source key times and the keys they keep.
+struct Plan {
+    times: Vec<f32>,
+    step: bool,
+    kept: Vec<usize>,
+    tracks: Vec<TrackKeys>,
+}
+
+/// The clip's tracks grouped (`track_groups`), reduced and clustered by the keys they keep;
+/// tracks the rest pose reproduces are left out. Also whether any was.
+fn plans(skeleton: &Skeleton, clip: &Clip, share: Budget, reach: &Reach) -> (Vec<Plan>, bool) {
+    let mut plans = Vec::new();
+    let mut dropped = false;
     for (times, step, tracks) in track_groups(clip, share, reach) {
         // Tracks that hold still or move in a straight line keep their one or two keys in a
         // group of their own; the others share their reduced key times.
         // The others are clustered by the keys each would keep alone: a track joins the
         // cluster whose key set grows least by taking its keys, if the union is at most a
-        // quarter larger than either set; else it starts a cluster. Few clusters keep sampling fast (one lookup each);
-        // similar key sets keep the reduction.
+        // quarter larger than either set; else it starts a cluster. Few clusters keep sampling
+        // fast (one lookup each); similar key sets keep the reduction.
         let mut simple: Vec<(Vec<usize>, Vec<TrackKeys>)> = Vec::new();
         let mut clusters: Vec<(Vec<usize>, Vec<TrackKeys>)> = Vec::new();
         let mut own: Vec<(Vec<usize>, TrackKeys)> = tracks
@@ -570,6 +857,12 @@ fn compress_with_share(
             .collect();
         own.sort_by_key(|(kept, _)| std::cmp::Reverse(kept.len()));
         for (kept, track) in own {
+            // A track the rest pose reproduces within its quantization budget is not stored
+            // (ACL's default tracks): sampling lays the rest pose down under the clip.
+            if track.rests_at(&skeleton.rest()[track.joint()], share.budget) {
+                dropped = true;
+                continue;
+            }
             if kept.len() <= 2 {
                 match simple.iter_mut().find(|(k, _)| *k == kept) {
                     Some((_, list)) => list.push(track),
@@ -594,37 +887,152 @@ fn compress_with_share(
                 None => clusters.push((kept, vec![track])),
             }
         }
-        for (kept, list) in &simple {
-            groups.push(pack_group(
-                &times,
+        for (kept, tracks) in simple {
+            plans.push(Plan {
+                times: times.clone(),
                 step,
-                list,
                 kept,
-                frame_secs,
-                (share.budget, segments),
-            ));
+                tracks,
+            });
         }
-        for (_, list) in &clusters {
-            let kept = reduce(&times, list, step);
-            groups.push(pack_group(
-                &times,
+        for (_, tracks) in clusters {
+            let kept = reduce(&times, &tracks, step);
+            plans.push(Plan {
+                times: times.clone(),
                 step,
-                list,
-                &kept,
-                frame_secs,
-                (share.budget, segments),
-            ));
+                kept,
+                tracks,
+            });
         }
     }
+    (plans, dropped)
+}
+
+/// `track` with its kept keys replaced by their closed-loop targets (`Compensator`): what puts
+/// the joint where the raw clip does under its ancestors as they decode. Scales are kept.
+fn compensated(track: &TrackKeys, plan: &Plan, c: &Compensator) -> TrackKeys {
+    let j = track.joint();
+    match track {
+        TrackKeys::Rotation {
+            joint,
+            values,
+            tolerance,
+            lever,
+        } => {
+            let mut values = values.clone();
+            for &i in &plan.kept {
+                values[i] = c.rotation_target(j, plan.times[i], values[i]);
+            }
+            TrackKeys::Rotation {
+                joint: *joint,
+                values,
+                tolerance: *tolerance,
+                lever: *lever,
+            }
+        }
+        TrackKeys::Vector {
+            joint,
+            scale: false,
+            values,
+            tolerance,
+            gain,
+        } => {
+            let mut values = values.clone();
+            for &i in &plan.kept {
+                values[i] = c.translation_target(j, plan.times[i], values[i]);
+            }
+            TrackKeys::Vector {
+                joint: *joint,
+                scale: false,
+                values,
+                tolerance: *tolerance,
+                gain: *gain,
+            }
+        }
+        TrackKeys::Vector { .. } => track.clone(),
+    }
+}
+
+/// `clip` compressed at `share`: reduced and clustered (`plans`), each group's kinds packed in
+/// the segment length that takes the fewest bytes, and with `closed`, quantized again in closed
+/// loop (`closed_loop`) in those lengths.
+fn compress_with_share(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    share: Budget,
+    (reach, segments, closed): (&Reach, bool, bool),
+) -> CompressedClip {
+    let frame_secs = frame_grid(clip);
+    let (plans, dropped) = plans(skeleton, clip, share, reach);
+    let (open, rows): (Vec<CompressedGroup>, Vec<[usize; 3]>) = (plans.iter())
+        .map(|plan| pack_group(plan, frame_secs, (share.budget, segments)))
+        .unzip();
+    let groups = if closed {
+        closed_loop(skeleton, clip, (&plans, &rows), frame_secs, share.budget)
+    } else {
+        open
+    };
     CompressedClip {
         name: clip.name().to_string(),
         joint_count: clip.joint_count(),
         duration_secs: clip.duration_secs(),
         frame_secs: frame_secs.unwrap_or(0.0),
         groups,
-        covers_all: clip.runtime().covers_all(),
+        covers_all: clip.runtime().covers_all() && !dropped,
         id: next_key_source_id(),
     }
+}
+
+/// The groups of `plans` quantized in closed loop (`compensate`): track by track in hierarchy
+/// order, each towards its targets under its ancestors as they decode, each kind of a group in
+/// the segment length `rows` gives it.
+fn closed_loop(
+    skeleton: &Skeleton,
+    clip: &Clip,
+    (plans, rows): (&[Plan], &[[usize; 3]]),
+    frame_secs: Option<f32>,
+    budget: f32,
+) -> Vec<CompressedGroup> {
+    let mut order: Vec<(usize, usize, usize)> = (plans.iter().enumerate())
+        .flat_map(|(p, plan)| (plan.tracks.iter().enumerate()).map(move |(i, t)| (t.joint(), p, i)))
+        .collect();
+    order.sort_unstable();
+    let mut compensator = Compensator::new(skeleton, clip);
+    let mut packings: Vec<Vec<Option<(u32, TrackPacking)>>> = (plans.iter())
+        .map(|plan| plan.tracks.iter().map(|_| None).collect())
+        .collect();
+    for (j, p, i) in order {
+        let plan = &plans[p];
+        let track = compensated(&plan.tracks[i], plan, &compensator);
+        let kind = kind_of(&track);
+        let range = kind_range(kind).0;
+        let packing = track_packing(&track, &plan.kept, (rows[p][kind], range), budget);
+        compensator.record(
+            j,
+            kind,
+            DecodedTrack {
+                times: plan.kept.iter().map(|&k| plan.times[k]).collect(),
+                values: decode_packing(&packing.1, kind == 2),
+                step: plan.step,
+            },
+        );
+        packings[p][i] = Some(packing);
+    }
+    (plans.iter().zip(packings).zip(rows))
+        .map(|((plan, packings), rows)| {
+            let mut lists: [Vec<(u32, TrackPacking)>; 3] = Default::default();
+            for (track, packing) in plan.tracks.iter().zip(packings) {
+                if let Some(packing) = packing {
+                    lists[kind_of(track)].push(packing);
+                }
+            }
+            let [translations, scales, rotations] = lists;
+            let kinds = [(translations, 0), (scales, 1), (rotations, 2)]
+                .map(|(list, k)| assemble(list, plan.kept.len(), (rows[k], kind_range(k).0)));
+            let times = group_times(&plan.times, &plan.kept, frame_secs);
+            group_from(times, plan.step, kinds)
+        })
+        .collect()
 }
 
 /// What every track's share is multiplied by while the measured error is over the bound.
@@ -641,9 +1049,11 @@ pub fn compress_clip(
     clip: &Clip,
     settings: &CompressionSettings,
 ) -> (CompressedClip, CompressionReport) {
-    let reach = reach(skeleton, &settings.distances);
+    let open_reach = reach(skeleton, &settings.distances);
+    let closed_reach = open_reach.closed_for(skeleton, clip, &settings.distances);
     let within = |e: f32| e <= settings.tolerance;
-    let attempt = |(reduction, segments): (f32, bool)| {
+    let attempt = |(reduction, segments, closed): (f32, bool, bool)| {
+        let reach = if closed { &closed_reach } else { &open_reach };
         // Each track's keys within its share of the tolerance at the joint's reach, both for
         // reduction and quantization. While the measured error is over, both shares shrink
         // (fewer keys dropped, more bits) and cubic splines are resampled twice as finely.
@@ -652,7 +1062,7 @@ pub fn compress_clip(
             budget: settings.tolerance,
             cubic_steps: 8,
         };
-        let mut compressed = compress_with_share(clip, share, &reach, segments);
+        let mut compressed = compress_with_share(skeleton, clip, share, (reach, segments, closed));
         let mut error = measure_error(skeleton, clip, &compressed, &settings.distances);
         for _ in 0..20 {
             if within(error) {
@@ -661,7 +1071,7 @@ pub fn compress_clip(
             share.tolerance *= SHRINK;
             share.budget *= SHRINK;
             share.cubic_steps = (share.cubic_steps * 2).min(256);
-            compressed = compress_with_share(clip, share, &reach, segments);
+            compressed = compress_with_share(skeleton, clip, share, (reach, segments, closed));
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
         }
         // Between the last share over the bound and the first within it: a bisection (in
@@ -675,7 +1085,8 @@ pub fn compress_clip(
                     budget: share.budget * mid,
                     ..share
                 };
-                let tried = compress_with_share(clip, tried_share, &reach, segments);
+                let tried =
+                    compress_with_share(skeleton, clip, tried_share, (reach, segments, closed));
                 let tried_error = measure_error(skeleton, clip, &tried, &settings.distances);
                 if within(tried_error) {
                     held = mid;
@@ -695,6 +1106,7 @@ pub fn compress_clip(
         .into_iter()
         .filter(|&s| !s || settings.segments);
     let (compressed, error) = (segments.flat_map(|s| [(0.5, s), (0.0, s)]))
+        .flat_map(|(r, s)| [(r, s, false), (r, s, true)])
         .map(attempt)
         .min_by(|(a, ea), (b, eb)| match (within(*ea), within(*eb)) {
             (true, true) => a.bytes().cmp(&b.bytes()),
@@ -702,7 +1114,7 @@ pub fn compress_clip(
             (false, true) => std::cmp::Ordering::Greater,
             (false, false) => ea.total_cmp(eb),
         })
-        .unwrap_or_else(|| attempt((0.5, false)));
+        .unwrap_or_else(|| attempt((0.5, false, false)));
     let report = CompressionReport {
         clip: clip.name().to_string(),
         duration_secs: clip.duration_secs(),
@@ -825,5 +1237,149 @@ fn reduce_track(jt: &JointTrack, tolerance: f32, reach: &Reach) -> JointTrack {
     match channel {
         Ok(channel) => JointTrack { joint: j, channel },
         Err(_) => jt.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::{CompressionSettings, compress_clip};
+    use crate::{
+        Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, Skeleton, Track,
+        Transform, sample_compressed,
+    };
+
+    fn two_joints() -> Skeleton {
+        Skeleton::new(
+            vec!["hip".into(), "knee".into()],
+            vec![None, Some(0)],
+            vec![
+                Transform::IDENTITY,
+                Transform::from_translation(Vec3::Y * 0.5),
+            ],
+        )
+        .unwrap()
+    }
+
+    fn times() -> Vec<f32> {
+        (0..31).map(|k| k as f32 / 30.0).collect()
+    }
+
+    #[test]
+    fn a_rotation_near_half_a_turn_is_stored_relative_to_its_mean() {
+        // The knee turned 180 degrees about x, give or take 0.3 rad: w stays under 0.15, where
+        // rebuilding it from x, y and z would take 19-bit keys or floats.
+        let knee = times()
+            .iter()
+            .map(|&t| Quat::from_rotation_x(std::f32::consts::PI - 0.3 * (3.0 * t).sin()))
+            .collect();
+        let clip = Clip::new(
+            "knee",
+            2,
+            vec![JointTrack {
+                joint: 1,
+                channel: Channel::Rotation(
+                    Track::new(times(), knee, Interpolation::Linear).unwrap(),
+                ),
+            }],
+            vec![],
+        )
+        .unwrap();
+        let skeleton = two_joints();
+        let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
+        let (packed, report) = compress_clip(&skeleton, &clip, &settings);
+        assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        let rotations = &packed.groups[0].rotations;
+        assert_eq!(rotations.f_rows.len(), 0, "no float keys");
+        assert_eq!(rotations.frames.len(), 1);
+        // Relative to its mean the knee turns 0.3 rad either way about x: y and z hold still,
+        // so a key takes x's bits alone (at most 12: 0.3 rad in steps of 1e-4 / 0.1 rad).
+        assert!(
+            rotations.packed.parts[0].row_bits <= 12,
+            "{}",
+            rotations.packed.parts[0].row_bits
+        );
+    }
+
+    #[test]
+    fn a_swing_about_an_oblique_axis_is_stored_in_the_frame_of_that_axis() {
+        // The knee swings 0.6 rad either way about (1, 2, 2) / 3: x, y and z of its quaternion
+        // all move, in the same proportions; turned onto that axis, one component moves.
+        let axis = Vec3::new(1.0, 2.0, 2.0) / 3.0;
+        let knee: Vec<Quat> = times()
+            .iter()
+            .map(|&t| Quat::from_axis_angle(axis, 0.6 * (3.0 * t).sin()))
+            .collect();
+        let clip = Clip::new(
+            "swing",
+            2,
+            vec![JointTrack {
+                joint: 1,
+                channel: Channel::Rotation(
+                    Track::new(times(), knee, Interpolation::Linear).unwrap(),
+                ),
+            }],
+            vec![],
+        )
+        .unwrap();
+        let skeleton = two_joints();
+        let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
+        let (packed, report) = compress_clip(&skeleton, &clip, &settings);
+        assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        let rotations = &packed.groups[0].rotations;
+        assert_eq!(rotations.frames.len(), 1);
+        let (_, right) = rotations.frames[0];
+        assert_ne!(right, Quat::IDENTITY, "turned onto the axis");
+        // Its principal axis is the swing's: conjugating by `right⁻¹` turns (1, 2, 2) / 3 onto x.
+        let onto = right * axis;
+        assert!(onto.x.abs() > 0.999, "{onto}");
+        // y and z come back within the frame's 16-bit rounding: far fewer bits than x.
+        let widths = rotations.packed.parts[0].row_bits;
+        assert!(widths <= 13 + 2 * 3, "{widths}");
+    }
+
+    #[test]
+    fn tracks_the_rest_pose_reproduces_are_not_stored() {
+        let hip = times()
+            .iter()
+            .map(|&t| Quat::from_rotation_z(0.3 * (3.0 * t).sin()))
+            .collect();
+        let held = |v: Vec3| Track::new(times(), vec![v; 31], Interpolation::Linear).unwrap();
+        let clip = Clip::new(
+            "held",
+            2,
+            vec![
+                JointTrack {
+                    joint: 0,
+                    channel: Channel::Rotation(
+                        Track::new(times(), hip, Interpolation::Linear).unwrap(),
+                    ),
+                },
+                JointTrack {
+                    joint: 1,
+                    channel: Channel::Translation(held(Vec3::Y * 0.5)),
+                },
+                JointTrack {
+                    joint: 1,
+                    channel: Channel::Scale(held(Vec3::ONE)),
+                },
+            ],
+            vec![],
+        )
+        .unwrap();
+        let skeleton = two_joints();
+        let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
+        let (packed, report) = compress_clip(&skeleton, &clip, &settings);
+        assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        let stored: usize = packed.groups.iter().map(|g| g.track_count()).sum();
+        assert_eq!(stored, 1, "the hip's rotation alone");
+        assert!(!packed.covers_all());
+        // Sampled over a pose that holds something else there, the knee comes back at rest.
+        let mut pose = LocalPose::rest(&skeleton);
+        pose.as_mut_slice()[1].translation = Vec3::X;
+        let mut cursor = ClipCursor::for_compressed(&packed);
+        sample_compressed(&skeleton, &packed, 0.5, &mut cursor, &mut pose).unwrap();
+        assert_eq!(pose.as_slice()[1], skeleton.rest()[1]);
     }
 }

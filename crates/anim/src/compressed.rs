@@ -4,8 +4,8 @@
 //! a compressed clip is `compress.rs`; measuring its error is `compress_error.rs`.
 //!
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are):
-//! only the first when every frame is keyed, else in as many bits as the last one needs; without
-//! a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
+//! only the first when every frame is keyed, else marked a bit a frame or in as many bits as the
+//! last one needs; without a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
 //! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
 //! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
 //! into segments of about 16 or 32 keys, each with its own ranges and widths (`Segments`).
@@ -24,7 +24,9 @@
 //! times a power of two, so `min + step * masked` is the same value to the bit with no shift per
 //! component. A component that spans less than 2^-100 holds still, so no scaled step comes near
 //! the smallest normal float. A block of four rotations with every lane within unit length skips
-//! the renormalisation's divisions and square root (the values are the same to the bit). A pose
+//! the renormalisation's divisions and square root (the values are the same to the bit). The
+//! blocks holding rotations stored in a frame of their own are then turned back out of it, four
+//! tracks at a time (`left * stored * right`; identity in the other lanes). A pose
 //! that last held the same compressed clip's sample is not put back at rest first, as a raw
 //! clip's is not.
 
@@ -35,13 +37,20 @@ use super::sample::locate_key;
 
 /// Key times: every frame from `first` on (ACL's uniform sampling: the group's key count says
 /// how many, and the key for a time is found by dividing), frame numbers on the clip's frame
-/// grid (`CompressedClip::frame_secs`) in as many bits as the last one needs, or seconds where
-/// the clip has no grid.
+/// grid (`CompressedClip::frame_secs`) marked in a bit a frame from the first or in as many
+/// bits as the last one needs, whichever is smaller, or seconds where the clip has no grid.
 #[derive(Clone, Debug)]
 pub(super) enum Times {
     Uniform {
         first: u16,
         count: usize,
+    },
+    /// Stored as the first frame and a bit for each frame from it to the last, set where a key
+    /// is; the frame numbers are read out of the bits when the clip is built (not stored).
+    Marked {
+        /// Bit `k` (low bits first) is set where the first frame plus `k` holds a key.
+        marks: Vec<u8>,
+        frames: Vec<u16>,
     },
     Frames {
         count: usize,
@@ -64,6 +73,14 @@ impl Times {
                 first,
                 count: frames.len(),
             },
+            Some(&first) if Self::marked_bytes(frames) < Self::packed_bytes(frames) => {
+                let mut marks = vec![0u8; Self::marked_bytes(frames) - 2];
+                for &f in frames {
+                    let k = usize::from(f - first);
+                    marks[k / 8] |= 1 << (k % 8);
+                }
+                Self::from_marks(first, marks)
+            }
             _ => {
                 let last = frames.last().copied().unwrap_or(0);
                 let bits = (u16::BITS - last.leading_zeros()).max(1) as u8;
@@ -80,9 +97,34 @@ impl Times {
         }
     }
 
+    /// Marked times as stored: the frames read out of the marks.
+    fn from_marks(first: u16, marks: Vec<u8>) -> Self {
+        let frames = (0..marks.len() * 8)
+            .filter(|&k| marks[k / 8] >> (k % 8) & 1 == 1)
+            .map(|k| first + k as u16)
+            .collect();
+        Times::Marked { marks, frames }
+    }
+
+    /// Bytes of `frames` marked: the first frame, and a bit a frame from it to the last.
+    fn marked_bytes(frames: &[u16]) -> usize {
+        match (frames.first(), frames.last()) {
+            (Some(&first), Some(&last)) => 2 + (usize::from(last - first) + 1).div_ceil(8),
+            _ => 2,
+        }
+    }
+
+    /// Bytes of `frames` packed in as many bits as the last one needs, and the width.
+    fn packed_bytes(frames: &[u16]) -> usize {
+        let last = frames.last().copied().unwrap_or(0);
+        let bits = (u16::BITS - last.leading_zeros()).max(1) as usize;
+        1 + (frames.len() * bits).div_ceil(8)
+    }
+
     pub(super) fn len(&self) -> usize {
         match self {
             Times::Uniform { count, .. } | Times::Frames { count, .. } => *count,
+            Times::Marked { frames, .. } => frames.len(),
             Times::Seconds(s) => s.len(),
         }
     }
@@ -92,6 +134,7 @@ impl Times {
     pub(super) fn bytes(&self) -> usize {
         match self {
             Times::Uniform { .. } => 2,
+            Times::Marked { marks, .. } => 2 + marks.len(),
             Times::Frames { count, bits, .. } => 1 + (count * usize::from(*bits)).div_ceil(8),
             Times::Seconds(s) => s.len() * 4,
         }
@@ -101,6 +144,7 @@ impl Times {
     pub(super) fn at(&self, i: usize, frame_secs: f32) -> f32 {
         match self {
             Times::Uniform { first, .. } => (f32::from(*first) + i as f32) * frame_secs,
+            Times::Marked { frames, .. } => f32::from(frames[i]) * frame_secs,
             Times::Frames { bits, stream, .. } => {
                 let window = read_window(stream, i * usize::from(*bits));
                 (window & ((1u64 << bits) - 1)) as f32 * frame_secs
@@ -448,7 +492,59 @@ pub(super) struct VectorTracks {
 pub(super) struct RotationTracks {
     pub(super) joints: Vec<u32>,
     pub(super) packed: Segments,
+    /// The last `frames.len()` packed tracks are stored in a frame of their own, `(left,
+    /// right)`: each key as `left⁻¹ * key * right⁻¹` (compress.rs says which and why).
+    pub(super) frames: Vec<(Quat, Quat)>,
+    /// Worked out from `frames` (not stored): from block `first_framed_block` on, the frames'
+    /// left and right rotations four tracks a block, identity in the lanes of the others.
+    pub(super) first_framed_block: usize,
+    pub(super) frame_blocks: Vec<(Block, Block)>,
     pub(super) f_rows: Vec<Quat>,
+}
+
+impl RotationTracks {
+    pub(super) fn new(
+        joints: Vec<u32>,
+        (packed, frames): (Segments, Vec<(Quat, Quat)>),
+        f_rows: Vec<Quat>,
+    ) -> Self {
+        let first = packed.len() - frames.len();
+        let first_framed_block = first / 4;
+        let frame_blocks = (first_framed_block..blocks(packed.len()))
+            .map(|b| {
+                let (mut left, mut right) = (IDENTITY_BLOCK, IDENTITY_BLOCK);
+                for lane in 0..4 {
+                    let k = b * 4 + lane;
+                    if let Some((l, r)) = k.checked_sub(first).and_then(|i| frames.get(i)) {
+                        for c in 0..4 {
+                            left[c][lane] = l.to_array()[c];
+                            right[c][lane] = r.to_array()[c];
+                        }
+                    }
+                }
+                (left, right)
+            })
+            .collect();
+        Self {
+            joints,
+            packed,
+            frames,
+            first_framed_block,
+            frame_blocks,
+            f_rows,
+        }
+    }
+}
+
+/// `a * b` for four quaternions a block (the Hamilton product, lane by lane).
+#[inline(always)]
+fn multiply_blocks([ax, ay, az, aw]: &Block, [bx, by, bz, bw]: &Block) -> Block {
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
 }
 
 /// Tracks of one clip that share their (reduced) key times, stored key-major: the keys a sample
@@ -463,12 +559,23 @@ pub(super) struct CompressedGroup {
 }
 
 /// Bytes of a group's header (key count, interpolation, track counts: 8) and of each track's
-/// (joint, kind and bit widths: 4); packed tracks add their range: f32 minimum and extent for
-/// translations and scales (24), 16-bit steps of [-1, 1] for rotations (12).
+/// (joint: 15 bits, bit widths: 15, frame: none, left or both: 2); packed tracks add their
+/// range: f32 minimum and extent for translations and scales (24), 16-bit steps of [-1, 1] for
+/// rotations (12).
 pub(super) const GROUP_HEADER_BYTES: usize = 8;
 pub(super) const TRACK_HEADER_BYTES: usize = 4;
 pub(super) const RANGE_BYTES: usize = 24;
 pub(super) const UNIT_RANGE_BYTES: usize = 12;
+/// A rotation of a track's frame: x, y and z in 16-bit steps of [-1, 1] (w rebuilt).
+pub(crate) const FRAME_ROTATION_BYTES: usize = 6;
+
+/// Bytes of rotation tracks' frames: the left rotation, and the right one unless it is the
+/// identity (the track header's frame kind says which).
+pub(crate) fn frame_bytes(frames: &[(Quat, Quat)]) -> usize {
+    (frames.iter())
+        .map(|(_, right)| FRAME_ROTATION_BYTES * if *right == Quat::IDENTITY { 1 } else { 2 })
+        .sum()
+}
 
 impl CompressedGroup {
     pub(super) fn bytes(&self) -> usize {
@@ -481,6 +588,7 @@ impl CompressedGroup {
             + self.translations.packed.bytes(rows)
             + self.scales.packed.bytes(rows)
             + r.packed.bytes(rows)
+            + frame_bytes(&r.frames)
             + (self.translations.f_rows.len() + self.scales.f_rows.len()) * 12
             + r.f_rows.len() * 16
     }
@@ -681,6 +789,10 @@ impl GroupCursor {
         let out = &mut self.rotations[into];
         if let Some((part, row)) = r.packed.part(row) {
             part.decode_rotations(row, out);
+            let framed = out.iter_mut().skip(r.first_framed_block);
+            for (o, (left, right)) in framed.zip(&r.frame_blocks) {
+                *o = multiply_blocks(&multiply_blocks(left, o), right);
+            }
         }
         // Float keys are stored normalised: both kinds are unit, as the arcs need.
         for (k, key) in (q..).zip(&r.f_rows[row * f..row * f + f]) {
@@ -760,7 +872,7 @@ mod tests {
     }
 
     #[test]
-    fn consecutive_frames_are_uniform_and_others_pack_in_the_last_ones_bits() {
+    fn consecutive_frames_are_uniform_and_others_marked_or_packed_whichever_is_smaller() {
         let secs = 1.0 / 120.0;
         let uniform = Times::frames(&[7, 8, 9, 10]);
         assert!(matches!(uniform, Times::Uniform { first: 7, count: 4 }));
@@ -775,15 +887,24 @@ mod tests {
             .map(|k| k * 5)
             .chain((0..8).map(|k| 104 + k * 5))
             .collect();
-        let packed = Times::frames(&frames);
-        // 139 takes 8 bits: 25 frames in 25 bytes, and one for the width.
-        assert!(matches!(packed, Times::Frames { bits: 8, .. }));
-        assert_eq!(packed.bytes(), 1 + 25);
-        assert_eq!(packed.len(), 25);
+        // Frames 0 to 139 marked take 140 bits (18 bytes) and the first frame 2: fewer than 25
+        // frames in 8 bits (25 bytes) and the width.
+        let marked = Times::frames(&frames);
+        assert!(matches!(&marked, Times::Marked { marks, .. } if marks.len() == 18));
+        assert_eq!(marked.bytes(), 2 + 18);
+        assert_eq!(marked.len(), 25);
         for (i, &f) in frames.iter().enumerate() {
+            assert_eq!(marked.at(i, secs), f32::from(f) * secs, "key {i}");
+        }
+        assert_eq!(marked.guess(0.5, secs), None);
+        // Few keys far apart: packed, 8 bits a frame to 200.
+        let sparse = [3u16, 90, 200];
+        let packed = Times::frames(&sparse);
+        assert!(matches!(packed, Times::Frames { bits: 8, .. }));
+        assert_eq!(packed.bytes(), 1 + 3);
+        for (i, &f) in sparse.iter().enumerate() {
             assert_eq!(packed.at(i, secs), f32::from(f) * secs, "key {i}");
         }
-        assert_eq!(packed.guess(0.5, secs), None);
         // Widths that are not whole bytes: frames to 1000 take 10 bits.
         let wide: Vec<u16> = (0..50).map(|k| k * 20 + k % 3).collect();
         let packed = Times::frames(&wide);

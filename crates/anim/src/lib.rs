@@ -66,6 +66,7 @@
 
 mod blended;
 mod clip;
+mod compensate;
 mod compress;
 mod compress_error;
 mod compressed;

@@ -18,7 +18,7 @@ pub(super) enum Range {
 }
 
 impl Range {
-    fn bytes(self) -> usize {
+    pub(super) fn bytes(self) -> usize {
         match self {
             Range::Float => RANGE_BYTES,
             Range::Unit16 => UNIT_RANGE_BYTES,
@@ -109,7 +109,7 @@ impl Quantized {
         self.keys.len()
     }
 
-    fn key_bits(&self) -> usize {
+    pub(super) fn key_bits(&self) -> usize {
         self.bits.iter().map(|&b| usize::from(b)).sum()
     }
 }
