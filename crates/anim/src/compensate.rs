@@ -119,40 +119,35 @@ impl<'a> Compensator<'a> {
         local
     }
 
-    /// Joint `j`'s model transform at `t`, from the raw clip or as decoded so far.
+    /// Joint `j`'s local transform at `t` and its ancestors', from the joint up, from the raw
+    /// clip or as decoded so far.
+    fn chain(&self, j: usize, t: f32, decoded: bool) -> impl Iterator<Item = Transform> + '_ {
+        std::iter::successors(Some(j), |&k| self.skeleton.parents()[k].map(usize::from)).map(
+            move |k| {
+                if decoded {
+                    self.decoded_local(k, t)
+                } else {
+                    self.raw_local(k, t)
+                }
+            },
+        )
+    }
+
+    /// Joint `j`'s model transform at `t`.
     fn model(&self, j: usize, t: f32, decoded: bool) -> Affine3A {
-        let mut m = Affine3A::IDENTITY;
-        let mut at = Some(j);
-        while let Some(k) = at {
-            let local = if decoded {
-                self.decoded_local(k, t)
-            } else {
-                self.raw_local(k, t)
-            };
-            m = Affine3A::from_scale_rotation_translation(
-                local.scale,
-                local.rotation,
-                local.translation,
-            ) * m;
-            at = self.skeleton.parents()[k].map(usize::from);
-        }
-        m
+        self.chain(j, t, decoded)
+            .fold(Affine3A::IDENTITY, |m, local| {
+                Affine3A::from_scale_rotation_translation(
+                    local.scale,
+                    local.rotation,
+                    local.translation,
+                ) * m
+            })
     }
 
     /// Joint `j`'s model rotation at `t` (its ancestors' rotations composed).
     fn model_rotation(&self, j: usize, t: f32, decoded: bool) -> Quat {
-        let mut q = Quat::IDENTITY;
-        let mut at = Some(j);
-        while let Some(k) = at {
-            let local = if decoded {
-                self.decoded_local(k, t)
-            } else {
-                self.raw_local(k, t)
-            };
-            q = local.rotation * q;
-            at = self.skeleton.parents()[k].map(usize::from);
-        }
-        q
+        (self.chain(j, t, decoded)).fold(Quat::IDENTITY, |q, local| local.rotation * q)
     }
 
     /// The local rotation that gives joint `j` its raw model rotation at `t` under its

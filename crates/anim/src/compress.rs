@@ -1244,7 +1244,7 @@ fn reduce_track(jt: &JointTrack, tolerance: f32, reach: &Reach) -> JointTrack {
 mod tests {
     use glam::{Quat, Vec3};
 
-    use super::{CompressionSettings, compress_clip};
+    use super::{CompressedClip, CompressionSettings, compress_clip};
     use crate::{
         Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, Skeleton, Track,
         Transform, sample_compressed,
@@ -1266,14 +1266,10 @@ mod tests {
         (0..31).map(|k| k as f32 / 30.0).collect()
     }
 
-    #[test]
-    fn a_rotation_near_half_a_turn_is_stored_relative_to_its_mean() {
-        // The knee turned 180 degrees about x, give or take 0.3 rad: w stays under 0.15, where
-        // rebuilding it from x, y and z would take 19-bit keys or floats.
-        let knee = times()
-            .iter()
-            .map(|&t| Quat::from_rotation_x(std::f32::consts::PI - 0.3 * (3.0 * t).sin()))
-            .collect();
+    /// The knee's rotation keyed at 30 Hz for a second from `at(t)`, compressed within 1e-4 at
+    /// 10 cm (the bound checked).
+    fn knee_compressed(at: impl Fn(f32) -> Quat) -> CompressedClip {
+        let knee = times().into_iter().map(at).collect();
         let clip = Clip::new(
             "knee",
             2,
@@ -1286,10 +1282,19 @@ mod tests {
             vec![],
         )
         .unwrap();
-        let skeleton = two_joints();
         let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
-        let (packed, report) = compress_clip(&skeleton, &clip, &settings);
+        let (packed, report) = compress_clip(&two_joints(), &clip, &settings);
         assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        packed
+    }
+
+    #[test]
+    fn a_rotation_near_half_a_turn_is_stored_relative_to_its_mean() {
+        // The knee turned 180 degrees about x, give or take 0.3 rad: w stays under 0.15, where
+        // rebuilding it from x, y and z would take 19-bit keys or floats.
+        let packed = knee_compressed(|t| {
+            Quat::from_rotation_x(std::f32::consts::PI - 0.3 * (3.0 * t).sin())
+        });
         let rotations = &packed.groups[0].rotations;
         assert_eq!(rotations.f_rows.len(), 0, "no float keys");
         assert_eq!(rotations.frames.len(), 1);
@@ -1307,26 +1312,7 @@ mod tests {
         // The knee swings 0.6 rad either way about (1, 2, 2) / 3: x, y and z of its quaternion
         // all move, in the same proportions; turned onto that axis, one component moves.
         let axis = Vec3::new(1.0, 2.0, 2.0) / 3.0;
-        let knee: Vec<Quat> = times()
-            .iter()
-            .map(|&t| Quat::from_axis_angle(axis, 0.6 * (3.0 * t).sin()))
-            .collect();
-        let clip = Clip::new(
-            "swing",
-            2,
-            vec![JointTrack {
-                joint: 1,
-                channel: Channel::Rotation(
-                    Track::new(times(), knee, Interpolation::Linear).unwrap(),
-                ),
-            }],
-            vec![],
-        )
-        .unwrap();
-        let skeleton = two_joints();
-        let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
-        let (packed, report) = compress_clip(&skeleton, &clip, &settings);
-        assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        let packed = knee_compressed(|t| Quat::from_axis_angle(axis, 0.6 * (3.0 * t).sin()));
         let rotations = &packed.groups[0].rotations;
         assert_eq!(rotations.frames.len(), 1);
         let (_, right) = rotations.frames[0];
