@@ -58,7 +58,8 @@
 //!
 //! Where things live: clip.rs (tracks and clips, validated), runtime.rs (a clip's keys laid out
 //! for sampling), cursor.rs (the per-clip sampling context and whole-clip sampling), sample.rs
-//! (one track, and the slerp), compress.rs (compressed clips with a measured error bound),
+//! (one track, and the slerp), compress.rs (compressed clips with a measured error bound; its
+//! closed-loop quantization in compensate.rs, rotation tracks' frames in rotation_frame.rs),
 //! pose.rs (blend, local-to-model, palettes), layer.rs (masks, override and additive layers,
 //! blend spaces, half-life easing), inertialize.rs (inertialized transitions), skeleton.rs,
 //! playback.rs, morph.rs.
@@ -87,6 +88,7 @@ mod pose;
 mod quantize;
 mod retarget;
 mod root_motion;
+mod rotation_frame;
 mod runtime;
 mod sample;
 mod skeleton;
