@@ -7,9 +7,9 @@
 //! that take it back (`closed_levers`): the hips' rounding moves the spine's origin, not the
 //! hand at the end of the arm.
 //!
-//! ACL chooses its bit rates per joint and measures each through its descendants; it quantizes
-//! each track towards its own raw values. Taking the error back in the children is what lets a
-//! joint near the root be stored as coarsely as a leaf.
+//! A joint's own virtual vertices still count at its own distance, so where they sit far out
+//! (a skin's reach) the gain is smaller than where they sit close (ACL's 3 cm); compress.rs
+//! tries closed and open loop and keeps the smaller clip.
 
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
