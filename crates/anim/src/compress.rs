@@ -62,7 +62,7 @@ use super::compressed::{
     rotation_from_xyz,
 };
 use super::quantize::{Quantized, Range, fewest_bits, pack_segments};
-use super::rotation_frame::{Frame, fewest_rotation_bytes};
+use super::rotation_frame::{Frame, fewest_rotation_bytes, rotation_error};
 use super::sample::sample_track;
 use super::{
     Channel, Clip, Interpolation, JointTrack, LocalPose, ModelPose, Property, Skeleton, Track,
@@ -377,14 +377,6 @@ fn union_len(a: &[usize], b: &[usize]) -> usize {
         n += 1;
     }
     n
-}
-
-/// Position error a rotation difference causes at unit distance: the angle between the two,
-/// from the chord between the quaternions (twice it is the angle, to first order; a dot product
-/// in f32 cannot tell rotations under 5e-4 radians apart).
-pub(super) fn rotation_error(a: Quat, b: Quat) -> f32 {
-    let (a, b) = (Vec4::from(a), Vec4::from(b));
-    2.0 * (a - b).length().min((a + b).length())
 }
 
 /// The grid every key time of `clip` lies on, in seconds per frame: the clip's duration over a

@@ -8,9 +8,16 @@
 
 use glam::{Mat3, Quat, Vec3, Vec4};
 
-use super::compress::rotation_error;
 use super::compressed::{frame_bytes, rotation_from_xyz, segment_widths_bytes};
 use super::quantize::{Quantized, Range, fewest_bits};
+
+/// Position error a rotation difference causes at unit distance: the angle between the two,
+/// from the chord between the quaternions (twice it is the angle, to first order; a dot product
+/// in f32 cannot tell rotations under 5e-4 radians apart).
+pub(super) fn rotation_error(a: Quat, b: Quat) -> f32 {
+    let (a, b) = (Vec4::from(a), Vec4::from(b));
+    2.0 * (a - b).length().min((a + b).length())
+}
 
 /// A rotation track's frame: `(left, right)`.
 pub(super) type Frame = (Quat, Quat);
