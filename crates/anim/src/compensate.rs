@@ -11,39 +11,10 @@
 //! (a skin's reach) the gain is smaller than where they sit close (ACL's 3 cm); compress.rs
 //! tries closed and open loop and keeps the smaller clip.
 
-use glam::{Affine3A, Quat, Vec3, Vec4};
+use glam::{Affine3A, Quat, Vec3};
 
 use super::sample::sample_track;
-use super::{Channel, Clip, Property, Skeleton, Transform, slerp_shortest};
-
-/// One track as it decodes: its kept key times (seconds), values (x, y and z of translations
-/// and scales; rotations as quaternions), and whether it steps.
-pub(super) struct DecodedTrack {
-    pub(super) times: Vec<f32>,
-    pub(super) values: Vec<Vec4>,
-    pub(super) step: bool,
-}
-
-impl DecodedTrack {
-    fn at(&self, t: f32, rotation: bool) -> Vec4 {
-        let n = self.values.len();
-        let i = self.times.partition_point(|&k| k <= t);
-        if i == 0 || n == 1 {
-            return self.values[0];
-        }
-        if i >= n || self.step {
-            return self.values[i.min(n) - 1];
-        }
-        let (a, b) = (self.times[i - 1], self.times[i]);
-        let u = if b > a { (t - a) / (b - a) } else { 0.0 };
-        let (va, vb) = (self.values[i - 1], self.values[i]);
-        if rotation {
-            Vec4::from(slerp_shortest(Quat::from_vec4(va), Quat::from_vec4(vb), u))
-        } else {
-            va.lerp(vb, u)
-        }
-    }
-}
+use super::{Channel, Clip, Property, Skeleton, Transform};
 
 /// The index of a property among a joint's three tracks.
 pub(super) fn property_index(p: Property) -> usize {
@@ -54,46 +25,49 @@ pub(super) fn property_index(p: Property) -> usize {
     }
 }
 
-/// The raw clip and the tracks decoded so far (ancestors before children), for the targets of
-/// the next joint's keys.
+/// The raw clip's tracks and those decoded so far (ancestors before children), per joint and
+/// property, for the targets of the next joint's keys.
 pub(super) struct Compensator<'a> {
     skeleton: &'a Skeleton,
-    clip: &'a Clip,
-    /// Per joint and property: the raw clip's track.
-    raw: Vec<[Option<usize>; 3]>,
-    decoded: Vec<[Option<DecodedTrack>; 3]>,
+    raw: Vec<[Option<&'a Channel>; 3]>,
+    decoded: Vec<[Option<Channel>; 3]>,
 }
 
 impl<'a> Compensator<'a> {
     pub(super) fn new(skeleton: &'a Skeleton, clip: &'a Clip) -> Self {
         let n = skeleton.joint_count();
         let mut raw = vec![[None; 3]; n];
-        for (k, jt) in clip.tracks().iter().enumerate() {
+        for jt in clip.tracks() {
             if let Some(slot) = raw.get_mut(jt.joint) {
-                slot[property_index(jt.channel.property())] = Some(k);
+                slot[property_index(jt.channel.property())] = Some(&jt.channel);
             }
         }
         Self {
             skeleton,
-            clip,
             raw,
             decoded: (0..n).map(|_| [None, None, None]).collect(),
         }
     }
 
-    /// Joint `j`'s track of `property` as it decodes (a track not stored decodes as the rest
-    /// pose).
-    pub(super) fn record(&mut self, j: usize, property: usize, track: DecodedTrack) {
+    /// Joint `j`'s track as it decodes (a track not stored decodes as the rest pose).
+    pub(super) fn record(&mut self, j: usize, channel: Channel) {
+        let property = property_index(channel.property());
         if let Some(slot) = self.decoded.get_mut(j) {
-            slot[property] = Some(track);
+            slot[property] = Some(channel);
         }
     }
 
-    fn raw_local(&self, j: usize, t: f32) -> Transform {
+    /// Joint `j`'s local transform at `t`: the rest pose under its raw or decoded tracks.
+    fn local(&self, j: usize, t: f32, decoded: bool) -> Transform {
+        let channels = if decoded {
+            self.decoded[j].each_ref().map(Option::as_ref)
+        } else {
+            self.raw[j]
+        };
         let mut local = self.skeleton.rest()[j];
-        for k in self.raw[j].iter().flatten() {
+        for channel in channels.into_iter().flatten() {
             let mut hint = 0;
-            match &self.clip.tracks()[*k].channel {
+            match channel {
                 Channel::Translation(track) => {
                     local.translation = sample_track(track, t, &mut hint)
                 }
@@ -104,33 +78,11 @@ impl<'a> Compensator<'a> {
         local
     }
 
-    fn decoded_local(&self, j: usize, t: f32) -> Transform {
-        let mut local = self.skeleton.rest()[j];
-        let [translation, scale, rotation] = &self.decoded[j];
-        if let Some(d) = translation {
-            local.translation = d.at(t, false).truncate();
-        }
-        if let Some(d) = scale {
-            local.scale = d.at(t, false).truncate();
-        }
-        if let Some(d) = rotation {
-            local.rotation = Quat::from_vec4(d.at(t, true)).normalize();
-        }
-        local
-    }
-
     /// Joint `j`'s local transform at `t` and its ancestors', from the joint up, from the raw
     /// clip or as decoded so far.
     fn chain(&self, j: usize, t: f32, decoded: bool) -> impl Iterator<Item = Transform> + '_ {
-        std::iter::successors(Some(j), |&k| self.skeleton.parents()[k].map(usize::from)).map(
-            move |k| {
-                if decoded {
-                    self.decoded_local(k, t)
-                } else {
-                    self.raw_local(k, t)
-                }
-            },
-        )
+        std::iter::successors(Some(j), |&k| self.skeleton.parents()[k].map(usize::from))
+            .map(move |k| self.local(k, t, decoded))
     }
 
     /// Joint `j`'s model transform at `t`.
@@ -217,9 +169,9 @@ pub(super) fn closed_levers(
 
 #[cfg(test)]
 mod tests {
-    use glam::{Quat, Vec3, Vec4};
+    use glam::{Quat, Vec3};
 
-    use super::{Compensator, DecodedTrack, closed_levers};
+    use super::{Compensator, closed_levers};
     use crate::{Channel, Clip, Interpolation, JointTrack, Skeleton, Track, Transform};
 
     #[test]
@@ -266,15 +218,7 @@ mod tests {
         let mut c = Compensator::new(&skeleton, &clip);
         // The parent decodes 0.01 rad off.
         let decoded = Quat::from_rotation_z(0.31);
-        c.record(
-            0,
-            2,
-            DecodedTrack {
-                times: vec![0.0, 1.0],
-                values: vec![Vec4::from(decoded); 2],
-                step: false,
-            },
-        );
+        c.record(0, Channel::Rotation(track(decoded).unwrap()));
         let target = c.rotation_target(1, 0.5, child);
         assert!((decoded * target).angle_between(parent * child) < 1e-6);
         assert!(target.angle_between(child) > 0.009);

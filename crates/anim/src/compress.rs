@@ -55,7 +55,7 @@
 use glam::{Affine3A, Quat, Vec3, Vec4};
 
 use super::clip::next_key_source_id;
-use super::compensate::{Compensator, DecodedTrack, closed_levers};
+use super::compensate::{Compensator, closed_levers};
 use super::compress_error::{measure_error, raw_bytes};
 use super::compressed::{
     CompressedClip, CompressedGroup, RotationTracks, Segments, Times, VectorTracks, frame_bytes,
@@ -554,14 +554,18 @@ fn track_packing(
     }
 }
 
-/// A track's kept keys as they decode from `packing`: x, y and z of
-/// translations and scales, rotations as quaternions.
-fn decode_packing(packing: &TrackPacking, rotation: bool) -> Vec<Vec4> {
-    match packing {
+/// A track as it decodes from `packing` (its kept keys at `times`, of `kind`), for the
+/// closed-loop targets of its joint's descendants; `None` if the keys make no track.
+fn decoded_channel(
+    packing: &TrackPacking,
+    kind: usize,
+    (times, step): (Vec<f32>, bool),
+) -> Option<Channel> {
+    let values: Vec<Vec4> = match packing {
         Ok((segments, frame)) => (segments.iter())
             .flat_map(|q| (0..q.len()).map(move |k| q.value(k)))
             .map(|v| {
-                if rotation {
+                if kind == 2 {
                     let q = Quat::from_vec4(rotation_from_xyz(v));
                     Vec4::from(frame.map_or(q, |(l, r)| l * q * r))
                 } else {
@@ -570,6 +574,26 @@ fn decode_packing(packing: &TrackPacking, rotation: bool) -> Vec<Vec4> {
             })
             .collect(),
         Err(floats) => floats.clone(),
+    };
+    let interpolation = if step {
+        Interpolation::Step
+    } else {
+        Interpolation::Linear
+    };
+    let vectors = || values.iter().map(|v| v.truncate()).collect();
+    match kind {
+        0 => Track::new(times, vectors(), interpolation)
+            .ok()
+            .map(Channel::Translation),
+        1 => Track::new(times, vectors(), interpolation)
+            .ok()
+            .map(Channel::Scale),
+        _ => {
+            let rotations = values.iter().map(|&v| Quat::from_vec4(v)).collect();
+            Track::new(times, rotations, interpolation)
+                .ok()
+                .map(Channel::Rotation)
+        }
     }
 }
 
@@ -783,45 +807,25 @@ fn plans(skeleton: &Skeleton, clip: &Clip, share: Budget, reach: &Reach) -> (Vec
 /// the joint where the raw clip does under its ancestors as they decode. Scales are kept.
 fn compensated(track: &TrackKeys, plan: &Plan, c: &Compensator) -> TrackKeys {
     let j = track.joint();
-    match track {
-        TrackKeys::Rotation {
-            joint,
-            values,
-            tolerance,
-            lever,
-        } => {
-            let mut values = values.clone();
+    let mut out = track.clone();
+    match &mut out {
+        TrackKeys::Rotation { values, .. } => {
             for &i in &plan.kept {
                 values[i] = c.rotation_target(j, plan.times[i], values[i]);
             }
-            TrackKeys::Rotation {
-                joint: *joint,
-                values,
-                tolerance: *tolerance,
-                lever: *lever,
-            }
         }
         TrackKeys::Vector {
-            joint,
             scale: false,
             values,
-            tolerance,
-            gain,
+            ..
         } => {
-            let mut values = values.clone();
             for &i in &plan.kept {
                 values[i] = c.translation_target(j, plan.times[i], values[i]);
             }
-            TrackKeys::Vector {
-                joint: *joint,
-                scale: false,
-                values,
-                tolerance: *tolerance,
-                gain: *gain,
-            }
         }
-        TrackKeys::Vector { .. } => track.clone(),
+        TrackKeys::Vector { .. } => {}
     }
+    out
 }
 
 /// `clip` compressed at `share`: reduced and clustered (`plans`), each group's kinds packed in
@@ -878,15 +882,10 @@ fn closed_loop(
         let kind = kind_of(&track);
         let range = kind_range(kind).0;
         let packing = track_packing(&track, &plan.kept, (rows[p][kind], range), budget);
-        compensator.record(
-            j,
-            kind,
-            DecodedTrack {
-                times: plan.kept.iter().map(|&k| plan.times[k]).collect(),
-                values: decode_packing(&packing.1, kind == 2),
-                step: plan.step,
-            },
-        );
+        let times = plan.kept.iter().map(|&k| plan.times[k]).collect();
+        if let Some(channel) = decoded_channel(&packing.1, kind, (times, plan.step)) {
+            compensator.record(j, channel);
+        }
         packings[p][i] = Some(packing);
     }
     (plans.iter().zip(packings).zip(rows))

@@ -132,10 +132,15 @@ pub(super) fn fewest_bits(
                 .find(|q| fits(q, s * rows))
         })
         .collect::<Option<_>>()?;
-    let bits: usize = (segments.iter().enumerate())
+    (segments_bits(&segments, range) < 8 * float_bytes * values.len()).then_some(segments)
+}
+
+/// Bits a track's quantized segments take stored: each segment's range, the later segments'
+/// widths, and the keys.
+pub(super) fn segments_bits(segments: &[Quantized], range: Range) -> usize {
+    (segments.iter().enumerate())
         .map(|(s, q)| 8 * (range.bytes() + segment_widths_bytes(s)) + q.key_bits() * q.len())
-        .sum();
-    (bits < 8 * float_bytes * values.len()).then_some(segments)
+        .sum()
 }
 
 /// Tracks' quantized segments (`fewest_bits` with the same `rows`: each track has as many)

@@ -8,8 +8,8 @@
 
 use glam::{Mat3, Quat, Vec3, Vec4};
 
-use super::compressed::{frame_bytes, rotation_from_xyz, segment_widths_bytes};
-use super::quantize::{Quantized, Range, fewest_bits};
+use super::compressed::{frame_bytes, rotation_from_xyz};
+use super::quantize::{Quantized, Range, fewest_bits, segments_bits};
 
 /// Position error a rotation difference causes at unit distance: the angle between the two,
 /// from the chord between the quaternions (twice it is the angle, to first order; a dot product
@@ -121,10 +121,7 @@ fn aligned_frame(unit: &[Vec4]) -> Frame {
 /// Bytes a rotation track's quantized segments take (ranges, later segments' widths and
 /// keys), and its frame if it has one.
 fn rotation_bytes(segments: &[Quantized], range: Range, frame: Option<Frame>) -> usize {
-    let bits: usize = (segments.iter().enumerate())
-        .map(|(s, q)| 8 * (range.bytes() + segment_widths_bytes(s)) + q.key_bits() * q.len())
-        .sum();
-    bits.div_ceil(8) + frame.map_or(0, |f| frame_bytes(&[f]))
+    segments_bits(segments, range).div_ceil(8) + frame.map_or(0, |f| frame_bytes(&[f]))
 }
 
 /// A rotation track's mean, as a frame stores it: its keys' mean (each in the first key's
