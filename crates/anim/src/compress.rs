@@ -17,8 +17,8 @@
 //!    range, the widest component in the fewest of 3 to 19 bits whose error at the joint's reach
 //!    stays within the track's share, each other component in as many as keep its steps no
 //!    coarser (none when it holds still). Rotations are stored as x, y and z with w made positive
-//!    (w rebuilt from unit length), their ranges as 16-bit steps of [-1, 1] (of 1/32,767: 0 is
-//!    exact). A rotation track may be stored in a frame of its own, `left⁻¹ * key * right⁻¹`,
+//!    (w rebuilt from unit length), their minimums as 16-bit steps of [-1, 1] (of 1/32,767: 0
+//!    is exact) and their extents in a byte (`quantize::stored_extent`). A rotation track may be stored in a frame of its own, `left⁻¹ * key * right⁻¹`,
 //!    where that takes fewer bytes: relative to its mean, where w comes near 0 (a joint turned
 //!    half a turn from its parent, whose rebuilt w would take x, y and z's rounding out of all
 //!    proportion), or turned onto the principal axes of its motion about that mean (a joint
@@ -36,7 +36,7 @@
 //! 3. **Measurement**: the raw and compressed clips are sampled at 120 Hz and at every source key,
 //!    composed, and every joint's origin and virtual vertices compared. While the largest error
 //!    exceeds the tolerance, the shares shrink by 0.7 and the clip is compressed again (at most 20
-//!    times); then three halvings (in ratio) between the last share over and the first within
+//!    times); then five halvings (in ratio) between the last share over and the first within
 //!    look for a larger share that holds. This runs with half the tolerance for key reduction and
 //!    with none (every key kept), open and closed loop, with and without segments, and the
 //!    smallest clip within the tolerance is kept; the report gives its error.
@@ -617,10 +617,15 @@ fn assemble(
     n: usize,
     (rows, range): (usize, Range),
 ) -> KindKeys {
-    list.sort_by_key(|(_, k)| match k {
-        Ok((_, None)) => 0,
-        Ok((_, Some(_))) => 1,
-        Err(_) => 2,
+    // Each class in ascending joint order, so the headers may store the joints as a set
+    // (`track_header_bytes`).
+    list.sort_by_key(|(j, k)| {
+        let class = match k {
+            Ok((_, None)) => 0,
+            Ok((_, Some(_))) => 1,
+            Err(_) => 2,
+        };
+        (class, *j)
     });
     let joints: Vec<u32> = list.iter().map(|(j, _)| *j).collect();
     let (packed, floats): (Vec<_>, Vec<_>) =
@@ -908,11 +913,14 @@ fn closed_loop(
 /// What every track's share is multiplied by while the measured error is over the bound.
 const SHRINK: f32 = 0.7;
 
+/// Halvings (in ratio) between the last share over the bound and the first within it.
+const HALVINGS: usize = 5;
+
 /// Compresses `clip` for `skeleton` within `settings`, measuring the result. Two splits of the
 /// tolerance are tried: half for key reduction, and none (every key kept, all of it for the bit
 /// widths: what wins on clips keyed too sparsely to drop keys). Within each, every track's share
 /// shrinks by `SHRINK` while the measured error exceeds the tolerance (at most 20 times), then
-/// three halvings between the last two look for a larger one that holds; the smallest clip
+/// `HALVINGS` halvings between the last two look for a larger one that holds; the smallest clip
 /// within the tolerance is kept (else the one closest to it).
 pub fn compress_clip(
     skeleton: &Skeleton,
@@ -945,10 +953,10 @@ pub fn compress_clip(
             error = measure_error(skeleton, clip, &compressed, &settings.distances);
         }
         // Between the last share over the bound and the first within it: a bisection (in
-        // ratio, three halvings), keeping the smallest clip that holds.
+        // ratio, `HALVINGS` halvings), keeping the smallest clip that holds.
         if within(error) && share.budget < settings.tolerance {
             let (mut held, mut over) = (1.0f32, 1.0 / SHRINK);
-            for _ in 0..3 {
+            for _ in 0..HALVINGS {
                 let mid = (held * over).sqrt();
                 let tried_share = Budget {
                     tolerance: share.tolerance * mid,

@@ -558,14 +558,32 @@ pub(super) struct CompressedGroup {
     pub(super) rotations: RotationTracks,
 }
 
-/// Bytes of a group's header (key count, interpolation, track counts: 8) and of each track's
-/// (joint: 15 bits, bit widths: 15, frame: none, left or both: 2); packed tracks add their
-/// range: f32 minimum and extent for translations and scales (24), 16-bit steps of [-1, 1] for
-/// rotations (12).
+/// Bytes of a group's header (key count, interpolation, track counts: 8). Each kind's tracks
+/// (`track_header_bytes`) are stored in ascending joint order within each of packed, framed
+/// and float tracks (the order `compress.rs` assembles them in), so that the joints may be a
+/// set. Packed tracks add their range: f32 minimum and bfloat16 extent for translations and
+/// scales (18), the minimum in 16-bit steps of [-1, 1] and a byte of extent for rotations (9)
+/// (`quantize::stored_extent`).
 pub(super) const GROUP_HEADER_BYTES: usize = 8;
-pub(super) const TRACK_HEADER_BYTES: usize = 4;
-pub(super) const RANGE_BYTES: usize = 24;
-pub(super) const UNIT_RANGE_BYTES: usize = 12;
+pub(super) const RANGE_BYTES: usize = 18;
+pub(super) const UNIT_RANGE_BYTES: usize = 9;
+/// Bits of each track's own header: its components' widths (5 bits each) and its frame (none,
+/// left or both; a fourth value marks a float track).
+const TRACK_HEADER_BITS: usize = 17;
+
+/// Bytes of the headers of a kind's tracks driving `joints` of a skeleton of `joint_count`:
+/// a bit saying how the joints are stored, then each joint's index in as many bits as the
+/// largest needs, or a bit a skeleton joint set where a track is (whichever is smaller), and
+/// each track's own header (`TRACK_HEADER_BITS`). None for no tracks.
+pub(super) fn track_header_bytes(joints: &[u32], joint_count: usize) -> usize {
+    if joints.is_empty() {
+        return 0;
+    }
+    let index_bits = (usize::BITS - joint_count.saturating_sub(1).leading_zeros()).max(1);
+    let listed = joints.len() * index_bits as usize;
+    (1 + listed.min(joint_count) + joints.len() * TRACK_HEADER_BITS).div_ceil(8)
+}
+
 /// A rotation of a track's frame: x, y and z in 16-bit steps of [-1, 1] (w rebuilt).
 pub(crate) const FRAME_ROTATION_BYTES: usize = 6;
 
@@ -578,13 +596,16 @@ pub(crate) fn frame_bytes(frames: &[(Quat, Quat)]) -> usize {
 }
 
 impl CompressedGroup {
-    pub(super) fn bytes(&self) -> usize {
+    /// Bytes as stored, for a skeleton of `joint_count` joints.
+    pub(super) fn bytes(&self, joint_count: usize) -> usize {
         let rows = self.times.len();
         let r = &self.rotations;
+        let headers = |joints: &[u32]| track_header_bytes(joints, joint_count);
         GROUP_HEADER_BYTES
             + self.times.bytes()
-            + (self.translations.joints.len() + self.scales.joints.len() + r.joints.len())
-                * TRACK_HEADER_BYTES
+            + headers(&self.translations.joints)
+            + headers(&self.scales.joints)
+            + headers(&r.joints)
             + self.translations.packed.bytes(rows)
             + self.scales.packed.bytes(rows)
             + r.packed.bytes(rows)
@@ -627,7 +648,7 @@ impl CompressedClip {
 
     /// Bytes of the keys, times and track headers.
     pub fn bytes(&self) -> usize {
-        self.groups.iter().map(CompressedGroup::bytes).sum()
+        self.groups.iter().map(|g| g.bytes(self.joint_count)).sum()
     }
 
     /// Keys kept over all tracks.
@@ -835,7 +856,20 @@ pub(super) fn rotation_from_xyz(v: Vec3) -> Vec4 {
 
 #[cfg(test)]
 mod tests {
-    use super::Times;
+    use super::{Times, track_header_bytes};
+
+    #[test]
+    fn track_headers_store_their_joints_as_a_list_or_a_set_whichever_is_smaller() {
+        // 26 joints: an index takes 5 bits. One track: a bit, its index and its 17 bits (23
+        // bits, 3 bytes); twenty: a bit, a set of 26 bits (smaller than 100 bits of indices)
+        // and 340 bits (367 bits, 46 bytes); none: nothing.
+        assert_eq!(track_header_bytes(&[3], 26), 3);
+        let twenty: Vec<u32> = (3..23).collect();
+        assert_eq!(track_header_bytes(&twenty, 26), 46);
+        assert_eq!(track_header_bytes(&[], 26), 0);
+        // A skeleton of one joint: its index still takes a bit.
+        assert_eq!(track_header_bytes(&[0], 1), 3);
+    }
 
     #[test]
     fn four_rotations_from_xyz_are_each_lane_s_own_to_the_bit() {

@@ -9,8 +9,9 @@ use super::compressed::{
     segment_widths_bytes, write_bits,
 };
 
-/// How a quantized track's range is stored: f32 minimum and extent (translations and scales,
-/// in the file's units), or 16-bit steps of [-1, 1] (quaternion components).
+/// How a quantized track's range is stored: f32 minimum and bfloat16 extent (translations and
+/// scales, in the file's units), or the minimum in 16-bit steps of [-1, 1] and the extent in a
+/// byte (quaternion components; `stored_extent`).
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Range {
     Float,
@@ -40,6 +41,37 @@ pub(super) struct Quantized {
 /// Nothing a clip moves is this small (2^-100, 7.9e-31).
 const STILL_EXTENT: f32 = 1.0 / (1u128 << 100) as f32;
 
+/// An extent as a range stores it, rounded up to what the stored code gives back, so that the
+/// keys stay inside: for `Range::Float`, a bfloat16 (f32's exponent and the top 7 bits of its
+/// fraction: at most 1/128 over); for `Range::Unit16`, a byte `c` standing for `2^((c - 239) /
+/// 16)` (at most 1/23 over; from 3.2e-5, under the grid's 1/32,767, to 2, the widest extent a
+/// component of [-1, 1] has). A coarser step than the keys' own may cost the widest component
+/// a bit now and then; the byte or two a component saves is worth more on all but long
+/// tracks.
+fn stored_extent(e: f32, range: Range) -> f32 {
+    if e <= 0.0 || !e.is_finite() {
+        return e;
+    }
+    match range {
+        Range::Float => {
+            let up = f32::from_bits(e.to_bits().saturating_add(0xFFFF) & 0xFFFF_0000);
+            if up.is_finite() { up } else { e }
+        }
+        Range::Unit16 => {
+            let at = |c: i32| ((c - UNIT_EXTENT_ONE) as f32 / 16.0).exp2();
+            let mut c = (16.0 * e.log2()).ceil() as i32 + UNIT_EXTENT_ONE;
+            c = c.clamp(0, 255);
+            while c < 255 && at(c) < e {
+                c += 1;
+            }
+            at(c)
+        }
+    }
+}
+
+/// The code of a `Range::Unit16` extent of 1 (`stored_extent`).
+const UNIT_EXTENT_ONE: i32 = 239;
+
 /// `values` over their own range, the widest component in `bits` bits and each other in as
 /// many as keep its step no coarser (none where it holds still).
 pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
@@ -62,7 +94,7 @@ pub(super) fn quantize(values: &[Vec3], bits: u8, range: Range) -> Quantized {
             (grid(min, f32::floor), grid(max, f32::ceil))
         }
     };
-    let extent = (max - min).to_array();
+    let extent = (max - min).to_array().map(|e| stored_extent(e, range));
     let finest = extent.iter().fold(0.0f32, |a, &e| a.max(e)) / ((1u32 << bits) - 1) as f32;
     let widths = extent.map(|e| {
         if e < STILL_EXTENT {
@@ -239,6 +271,38 @@ mod tests {
     }
 
     #[test]
+    fn extents_are_stored_rounded_up_to_their_codes() {
+        use super::stored_extent;
+        // bfloat16: 1 and 0.25 as they are; 1 + 2^-10 up to the next of 7 fraction bits,
+        // 1 + 1/128; 0 (a component that holds still) stays 0.
+        assert_eq!(stored_extent(1.0, Range::Float), 1.0);
+        assert_eq!(stored_extent(0.25, Range::Float), 0.25);
+        assert_eq!(
+            stored_extent(1.0 + 1.0 / 1024.0, Range::Float),
+            1.0 + 1.0 / 128.0
+        );
+        assert_eq!(stored_extent(0.0, Range::Float), 0.0);
+        // A byte of 2^((c - 239) / 16): 1 is code 239, 2 code 255, and the grid's smallest
+        // extent, 1/32,767, code 0 (2^-14.9375, 3.19e-5).
+        assert_eq!(stored_extent(1.0, Range::Unit16), 1.0);
+        assert_eq!(stored_extent(2.0, Range::Unit16), 2.0);
+        let smallest = stored_extent(1.0 / 32767.0, Range::Unit16);
+        assert!(
+            (smallest - (-14.9375f32).exp2()).abs() < 1e-10,
+            "{smallest}"
+        );
+        // Any other: at most 2^(1/16) over.
+        for k in 1..200 {
+            let e = k as f32 / 100.0;
+            let s = stored_extent(e, Range::Unit16);
+            assert!(
+                s >= e && s <= e * (1.0f32 / 16.0).exp2() * 1.000_001,
+                "{e}: {s}"
+            );
+        }
+    }
+
+    #[test]
     fn a_component_that_holds_still_costs_no_bits_and_the_others_keep_the_step() {
         // x spans 1.0, y 0.25, z not at all.
         let values: Vec<Vec3> = (0..9)
@@ -333,10 +397,10 @@ mod tests {
             assert_eq!(bits, [[8, 0, 0], [4, 0, 0], [4, 0, 0]]);
         }
         let segments = pack_segments(&quantized, 16, Range::Float);
-        // Segment 0: two 24-byte ranges and 16 rows of 16 bits (80); segment 1: the ranges, 2
-        // bytes of widths a track and 16 rows of 8 bits (68); segment 2: 52 and 8 rows (60);
+        // Segment 0: two 18-byte ranges and 16 rows of 16 bits (68); segment 1: the ranges, 2
+        // bytes of widths a track and 16 rows of 8 bits (56); segment 2: 40 and 8 rows (48);
         // and a byte of segment length.
-        assert_eq!(segments.bytes(40), 80 + 68 + 60 + 1);
+        assert_eq!(segments.bytes(40), 68 + 56 + 48 + 1);
         let mut out = [Vec3::ZERO; 2];
         for row in 0..40 {
             segments.decode(row, &mut out);
