@@ -44,10 +44,10 @@ const STILL_EXTENT: f32 = 1.0 / (1u128 << 100) as f32;
 /// An extent as a range stores it, rounded up to what the stored code gives back, so that the
 /// keys stay inside: for `Range::Float`, a bfloat16 (f32's exponent and the top 7 bits of its
 /// fraction: at most 1/128 over); for `Range::Unit16`, a byte `c` standing for `2^((c - 239) /
-/// 16)` (at most 1/23 over; from 3.2e-5, under the grid's 1/32,767, to 2, the widest extent a
-/// component of [-1, 1] has). A coarser step than the keys' own may cost the widest component
-/// a bit now and then; the byte or two a component saves is worth more on all but long
-/// tracks.
+/// 16)` (at most 1/23 over; from 3.2e-5, the grid's smallest extent of 1/32,767 rounded up, to
+/// 2, the widest extent a component of [-1, 1] has). A coarser step than the keys' own may cost
+/// the widest component a bit now and then; the byte or two a component saves is worth more on
+/// all but long tracks.
 fn stored_extent(e: f32, range: Range) -> f32 {
     if e <= 0.0 || !e.is_finite() {
         return e;
