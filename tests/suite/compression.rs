@@ -216,7 +216,7 @@ fn a_dense_noisy_take_holds_acl_s_bound() {
     // 241 keys a track for 19 joints' rotations and the root's translation: 95,436 bytes raw
     // (4 + 16 bytes a rotation key, 4 + 12 a translation key).
     assert_eq!(report.raw_bytes, 241 * (19 * 20 + 16));
-    // 119 bytes per joint-second (ACL stores CMU at about 60).
+    // 117 bytes per joint-second (ACL stores CMU at about 60).
     let per = per_joint_second(&take, &report);
     assert!(per <= 120.0, "{per} bytes per joint-second");
 }

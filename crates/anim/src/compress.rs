@@ -44,8 +44,9 @@
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are; the
 //! grid may be a whole fraction of the shortest interval, as for a 120 Hz bake keyed at 24 Hz):
 //! nothing but the first frame when every frame is keyed (uniform sampling), else a bit for each
-//! frame from the first to the last, set where a key is, or each in as many bits as the last frame
-//! needs, whichever is smaller. Without a grid they are f32 seconds.
+//! frame from the first to the last, set where a key is, the gaps between keys in as many bits
+//! as the widest needs, or each frame in as many bits as the last needs, whichever is smaller.
+//! Without a grid they are f32 seconds.
 //!
 //! Each cluster's keys are stored key-major, like a raw clip's groups (runtime.rs). A sampling
 //! context (`ClipCursor::for_compressed`, `sample_compressed`) keeps each cluster's two rows

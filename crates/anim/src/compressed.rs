@@ -4,9 +4,9 @@
 //! a compressed clip is `compress.rs`; measuring its error is `compress_error.rs`.
 //!
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are):
-//! only the first when every frame is keyed, else marked a bit a frame or in as many bits as the
-//! last one needs; without a grid, f32 seconds (`Times`). Translations, scales and rotations (x, y and z with w
-//! positive) are whole steps of each track's range in 3 to 19 bits a component, the width
+//! only the first when every frame is keyed, else marked a bit a frame, as gaps, or in as many
+//! bits as the last one needs; without a grid, f32 seconds (`Times`). Translations, scales and
+//! rotations (x, y and z with w positive) are whole steps of each track's range in 3 to 19 bits a component, the width
 //! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
 //! into segments of about 16 or 32 keys, each with its own ranges and widths (`Segments`).
 //!
@@ -37,8 +37,9 @@ use super::sample::locate_key;
 
 /// Key times: every frame from `first` on (ACL's uniform sampling: the group's key count says
 /// how many, and the key for a time is found by dividing), frame numbers on the clip's frame
-/// grid (`CompressedClip::frame_secs`) marked in a bit a frame from the first or in as many
-/// bits as the last one needs, whichever is smaller, or seconds where the clip has no grid.
+/// grid (`CompressedClip::frame_secs`) marked in a bit a frame from the first, as the gaps
+/// between them in as many bits as the widest needs, or in as many bits as the last one needs,
+/// whichever is smaller, or seconds where the clip has no grid.
 #[derive(Clone, Debug)]
 pub(super) enum Times {
     Uniform {
@@ -50,6 +51,12 @@ pub(super) enum Times {
     Marked {
         /// Bit `k` (low bits first) is set where the first frame plus `k` holds a key.
         marks: Vec<u8>,
+        frames: Vec<u16>,
+    },
+    /// Stored as the first frame, a byte of width and each gap to the next frame less one in
+    /// that many bits (a clip keyed on a fine grid and reduced: keys a few frames apart); the
+    /// frame numbers are summed when the clip is built (not stored).
+    Gaps {
         frames: Vec<u16>,
     },
     Frames {
@@ -73,6 +80,14 @@ impl Times {
                 first,
                 count: frames.len(),
             },
+            Some(_)
+                if Self::gaps_bytes(frames) < Self::packed_bytes(frames)
+                    && Self::gaps_bytes(frames) < Self::marked_bytes(frames) =>
+            {
+                Times::Gaps {
+                    frames: frames.to_vec(),
+                }
+            }
             Some(&first) if Self::marked_bytes(frames) < Self::packed_bytes(frames) => {
                 let mut marks = vec![0u8; Self::marked_bytes(frames) - 2];
                 for &f in frames {
@@ -114,6 +129,21 @@ impl Times {
         }
     }
 
+    /// Bits each gap between `frames` takes less one: as many as the widest needs.
+    fn gap_bits(frames: &[u16]) -> u8 {
+        let widest = (frames.windows(2))
+            .map(|w| w[1].saturating_sub(w[0]).saturating_sub(1))
+            .max()
+            .unwrap_or(0);
+        (u16::BITS - widest.leading_zeros()) as u8
+    }
+
+    /// Bytes of `frames` as gaps: the first frame, the width and the gaps.
+    fn gaps_bytes(frames: &[u16]) -> usize {
+        let gaps = frames.len().saturating_sub(1);
+        3 + (gaps * usize::from(Self::gap_bits(frames))).div_ceil(8)
+    }
+
     /// Bytes of `frames` packed in as many bits as the last one needs, and the width.
     fn packed_bytes(frames: &[u16]) -> usize {
         let last = frames.last().copied().unwrap_or(0);
@@ -124,7 +154,7 @@ impl Times {
     pub(super) fn len(&self) -> usize {
         match self {
             Times::Uniform { count, .. } | Times::Frames { count, .. } => *count,
-            Times::Marked { frames, .. } => frames.len(),
+            Times::Marked { frames, .. } | Times::Gaps { frames, .. } => frames.len(),
             Times::Seconds(s) => s.len(),
         }
     }
@@ -135,6 +165,7 @@ impl Times {
         match self {
             Times::Uniform { .. } => 2,
             Times::Marked { marks, .. } => 2 + marks.len(),
+            Times::Gaps { frames, .. } => Self::gaps_bytes(frames),
             Times::Frames { count, bits, .. } => 1 + (count * usize::from(*bits)).div_ceil(8),
             Times::Seconds(s) => s.len() * 4,
         }
@@ -144,7 +175,9 @@ impl Times {
     pub(super) fn at(&self, i: usize, frame_secs: f32) -> f32 {
         match self {
             Times::Uniform { first, .. } => (f32::from(*first) + i as f32) * frame_secs,
-            Times::Marked { frames, .. } => f32::from(frames[i]) * frame_secs,
+            Times::Marked { frames, .. } | Times::Gaps { frames, .. } => {
+                f32::from(frames[i]) * frame_secs
+            }
             Times::Frames { bits, stream, .. } => {
                 let window = read_window(stream, i * usize::from(*bits));
                 (window & ((1u64 << bits) - 1)) as f32 * frame_secs
@@ -906,7 +939,7 @@ mod tests {
     }
 
     #[test]
-    fn consecutive_frames_are_uniform_and_others_marked_or_packed_whichever_is_smaller() {
+    fn consecutive_frames_are_uniform_and_others_marked_gapped_or_packed_whichever_is_smaller() {
         let secs = 1.0 / 120.0;
         let uniform = Times::frames(&[7, 8, 9, 10]);
         assert!(matches!(uniform, Times::Uniform { first: 7, count: 4 }));
@@ -921,17 +954,30 @@ mod tests {
             .map(|k| k * 5)
             .chain((0..8).map(|k| 104 + k * 5))
             .collect();
-        // Frames 0 to 139 marked take 140 bits (18 bytes) and the first frame 2: fewer than 25
-        // frames in 8 bits (25 bytes) and the width.
-        let marked = Times::frames(&frames);
-        assert!(matches!(&marked, Times::Marked { marks, .. } if marks.len() == 18));
-        assert_eq!(marked.bytes(), 2 + 18);
-        assert_eq!(marked.len(), 25);
+        // 24 gaps, of 5 frames and one of 24, less one (4 and 23) take 5 bits each (120 bits,
+        // 15 bytes), with the first frame and the width 18 bytes: fewer than frames 0 to 139
+        // marked (140 bits, 18 bytes, and the first frame 2) or 25 frames in 8 bits (25 bytes)
+        // and the width.
+        let gaps = Times::frames(&frames);
+        assert!(matches!(&gaps, Times::Gaps { .. }));
+        assert_eq!(gaps.bytes(), 3 + 15);
+        assert_eq!(gaps.len(), 25);
         for (i, &f) in frames.iter().enumerate() {
+            assert_eq!(gaps.at(i, secs), f32::from(f) * secs, "key {i}");
+        }
+        assert_eq!(gaps.guess(0.5, secs), None);
+        // Frames 0 to 99 but for 3 and 50: marked in 100 bits (13 bytes) and the first frame,
+        // 15 bytes; as gaps, 97 of a bit each (13 bytes) and 3, 16.
+        let nearly: Vec<u16> = (0..100).filter(|&f| f != 3 && f != 50).collect();
+        let marked = Times::frames(&nearly);
+        assert!(matches!(&marked, Times::Marked { marks, .. } if marks.len() == 13));
+        assert_eq!(marked.bytes(), 2 + 13);
+        assert_eq!(marked.len(), 98);
+        for (i, &f) in nearly.iter().enumerate() {
             assert_eq!(marked.at(i, secs), f32::from(f) * secs, "key {i}");
         }
-        assert_eq!(marked.guess(0.5, secs), None);
-        // Few keys far apart: packed, 8 bits a frame to 200.
+        // Few keys far apart: packed, 8 bits a frame to 200 (4 bytes; as gaps of 86 and 109
+        // less one, 5).
         let sparse = [3u16, 90, 200];
         let packed = Times::frames(&sparse);
         assert!(matches!(packed, Times::Frames { bits: 8, .. }));
@@ -939,11 +985,12 @@ mod tests {
         for (i, &f) in sparse.iter().enumerate() {
             assert_eq!(packed.at(i, secs), f32::from(f) * secs, "key {i}");
         }
-        // Widths that are not whole bytes: frames to 1000 take 10 bits.
-        let wide: Vec<u16> = (0..50).map(|k| k * 20 + k % 3).collect();
+        // Widths that are not whole bytes: three frames to 1000 take 10 bits each, 5 bytes in
+        // all (as gaps of 496 and 499, 9 bits each and 6 bytes).
+        let wide = [3u16, 500, 1000];
         let packed = Times::frames(&wide);
         assert!(matches!(packed, Times::Frames { bits: 10, .. }));
-        assert_eq!(packed.bytes(), 1 + (50 * 10usize).div_ceil(8));
+        assert_eq!(packed.bytes(), 1 + 4);
         for (i, &f) in wide.iter().enumerate() {
             assert_eq!(packed.at(i, 1.0), f32::from(f), "key {i}");
         }
