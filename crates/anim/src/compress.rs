@@ -18,15 +18,16 @@
 //!    stays within the track's share, each other component in as many as keep its steps no
 //!    coarser (none when it holds still). Rotations are stored as x, y and z with w made positive
 //!    (w rebuilt from unit length), their minimums as 16-bit steps of [-1, 1] (of 1/32,767: 0
-//!    is exact) and their extents in a byte (`quantize::stored_extent`). A rotation track may be stored in a frame of its own, `left⁻¹ * key * right⁻¹`,
-//!    where that takes fewer bytes: relative to its mean, where w comes near 0 (a joint turned
-//!    half a turn from its parent, whose rebuilt w would take x, y and z's rounding out of all
-//!    proportion), or turned onto the principal axes of its motion about that mean (a joint
-//!    swinging about one axis then moves one component, and the others hold nearly still:
-//!    `rotation_frame`); a track that would need more than 19 bits keeps f32 keys. Each kind of
-//!    a group's tracks is packed whole and in ACL's segments of 16 and of 32 keys (balanced),
-//!    each segment over its own ranges and widths, and the fewest bytes kept; the whole clip is
-//!    compressed with and without segments and the smaller kept.
+//!    is exact) and their extents in a byte (`quantize::stored_extent`). A rotation track may
+//!    be stored in a frame of its own, `left⁻¹ * key * right⁻¹`, where that takes fewer bytes:
+//!    relative to its mean, where w comes near 0 (a joint turned half a turn from its parent,
+//!    whose rebuilt w would take x, y and z's rounding out of all proportion), or turned onto
+//!    the principal axes of its motion about that mean (a joint swinging about one axis then
+//!    moves one component, and the others hold nearly still: `rotation_frame`); a track that
+//!    would need more than 19 bits keeps f32 keys. Each kind of a group's tracks is packed whole
+//!    and in ACL's segments of 16 and of 32 keys (balanced), each segment over its own ranges and
+//!    widths, and the fewest bytes kept; the whole clip is compressed with and without segments
+//!    and the smaller kept.
 //!
 //!    Quantization may run in closed loop (`compensate`): in hierarchy order, each joint's keys
 //!    quantized towards what puts it where the raw clip does under its ancestors as they

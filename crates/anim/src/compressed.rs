@@ -6,9 +6,10 @@
 //! Key times are frame numbers when the clip is keyed on a frame grid (exporters' clips are):
 //! only the first when every frame is keyed, else marked a bit a frame, as gaps, or in as many
 //! bits as the last one needs; without a grid, f32 seconds (`Times`). Translations, scales and
-//! rotations (x, y and z with w positive) are whole steps of each track's range in 3 to 19 bits a component, the width
-//! chosen per track (`Packed`), or floats where 19 bits would show; a kind's tracks may be split
-//! into segments of about 16 or 32 keys, each with its own ranges and widths (`Segments`).
+//! rotations (x, y and z with w positive) are whole steps of each track's range in 3 to 19 bits
+//! a component, the width chosen per track (`Packed`), or floats where 19 bits would show; a
+//! kind's tracks may be split into segments of about 16 or 32 keys, each with its own ranges and
+//! widths (`Segments`).
 //!
 //! Sampling keeps each cluster's two rows decoded and decodes one row when playback crosses a key
 //! (ozz's "decompress only the keys that changed"). At decode it also works out each rotation
