@@ -34,6 +34,14 @@ struct Dense {
     clips: [Clip; 2],
 }
 
+/// The dense rig's first clip compressed within a 1.8 m character's bound (0.18 mm at 10 cm),
+/// as every compressed dense row uses it, and its report.
+fn dense_compressed(d: &Dense) -> (anim::CompressedClip, anim::CompressionReport) {
+    let joints = d.skeleton.joint_count();
+    let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, joints);
+    anim::compress_clip(&d.skeleton, &d.clips[0], &settings)
+}
+
 fn dense(n: usize) -> Dense {
     // A binary tree: joint j hangs under (j - 1) / 2.
     let parents: Vec<Option<usize>> = (0..n).map(|j| j.checked_sub(1).map(|p| p / 2)).collect();
@@ -468,8 +476,7 @@ fn benches(c: &mut Criterion) {
             group.bench_function("dense67_blend", |b| b.iter(|| s.blend(black_box(&d))));
             // The same clip compressed (a 1.8 m character's bound, 0.18 mm at 10 cm), sampled
             // directly, then composed as above.
-            let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, n);
-            let (packed, _) = anim::compress_clip(&d.skeleton, &d.clips[0], &settings);
+            let (packed, _) = dense_compressed(&d);
             let mut cursor = ClipCursor::for_compressed(&packed);
             group.bench_function("dense67_compressed_single", |b| {
                 b.iter(|| {
@@ -539,8 +546,9 @@ fn benches(c: &mut Criterion) {
             .unwrap();
         })
     });
-    sample_compressed(&mut stages, &d, &mut s.a);
-    sample_directions(&mut stages, &d, &mut s.a);
+    let (packed, _) = dense_compressed(&d);
+    sample_compressed(&mut stages, (&d, &packed), &mut s.a);
+    sample_directions(&mut stages, (&d, &packed), &mut s.a);
     fox_walk_sample(&mut stages, &fox, walk);
     stages.bench_function("blend", |b| {
         b.iter(|| {
@@ -588,23 +596,21 @@ fn benches(c: &mut Criterion) {
 /// own cost, as a raw clip's).
 fn sample_compressed(
     stages: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
-    d: &Dense,
+    (d, packed): (&Dense, &anim::CompressedClip),
     pose: &mut LocalPose,
 ) {
-    let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, 67);
-    let (packed, _) = anim::compress_clip(&d.skeleton, &d.clips[0], &settings);
-    let mut cursor = ClipCursor::for_compressed(&packed);
+    let mut cursor = ClipCursor::for_compressed(packed);
     let mut time = 0.0;
     stages.bench_function("sample_compressed", |b| {
         b.iter(|| {
             time = anim::wrap_time(time + DT, packed.duration_secs());
-            anim::sample_compressed(&d.skeleton, &packed, black_box(time), &mut cursor, pose)
+            anim::sample_compressed(&d.skeleton, packed, black_box(time), &mut cursor, pose)
                 .unwrap();
         })
     });
     stages.bench_function("sample_compressed_between_keys", |b| {
         b.iter(|| {
-            anim::sample_compressed(&d.skeleton, &packed, black_box(0.51), &mut cursor, pose)
+            anim::sample_compressed(&d.skeleton, packed, black_box(0.51), &mut cursor, pose)
                 .unwrap();
         })
     });
@@ -615,11 +621,9 @@ fn sample_compressed(
 /// three directions; the compressed clip decodes two rows at each random time.
 fn sample_directions(
     stages: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
-    d: &Dense,
+    (d, packed): (&Dense, &anim::CompressedClip),
     pose: &mut LocalPose,
 ) {
-    let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, 67);
-    let (packed, _) = anim::compress_clip(&d.skeleton, &d.clips[0], &settings);
     let clip = &d.clips[0];
     let mut seed = 0x9e37_79b9_u32;
     let random: Vec<f32> = (0..1024)
@@ -628,7 +632,7 @@ fn sample_directions(
             (seed >> 8) as f32 / (1u32 << 24) as f32 * clip.duration_secs()
         })
         .collect();
-    let (mut raw, mut compressed) = (ClipCursor::new(clip), ClipCursor::for_compressed(&packed));
+    let (mut raw, mut compressed) = (ClipCursor::new(clip), ClipCursor::for_compressed(packed));
     let mut time = 0.0;
     stages.bench_function("sample_backward", |b| {
         b.iter(|| {
@@ -639,7 +643,7 @@ fn sample_directions(
     stages.bench_function("sample_compressed_backward", |b| {
         b.iter(|| {
             time = anim::wrap_time(time - DT, packed.duration_secs());
-            anim::sample_compressed(&d.skeleton, &packed, black_box(time), &mut compressed, pose)
+            anim::sample_compressed(&d.skeleton, packed, black_box(time), &mut compressed, pose)
                 .unwrap();
         })
     });
@@ -654,7 +658,7 @@ fn sample_directions(
         b.iter(|| {
             k = (k + 1) % random.len();
             let t = black_box(random[k]);
-            anim::sample_compressed(&d.skeleton, &packed, t, &mut compressed, pose).unwrap();
+            anim::sample_compressed(&d.skeleton, packed, t, &mut compressed, pose).unwrap();
         })
     });
 }
@@ -793,9 +797,7 @@ fn ozz_results(text: &str) -> Result<std::collections::HashMap<String, f64>, Str
 /// The dense67 clip's bytes, raw and compressed, per joint-second beside ozz's 56,561 bytes for
 /// the same 1 s clip of 67 joints (keys quantized, not reduced): 844 per joint-second.
 fn print_compression() {
-    let d = dense(67);
-    let settings = anim::CompressionSettings::uniform(1.8e-4, 0.1, 67);
-    let (_, r) = anim::compress_clip(&d.skeleton, &d.clips[0], &settings);
+    let (_, r) = dense_compressed(&dense(67));
     let per = |bytes: usize| bytes as f32 / (67.0 * r.duration_secs);
     println!(
         "\ndense67 clip (1 s, 67 joints, 31 keys a track): raw {} B, compressed {} B ({:.2}x), max error {:.2e} at a 1.8e-4 bound; {:.0} -> {:.0} B per joint-second (ozz: 844)",

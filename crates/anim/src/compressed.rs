@@ -942,6 +942,12 @@ mod tests {
     #[test]
     fn consecutive_frames_are_uniform_and_others_marked_gapped_or_packed_whichever_is_smaller() {
         let secs = 1.0 / 120.0;
+        // Each key's time is its frame's, on a grid of `secs`.
+        let reads_back = |times: &Times, frames: &[u16], secs: f32| {
+            for (i, &f) in frames.iter().enumerate() {
+                assert_eq!(times.at(i, secs), f32::from(f) * secs, "key {i}");
+            }
+        };
         let uniform = Times::frames(&[7, 8, 9, 10]);
         assert!(matches!(uniform, Times::Uniform { first: 7, count: 4 }));
         assert_eq!(uniform.bytes(), 2);
@@ -963,9 +969,7 @@ mod tests {
         assert!(matches!(&gaps, Times::Gaps { .. }));
         assert_eq!(gaps.bytes(), 3 + 15);
         assert_eq!(gaps.len(), 25);
-        for (i, &f) in frames.iter().enumerate() {
-            assert_eq!(gaps.at(i, secs), f32::from(f) * secs, "key {i}");
-        }
+        reads_back(&gaps, &frames, secs);
         assert_eq!(gaps.guess(0.5, secs), None);
         // Frames 0 to 99 but for 3 and 50: marked in 100 bits (13 bytes) and the first frame,
         // 15 bytes; as gaps, 97 of a bit each (13 bytes) and 3, 16.
@@ -974,26 +978,20 @@ mod tests {
         assert!(matches!(&marked, Times::Marked { marks, .. } if marks.len() == 13));
         assert_eq!(marked.bytes(), 2 + 13);
         assert_eq!(marked.len(), 98);
-        for (i, &f) in nearly.iter().enumerate() {
-            assert_eq!(marked.at(i, secs), f32::from(f) * secs, "key {i}");
-        }
+        reads_back(&marked, &nearly, secs);
         // Few keys far apart: packed, 8 bits a frame to 200 (4 bytes; as gaps of 86 and 109
         // less one, 5).
         let sparse = [3u16, 90, 200];
         let packed = Times::frames(&sparse);
         assert!(matches!(packed, Times::Frames { bits: 8, .. }));
         assert_eq!(packed.bytes(), 1 + 3);
-        for (i, &f) in sparse.iter().enumerate() {
-            assert_eq!(packed.at(i, secs), f32::from(f) * secs, "key {i}");
-        }
+        reads_back(&packed, &sparse, secs);
         // Widths that are not whole bytes: three frames to 1000 take 10 bits each, 5 bytes in
         // all (as gaps of 496 and 499, 9 bits each and 6 bytes).
         let wide = [3u16, 500, 1000];
         let packed = Times::frames(&wide);
         assert!(matches!(packed, Times::Frames { bits: 10, .. }));
         assert_eq!(packed.bytes(), 1 + 4);
-        for (i, &f) in wide.iter().enumerate() {
-            assert_eq!(packed.at(i, 1.0), f32::from(f), "key {i}");
-        }
+        reads_back(&packed, &wide, 1.0);
     }
 }
