@@ -130,8 +130,17 @@ struct Scratch {
     blended: LocalPose,
     model: ModelPose,
     palette: SkinPalette,
+    /// The poses' palette, written as the hierarchy is composed (`compose`).
+    plan: anim::PalettePlan,
+    skin_palette: Vec<Mat4>,
     cursors: [ClipCursor; 2],
     time: f32,
+}
+
+/// Which of `Scratch`'s local poses a frame composes.
+enum Pose {
+    Sampled,
+    Blended,
 }
 
 impl Scratch {
@@ -142,6 +151,8 @@ impl Scratch {
             blended: LocalPose::rest(&d.skeleton),
             model: ModelPose::new(&d.skeleton),
             palette: SkinPalette::new(&d.skin),
+            plan: anim::PalettePlan::new([(&d.skin, 0)]).unwrap(),
+            skin_palette: vec![Mat4::IDENTITY; d.skin.len()],
             cursors: [ClipCursor::new(&d.clips[0]), ClipCursor::new(&d.clips[1])],
             time: 0.0,
         }
@@ -157,8 +168,25 @@ impl Scratch {
             &mut self.a,
         )
         .unwrap();
-        anim::local_to_model(&d.skeleton, &self.a, &mut self.model).unwrap();
-        anim::build_palette(&self.model, &d.skin, Mat4::IDENTITY, &mut self.palette).unwrap();
+        self.compose(d, Pose::Sampled);
+    }
+
+    /// Local to model and the palette in one pass, as a character's pose is
+    /// (`anim::local_to_model_and_palette`): the same work as ozz's local-to-model job and the
+    /// harness's palette loop.
+    fn compose(&mut self, d: &Dense, pose: Pose) {
+        let local = match pose {
+            Pose::Sampled => &self.a,
+            Pose::Blended => &self.blended,
+        };
+        anim::local_to_model_and_palette(
+            &d.skeleton,
+            local,
+            &mut self.model,
+            &self.plan,
+            &mut self.skin_palette,
+        )
+        .unwrap();
     }
 
     fn blend(&mut self, d: &Dense) {
@@ -194,8 +222,7 @@ impl Scratch {
             },
         ];
         anim::blend_poses(&layers, &self.a, &mut self.blended).unwrap();
-        anim::local_to_model(&d.skeleton, &self.blended, &mut self.model).unwrap();
-        anim::build_palette(&self.model, &d.skin, Mat4::IDENTITY, &mut self.palette).unwrap();
+        self.compose(d, Pose::Blended);
     }
 }
 
@@ -489,8 +516,7 @@ fn benches(c: &mut Criterion) {
                         &mut s.a,
                     )
                     .unwrap();
-                    anim::local_to_model(&d.skeleton, &s.a, &mut s.model).unwrap();
-                    anim::build_palette(&s.model, &d.skin, Mat4::IDENTITY, &mut s.palette).unwrap();
+                    s.compose(&d, Pose::Sampled);
                 })
             });
         }
@@ -574,16 +600,14 @@ fn benches(c: &mut Criterion) {
                 .unwrap()
         })
     });
-    let plan = anim::PalettePlan::new([(&d.skin, 0)]).unwrap();
-    let mut palette = vec![Mat4::IDENTITY; d.skin.len()];
     stages.bench_function("local_to_model_and_palette", |b| {
         b.iter(|| {
             anim::local_to_model_and_palette(
                 &d.skeleton,
                 black_box(&s.blended),
                 &mut s.model,
-                &plan,
-                &mut palette,
+                &s.plan,
+                &mut s.skin_palette,
             )
             .unwrap()
         })
