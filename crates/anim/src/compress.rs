@@ -1168,6 +1168,107 @@ mod tests {
         packed
     }
 
+    /// A hip and a knee keyed at 30 Hz for a second by noise-like values (no key drops):
+    /// the hip's translation and scale, both joints' rotations (the knee's near half a turn, so
+    /// stored in a frame of its own), compressed within 1e-4 at 10 cm.
+    fn noisy_compressed() -> CompressedClip {
+        // A hash of (k, salt) in [0, 1) (murmur3's finaliser).
+        let noise = |k: usize, salt: usize| {
+            let mut h = (k * 7919 + salt * 104_729) as u32;
+            h ^= h >> 16;
+            h = h.wrapping_mul(0x85eb_ca6b);
+            h ^= h >> 13;
+            h = h.wrapping_mul(0xc2b2_ae35);
+            h ^= h >> 16;
+            h as f32 / 4_294_967_296.0
+        };
+        let keys = |f: &dyn Fn(usize) -> Vec3| (0..times().len()).map(f).collect();
+        let vectors =
+            |values: Vec<Vec3>| Track::new(times(), values, Interpolation::Linear).unwrap();
+        let rotations = |axis: Vec3, base: f32, salt: usize| {
+            let values = (0..times().len())
+                .map(|k| Quat::from_axis_angle(axis, base + noise(k, salt)))
+                .collect();
+            Track::new(times(), values, Interpolation::Linear).unwrap()
+        };
+        let track = |joint: usize, channel: Channel| JointTrack { joint, channel };
+        let clip = Clip::new(
+            "noisy",
+            2,
+            vec![
+                track(
+                    0,
+                    Channel::Translation(vectors(keys(&|k| {
+                        Vec3::new(noise(k, 1), 1.0, noise(k, 2))
+                    }))),
+                ),
+                track(
+                    0,
+                    Channel::Scale(vectors(keys(&|k| Vec3::splat(1.0 + 0.1 * noise(k, 3))))),
+                ),
+                track(0, Channel::Rotation(rotations(Vec3::Y, 0.0, 4))),
+                track(1, Channel::Rotation(rotations(Vec3::X, 2.8, 5))),
+            ],
+            vec![],
+        )
+        .unwrap();
+        let settings = CompressionSettings::uniform(1e-4, 0.1, 2);
+        let (packed, report) = compress_clip(&two_joints(), &clip, &settings);
+        assert!(report.max_error <= 1e-4, "{}", report.max_error);
+        let framed = packed.groups.iter().map(|g| g.rotations.frames.len());
+        assert_eq!(framed.sum::<usize>(), 1, "the knee's rotation in a frame");
+        packed
+    }
+
+    #[test]
+    fn a_context_samples_what_a_fresh_one_does_and_decodes_a_row_a_key_either_way() {
+        let packed = noisy_compressed();
+        let skeleton = two_joints();
+        let (mut cursor, mut pose, mut fresh_pose) = (
+            ClipCursor::for_compressed(&packed),
+            LocalPose::rest(&skeleton),
+            LocalPose::rest(&skeleton),
+        );
+        // Forward at 60 Hz (a key every other frame), the same times backward, then jumps.
+        let forward: Vec<f32> = (0..=60).map(|k| k as f32 / 60.0).collect();
+        let backward: Vec<f32> = forward.iter().rev().copied().collect();
+        let jumps = [0.7, 0.1, 0.55, 0.56, 0.2, 1.3, -0.2];
+        let mut decoded = Vec::new();
+        for sweep in [&forward[..], &backward[..], &jumps[..]] {
+            let before = cursor.rows_decoded();
+            for &t in sweep {
+                sample_compressed(&skeleton, &packed, t, &mut cursor, &mut pose).unwrap();
+                let mut fresh = ClipCursor::for_compressed(&packed);
+                sample_compressed(&skeleton, &packed, t, &mut fresh, &mut fresh_pose).unwrap();
+                for (got, want) in pose.as_slice().iter().zip(fresh_pose.as_slice()) {
+                    // The same values to the bit; a rotation may come back as its negation (the
+                    // start row keeps the sign a past interval gave it), also to the bit.
+                    assert_eq!(got.translation, want.translation, "t={t}");
+                    assert_eq!(got.scale, want.scale, "t={t}");
+                    assert!(
+                        got.rotation == want.rotation || got.rotation == -want.rotation,
+                        "t={t}: {} against {}",
+                        got.rotation,
+                        want.rotation
+                    );
+                }
+            }
+            decoded.push(cursor.rows_decoded() - before);
+        }
+        // Every key is kept: 31 rows a group. Forward: 0 holds the first key (two rows), each
+        // of the 30 intervals then decodes one (it keeps the row it shares with the last), and
+        // 1 s holds the last key (two): 34. Backward from there: one for each interval again,
+        // and two where 0 holds the first key: 32.
+        let groups = packed.groups.len() as u64;
+        let rows: Vec<usize> = packed.groups.iter().map(|g| g.times.len()).collect();
+        assert!(rows.iter().all(|&r| r == 31), "{rows:?}");
+        assert_eq!(decoded[0], groups * (2 + 30 + 2), "forward");
+        assert_eq!(decoded[1], groups * (30 + 2), "backward");
+        // A jump to an interval that shares no row with the last decodes two; 0.56 after 0.55
+        // (the same interval) none.
+        assert_eq!(decoded[2], groups * 2 * 6, "jumps");
+    }
+
     #[test]
     fn a_rotation_near_half_a_turn_is_stored_relative_to_its_mean() {
         // The knee turned 180 degrees about x, give or take 0.3 rad: w stays under 0.15, where

@@ -770,11 +770,14 @@ impl CompressedClip {
 /// One group's decoded rows in a sampling context: rows `rows.0` and `rows.1` of the group, as
 /// `Rows` reads them, with the interval's arcs worked out when the rows are decoded (the raw
 /// clip's are worked out at load), so a frame between the same keys costs what a raw clip's
-/// does. Moving on by one interval decodes one row; anything else decodes both.
+/// does. Moving on by one interval, forward or backward, decodes one row (the row the two
+/// intervals share is kept); anything else decodes both.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupCursor {
     /// The decoded rows (none before the first sample).
     pub(super) rows: Option<(usize, usize)>,
+    /// Rows decoded so far (`ClipCursor::rows_decoded`).
+    pub(super) decoded: u64,
     /// The interval the last sample fell in (`locate_key`'s hint).
     pub(super) hint: u32,
     pub(super) translations: [Vec<Vec3>; 2],
@@ -798,6 +801,7 @@ impl GroupCursor {
         );
         Self {
             rows: None,
+            decoded: 0,
             hint: 0,
             translations: [vec![Vec3::ZERO; t], vec![Vec3::ZERO; t]],
             scales: [vec![Vec3::ONE; s], vec![Vec3::ONE; s]],
@@ -814,22 +818,38 @@ impl GroupCursor {
         if self.rows == Some((i, next)) {
             return;
         }
-        if self.rows.is_some_and(|(_, end)| end == i) && next == i + 1 {
+        match self.rows {
             // Forward by one interval: the end row becomes the start row.
-            self.translations.swap(0, 1);
-            self.scales.swap(0, 1);
-            self.rotations.swap(0, 1);
-        } else {
-            self.decode_row(group, i, 0);
+            Some((_, end)) if end == i && next == i + 1 => {
+                self.swap_rows();
+                self.decode_row(group, next, 1);
+            }
+            // Backward by one: the start row becomes the end row (its sign is the start row's,
+            // which the arcs flip into the new start row's hemisphere as they would a fresh one).
+            Some((start, _)) if start == next && next == i + 1 => {
+                self.swap_rows();
+                self.decode_row(group, i, 0);
+            }
+            _ => {
+                self.decode_row(group, i, 0);
+                self.decode_row(group, next, 1);
+            }
         }
-        self.decode_row(group, next, 1);
         // The end row in the start row's hemisphere, and the interval's arcs.
         let [a, b] = &mut self.rotations;
         super::runtime::arcs(a, b, &mut self.theta, &mut self.perp);
         self.rows = Some((i, next));
     }
 
+    /// The start row and the end row trade places.
+    fn swap_rows(&mut self) {
+        self.translations.swap(0, 1);
+        self.scales.swap(0, 1);
+        self.rotations.swap(0, 1);
+    }
+
     pub(super) fn decode_row(&mut self, group: &CompressedGroup, row: usize, into: usize) {
+        self.decoded += 1;
         let vectors = |v: &VectorTracks, out: &mut Vec<Vec3>| {
             let (q, f) = (v.packed.len(), v.joints.len() - v.packed.len());
             if let Some((part, row)) = v.packed.part(row) {

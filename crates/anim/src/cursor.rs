@@ -54,6 +54,13 @@ impl ClipCursor {
             covers_all: clip.covers_all(),
         }
     }
+
+    /// Key rows this context has decoded, over all groups (none for a raw clip, whose keys are
+    /// floats already). Playback that moves on by one key of a group, forward or backward,
+    /// decodes one of its rows; a jump decodes two.
+    pub fn rows_decoded(&self) -> u64 {
+        self.groups.iter().map(|g| g.decoded).sum()
+    }
 }
 
 /// Samples `clip` at `time_secs` into `out`: the skeleton's rest pose, overwritten by every track.
