@@ -13,7 +13,7 @@ use criterion::{Criterion, criterion_group};
 use glam::{Mat4, Quat, Vec3};
 use skinscope::anim::{
     self, BlendLayer, Channel, Clip, ClipCursor, Interpolation, JointTrack, LocalPose, ModelPose,
-    Skeleton, Skin, SkinPalette, Track, Transform,
+    Skeleton, Skin, Track, Transform,
 };
 use skinscope::character::Character;
 use skinscope::pose::{CharacterPose, PoseRequest};
@@ -129,10 +129,9 @@ struct Scratch {
     b: LocalPose,
     blended: LocalPose,
     model: ModelPose,
-    palette: SkinPalette,
-    /// The poses' palette, written as the hierarchy is composed (`compose`).
+    /// What `compose` writes the palette by, and the palette (the skin's entries).
     plan: anim::PalettePlan,
-    skin_palette: Vec<Mat4>,
+    palette: Vec<Mat4>,
     cursors: [ClipCursor; 2],
     time: f32,
 }
@@ -150,9 +149,8 @@ impl Scratch {
             b: LocalPose::rest(&d.skeleton),
             blended: LocalPose::rest(&d.skeleton),
             model: ModelPose::new(&d.skeleton),
-            palette: SkinPalette::new(&d.skin),
             plan: anim::PalettePlan::new([(&d.skin, 0)]).unwrap(),
-            skin_palette: vec![Mat4::IDENTITY; d.skin.len()],
+            palette: vec![Mat4::IDENTITY; d.skin.len()],
             cursors: [ClipCursor::new(&d.clips[0]), ClipCursor::new(&d.clips[1])],
             time: 0.0,
         }
@@ -184,7 +182,7 @@ impl Scratch {
             local,
             &mut self.model,
             &self.plan,
-            &mut self.skin_palette,
+            &mut self.palette,
         )
         .unwrap();
     }
@@ -600,8 +598,8 @@ fn benches(c: &mut Criterion) {
     });
     stages.bench_function("palette", |b| {
         b.iter(|| {
-            anim::build_palette(black_box(&s.model), &d.skin, Mat4::IDENTITY, &mut s.palette)
-                .unwrap()
+            let model = black_box(&s.model);
+            anim::build_palette_into(model, &d.skin, Mat4::IDENTITY, &mut s.palette).unwrap()
         })
     });
     stages.bench_function("local_to_model_and_palette", |b| {
@@ -611,7 +609,7 @@ fn benches(c: &mut Criterion) {
                 black_box(&s.blended),
                 &mut s.model,
                 &s.plan,
-                &mut s.skin_palette,
+                &mut s.palette,
             )
             .unwrap()
         })
